@@ -1,0 +1,98 @@
+package dev.sqlguard.domain;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What one source allows. Engines enforce it with their own parser.
+ *
+ * @param tables the table and column allowlist
+ * @param functions scalar and aggregate functions allowed (lower case); empty means the engine's
+ *     documented default list
+ * @param tableFunctions table functions allowed (lower case); empty means the engine's default
+ * @param redact column names to redact on top of {@link SensitiveNames}' built-in patterns
+ * @param limits resource bounds
+ */
+public record GuardrailPolicy(
+        TableAllowlist tables,
+        Set<String> functions,
+        Set<String> tableFunctions,
+        Set<String> redact,
+        Limits limits) {
+
+    public GuardrailPolicy {
+        requireNonNull(tables, "tables is null");
+        functions = foldAll(functions, "functions");
+        tableFunctions = foldAll(tableFunctions, "tableFunctions");
+        redact = foldAll(redact, "redact");
+        requireNonNull(limits, "limits is null");
+    }
+
+    /** No allowlist, engine-default functions, built-in redaction, default limits. */
+    public static GuardrailPolicy defaults() {
+        return new GuardrailPolicy(TableAllowlist.unrestricted(), Set.of(), Set.of(), Set.of(), Limits.defaults());
+    }
+
+    public Optional<String> defaultSchema() {
+        return tables.defaultSchema();
+    }
+
+    /** Whether values of this column must be redacted. */
+    public boolean isSensitive(String column) {
+        return SensitiveNames.isSensitive(column, redact);
+    }
+
+    /** Whether an output column must be redacted: its name, or any column it derives from, is sensitive. */
+    public boolean mustRedact(OutputColumn output) {
+        if (!output.lineageComplete() || isSensitive(output.name())) {
+            return true;
+        }
+        for (ColumnRef source : output.lineage()) {
+            if (isSensitive(source.column())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The functions to enforce: the configured ones, or {@code engineDefault} when none are configured. */
+    public Set<String> functionsOr(Set<String> engineDefault) {
+        return functions.isEmpty() ? engineDefault : functions;
+    }
+
+    public Set<String> tableFunctionsOr(Set<String> engineDefault) {
+        return tableFunctions.isEmpty() ? engineDefault : tableFunctions;
+    }
+
+    public GuardrailPolicy withTables(TableAllowlist value) {
+        return new GuardrailPolicy(value, functions, tableFunctions, redact, limits);
+    }
+
+    public GuardrailPolicy withFunctions(Set<String> value) {
+        return new GuardrailPolicy(tables, value, tableFunctions, redact, limits);
+    }
+
+    public GuardrailPolicy withTableFunctions(Set<String> value) {
+        return new GuardrailPolicy(tables, functions, value, redact, limits);
+    }
+
+    public GuardrailPolicy withRedact(Set<String> value) {
+        return new GuardrailPolicy(tables, functions, tableFunctions, value, limits);
+    }
+
+    public GuardrailPolicy withLimits(Limits value) {
+        return new GuardrailPolicy(tables, functions, tableFunctions, redact, value);
+    }
+
+    private static Set<String> foldAll(Set<String> names, String what) {
+        requireNonNull(names, what + " is null");
+        Set<String> out = new LinkedHashSet<>();
+        for (String name : names) {
+            out.add(Names.fold(Names.requireName(name, what + " entry")));
+        }
+        return Set.copyOf(out);
+    }
+}

@@ -1,0 +1,12 @@
+package dev.sqlguard.domain;
+
+import java.util.Locale;
+
+/** The bounds a result can hit; their lower-case names appear in {@code limits_hit}. */
+public enum LimitKind {
+    ROWS, CELLS, BYTES, TIMEOUT, MEMORY;
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,40 @@
+package dev.sqlguard.ports.contract;
+
+import java.util.List;
+
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.ports.Engine;
+
+/**
+ * What an engine module provides to the contract suite: a private database holding
+ * {@link ContractDataset}, engines over it, and the dialect-specific probes.
+ */
+public interface EngineFixture extends AutoCloseable {
+    /**
+     * An engine for source {@code sourceId} over the fixture's database with {@code policy},
+     * built through the engine's {@link dev.sqlguard.ports.EngineFactory}. The suite closes it.
+     */
+    Engine engine(String sourceId, GuardrailPolicy policy);
+
+    /**
+     * A digest of every table's schema and data, read through a trusted path (not through the
+     * engine under test). The suite compares it before and after hostile queries.
+     */
+    String fingerprint();
+
+    /**
+     * An allowlisted query (tables claims/regions/users, functions of
+     * {@link EngineContractSuite#POLICY_FUNCTIONS}) that runs far longer than one second.
+     */
+    String runawayQuery();
+
+    /** Statements of this dialect that change state or configuration; all must be refused. */
+    List<String> dialectForbiddenStatements();
+
+    /** Queries of this dialect that try to read or write files, the network or other databases. */
+    List<String> dialectExternalAccess();
+
+    /** Removes the database. */
+    @Override
+    void close();
+}
