@@ -21,6 +21,7 @@ public enum ErrorCode {
     QUERY_FAILED(7, ErrorType.USER, true, "The engine could not run the query."),
     UNKNOWN_SOURCE(8, ErrorType.USER, false, "No data source has that name."),
     INVALID_ARGUMENT(9, ErrorType.USER, true, "An argument is missing or has an invalid value."),
+    LOAD_FAILED(10, ErrorType.USER, false, "The file could not be loaded; the database is unchanged."),
 
     // POLICY: a guardrail refused the request
     STATEMENT_NOT_ALLOWED(100, ErrorType.POLICY, true, "Only a single read-only SELECT statement is allowed."),
