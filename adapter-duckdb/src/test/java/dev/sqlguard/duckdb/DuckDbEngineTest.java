@@ -155,7 +155,10 @@ class DuckDbEngineTest {
                 "SELECT * FROM (SELECT password AS nothing_here FROM users)",
                 "SELECT ssn AS code FROM claims WHERE id = 1",
                 "SELECT #3 FROM users",
-                "SELECT list_transform([password], lambda x: x) AS l FROM users")) {
+                "SELECT list_transform([password], lambda x: x) AS l FROM users",
+                "SELECT {'p': password, 'n': name} AS everything FROM users",
+                "SELECT string_agg(name || api_key, ',') AS s FROM users",
+                "SELECT unnest([password]) AS p FROM users")) {
             ToolResult r = ok(sql);
             assertThat(r.rows()).as(sql).isNotEmpty();
             for (List<Object> row : r.rows()) {
@@ -164,6 +167,11 @@ class DuckDbEngineTest {
         }
         ToolResult mixed = ok("SELECT name, password FROM users ORDER BY id");
         assertThat(mixed.rows().get(0)).containsExactly("alice", ResultProjector.REDACTED);
+        ToolResult excluded = ok("SELECT * EXCLUDE (password, api_key) FROM users ORDER BY id");
+        assertThat(excluded.rows().get(0)).containsExactly(1L, "alice");
+        // DuckDB reads a bare table alias as the whole row (a struct holding every column): refused
+        assertThat(code(query(engine, "SELECT u FROM users u"))).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+        assertThat(code(query(engine, "SELECT users FROM users"))).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
     }
 
     @Test
