@@ -77,6 +77,20 @@ class DuckDbEngineTest {
         ok("SELECT g.generate_series AS n FROM generate_series(1, 5) g");
         ok("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT sum(n) FROM r");
         ok("SELECT EXTRACT(year FROM created) AS y, CAST(amount AS INTEGER) AS a FROM claims WHERE id BETWEEN 1 AND 3");
+        ok("SELECT region, status, sum(amount), grouping(region) FROM claims GROUP BY ROLLUP (region, status)");
+        ok("SELECT region FROM claims GROUP BY GROUPING SETS ((region), ()) ORDER BY region NULLS LAST");
+        ok("SELECT id FROM claims WHERE region ILIKE 'N%' AND status NOT IN (SELECT 'DENIED') AND NOT EXISTS (SELECT 1 FROM users WHERE users.id = claims.id)");
+        ok("SELECT CASE region WHEN 'north' THEN 1 WHEN 'south' THEN 2 ELSE 0 END AS r, created + INTERVAL 1 DAY AS next FROM claims LIMIT 2");
+        ok("SELECT [x * 2 FOR x IN pair IF x > 0] AS l, pair[1] AS first, pair[1:1] AS head FROM events LIMIT 2");
+        ok("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY amount) AS med, count(DISTINCT region) FROM claims");
+        ok("SELECT DISTINCT ON (region) region, amount FROM claims ORDER BY region, amount DESC");
+        ok("SELECT region, amount FROM claims ORDER BY amount DESC LIMIT 5 OFFSET 2");
+        ok("SELECT a.region, b.manager FROM claims a LEFT JOIN regions b ON a.region = b.region AND b.manager <> 'x' WHERE a.id < 5");
+        ok("SELECT * FROM (VALUES (1, 'a'), (2, 'b')) v(n, s) WHERE n > ?", 1L);
+        ok("FROM claims SELECT region, count(*) GROUP BY region");
+        ok("SELECT region, count(*) FILTER (status = 'DENIED') AS denied FROM claims GROUP BY region HAVING count(*) > 1");
+        ok("WITH unused AS (SELECT name FROM users) SELECT count(*) FROM claims");
+        ok("SELECT r.range FROM range(3) r UNION BY NAME SELECT 7 AS range");
     }
 
     @Test

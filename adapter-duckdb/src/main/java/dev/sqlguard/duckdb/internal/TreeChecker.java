@@ -41,7 +41,7 @@ final class TreeChecker {
     private static final Set<String> OPERATOR_TYPES = Set.of(
             "OPERATOR_NOT", "OPERATOR_IS_NULL", "OPERATOR_IS_NOT_NULL", "COMPARE_IN", "COMPARE_NOT_IN",
             "ARRAY_EXTRACT", "ARRAY_SLICE", "STRUCT_EXTRACT", "OPERATOR_COALESCE", "ARRAY_CONSTRUCTOR",
-            "OPERATOR_TRY", "OPERATOR_NULLIF");
+            "OPERATOR_TRY", "OPERATOR_NULLIF", "GROUPING_FUNCTION");
 
     private static final Set<String> COMPARISON_TYPES = Set.of(
             "COMPARE_EQUAL", "COMPARE_NOTEQUAL", "COMPARE_LESSTHAN", "COMPARE_GREATERTHAN",
@@ -326,7 +326,20 @@ final class TreeChecker {
         optionalExpression(node.get("qualify"), scope, inner);
         sample(node.get("sample"));
         visitModifiers(node, new ModifierContext(scope, inner));
+        checkUnusedCtes(inner, env, outer);
         return out;
+    }
+
+    /** CTEs no query referenced are checked too: the policy holds for every part of the text. */
+    private void checkUnusedCtes(Ctes inner, Ctes env, Scope outer) {
+        if (inner == env) {
+            return;
+        }
+        for (Map.Entry<String, Cte> entry : inner.entries().entrySet()) {
+            if (entry.getValue().columns == null) {
+                cteColumns(entry.getKey(), entry.getValue(), outer);
+            }
+        }
     }
 
     private record ModifierContext(Scope scope, Ctes env) {
@@ -421,6 +434,7 @@ final class TreeChecker {
         }
         Scope scope = new Scope(outer, new From(List.of(new Source("", Optional.empty(), out)), out), Map.of());
         visitModifiers(node, new ModifierContext(scope, inner));
+        checkUnusedCtes(inner, env, outer);
         return out;
     }
 

@@ -84,6 +84,16 @@ class DuckDbValidatorTest {
     }
 
     @Test
+    void unusedCtesAreCheckedToo() {
+        assertThat(plan("WITH unused AS (SELECT name FROM users) SELECT id FROM claims").tables())
+                .containsExactlyInAnyOrder(TableRef.of("claims"), TableRef.of("users"));
+        assertThatThrownBy(() -> plan("WITH unused AS (SELECT * FROM read_text('x')) SELECT id FROM claims"))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED));
+        assertThatThrownBy(() -> plan("WITH unused AS (SELECT lower(name) FROM users) SELECT id FROM claims"))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED));
+    }
+
+    @Test
     void scalarSubqueriesCarryEveryColumnTheyRead() {
         QueryPlan p = plan("SELECT (SELECT count(*) FROM users WHERE password = 'x') AS n");
         assertThat(p.outputs().get(0).lineage()).contains(col("users", "password"));
