@@ -54,6 +54,7 @@ public final class OpenAiCompatibleModel implements ModelPort {
     private final ChatCompletionsJson json = new ChatCompletionsJson(new ObjectMapper());
     private final Backoff backoff;
     private final Sleeper sleeper;
+    private final int maxReplyBytes;
 
     public OpenAiCompatibleModel(ModelSettings settings) {
         this(settings, Sleeper.THREAD, () -> ThreadLocalRandom.current().nextDouble());
@@ -61,6 +62,14 @@ public final class OpenAiCompatibleModel implements ModelPort {
 
     /** For tests: {@code sleeper} replaces the waits between attempts, {@code random} the jitter. */
     OpenAiCompatibleModel(ModelSettings settings, Sleeper sleeper, DoubleSupplier random) {
+        this(settings, sleeper, random, MAX_REPLY_BYTES);
+    }
+
+    OpenAiCompatibleModel(ModelSettings settings, Sleeper sleeper, DoubleSupplier random, int maxReplyBytes) {
+        if (maxReplyBytes < 1) {
+            throw new IllegalArgumentException("maxReplyBytes must be positive");
+        }
+        this.maxReplyBytes = maxReplyBytes;
         this.settings = requireNonNull(settings, "settings is null");
         this.sleeper = requireNonNull(sleeper, "sleeper is null");
         this.backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff(), random);
@@ -96,7 +105,7 @@ public final class OpenAiCompatibleModel implements ModelPort {
                 if (status >= 200 && status < 300) {
                     if (response.body() == null) {
                         throw new GuardException(ErrorCode.MODEL_UNAVAILABLE,
-                                "The model endpoint sent a reply larger than " + (MAX_REPLY_BYTES >> 20) + " MiB.");
+                                "The model endpoint sent a reply larger than " + maxReplyBytes + " bytes.");
                     }
                     return json.reply(response.body(), idPrefix);
                 }
@@ -124,7 +133,7 @@ public final class OpenAiCompatibleModel implements ModelPort {
 
     /** One attempt: a response, or a network failure worth retrying; other failures throw. */
     private Outcome send(HttpRequest http) {
-        CompletableFuture<HttpResponse<byte[]>> future = client.sendAsync(http, BoundedBody.handler(MAX_REPLY_BYTES));
+        CompletableFuture<HttpResponse<byte[]>> future = client.sendAsync(http, BoundedBody.handler(maxReplyBytes));
         try {
             return new Outcome(future.get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS), null);
         } catch (TimeoutException e) {

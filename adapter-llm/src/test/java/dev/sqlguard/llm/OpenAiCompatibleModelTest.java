@@ -351,6 +351,54 @@ class OpenAiCompatibleModelTest {
     }
 
     @Test
+    void aReplyOverTheSizeLimitIsRefused() throws IOException {
+        String big = "{\"choices\":[{\"message\":{\"content\":\"" + "x".repeat(200_000) + "\"}}]}";
+        try (FakeChatServer server = new FakeChatServer(Reply.ok(big), Reply.ok(big))) {
+            ModelSettings settings = ModelSettings.of(server.baseUrl(), "m", Optional.empty());
+
+            assertThatThrownBy(() -> new OpenAiCompatibleModel(settings, sleeps::add, () -> 0.0, 64 * 1024).complete(question()))
+                    .isInstanceOfSatisfying(GuardException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.MODEL_UNAVAILABLE);
+                        assertThat(e.safeMessage()).contains("larger than 65536 bytes");
+                    });
+            assertThat(new OpenAiCompatibleModel(settings, sleeps::add, () -> 0.0, 1024 * 1024).complete(question()).content())
+                    .hasValueSatisfying(c -> assertThat(c).hasSize(200_000));
+        }
+    }
+
+    @Test
+    void aRedirectIsNotFollowedSoTheKeyStaysWithTheConfiguredHost() throws IOException {
+        try (FakeChatServer elsewhere = new FakeChatServer(Reply.ok(TEXT_REPLY));
+             FakeChatServer server = new FakeChatServer(
+                     new Reply(307, Map.of("Location", elsewhere.baseUrl() + "/chat/completions"), "{}", 0))) {
+            OpenAiCompatibleModel model = model(server, Optional.of(KEY), 3);
+
+            assertThatThrownBy(() -> model.complete(question()))
+                    .isInstanceOfSatisfying(GuardException.class, e -> {
+                        assertThat(e.safeMessage()).contains("redirect").contains("HTTP 307");
+                        assertSafe(e, server);
+                    });
+            assertThat(elsewhere.requests()).isEmpty();
+            assertThat(server.requests()).hasSize(1);
+        }
+    }
+
+    @Test
+    void keeps429sApartFromServerErrorsInTheMessage() throws IOException {
+        Reply tooMany = new Reply(429, Map.of(), "{}", 0);
+        try (FakeChatServer server = new FakeChatServer(tooMany, tooMany)) {
+            OpenAiCompatibleModel model = model(server, Optional.empty(), 1);
+
+            assertThatThrownBy(() -> model.complete(question()))
+                    .isInstanceOfSatisfying(GuardException.class, e -> {
+                        assertThat(e.safeMessage()).contains("too many (HTTP 429) after 2 attempts");
+                        assertSafe(e, server);
+                    });
+            assertThat(sleeps).containsExactly(Duration.ofMillis(50));
+        }
+    }
+
+    @Test
     void aSchemaThatIsNotAnObjectIsAnInternalError() throws IOException {
         try (FakeChatServer server = new FakeChatServer(Reply.ok(TEXT_REPLY))) {
             ModelRequest request = new ModelRequest(List.of(ChatMessage.user("q")),
