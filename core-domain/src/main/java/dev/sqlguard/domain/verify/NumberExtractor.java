@@ -305,18 +305,22 @@ public final class NumberExtractor {
         return false;
     }
 
+    /** Markdown that may come before a list marker on its line: quote, emphasis, heading, bullet. */
+    private static final String MARKDOWN_PREFIX = ">*_#-+";
+
+    /** {@code 1.} or {@code 1)} at the start of a line, after blanks and markdown ({@code **1.** North}, {@code ### 2) South}). */
     private static boolean listMarker(String text, int start, int end) {
         int lineStart = text.lastIndexOf('\n', start - 1) + 1;
         for (int i = lineStart; i < start; i++) {
             char c = text.charAt(i);
-            if (!Character.isWhitespace(c) && c != '>') {
+            if (!Character.isWhitespace(c) && MARKDOWN_PREFIX.indexOf(c) < 0) {
                 return false;
             }
         }
         if (end >= text.length() || (text.charAt(end) != '.' && text.charAt(end) != ')')) {
             return false;
         }
-        return end + 1 >= text.length() || Character.isWhitespace(text.charAt(end + 1));
+        return end + 1 >= text.length() || Character.isWhitespace(text.charAt(end + 1)) || "*_".indexOf(text.charAt(end + 1)) >= 0;
     }
 
     private static Qualifier qualifier(String before) {

@@ -31,7 +31,7 @@ public enum SupportRule {
     /** a − b for two values in the same column or the same row of a small result. */
     DIFFERENCE(SupportKind.DERIVED, "the difference of two values in one column or one row"),
 
-    /** {@code 1.} or {@code 1)} at the start of a line. */
+    /** {@code 1.} or {@code 1)} at the start of a line, after blanks and markdown. */
     LIST_MARKER(SupportKind.EXEMPT, "a list marker at the start of a line"),
     /** {@code 1st}, {@code 2nd}, {@code 3rd}, {@code 4th}, {@code #1}. */
     ORDINAL(SupportKind.EXEMPT, "an ordinal or rank"),

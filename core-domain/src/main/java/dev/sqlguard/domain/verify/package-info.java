@@ -63,7 +63,8 @@
  *
  * <h2>Exempt numbers (need no support)</h2>
  * <ol>
- *   <li>List markers: {@code 1.} or {@code 1)} (up to three digits) at the start of a line.</li>
+ *   <li>List markers: {@code 1.} or {@code 1)} (up to three digits) at the start of a line, after
+ *       blanks and markdown ({@code **1.**}, {@code ### 2)}, {@code > 3.}, {@code - 4.}).</li>
  *   <li>Ordinals and ranks: {@code 1st}, {@code 2nd}, {@code 3rd}, {@code 4th}, {@code #1}.</li>
  *   <li>Numbers, years and dates that appear in the question.</li>
  *   <li>{@code top N}, {@code bottom N}, {@code first N}, {@code last N} when N is at most the rows

@@ -118,6 +118,14 @@ class NumberExtractorTest {
     }
 
     @Test
+    void listMarkersMayCarryMarkdown() {
+        List<NumberExtractor.Mention> m = NumberExtractor.mentions("**1.** North\n### 2) South\n> 3. East\nWest - 4. here\n5.6 units");
+
+        assertThat(m).extracting(x -> x.claim().text()).containsExactly("1", "2", "3", "4", "5.6");
+        assertThat(m).extracting(NumberExtractor.Mention::listMarker).containsExactly(true, true, true, false, false);
+    }
+
+    @Test
     void aDecimalAtLineStartIsNotAListMarker() {
         NumberExtractor.Mention m = NumberExtractor.mentions("1.5 million orders").get(0);
 
