@@ -266,13 +266,13 @@ public final class Ingestion {
     private String readerSelect(Input input, Path readPath) {
         String file = SqlText.literal(readPath.toString());
         if (input.format() == InputFormat.CSV || input.format() == InputFormat.TSV) {
-            StringBuilder call = new StringBuilder("read_csv(").append(file).append(", header = ")
-                    .append(options.header());
+            // An explicit delimiter and skip = 0 keep the sniffer from choosing another dialect or
+            // skipping leading lines to make a ragged file fit: a bad row must fail the load.
             String delimiter = options.delimiter() != null ? options.delimiter()
-                    : input.format() == InputFormat.TSV ? "\t" : null;
-            if (delimiter != null) {
-                call.append(", delim = ").append(SqlText.literal(delimiter));
-            }
+                    : input.format() == InputFormat.TSV ? "\t" : ",";
+            StringBuilder call = new StringBuilder("read_csv(").append(file).append(", header = ")
+                    .append(options.header()).append(", delim = ").append(SqlText.literal(delimiter))
+                    .append(", skip = 0");
             if (!options.types().isEmpty()) {
                 call.append(", types = {").append(options.types().entrySet().stream()
                         .map(e -> SqlText.literal(e.getKey()) + ": " + SqlText.literal(e.getValue()))

@@ -50,6 +50,10 @@ public final class LoadErrors {
                     .append(". Add a type hint (types=column:VARCHAR) or fix the file.");
             return failed(message.toString(), e);
         }
+        if (text.contains("Error when sniffing file")) {
+            return failed(file + " could not be parsed as " + format + ": its rows do not have the same number of"
+                    + " fields. Check the delimiter option or fix the file.", e);
+        }
         if (text.contains("COLUMN_TYPES error") || text.contains("in REPLACE list not found")) {
             return new GuardException(ErrorCode.INVALID_ARGUMENT,
                     "The types option names a column that " + file + " does not have.", e);
