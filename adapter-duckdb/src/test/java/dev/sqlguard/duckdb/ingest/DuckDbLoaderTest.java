@@ -82,7 +82,7 @@ class DuckDbLoaderTest {
 
         assertThat(report.rowsLoaded()).isEqualTo(1000);
         assertThat(types("p")).containsExactly("id INTEGER", "price DECIMAL(10,2)", "at TIMESTAMP");
-        assertThat(rows(db(), "SELECT id, price, CAST("at" AS VARCHAR) FROM p WHERE id = 2")).containsExactly("2|2.50|2024-01-01 02:00:00");
+        assertThat(rows(db(), "SELECT id, price, CAST(\"at\" AS VARCHAR) FROM p WHERE id = 2")).containsExactly("2|2.50|2024-01-01 02:00:00");
     }
 
     @Test
