@@ -161,6 +161,12 @@ public final class Ingestion {
                 removeNewDatabase();
             }
             throw e;
+        } catch (RuntimeException e) {
+            // e.g. a progress consumer that throws: the transaction was rolled back all the same
+            if (!existed) {
+                removeNewDatabase();
+            }
+            throw LoadErrors.failed("The load stopped on an unexpected error.", e);
         } finally {
             removeLinks();
         }
