@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -41,6 +42,7 @@ public final class Ingestion {
     /** Characters DuckDB's file readers take as a glob pattern (or, for the backslash, a separator). */
     private static final Pattern GLOB = Pattern.compile("[*?\\[\\]{}\\\\]");
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final ConcurrentHashMap<Path, Object> LOCKS = new ConcurrentHashMap<>();
 
     /** One input file: where it is, how to name it in messages, how to read it. */
     record Input(Path path, String display, InputFormat format, boolean gzip) {
@@ -134,8 +136,17 @@ public final class Ingestion {
         }
     }
 
-    /** Runs the load; the database is unchanged unless this returns normally. */
+    /**
+     * Runs the load; the database is unchanged unless this returns normally. Loads into one file
+     * from this process take turns: two writers would share one DuckDB instance and its settings.
+     */
     public LoadReport run() {
+        synchronized (LOCKS.computeIfAbsent(database, path -> new Object())) {
+            return runAlone();
+        }
+    }
+
+    private LoadReport runAlone() {
         boolean existed = Files.exists(database);
         try {
             List<Path> readPaths = readPaths();
