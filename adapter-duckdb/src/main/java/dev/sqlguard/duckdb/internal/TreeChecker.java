@@ -48,7 +48,8 @@ final class TreeChecker {
             "COMPARE_LESSTHANOREQUALTO", "COMPARE_GREATERTHANOREQUALTO", "COMPARE_DISTINCT_FROM",
             "COMPARE_NOT_DISTINCT_FROM");
 
-    private static final Set<String> SUMMARY_STATS = Set.of(
+    /** The statistics SUMMARIZE reports after column_name and column_type, in DuckDB's order. */
+    private static final List<String> SUMMARY_STATS = List.of(
             "min", "max", "approx_unique", "avg", "std", "q25", "q50", "q75", "count", "null_percentage");
 
     /** A column a relation exposes, with the base columns its value derives from. */
@@ -690,9 +691,8 @@ final class TreeChecker {
                     all = all.plus(Lineage.of(col));
                 }
                 List<Col> cols = new ArrayList<>(metadata("column_name", "column_type"));
-                for (String stat : List.of("min", "max", "approx_unique", "avg", "std", "q25", "q50", "q75", "count", "null_percentage")) {
-                    cols.add(Col.derived(stat, SUMMARY_STATS.contains(stat) ? all : Lineage.EMPTY));
-
+                for (String stat : SUMMARY_STATS) {
+                    cols.add(Col.derived(stat, all)); // every statistic derives from the values summarized
                 }
                 return single("", Optional.empty(), cols);
             }
