@@ -189,6 +189,26 @@ class DuckDbEngineTest {
     }
 
     @Test
+    void starExpansionMatchesDuckDbSoOnlySensitiveColumnsAreRedacted() {
+        for (String sql : List.of(
+                "SELECT * FROM claims c JOIN regions USING (region) WHERE id = 1",
+                "SELECT * FROM claims NATURAL JOIN regions WHERE id = 1",
+                "SELECT c.*, r.* FROM claims c JOIN regions r ON c.region = r.region WHERE id = 1",
+                "SELECT * FROM (SELECT * FROM claims WHERE id = 1) x, LATERAL (SELECT manager FROM regions r WHERE r.region = x.region) y")) {
+            ToolResult r = ok(sql);
+            List<String> names = r.columns().stream().map(c -> c.name()).toList();
+            List<Object> row = r.rows().get(0);
+            for (int i = 0; i < names.size(); i++) {
+                if (names.get(i).startsWith("ssn")) {
+                    assertThat(row.get(i)).as(sql + " " + names.get(i)).isEqualTo(ResultProjector.REDACTED);
+                } else {
+                    assertThat(row.get(i)).as(sql + " " + names.get(i)).isNotEqualTo(ResultProjector.REDACTED);
+                }
+            }
+        }
+    }
+
+    @Test
     void planReuseSkipsValidation() {
         int before = engine.cachedPlans();
         ok("SELECT count(*) FROM claims WHERE id > ?", 10L);
