@@ -209,6 +209,28 @@ class DuckDbEngineTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void concurrentCallsShareTheInstanceSafely() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<ToolResult>> futures = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                String sql = i % 2 == 0 ? "SELECT region, count(*) FROM claims WHERE id > " + i + " GROUP BY region"
+                        : "SELECT max(password) AS x FROM users WHERE id > ?";
+                Object[] params = i % 2 == 0 ? new Object[0] : new Object[] {0L};
+                futures.add(pool.submit(() -> query(engine, sql, params)));
+            }
+            for (java.util.concurrent.Future<ToolResult> f : futures) {
+                ToolResult r = f.get();
+                assertThat(r.error()).isEmpty();
+                assertThat(r.rows()).isNotEmpty();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void planReuseSkipsValidation() {
         int before = engine.cachedPlans();
         ok("SELECT count(*) FROM claims WHERE id > ?", 10L);
