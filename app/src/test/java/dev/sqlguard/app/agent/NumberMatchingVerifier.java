@@ -22,7 +22,7 @@ final class NumberMatchingVerifier implements AnswerVerifier {
         while (m.find()) {
             String written = m.group();
             BigDecimal value = new BigDecimal(written.replace(",", ""));
-            if (question.contains(written)) {
+            if (Pattern.compile("(?<![\\d.,])" + Pattern.quote(written) + "(?![\\d.,]\\d)").matcher(question).find()) {
                 exempt.add(written);
                 continue;
             }
