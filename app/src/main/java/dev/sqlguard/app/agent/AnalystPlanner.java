@@ -92,7 +92,8 @@ public final class AnalystPlanner {
         private final List<ToolSpec> specs;
         private final List<ChatMessage> messages = new ArrayList<>();
         private final List<ExecutedQuery> queries = new ArrayList<>();
-        private final List<Object> evidence = new ArrayList<>();
+        private final List<ToolResult> evidenceResults = new ArrayList<>();
+        private final List<Object> evidenceValues = new ArrayList<>();
         private Optional<ChartOutput> chart = Optional.empty();
         private int turns;
         private int toolCalls;
@@ -165,7 +166,8 @@ public final class AnalystPlanner {
         }
 
         private void record(ToolOutcome outcome) {
-            evidence.addAll(outcome.evidence());
+            evidenceValues.addAll(outcome.shownValues());
+            outcome.results().stream().filter(r -> r.error().isEmpty()).forEach(evidenceResults::add);
             if (AgentTools.isDataTool(outcome.tool())) {
                 for (ToolResult result : outcome.results()) {
                     queries.add(ExecutedQuery.of(outcome.tool(), result, settings.previewRows()));
@@ -193,7 +195,8 @@ public final class AnalystPlanner {
             ClaimCheck check;
             boolean performed;
             try {
-                check = verifier.verify(text.verifiableText(), question, evidence);
+                check = verifier.verify(text.verifiableText(), question,
+                        new ConversationEvidence(evidenceResults, evidenceValues));
                 performed = true;
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "claim verifier failed: " + e.getClass().getSimpleName());

@@ -17,19 +17,20 @@ import dev.sqlguard.domain.ToolStatus;
  * @param modelJson the JSON text sent back to the model; it holds only safe messages and codes
  * @param results the guarded query results this call produced, in order (empty for
  *     {@code describe_source}, {@code clarify} and refused arguments)
- * @param evidence every value the model was shown, for claim verification
+ * @param shownValues values the model was shown besides the cells of {@code results} (row counts,
+ *     derived null counts), for claim verification
  * @param chart the chart, for {@code plot_chart}
  * @param clarification the question to hand back to the user, for {@code clarify}
  * @param error the error, when the call failed
  */
-public record ToolOutcome(String tool, ToolStatus status, String modelJson, List<ToolResult> results, List<Object> evidence,
+public record ToolOutcome(String tool, ToolStatus status, String modelJson, List<ToolResult> results, List<Object> shownValues,
                           Optional<ChartOutput> chart, Optional<String> clarification, Optional<ToolError> error) {
     public ToolOutcome {
         requireNonNull(tool, "tool is null");
         requireNonNull(status, "status is null");
         requireNonNull(modelJson, "modelJson is null");
         results = List.copyOf(results);
-        evidence = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(evidence));
+        shownValues = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(shownValues));
         requireNonNull(chart, "chart is null");
         requireNonNull(clarification, "clarification is null");
         requireNonNull(error, "error is null");

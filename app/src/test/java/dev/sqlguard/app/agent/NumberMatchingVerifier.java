@@ -14,7 +14,8 @@ final class NumberMatchingVerifier implements AnswerVerifier {
     private static final Pattern NUMBER = Pattern.compile("-?\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|-?\\d+(?:\\.\\d+)?");
 
     @Override
-    public ClaimCheck verify(String answer, String question, List<Object> evidence) {
+    public ClaimCheck verify(String answer, String question, ConversationEvidence conversation) {
+        List<Object> evidence = conversation.allValues();
         List<String> supported = new ArrayList<>();
         List<String> unsupported = new ArrayList<>();
         List<String> exempt = new ArrayList<>();

@@ -156,7 +156,7 @@ public final class PlotChartTool implements Tool {
         ArrayNode noteArray = summary.putArray("notes");
         notes.forEach(noteArray::add);
         out.set("query", AgentJson.toolResult(result));
-        List<Object> evidence = ToolContext.evidence(result);
+        List<Object> evidence = ToolContext.shownValues(result);
         evidence.add((long) points.size());
         return new ToolOutcome(NAME, result.status(), AgentJson.write(out), List.of(result), evidence, Optional.of(chart),
                 Optional.empty(), Optional.empty());

@@ -146,7 +146,6 @@ public final class SummaryStatsTool implements Tool {
             }
             Object total = byLabel.get("row_count");
             out.set("row_count", AgentJson.cell(total));
-            evidence.add(total);
             ArrayNode stats = out.putArray("stats");
             for (int i = 0; i < targets.size(); i++) {
                 Target target = targets.get(i);
@@ -156,7 +155,6 @@ public final class SummaryStatsTool implements Tool {
                 for (String stat : statNames(target, used)) {
                     Object value = byLabel.get(alias(i, stat));
                     s.set(stat, AgentJson.cell(value));
-                    evidence.add(value);
                     if (stat.equals("count")) {
                         Object nulls = difference(total, value);
                         s.set("nulls", AgentJson.cell(nulls));

@@ -127,19 +127,18 @@ public final class ToolContext {
         return ToolResult.failure(newRequestId(), status, sourceId, Optional.empty(), Set.of(), error, 0);
     }
 
-    /** The outcome of a call that produced exactly one result, with its values as evidence. */
+    /** The outcome of a call that produced exactly one result. */
     public static ToolOutcome outcome(String tool, ToolResult result) {
         return new ToolOutcome(tool, result.status(), AgentJson.write(AgentJson.toolResult(result)),
-                List.of(result), evidence(result), Optional.empty(), Optional.empty(), result.error());
+                List.of(result), shownValues(result), Optional.empty(), Optional.empty(), result.error());
     }
 
-    /** Every cell of a result plus its row count. */
-    public static List<Object> evidence(ToolResult result) {
+    /** What the model sees of a result besides its cells: the number of rows it returned. */
+    public static List<Object> shownValues(ToolResult result) {
         List<Object> values = new ArrayList<>();
         if (result.error().isEmpty()) {
             values.add((long) result.returnedCount());
         }
-        result.rows().forEach(values::addAll);
         return values;
     }
 
