@@ -6,12 +6,15 @@ import java.util.Locale;
 public enum ColumnKind {
     NUMERIC, TEMPORAL, BOOLEAN, TEXT;
 
+    private static final java.util.regex.Pattern INTEGER =
+            java.util.regex.Pattern.compile("U?(TINY|SMALL|MEDIUM|BIG|HUGE)?INT(EGER)?\\d*\\b");
+
     public static ColumnKind of(String typeName) {
         String t = typeName.toUpperCase(Locale.ROOT);
         if (t.startsWith("BOOL") || t.equals("BIT") || t.equals("TINYINT(1)")) {
             return BOOLEAN;
         }
-        if (t.contains("INT") && !t.contains("INTERVAL") || t.startsWith("DECIMAL") || t.startsWith("NUMERIC")
+        if (INTEGER.matcher(t).lookingAt() || t.startsWith("DECIMAL") || t.startsWith("NUMERIC")
                 || t.startsWith("DOUBLE") || t.startsWith("FLOAT") || t.startsWith("REAL") || t.startsWith("DEC(")
                 || t.startsWith("NUMBER")) {
             return NUMERIC;
