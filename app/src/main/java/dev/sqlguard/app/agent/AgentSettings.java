@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
 
+import dev.sqlguard.domain.verify.ClaimPolicy;
+
 /**
  * The planner's bounds and outputs.
  *

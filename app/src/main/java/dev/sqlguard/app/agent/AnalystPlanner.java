@@ -19,6 +19,7 @@ import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.verify.ClaimPolicy;
 import dev.sqlguard.ports.model.ChatMessage;
 import dev.sqlguard.ports.model.ModelPort;
 import dev.sqlguard.ports.model.ModelReply;

@@ -15,6 +15,7 @@ import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.verify.ClaimPolicy;
 
 /**
  * The structured answer to one question: what the model concluded, and everything a reader needs

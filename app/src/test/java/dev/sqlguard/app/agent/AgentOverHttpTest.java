@@ -20,6 +20,7 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.domain.verify.ClaimPolicy;
 import dev.sqlguard.ports.model.ModelPort;
 
 /**
@@ -35,7 +36,7 @@ class AgentOverHttpTest {
 
     private AnalyticalResponse ask(ModelPort model, AgentSettings settings, String question) {
         return new AnalystPlanner(model, new QueryService(AuditSink.discarding()), List.of(AgentFixtures.source()),
-                new NumberMatchingVerifier(), settings).ask(question);
+                DomainAnswerVerifier.standard(), settings).ask(question);
     }
 
     private AnalyticalResponse ask(FakeOpenAiServer server, AgentSettings settings, String question) {

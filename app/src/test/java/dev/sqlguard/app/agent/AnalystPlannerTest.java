@@ -25,6 +25,7 @@ import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.StatementValidator;
+import dev.sqlguard.domain.verify.ClaimPolicy;
 import dev.sqlguard.ports.CatalogView;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
@@ -41,7 +42,7 @@ class AnalystPlannerTest {
 
     private AnalystPlanner planner(ScriptedModel model, AgentSettings settings) {
         return new AnalystPlanner(model, new QueryService(AuditSink.discarding()), List.of(AgentFixtures.source()),
-                new NumberMatchingVerifier(), settings);
+                DomainAnswerVerifier.standard(), settings);
     }
 
     private AnalystPlanner planner(ScriptedModel model) {
@@ -147,7 +148,7 @@ class AnalystPlannerTest {
                     return answer("The data cannot be read safely right now, so the question cannot be answered.").apply(request);
                 });
         AnalyticalResponse response = new AnalystPlanner(model, new QueryService(AuditSink.discarding()), List.of(broken),
-                new NumberMatchingVerifier(), AgentSettings.defaults(charts)).ask("How many claims were denied?");
+                DomainAnswerVerifier.standard(), AgentSettings.defaults(charts)).ask("How many claims were denied?");
 
         assertThat(response.status()).isEqualTo(Status.ANSWERED);
         assertThat(response.queries()).singleElement().satisfies(q -> {
@@ -164,7 +165,7 @@ class AnalystPlannerTest {
                 new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED)), "inmemory");
         ScriptedModel model = ScriptedModel.forever(call("query_data", COUNT_DENIED));
         AnalyticalResponse response = new AnalystPlanner(model, new QueryService(AuditSink.discarding()), List.of(broken),
-                new NumberMatchingVerifier(), AgentSettings.defaults(charts)).ask("How many claims were denied?");
+                DomainAnswerVerifier.standard(), AgentSettings.defaults(charts)).ask("How many claims were denied?");
 
         assertThat(response.status()).isEqualTo(Status.BUDGET_EXHAUSTED);
         assertThat(response.queries()).hasSize(1);
@@ -221,6 +222,47 @@ class AnalystPlannerTest {
         AnalyticalResponse response = planner(model, AgentSettings.defaults(charts).withClaimPolicy(ClaimPolicy.BLOCK))
                 .ask("How many claims were denied?");
         assertThat(response.status()).isEqualTo(Status.ANSWERED);
+    }
+
+    @Test
+    void aVerifierThatFailsLeavesTheAnswerUnverifiedAndBlockWithholdsIt() {
+        AnswerVerifier broken = (answer, question, evidence) -> {
+            throw new IllegalStateException("bug");
+        };
+        for (ClaimPolicy policy : ClaimPolicy.values()) {
+            ScriptedModel model = new ScriptedModel(call("query_data", COUNT_DENIED), answer("20 claims were denied."));
+            AnalyticalResponse response = new AnalystPlanner(model, new QueryService(AuditSink.discarding()),
+                    List.of(AgentFixtures.source()), broken, AgentSettings.defaults(charts).withClaimPolicy(policy))
+                    .ask("How many claims were denied?");
+            assertThat(response.verification().performed()).isFalse();
+            assertThat(response.verification().fullyVerified()).isFalse();
+            assertThat(response.status()).isEqualTo(policy == ClaimPolicy.BLOCK ? Status.BLOCKED : Status.ANSWERED);
+        }
+    }
+
+    @Test
+    void aRatioOfTwoValuesOfOneResultIsAcceptedAsDerivedAndListedAsSuch() {
+        // amounts run from 17.37 (id 1) to 1020.20 (id 60): the ratio is 58.73...
+        ScriptedModel model = new ScriptedModel(
+                call("query_data", "{\"source\":\"claims_db\",\"sql\":\"SELECT min(amount) AS lo, max(amount) AS hi FROM claims\"}"),
+                answer("The largest claim, 1,020.20, is 58.7 times the smallest, 17.37."));
+        AnalyticalResponse response = planner(model).ask("How do the largest and smallest claims compare?");
+        assertThat(response.verification().fullyVerified()).as(response.toText()).isTrue();
+        assertThat(response.verification().check().supported()).containsExactly("1,020.20", "17.37");
+        assertThat(response.verification().check().derived()).singleElement().asString().startsWith("58.7");
+        assertThat(response.toJson()).contains("\"derived\"");
+        assertThat(response.toText()).contains("derived: 58.7");
+    }
+
+    @Test
+    void aShareOfValuesFromTwoDifferentResultsIsNotDerived() {
+        ScriptedModel model = new ScriptedModel(
+                call("query_data", "{\"source\":\"claims_db\",\"sql\":\"SELECT count(*) AS n FROM claims\"}"),
+                call("query_data", COUNT_DENIED),
+                answer("20 of 60 claims, 33.3%, were denied."));
+        AnalyticalResponse response = planner(model).ask("What share of claims was denied?");
+        assertThat(response.verification().check().unsupported()).containsExactly("33.3%");
+        assertThat(response.verification().check().supported()).containsExactly("20", "60");
     }
 
     private static ScriptedModel wrongNumberModel() {

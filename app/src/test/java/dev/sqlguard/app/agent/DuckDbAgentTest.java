@@ -203,7 +203,7 @@ class DuckDbAgentTest {
     void theShippedEvaluationSetRunsOnDuckDbAndAnOracleModelScoresTwentyOfTwenty() {
         EvaluationSet set = EvaluationSet.demo();
         assertThat(set.questions()).hasSize(20);
-        AnalystPlanner planner = new AnalystPlanner(oracle(set, false), service, List.of(source), new NumberMatchingVerifier(),
+        AnalystPlanner planner = new AnalystPlanner(oracle(set, false), service, List.of(source), DomainAnswerVerifier.standard(),
                 AgentSettings.defaults(folder.resolve("charts")));
         EvaluationReport report = new Evaluation(planner, service, source).run(set);
 
@@ -215,7 +215,7 @@ class DuckDbAgentTest {
     @Test
     void theEvaluationCountsWrongAndUnverifiedAnswers() throws Exception {
         EvaluationSet set = EvaluationSet.demo();
-        AnalystPlanner planner = new AnalystPlanner(oracle(set, true), service, List.of(source), new NumberMatchingVerifier(),
+        AnalystPlanner planner = new AnalystPlanner(oracle(set, true), service, List.of(source), DomainAnswerVerifier.standard(),
                 AgentSettings.defaults(folder.resolve("charts")));
         EvaluationReport report = new Evaluation(planner, service, source).run(set);
 
@@ -268,7 +268,7 @@ class DuckDbAgentTest {
                     String n = ScriptedModel.lastToolMessage(request).replaceAll("(?s).*\"rows\":\\[\\[(\\d+)\\]\\].*", "$1");
                     return answer(n + " claims created in 2024 were denied.").apply(request);
                 });
-        AnalyticalResponse response = new AnalystPlanner(model, service, List.of(source), new NumberMatchingVerifier(),
+        AnalyticalResponse response = new AnalystPlanner(model, service, List.of(source), DomainAnswerVerifier.standard(),
                 AgentSettings.defaults(folder.resolve("charts"))).ask("How many claims created in 2024 were denied?", Optional.of(SOURCE));
         assertThat(response.status()).as(response.toText()).isEqualTo(Status.ANSWERED);
         assertThat(response.verification().fullyVerified()).isTrue();

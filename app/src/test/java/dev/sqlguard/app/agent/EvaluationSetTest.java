@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.verify.ClaimPolicy;
 
 class EvaluationSetTest {
     @Test

@@ -84,6 +84,7 @@ public final class ResponseFormat {
         v.put("fully_verified", r.verification().fullyVerified());
         ClaimCheck check = r.verification().check();
         check.supported().forEach(v.putArray("supported")::add);
+        check.derived().forEach(v.putArray("derived")::add);
         check.unsupported().forEach(v.putArray("unsupported")::add);
         check.exempt().forEach(v.putArray("exempt")::add);
         root.put("turns_used", r.turnsUsed());
@@ -119,7 +120,11 @@ public final class ResponseFormat {
         if (!v.performed()) {
             out.append("no answer to verify");
         } else if (v.check().verified()) {
-            out.append("every number is supported by a tool result (").append(v.check().supported().size()).append(" checked)");
+            out.append("every number is supported by a tool result (").append(v.check().supported().size()).append(" matched");
+            if (!v.check().derived().isEmpty()) {
+                out.append(", derived: ").append(String.join("; ", v.check().derived()));
+            }
+            out.append(')');
         } else {
             out.append("UNSUPPORTED numbers: ").append(String.join(", ", v.check().unsupported()));
         }
