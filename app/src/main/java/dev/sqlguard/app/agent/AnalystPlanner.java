@@ -59,6 +59,11 @@ public final class AnalystPlanner {
         this.settings = requireNonNull(settings, "settings is null");
     }
 
+    /** A planner with the standard claim verifier ({@link DomainAnswerVerifier#standard()}). */
+    public AnalystPlanner(ModelPort model, QueryService service, List<AgentSource> sources, AgentSettings settings) {
+        this(model, service, sources, DomainAnswerVerifier.standard(), settings);
+    }
+
     public AgentSettings settings() {
         return settings;
     }

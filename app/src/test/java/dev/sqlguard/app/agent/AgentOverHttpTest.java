@@ -35,8 +35,9 @@ class AgentOverHttpTest {
     Path charts;
 
     private AnalyticalResponse ask(ModelPort model, AgentSettings settings, String question) {
-        return new AnalystPlanner(model, new QueryService(AuditSink.discarding()), List.of(AgentFixtures.source()),
-                DomainAnswerVerifier.standard(), settings).ask(question);
+        // the production verifier, as the CLI wires it
+        return new AnalystPlanner(model, new QueryService(AuditSink.discarding()), List.of(AgentFixtures.source()), settings)
+                .ask(question);
     }
 
     private AnalyticalResponse ask(FakeOpenAiServer server, AgentSettings settings, String question) {

@@ -16,7 +16,6 @@ import dev.sqlguard.app.agent.ToolOutcome;
 import dev.sqlguard.domain.ErrorType;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
-import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.ports.TableDescription;
 import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
