@@ -3,15 +3,19 @@ package dev.sqlguard.app.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.domain.verify.ClaimPolicy;
 
 class EvaluationSetTest {
@@ -50,6 +54,30 @@ class EvaluationSetTest {
                 .containsExactly("3907.3214");
         assertThat(Evaluation.missing(question, reference, answer("It averages 3,907.32 and 3,290.53.")))
                 .containsExactly("west", "east");
+    }
+
+    @Test
+    void aReferenceQueryTheGuardRefusesMakesTheItemIncorrectWithItsCode(@TempDir Path charts) {
+        EvaluationSet set = EvaluationSet.parse("{\"name\":\"tiny\",\"source\":\"claims_db\",\"questions\":["
+                + "{\"id\":\"ok\",\"question\":\"How many claims were denied?\",\"sql\":\"SELECT count(*) AS n FROM claims WHERE status = 'DENIED'\"},"
+                + "{\"id\":\"bad\",\"question\":\"Drop it\",\"sql\":\"DROP TABLE claims\"}]}");
+        ScriptedModel model = ScriptedModel.forever(ScriptedModel.answer("20 claims were denied."));
+        QueryService service = new QueryService(AuditSink.discarding());
+        AgentSource source = AgentFixtures.source();
+        AnalystPlanner planner = new AnalystPlanner(model, service, List.of(source), AgentSettings.defaults(charts));
+        EvaluationReport report = new Evaluation(planner, service, source).run(set);
+
+        assertThat(report.items()).extracting(EvaluationReport.Item::id).containsExactly("ok", "bad");
+        EvaluationReport.Item ok = report.items().get(0);
+        // "20" is correct, but no tool ran, so nothing supports it: correct and not verified
+        assertThat(ok.correct()).isTrue();
+        assertThat(ok.verified()).isFalse();
+        assertThat(ok.unsupported()).containsExactly("20");
+        EvaluationReport.Item bad = report.items().get(1);
+        assertThat(bad.correct()).isFalse();
+        assertThat(bad.referenceError()).contains("STATEMENT_NOT_ALLOWED");
+        assertThat(report.verifiedAndCorrect()).isZero();
+        assertThat(report.toText()).contains("Fully verified and correct: 0/2");
     }
 
     private static AnalyticalResponse answer(String text) {
