@@ -1,0 +1,172 @@
+package dev.sqlguard.app.agent.internal;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.general.DefaultPieDataset;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/** Draws a PNG headless with JFreeChart and writes the matching Vega-Lite v5 specification. */
+public final class ChartRenderer {
+    private static final Logger LOG = Logger.getLogger(ChartRenderer.class.getName());
+    static final int WIDTH = 800;
+    static final int HEIGHT = 500;
+
+    /** One data point: x, optional series, y (a number; rows whose y is not a number are skipped). */
+    public record Point(Object x, Optional<String> series, BigDecimal y) {
+    }
+
+    private ChartRenderer() {
+    }
+
+    /**
+     * Renders the chart into a new file in {@code directory}.
+     *
+     * @return the file, or empty when rendering failed (the reason is logged, not shown)
+     */
+    public static Optional<Path> png(ChartSpec spec, ColumnKind xKind, List<Point> points, Path directory) {
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+        try {
+            JFreeChart chart = chart(spec, xKind, points);
+            Files.createDirectories(directory);
+            Path file = directory.resolve("chart-" + UUID.randomUUID().toString().substring(0, 8) + ".png");
+            ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
+            return Optional.of(file);
+        } catch (IOException | RuntimeException | LinkageError e) {
+            LOG.log(Level.FINE, "chart rendering failed", e);
+            return Optional.empty();
+        }
+    }
+
+    private static JFreeChart chart(ChartSpec spec, ColumnKind xKind, List<Point> points) {
+        String title = spec.displayTitle();
+        String yLabel = spec.yLabel();
+        boolean numericX = xKind == ColumnKind.NUMERIC || xKind == ColumnKind.TEMPORAL;
+        switch (spec.type()) {
+            case PIE -> {
+                DefaultPieDataset<String> data = new DefaultPieDataset<>();
+                for (Point p : points) {
+                    data.setValue(String.valueOf(p.x()), p.y());
+                }
+                return ChartFactory.createPieChart(title, data);
+            }
+            case SCATTER -> {
+                return ChartFactory.createScatterPlot(title, spec.x(), yLabel, xy(points, yLabel));
+            }
+            case LINE -> {
+                if (numericX) {
+                    return ChartFactory.createXYLineChart(title, spec.x(), yLabel, xy(points, yLabel));
+                }
+                return ChartFactory.createLineChart(title, spec.x(), yLabel, category(points, yLabel));
+            }
+            default -> {
+                return ChartFactory.createBarChart(title, spec.x(), yLabel, category(points, yLabel));
+            }
+        }
+    }
+
+    private static DefaultCategoryDataset category(List<Point> points, String yLabel) {
+        DefaultCategoryDataset data = new DefaultCategoryDataset();
+        for (Point p : points) {
+            data.addValue(p.y(), p.series().orElse(yLabel), String.valueOf(p.x()));
+        }
+        return data;
+    }
+
+    private static XYSeriesCollection xy(List<Point> points, String yLabel) {
+        java.util.Map<String, XYSeries> series = new java.util.LinkedHashMap<>();
+        for (Point p : points) {
+            Double x = numeric(p.x());
+            if (x == null) {
+                continue;
+            }
+            series.computeIfAbsent(p.series().orElse(yLabel), k -> new XYSeries(k, true, true)).add(x, p.y());
+        }
+        XYSeriesCollection data = new XYSeriesCollection();
+        series.values().forEach(data::addSeries);
+        return data;
+    }
+
+    /** A number, or a date (days since 1970) / timestamp (seconds), for an x axis. */
+    static Double numeric(Object value) {
+        if (value instanceof Number n) {
+            return n.doubleValue();
+        }
+        if (value instanceof String s) {
+            try {
+                return (double) LocalDate.parse(s).toEpochDay();
+            } catch (java.time.format.DateTimeParseException e) {
+                try {
+                    return (double) LocalDateTime.parse(s).toEpochSecond(ZoneOffset.UTC);
+                } catch (java.time.format.DateTimeParseException e2) {
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A Vega-Lite v5 specification with the points inlined. */
+    public static ObjectNode vegaLite(ChartSpec spec, ColumnKind xKind, List<Point> points) {
+        ObjectNode root = AgentJson.NODES.objectNode();
+        root.put("$schema", "https://vega.github.io/schema/vega-lite/v5.json");
+        root.put("title", spec.displayTitle());
+        String yField = spec.yLabel();
+        String seriesField = spec.series().orElse("series");
+        ArrayNode values = root.putObject("data").putArray("values");
+        for (Point p : points) {
+            ObjectNode v = values.addObject();
+            v.set(spec.x(), AgentJson.cell(p.x()));
+            p.series().ifPresent(s -> v.put(seriesField, s));
+            v.put(yField, p.y());
+        }
+        String xType = switch (xKind) {
+            case NUMERIC -> "quantitative";
+            case TEMPORAL -> "temporal";
+            default -> "nominal";
+        };
+        ObjectNode encoding = AgentJson.NODES.objectNode();
+        switch (spec.type()) {
+            case PIE -> {
+                root.putObject("mark").put("type", "arc");
+                encoding.putObject("theta").put("field", yField).put("type", "quantitative");
+                encoding.putObject("color").put("field", spec.x()).put("type", "nominal");
+            }
+            default -> {
+                root.putObject("mark").put("type", switch (spec.type()) {
+                    case LINE -> "line";
+                    case SCATTER -> "point";
+                    default -> "bar";
+                });
+                encoding.putObject("x").put("field", spec.x()).put("type", spec.type() == ChartSpec.Type.SCATTER
+                        && xKind != ColumnKind.TEMPORAL ? "quantitative" : xType);
+                encoding.putObject("y").put("field", yField).put("type", "quantitative");
+                if (spec.series().isPresent()) {
+                    encoding.putObject("color").put("field", seriesField).put("type", "nominal");
+                }
+            }
+        }
+        root.set("encoding", encoding);
+        return root;
+    }
+}

@@ -1,0 +1,49 @@
+package dev.sqlguard.app.agent.internal;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.sqlguard.app.agent.ToolOutcome;
+import dev.sqlguard.domain.ToolStatus;
+
+/** {@code clarify}: hands a question back to the user; the planner stops there. */
+public final class ClarifyTool implements Tool {
+    public static final String NAME = "clarify";
+
+    private final ArgSchema.Obj schema = new ArgSchema.Obj("", Map.of("question",
+            ArgSchema.Str.of("One short question for the user that resolves the ambiguity.", 1000)), Set.of("question"));
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "Asks the user one question when the request is ambiguous or cannot be answered from the sources."
+                + " The conversation ends and the user sees the question.";
+    }
+
+    @Override
+    public ArgSchema.Obj schema() {
+        return schema;
+    }
+
+    @Override
+    public boolean runsSql() {
+        return false;
+    }
+
+    @Override
+    public ToolOutcome call(JsonNode arguments) {
+        String question = arguments.get("question").textValue().strip();
+        String json = AgentJson.write(AgentJson.NODES.objectNode().put("status", ToolStatus.OK.name())
+                .put("note", "The question was handed to the user."));
+        return new ToolOutcome(NAME, ToolStatus.OK, json, List.of(), List.of(), Optional.empty(), Optional.of(question),
+                Optional.empty());
+    }
+}

@@ -1,0 +1,263 @@
+package dev.sqlguard.app.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.ports.contract.ContractDataset;
+import dev.sqlguard.ports.model.ToolSpec;
+
+class AgentToolsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path charts;
+
+    private AgentFixtures.RecordingAudit audit;
+    private AgentTools tools;
+
+    @BeforeEach
+    void setUp() {
+        audit = new AgentFixtures.RecordingAudit();
+        tools = AgentFixtures.tools(new QueryService(audit), charts);
+    }
+
+    private static JsonNode json(String text) throws Exception {
+        return JSON.readTree(text);
+    }
+
+    @Test
+    void offersFiveToolsEachWithAClosedJsonSchema() throws Exception {
+        List<ToolSpec> specs = tools.specs();
+        assertThat(specs).extracting(ToolSpec::name)
+                .containsExactly("describe_source", "query_data", "summary_stats", "plot_chart", "clarify");
+        for (ToolSpec spec : specs) {
+            JsonNode schema = json(spec.parametersSchemaJson());
+            assertThat(schema.path("type").asText()).isEqualTo("object");
+            assertThat(schema.path("additionalProperties").asBoolean(true)).isFalse();
+            assertThat(spec.description()).isNotBlank();
+        }
+        JsonNode query = json(specs.get(1).parametersSchemaJson());
+        assertThat(query.path("required")).extracting(JsonNode::asText).containsExactly("source", "sql");
+        assertThat(query.at("/properties/source/enum/0").asText()).isEqualTo(AgentFixtures.SOURCE);
+        JsonNode chart = json(specs.get(3).parametersSchemaJson()).at("/properties/chart");
+        assertThat(chart.at("/properties/type/enum")).extracting(JsonNode::asText).containsExactly("bar", "line", "scatter", "pie");
+        assertThat(chart.at("/properties/filter/items/additionalProperties").asBoolean(true)).isFalse();
+    }
+
+    @Test
+    void describeSourceListsAllowlistedTablesColumnsTypesRowCountsAndRedaction() throws Exception {
+        ToolOutcome outcome = tools.call("describe_source", "{}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+        JsonNode table = json(outcome.modelJson()).at("/sources/0/tables/0");
+        assertThat(table.path("table").asText()).isEqualTo("claims");
+        assertThat(table.path("row_count").asLong()).isEqualTo(60);
+        assertThat(table.path("columns")).anySatisfy(c -> {
+            assertThat(c.path("name").asText()).isEqualTo("ssn");
+            assertThat(c.path("redacted").asBoolean()).isTrue();
+        });
+        assertThat(outcome.shownValues()).contains(60L);
+    }
+
+    @Test
+    void queryDataReturnsTheToolResultFieldsInContractOrder() throws Exception {
+        ToolOutcome outcome = tools.call("query_data", "{\"source\":\"claims_db\",\"sql\":\"SELECT count(*) AS n FROM claims WHERE status = ?\",\"params\":[\"DENIED\"]}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+        JsonNode result = json(outcome.modelJson());
+        List<String> fields = new ArrayList<>();
+        result.fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).containsExactly("id", "status", "source", "sql", "columns", "rows", "returned_count", "truncated",
+                "limits_hit", "error", "elapsed_ms");
+        assertThat(result.at("/rows/0/0").asLong()).isEqualTo(20);
+        assertThat(result.path("error").isNull()).isTrue();
+        assertThat(outcome.shownValues()).containsExactly(1L);
+        assertThat(outcome.results()).hasSize(1);
+        assertThat(audit.events).hasSize(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "not json",
+        "{\"source\":\"claims_db\"",
+        "[1,2]",
+        "{\"source\":\"claims_db\"}",
+        "{\"source\":\"claims_db\",\"sql\":5}",
+        "{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\",\"limit\":3}",
+        "{\"source\":\"other\",\"sql\":\"SELECT id FROM claims\"}",
+        "{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\",\"params\":{\"a\":1}}",
+        "{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\",\"params\":[[1]]}",
+        "{\"source\":\"claims_db\",\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\"}",
+        "{\"source\":\"claims_db\",\"sql\":\"\"}",
+        "{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\"} trailing"
+    })
+    void malformedArgumentsAreRejectedWithInvalidArgumentAndNeverThrow(String arguments) throws Exception {
+        ToolOutcome outcome = tools.call("query_data", arguments);
+        assertThat(outcome.status()).isEqualTo(ToolStatus.REJECTED);
+        JsonNode result = json(outcome.modelJson());
+        assertThat(result.at("/status").asText()).isEqualTo("REJECTED");
+        assertThat(result.at("/error/code").asText()).isEqualTo("INVALID_ARGUMENT");
+        assertThat(result.at("/error/retryable").asBoolean()).isTrue();
+        assertThat(result.at("/error/message").asText()).isNotBlank().doesNotContain("Exception").doesNotContain("jackson");
+        assertThat(audit.events).singleElement().satisfies(e -> assertThat(e.code()).contains(ErrorCode.INVALID_ARGUMENT));
+    }
+
+    @Test
+    void deeplyNestedArgumentsAreRefusedBeforeParsingFinishes() throws Exception {
+        String nested = "{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\",\"params\":" + "[".repeat(5000) + "]".repeat(5000) + "}";
+        ToolOutcome outcome = tools.call("query_data", nested);
+        assertThat(json(outcome.modelJson()).at("/error/code").asText()).isEqualTo("INVALID_ARGUMENT");
+    }
+
+    @Test
+    void anUnknownToolIsRejectedNamingTheRealTools() throws Exception {
+        ToolOutcome outcome = tools.call("run_python", "{\"code\":\"import os\"}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.REJECTED);
+        JsonNode result = json(outcome.modelJson());
+        assertThat(result.at("/error/code").asText()).isEqualTo("INVALID_ARGUMENT");
+        assertThat(result.at("/error/message").asText()).contains("query_data").doesNotContain("run_python");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "DROP TABLE claims",
+        "DELETE FROM claims",
+        "SELECT id FROM claims; DROP TABLE claims",
+        "SELECT password FROM users",
+        "SELECT * FROM claims"
+    })
+    void hostileSqlComesBackAsASafeRefusal(String sql) throws Exception {
+        ToolOutcome outcome = tools.call("query_data", JSON.createObjectNode().put("source", AgentFixtures.SOURCE)
+                .put("sql", sql).toString());
+        assertThat(outcome.status()).isEqualTo(ToolStatus.REJECTED);
+        JsonNode error = json(outcome.modelJson()).path("error");
+        assertThat(ErrorCode.valueOf(error.path("code").asText()).type().name()).isIn("USER", "POLICY");
+        assertThat(outcome.modelJson()).doesNotContain("hunter2").doesNotContain("password FROM");
+    }
+
+    @Test
+    void summaryStatsDegradesToTheStatisticsTheEngineAllowsAndSaysSo() throws Exception {
+        ToolOutcome outcome = tools.call("summary_stats", "{\"source\":\"claims_db\",\"table\":\"claims\",\"columns\":[\"amount\",\"region\"]}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+        JsonNode out = json(outcome.modelJson());
+        assertThat(out.path("row_count").asLong()).isEqualTo(60);
+        JsonNode amount = out.at("/stats/0");
+        assertThat(amount.path("column").asText()).isEqualTo("amount");
+        assertThat(amount.path("count").asLong()).isEqualTo(60);
+        assertThat(amount.path("nulls").asLong()).isZero();
+        assertThat(amount.path("min").decimalValue()).isEqualByComparingTo(ContractDataset.claims().get(0).amount());
+        assertThat(amount.path("max").decimalValue()).isEqualByComparingTo(ContractDataset.claims().get(59).amount());
+        java.math.BigDecimal mean = ContractDataset.claims().stream().map(ContractDataset.Claim::amount)
+                .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add).divide(java.math.BigDecimal.valueOf(60), 6,
+                        java.math.RoundingMode.HALF_UP);
+        assertThat(amount.path("mean").decimalValue()).isEqualByComparingTo(mean);
+        assertThat(amount.has("stddev")).isFalse();
+        assertThat(out.at("/stats/1/min").asText()).isEqualTo("east");
+        assertThat(out.path("notes").toString()).contains("Quartiles are not computed").contains("Distinct counts and standard deviations were left out");
+        // the fake refuses count(DISTINCT ...) before the basic level runs: two statements, the last one OK
+        assertThat(outcome.results()).hasSize(2);
+        assertThat(outcome.results().get(1).sql().orElseThrow()).startsWith("SELECT count(*) AS row_count, count(amount) AS c0_count");
+        assertThat(outcome.shownValues()).containsExactly(0L, 0L);
+    }
+
+    @Test
+    void summaryStatsRefusesRedactedAndUnknownColumnsAndTables() throws Exception {
+        assertThat(json(tools.call("summary_stats", "{\"source\":\"claims_db\",\"table\":\"claims\",\"columns\":[\"ssn\"]}").modelJson())
+                .at("/error/code").asText()).isEqualTo("COLUMN_NOT_ALLOWED");
+        assertThat(json(tools.call("summary_stats", "{\"source\":\"claims_db\",\"table\":\"claims\",\"columns\":[\"nope\"]}").modelJson())
+                .at("/error/code").asText()).isEqualTo("COLUMN_NOT_ALLOWED");
+        assertThat(json(tools.call("summary_stats", "{\"source\":\"claims_db\",\"table\":\"users\"}").modelJson())
+                .at("/error/code").asText()).isEqualTo("TABLE_NOT_ALLOWED");
+    }
+
+    @Test
+    void summaryStatsReportsCleanlyWhenThePolicyAllowsNoAggregate() throws Exception {
+        AgentSource strict = new AgentSource(AgentFixtures.engine(GuardrailPolicy.defaults().withFunctions(java.util.Set.of("upper"))),
+                "inmemory");
+        AgentTools strictTools = new AgentTools(new QueryService(audit), List.of(strict), charts);
+        ToolOutcome outcome = strictTools.call("summary_stats", "{\"source\":\"claims_db\",\"table\":\"claims\",\"columns\":[\"amount\"]}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(json(outcome.modelJson()).at("/query/error/code").asText()).isEqualTo("FUNCTION_NOT_ALLOWED");
+    }
+
+    @Test
+    void plotChartRendersAPngAndAVegaLiteSpecFromAGuardedQuery() throws Exception {
+        ToolOutcome outcome = tools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\","
+                + "\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"none\",\"filter\":[{\"column\":\"created\",\"op\":\"<\",\"value\":\"2024-02-01\"},"
+                + "{\"column\":\"status\",\"op\":\"=\",\"value\":\"DENIED\"}]}}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+        ChartOutput chart = outcome.chart().orElseThrow();
+        Path png = chart.png().orElseThrow();
+        assertThat(png).startsWith(charts);
+        byte[] bytes = Files.readAllBytes(png);
+        assertThat(bytes).startsWith(0x89, 'P', 'N', 'G');
+        JsonNode vega = json(chart.vegaLite());
+        assertThat(vega.path("$schema").asText()).contains("vega-lite/v5");
+        assertThat(vega.at("/mark/type").asText()).isEqualTo("bar");
+        // created < 2024-02-01 means i*5 days < 31: i in 1..6; DENIED means i % 3 == 1: ids 1 and 4
+        assertThat(vega.at("/data/values")).extracting(v -> v.path("id").asLong()).containsExactly(1L, 4L);
+        JsonNode model = json(outcome.modelJson());
+        assertThat(model.at("/chart/points").asInt()).isEqualTo(2);
+        assertThat(model.at("/query/sql").asText()).isEqualTo(
+                "SELECT id AS chart_x, amount AS chart_y FROM claims WHERE created < ? AND status = ? ORDER BY id");
+        assertThat(outcome.modelJson()).doesNotContain(charts.toString());
+    }
+
+    @Test
+    void plotChartOnAnEngineWithoutGroupByReportsTheRefusal() throws Exception {
+        ToolOutcome outcome = tools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"pie\",\"table\":\"claims\","
+                + "\"x\":\"region\",\"aggregation\":\"count\"}}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(json(outcome.modelJson()).at("/error/code").asText()).isEqualTo("CONSTRUCT_NOT_ALLOWED");
+        assertThat(outcome.chart()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"sum\"}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"pie\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"series\":\"status\"}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"scatter\",\"table\":\"claims\",\"x\":\"region\",\"y\":\"amount\",\"aggregation\":\"none\"}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"y\":\"status\",\"aggregation\":\"avg\"}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"filter\":[{\"column\":\"status\",\"op\":\"LIKE\",\"value\":\"%\"}]}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"filter\":[{\"column\":\"created\",\"op\":\"=\",\"value\":\"yesterday\"}]}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"filter\":[{\"column\":\"status\",\"op\":\"=\",\"value\":null}]}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"median\"}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"code\":\"plt.show()\"}}"
+    })
+    void invalidChartSpecsAreRejected(String arguments) throws Exception {
+        ToolOutcome outcome = tools.call("plot_chart", arguments);
+        assertThat(outcome.status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(json(outcome.modelJson()).at("/error/code").asText()).isEqualTo("INVALID_ARGUMENT");
+    }
+
+    @Test
+    void plotChartRefusesNamesOutsideTheCatalogBeforeWritingSql() throws Exception {
+        ToolOutcome outcome = tools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\","
+                + "\"x\":\"region\\\" FROM users --\",\"aggregation\":\"count\"}}");
+        assertThat(json(outcome.modelJson()).at("/error/code").asText()).isEqualTo("COLUMN_NOT_ALLOWED");
+        assertThat(outcome.modelJson()).doesNotContain("FROM users");
+    }
+
+    @Test
+    void clarifyHandsTheQuestionBack() {
+        ToolOutcome outcome = tools.call("clarify", "{\"question\":\"Which year do you mean?\"}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+        assertThat(outcome.clarification()).contains("Which year do you mean?");
+        assertThat(tools.call("clarify", "{}").status()).isEqualTo(ToolStatus.REJECTED);
+    }
+}
