@@ -1,0 +1,129 @@
+package dev.sqlguard.duckdb;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.duckdb.internal.DuckDbEngine;
+import dev.sqlguard.duckdb.internal.DuckDbSettings;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineConfig;
+import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.ports.EngineFactory;
+
+/**
+ * The embedded DuckDB engine, named {@code duckdb}.
+ *
+ * <p>Properties: {@code database} (required: an existing DuckDB file), {@code tempDirectory}
+ * (optional: the spill folder, default a private folder under the host's work directory;
+ * {@code disabled} turns spilling off) and {@code maxTempSize} (optional, e.g. {@code 1GB}).
+ * Memory and threads come from the policy's limits. See {@code docs/engines/duckdb.md}.
+ */
+public final class DuckDbEngineFactory implements EngineFactory {
+    public static final String NAME = "duckdb";
+    public static final String DATABASE = "database";
+    public static final String TEMP_DIRECTORY = "tempDirectory";
+    public static final String MAX_TEMP_SIZE = "maxTempSize";
+    /** The {@code tempDirectory} value that disables spilling ({@code temp_directory=''}). */
+    public static final String DISABLED = "disabled";
+
+    private static final Set<String> PROPERTIES = Set.of(DATABASE, TEMP_DIRECTORY, MAX_TEMP_SIZE);
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Set<String> sensitivePropertyNames() {
+        return Set.of();
+    }
+
+    @Override
+    public Set<String> propertyNames() {
+        return PROPERTIES;
+    }
+
+    @Override
+    public Engine create(EngineConfig config, EngineContext context) {
+        return DuckDbEngine.open(config.sourceId(), config.policy(), settings(config, context));
+    }
+
+    /** The checked instance settings for a configuration. */
+    public static DuckDbSettings settings(EngineConfig config, EngineContext context) {
+        config.requireKnown(PROPERTIES);
+        String source = config.sourceId();
+        Path database = database(config);
+        Optional<Path> temp = tempDirectory(config, context, database);
+        Optional<String> maxTempSize = config.property(MAX_TEMP_SIZE).map(String::trim);
+        if (maxTempSize.isPresent() && !DuckDbSettings.isSize(maxTempSize.get())) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                    "Source '" + source + "': property '" + MAX_TEMP_SIZE + "' must be a size such as 512MB or 1GB.");
+        }
+        if (maxTempSize.isPresent() && temp.isEmpty()) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                    "Source '" + source + "': property '" + MAX_TEMP_SIZE + "' needs spilling; it cannot be set with tempDirectory=disabled.");
+        }
+        Limits limits = config.policy().limits();
+        return new DuckDbSettings(database, temp, maxTempSize, limits.memoryBytes(), limits.threads());
+    }
+
+    private static Path database(EngineConfig config) {
+        String value = config.requireProperty(DATABASE);
+        try {
+            Path path = Path.of(value).toAbsolutePath();
+            if (!Files.isRegularFile(path)) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                        "Source '" + config.sourceId() + "': property '" + DATABASE + "' must name an existing DuckDB file.");
+            }
+            return path.toRealPath();
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                    "Source '" + config.sourceId() + "': property '" + DATABASE + "' must name an existing DuckDB file.");
+        }
+    }
+
+    private static Optional<Path> tempDirectory(EngineConfig config, EngineContext context, Path database) {
+        Optional<String> configured = config.property(TEMP_DIRECTORY).map(String::trim);
+        if (configured.isPresent() && configured.get().toLowerCase(Locale.ROOT).equals(DISABLED)) {
+            return Optional.empty();
+        }
+        Path folder;
+        try {
+            folder = configured.isPresent()
+                    ? Path.of(configured.get()).toAbsolutePath()
+                    // one folder per database file, so every engine over the file asks for the same settings
+                    : context.workDirectory().toAbsolutePath().resolve("duckdb-temp").resolve(shortHash(database.toString()));
+            Files.createDirectories(folder);
+            folder = folder.toRealPath();
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                    "Source '" + config.sourceId() + "': the temp directory could not be created.");
+        }
+        Path databaseFolder = database.getParent();
+        if (databaseFolder != null && (folder.startsWith(databaseFolder) || databaseFolder.startsWith(folder))) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + config.sourceId()
+                    + "': the temp directory must be outside the database's folder (DuckDB lets queries write there).");
+        }
+        return Optional.of(folder);
+    }
+
+    private static String shortHash(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from the JDK", e);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.sqlguard.duckdb.ingest.internal;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import java.sql.SQLException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns DuckDB's errors into short sentences of our own. The operator's file name may appear (this
+ * is trusted operator output); driver text, stack traces and other paths never do. The driver's
+ * exception stays attached as the cause, inside the process.
+ */
+public final class LoadErrors {
+    private static final Pattern ERROR_CLASS = Pattern.compile("^([A-Z][A-Za-z ]{1,40} Error):");
+    private static final Pattern CSV_LINE = Pattern.compile("CSV Error on Line: (\\d+)");
+    private static final Pattern CSV_COLUMN = Pattern.compile("Error when converting column \"([^\"\\n]{1,200})\"");
+    private static final Pattern TARGET_TYPE = Pattern.compile("to '([A-Za-z0-9_(), ]{1,60})'");
+    private static final Pattern JSON_RECORD = Pattern.compile("in record/value (\\d+)");
+    private static final Pattern EXPECTED_COLUMNS = Pattern.compile("Expected Number of Columns: (\\d+) Found: (\\d+)");
+
+    private LoadErrors() {
+    }
+
+    public static GuardException failed(String message) {
+        return new GuardException(ErrorCode.LOAD_FAILED, message + " The database is unchanged.");
+    }
+
+    public static GuardException failed(String message, Throwable cause) {
+        return new GuardException(ErrorCode.LOAD_FAILED, message + " The database is unchanged.", cause);
+    }
+
+    /** An error while reading one input. */
+    public static GuardException reading(String file, InputFormat format, SQLException e) {
+        String text = String.valueOf(e.getMessage());
+        String errorClass = errorClass(text);
+        Matcher line = CSV_LINE.matcher(text);
+        if (errorClass.equals("Conversion Error")) {
+            Matcher column = CSV_COLUMN.matcher(text);
+            Matcher type = TARGET_TYPE.matcher(text);
+            StringBuilder message = new StringBuilder(file);
+            if (line.find()) {
+                message.append(", line ").append(line.group(1));
+            }
+            message.append(": a value");
+            if (column.find()) {
+                message.append(" in column \"").append(SqlText.printable(column.group(1), 80)).append('"');
+            }
+            message.append(" is not a valid ").append(type.find() ? type.group(1) : "value of its column type")
+                    .append(". Add a type hint (types=column:VARCHAR) or fix the file.");
+            return failed(message.toString(), e);
+        }
+        if (text.contains("Error when sniffing file")) {
+            return failed(file + " could not be parsed as " + format + ": its rows do not have the same number of"
+                    + " fields. Check the delimiter option or fix the file.", e);
+        }
+        if (text.contains("COLUMN_TYPES error") || text.contains("in REPLACE list not found")) {
+            return new GuardException(ErrorCode.INVALID_ARGUMENT,
+                    "The types option names a column that " + file + " does not have.", e);
+        }
+        if (format == InputFormat.PARQUET && errorClass.equals("Invalid Input Error")) {
+            return failed(file + " is not a valid Parquet file.", e);
+        }
+        if (text.contains("Malformed JSON")) {
+            Matcher record = JSON_RECORD.matcher(text);
+            return failed(file + " is not valid JSON" + (record.find() ? " (record " + record.group(1) + ")" : "")
+                    + ".", e);
+        }
+        if (line.find()) {
+            Matcher expected = EXPECTED_COLUMNS.matcher(text);
+            String detail = expected.find()
+                    ? " has " + expected.group(2) + " fields where " + expected.group(1) + " columns were expected"
+                    : " could not be parsed";
+            return failed(file + ", line " + line.group(1) + detail + ".", e);
+        }
+        if (errorClass.equals("Out of Memory Error")) {
+            return failed("Not enough memory to load " + file + ".", e);
+        }
+        if (errorClass.equals("IO Error") || errorClass.equals("Permission Error")) {
+            return failed(file + " could not be read.", e);
+        }
+        return failed(file + " could not be loaded as " + format + describe(errorClass) + ".", e);
+    }
+
+    /** An error outside any one input: the swap, the append, the catalog. */
+    public static GuardException general(String what, SQLException e) {
+        String errorClass = errorClass(String.valueOf(e.getMessage()));
+        if (errorClass.equals("TransactionContext Error")) {
+            return failed(what + " failed because another writer changed the database at the same time.", e);
+        }
+        return failed(what + " failed" + describe(errorClass) + ".", e);
+    }
+
+    /** An error while opening the database file read-write. */
+    public static GuardException opening(SQLException e) {
+        String text = String.valueOf(e.getMessage());
+        if (text.contains("different configuration")) {
+            return failed("The database is already open in this process (close query connections before loading).",
+                    e);
+        }
+        if (text.contains("lock")) {
+            return failed("The database is locked by another process; close it before loading.", e);
+        }
+        return failed("The database file could not be opened as a DuckDB database.", e);
+    }
+
+    private static String describe(String errorClass) {
+        return errorClass.isEmpty() ? "" : " (DuckDB " + errorClass + ")";
+    }
+
+    private static String errorClass(String text) {
+        Matcher m = ERROR_CLASS.matcher(text);
+        return m.find() ? m.group(1) : "";
+    }
+}

@@ -1,0 +1,172 @@
+package dev.sqlguard.duckdb.ingest.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The reader hints of a load, parsed and checked once.
+ *
+ * @param format overrides the format the file extension implies
+ * @param header whether the first row (CSV, TSV, xlsx) holds the column names; default true
+ * @param delimiter the CSV field delimiter, or null to let DuckDB detect it
+ * @param types column type hints, in the order given, keyed by column name
+ * @param sheet the xlsx sheet by name or 1-based position, or null for the first sheet
+ */
+public record LoadOptions(Optional<InputFormat> format, boolean header, String delimiter,
+                          Map<String, String> types, String sheet) {
+    public static final String FORMAT = "format";
+    public static final String HEADER = "header";
+    public static final String DELIMITER = "delimiter";
+    public static final String TYPES = "types";
+    public static final String SHEET = "sheet";
+    private static final Set<String> KNOWN = new TreeSet<>(List.of(FORMAT, HEADER, DELIMITER, TYPES, SHEET));
+
+    /**
+     * A DuckDB type name as an operator writes it: words, an optional (p) or (p,s), an optional [].
+     * DuckDB itself then confirms the type exists before anything is loaded.
+     */
+    private static final Pattern TYPE_NAME = Pattern.compile(
+            "[A-Za-z][A-Za-z0-9_]*(\\s+[A-Za-z][A-Za-z0-9_]*)*(\\s*\\(\\s*\\d{1,3}\\s*(,\\s*\\d{1,3}\\s*)?\\))?(\\s*\\[\\])?");
+
+    public LoadOptions {
+        requireNonNull(format, "format is null");
+        types = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(types, "types is null")));
+        if (delimiter != null && (delimiter.isEmpty() || delimiter.length() > 4)) {
+            throw new IllegalArgumentException("delimiter must have 1 to 4 characters");
+        }
+    }
+
+    public static LoadOptions parse(Map<String, String> options) {
+        requireNonNull(options, "options is null");
+        for (String key : options.keySet()) {
+            if (!KNOWN.contains(key)) {
+                throw invalid("Unknown load option '" + SqlText.printable(key, 40) + "'; known options: "
+                        + String.join(", ", KNOWN) + ".");
+            }
+        }
+        Optional<InputFormat> format = Optional.empty();
+        if (options.containsKey(FORMAT)) {
+            String value = options.get(FORMAT);
+            format = Optional.of(InputFormat.fromOption(value).orElseThrow(() -> invalid(
+                    "Unknown format '" + SqlText.printable(value, 40) + "'; supported: "
+                            + InputFormat.supportedList() + ".")));
+        }
+        boolean header = parseHeader(options.get(HEADER));
+        String delimiter = parseDelimiter(options.get(DELIMITER));
+        Map<String, String> types = options.containsKey(TYPES) ? parseTypes(options.get(TYPES)) : Map.of();
+        String sheet = options.get(SHEET);
+        if (sheet != null && sheet.isBlank()) {
+            throw invalid("The sheet option is empty; give a sheet name or its 1-based position.");
+        }
+        return new LoadOptions(format, header, delimiter, types, sheet);
+    }
+
+    /** Whether the operator set the option, so the loader can refuse options no input uses. */
+    public static boolean given(Map<String, String> options, String key) {
+        return options.containsKey(key);
+    }
+
+    /** The type hint for a column, matched case-insensitively as DuckDB matches names. */
+    public Optional<String> typeFor(String column) {
+        return types.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(column))
+                .map(Map.Entry::getValue).findFirst();
+    }
+
+    private static boolean parseHeader(String value) {
+        if (value == null) {
+            return true;
+        }
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid("The header option must be true or false.");
+        };
+    }
+
+    private static String parseDelimiter(String value) {
+        if (value == null) {
+            return null;
+        }
+        String delimiter = switch (value) {
+            case "\\t", "tab", "TAB" -> "\t";
+            default -> value;
+        };
+        if (delimiter.isEmpty() || delimiter.length() > 4 || delimiter.contains("\n") || delimiter.contains("\r")
+                || delimiter.contains("\"")) {
+            throw invalid("The delimiter must be 1 to 4 characters, without a line break or a double quote"
+                    + " (use \\t or tab for a tab).");
+        }
+        return delimiter;
+    }
+
+    /** Parses {@code col:TYPE,col2:DECIMAL(10,2)}: commas inside parentheses belong to the type. */
+    static Map<String, String> parseTypes(String value) {
+        Map<String, String> types = new LinkedHashMap<>();
+        for (String entry : splitTopLevel(value)) {
+            int colon = entry.indexOf(':');
+            if (colon < 0) {
+                throw invalid("Each types entry must look like column:TYPE, e.g. types=amount:DOUBLE,day:DATE.");
+            }
+            String column = entry.substring(0, colon).trim();
+            String type = entry.substring(colon + 1).trim();
+            if (column.isEmpty()) {
+                throw invalid("A types entry has no column name.");
+            }
+            if (!TYPE_NAME.matcher(type).matches()) {
+                throw invalid("The type for column '" + SqlText.printable(column, 60) + "' is not a type name: '"
+                        + SqlText.printable(type, 60) + "'.");
+            }
+            for (String known : types.keySet()) {
+                if (known.equalsIgnoreCase(column)) {
+                    throw invalid("The types option names column '" + SqlText.printable(column, 60) + "' twice.");
+                }
+            }
+            types.put(column, type.replaceAll("\\s+", " ").toUpperCase(Locale.ROOT));
+        }
+        if (types.isEmpty()) {
+            throw invalid("The types option is empty; use column:TYPE,column2:TYPE.");
+        }
+        return types;
+    }
+
+    private static List<String> splitTopLevel(String value) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                addPart(parts, value.substring(start, i));
+                start = i + 1;
+            }
+        }
+        addPart(parts, value.substring(start));
+        return parts;
+    }
+
+    private static void addPart(List<String> parts, String part) {
+        if (!part.isBlank()) {
+            parts.add(part.trim());
+        }
+    }
+
+    static GuardException invalid(String message) {
+        return new GuardException(ErrorCode.INVALID_ARGUMENT, message);
+    }
+}

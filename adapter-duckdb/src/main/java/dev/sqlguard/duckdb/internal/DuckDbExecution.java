@@ -1,0 +1,92 @@
+package dev.sqlguard.duckdb.internal;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.port.ExecutionPort;
+import dev.sqlguard.domain.port.ResultCursor;
+
+/**
+ * Runs checked plans on a fresh {@code duplicate()} of the locked instance, one per call, so no
+ * temp object, variable or prepared statement outlives the call. Results stream; a watchdog
+ * stops the query at the plan's deadline, also while {@code rs.next()} is blocked.
+ */
+final class DuckDbExecution implements ExecutionPort {
+    private final DuckDbInstance instance;
+    private final ScheduledExecutorService watchdog;
+
+    DuckDbExecution(DuckDbInstance instance, ScheduledExecutorService watchdog) {
+        this.instance = instance;
+        this.watchdog = watchdog;
+    }
+
+    @Override
+    public ResultCursor execute(QueryPlan plan) {
+        long start = System.nanoTime();
+        long deadline = start + plan.limits().timeout().toNanos();
+        Connection connection = instance.duplicate();
+        DuckDbCursor cursor = null;
+        try {
+            PreparedStatement statement = connection.prepareStatement(plan.executableSql());
+            cursor = new DuckDbCursor(connection, statement, watchdog, deadline);
+            bind(statement, plan.parameters());
+            cursor.start();
+            return cursor;
+        } catch (SQLException e) {
+            GuardException mapped = cursor != null ? cursor.failure(e) : ErrorMapper.map(e);
+            if (cursor != null) {
+                cursor.close();
+            } else {
+                DuckDbInstance.closeQuietly(connection);
+            }
+            throw mapped;
+        } catch (RuntimeException e) {
+            if (cursor != null) {
+                cursor.close();
+            } else {
+                DuckDbInstance.closeQuietly(connection);
+            }
+            throw e;
+        }
+    }
+
+    static void bind(PreparedStatement statement, List<Object> parameters) throws SQLException {
+        for (int i = 0; i < parameters.size(); i++) {
+            Object value = parameters.get(i);
+            int index = i + 1;
+            if (value == null) {
+                statement.setObject(index, null);
+            } else if (value instanceof String s) {
+                statement.setString(index, s);
+            } else if (value instanceof Boolean b) {
+                statement.setBoolean(index, b);
+            } else if (value instanceof Long l) {
+                statement.setLong(index, l);
+            } else if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+                statement.setLong(index, ((Number) value).longValue());
+            } else if (value instanceof BigInteger b) {
+                statement.setObject(index, b);
+            } else if (value instanceof BigDecimal d) {
+                statement.setBigDecimal(index, d);
+            } else if (value instanceof Double d) {
+                statement.setDouble(index, d);
+            } else if (value instanceof LocalDate || value instanceof LocalTime || value instanceof LocalDateTime) {
+                statement.setObject(index, value);
+            } else {
+                throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER,
+                        "Parameter " + index + " has an unsupported type; use a string, number, boolean, date or null.");
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package dev.sqlguard.duckdb.internal;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+
+/**
+ * DuckDB's own parser, reached through {@code json_serialize_sql(?)} and
+ * {@code json_deserialize_sql(?)} on locked connections of the engine's instance. The SQL text is
+ * only ever a bound parameter here: nothing prepares or runs it. Sessions (a duplicate connection
+ * and its two prepared statements) are pooled; the class is thread-safe.
+ */
+final class DuckDbParser implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(DuckDbParser.class.getName());
+    /** Longest tree accepted from DuckDB, in characters. */
+    static final int MAX_JSON_CHARS = 16 * 1024 * 1024;
+    /** Deepest JSON nesting accepted (DuckDB itself stops expressions at depth 1000). */
+    static final int MAX_JSON_DEPTH = 600;
+
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(MAX_JSON_DEPTH)
+                    .maxDocumentLength(MAX_JSON_CHARS)
+                    .maxStringLength(MAX_JSON_CHARS)
+                    .build())
+            .build());
+
+    private record Session(Connection connection, PreparedStatement serialize, PreparedStatement deserialize) {
+    }
+
+    private final DuckDbInstance instance;
+    private final ConcurrentLinkedQueue<Session> idle = new ConcurrentLinkedQueue<>();
+    private volatile boolean closed;
+
+    DuckDbParser(DuckDbInstance instance) {
+        this.instance = instance;
+    }
+
+    /** DuckDB's parse tree of {@code sql}, as JSON. */
+    JsonNode serialize(String sql) {
+        return parse(call(sql, true));
+    }
+
+    /** The SQL text DuckDB renders for a tree ({@code {"error":false,"statements":[...]}}). */
+    String deserialize(String json) {
+        return call(json, false);
+    }
+
+    static JsonNode parse(String json) {
+        if (json == null || json.length() > MAX_JSON_CHARS) {
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is too large to check.");
+        }
+        try {
+            return JSON.readTree(json);
+        } catch (StreamConstraintsException e) {
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is nested too deeply.");
+        } catch (JsonProcessingException e) {
+            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The parse tree could not be read.", e);
+        }
+    }
+
+    static String write(JsonNode node) {
+        try {
+            return JSON.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The parse tree could not be written.", e);
+        }
+    }
+
+    private String call(String argument, boolean serialize) {
+        Session session = take();
+        boolean healthy = false;
+        try {
+            PreparedStatement ps = serialize ? session.serialize() : session.deserialize();
+            ps.setString(1, argument);
+            String out;
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                out = rs.getString(1);
+            }
+            healthy = true;
+            return out;
+        } catch (SQLException e) {
+            LOG.log(Level.FINE, "DuckDB parser call failed", e);
+            if (serialize) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed.", e);
+            }
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The query cannot be executed exactly as checked.", e);
+        } finally {
+            if (healthy && !closed) {
+                idle.offer(session);
+            } else {
+                discard(session);
+            }
+        }
+    }
+
+    private Session take() {
+        Session session = idle.poll();
+        if (session != null) {
+            return session;
+        }
+        Connection connection = instance.duplicate();
+        try {
+            return new Session(connection, connection.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)"),
+                    connection.prepareStatement("SELECT json_deserialize_sql(?::JSON)"));
+        } catch (SQLException e) {
+            DuckDbInstance.closeQuietly(connection);
+            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The DuckDB parser is unavailable.", e);
+        }
+    }
+
+    private static void discard(Session session) {
+        DuckDbInstance.closeQuietly(session.serialize());
+        DuckDbInstance.closeQuietly(session.deserialize());
+        DuckDbInstance.closeQuietly(session.connection());
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        Session session;
+        while ((session = idle.poll()) != null) {
+            discard(session);
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package dev.sqlguard.duckdb.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.port.StatementValidator;
+
+/**
+ * Classifies and checks model SQL with DuckDB's own parser before anything prepares it, and
+ * builds the exact text that will run: DuckDB's rendering of the checked tree, wrapped in a row
+ * bound. The wrapped text is parsed again and must contain the checked tree unchanged, so what
+ * runs is what was checked. Plans are cached by SQL text (LRU); thread-safe.
+ */
+public final class DuckDbValidator implements StatementValidator {
+    /** Plans kept for reuse. */
+    static final int CACHE_SIZE = 256;
+    static final String RESULT_ALIAS = "sqlguard_result";
+
+    private final String sourceId;
+    private final GuardrailPolicy policy;
+    private final DuckDbCatalog catalog;
+    private final DuckDbParser parser;
+    private final Set<String> functions;
+    private final Set<String> tableFunctions;
+    private final Map<String, QueryPlan> cache = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, QueryPlan> eldest) {
+            return size() > CACHE_SIZE;
+        }
+    });
+
+    DuckDbValidator(String sourceId, GuardrailPolicy policy, DuckDbCatalog catalog, DuckDbParser parser) {
+        this.sourceId = requireNonNull(sourceId, "sourceId is null");
+        this.policy = requireNonNull(policy, "policy is null");
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.parser = requireNonNull(parser, "parser is null");
+        this.functions = policy.functionsOr(FunctionDefaults.FUNCTIONS);
+        this.tableFunctions = policy.tableFunctionsOr(FunctionDefaults.TABLE_FUNCTIONS);
+    }
+
+    @Override
+    public QueryPlan validate(QueryRequest request) {
+        String sql = request.sql();
+        QueryPlan plan = cache.get(sql);
+        if (plan == null) {
+            try {
+                plan = plan(sql);
+            } catch (StackOverflowError e) {
+                throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is nested too deeply.");
+            }
+            cache.put(sql, plan);
+        }
+        if (plan.parameters().size() != request.params().size()) {
+            throw new GuardException(ErrorCode.PARAMETER_COUNT_MISMATCH, "The SQL has " + plan.parameters().size()
+                    + " parameter placeholder(s) but " + request.params().size() + " value(s) were supplied.");
+        }
+        return plan.withParameters(request.params());
+    }
+
+    /** Number of cached plans (for tests of plan reuse). */
+    int cachedPlans() {
+        return cache.size();
+    }
+
+    private QueryPlan plan(String sql) {
+        SqlText.requireNoLeadingPragma(sql);
+        JsonNode statement = single(parser.serialize(sql));
+        TreeChecker.Result result = new TreeChecker(catalog, functions, tableFunctions, policy.tables().restricted())
+                .check(statement);
+        int bound = policy.limits().maxRows() + 1;
+        String executable = executable(statement, bound);
+        List<Object> placeholders = new ArrayList<>(Collections.nCopies(result.parameterCount(), null));
+        return new QueryPlan(sourceId, sql, executable, placeholders, result.tables(), result.columns(),
+                result.functions(), result.outputs(), policy.limits());
+    }
+
+    /** Exactly one SELECT statement of DuckDB's tree, or a refusal with the matching code. */
+    static JsonNode single(JsonNode tree) {
+        if (tree.path("error").asBoolean(true)) {
+            String type = tree.path("error_type").asText("");
+            String message = tree.path("error_message").asText("");
+            if (message.contains("Only SELECT statements")) {
+                throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
+            }
+            if (message.contains("expression depth")) {
+                throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is nested too deeply.");
+            }
+            if ("parser".equals(type)) {
+                String position = tree.path("position").asText("");
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, position.matches("[0-9]{1,7}")
+                        ? "The SQL could not be parsed near character " + position + "; check it against DuckDB's SQL syntax."
+                        : "The SQL could not be parsed; check it against DuckDB's SQL syntax.");
+            }
+            throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
+        }
+        JsonNode statements = tree.path("statements");
+        if (!statements.isArray() || statements.isEmpty()) {
+            throw new GuardException(ErrorCode.EMPTY_QUERY);
+        }
+        if (statements.size() > 1) {
+            throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS,
+                    "The SQL holds " + statements.size() + " statements; send exactly one SELECT.");
+        }
+        return statements.get(0);
+    }
+
+    /**
+     * The text to run: DuckDB's rendering of the checked tree inside
+     * {@code SELECT * FROM (...) AS sqlguard_result LIMIT n}. Refused unless DuckDB parses that text
+     * back to exactly the wrapper around the checked tree.
+     */
+    private String executable(JsonNode statement, int bound) {
+        ObjectNode document = JsonNodeFactory.instance.objectNode();
+        document.put("error", false);
+        document.putArray("statements").add(statement);
+        String inner = parser.deserialize(DuckDbParser.write(document));
+        String wrapped = "SELECT * FROM (" + inner + ") AS " + RESULT_ALIAS + " LIMIT " + bound;
+        JsonNode check = single(parser.serialize(wrapped));
+        if (!isWrapperAround(check, statement.path("node"), bound)) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The query cannot be executed exactly as checked; simplify it.");
+        }
+        return wrapped;
+    }
+
+    static boolean isWrapperAround(JsonNode statement, JsonNode checkedNode, int bound) {
+        JsonNode node = statement.path("node");
+        if (!"SELECT_NODE".equals(node.path("type").asText()) || !node.path("cte_map").path("map").isEmpty()
+                || node.path("select_list").size() != 1 || !isNull(node, "where_clause") || !isNull(node, "having")
+                || !isNull(node, "qualify") || !isNull(node, "sample") || !node.path("group_expressions").isEmpty()) {
+            return false;
+        }
+        JsonNode star = node.path("select_list").get(0);
+        if (!"STAR".equals(star.path("class").asText()) || !star.path("relation_name").asText().isEmpty()
+                || star.path("columns").asBoolean(true) || !star.path("exclude_list").isEmpty()
+                || !star.path("replace_list").isEmpty() || !star.path("rename_list").isEmpty()) {
+            return false;
+        }
+        JsonNode modifiers = node.path("modifiers");
+        if (modifiers.size() != 1) {
+            return false;
+        }
+        JsonNode limit = modifiers.get(0);
+        if (!"LIMIT_MODIFIER".equals(limit.path("type").asText()) || !isNull(limit, "offset")
+                || !"CONSTANT".equals(limit.path("limit").path("class").asText())
+                || !Integer.toString(bound).equals(limit.path("limit").path("literal").path("text").asText())) {
+            return false;
+        }
+        JsonNode from = node.path("from_table");
+        return "SUBQUERY".equals(from.path("type").asText()) && RESULT_ALIAS.equals(from.path("alias").asText())
+                && isNull(from, "sample") && from.path("column_name_alias").isEmpty()
+                && sameTree(from.path("subquery").path("node"), checkedNode);
+    }
+
+    private static boolean isNull(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull();
+    }
+
+    /** Structural equality that ignores DuckDB's source positions. */
+    static boolean sameTree(JsonNode a, JsonNode b) {
+        if (a.isObject() && b.isObject()) {
+            Iterator<String> names = a.fieldNames();
+            int count = 0;
+            while (names.hasNext()) {
+                String name = names.next();
+                if (isLocation(name)) {
+                    continue;
+                }
+                count++;
+                JsonNode other = b.get(name);
+                if (other == null || !sameTree(a.get(name), other)) {
+                    return false;
+                }
+            }
+            int otherCount = 0;
+            for (Iterator<String> it = b.fieldNames(); it.hasNext(); ) {
+                if (!isLocation(it.next())) {
+                    otherCount++;
+                }
+            }
+            return count == otherCount;
+        }
+        if (a.isArray() && b.isArray()) {
+            if (a.size() != b.size()) {
+                return false;
+            }
+            for (int i = 0; i < a.size(); i++) {
+                if (!sameTree(a.get(i), b.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return a.equals(b);
+    }
+
+    private static boolean isLocation(String field) {
+        return "query_location".equals(field) || "query_location_length".equals(field);
+    }
+}

@@ -1,0 +1,215 @@
+package dev.sqlguard.duckdb;
+
+import static dev.sqlguard.duckdb.TestDatabases.query;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.LimitKind;
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.ResultProjector;
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.ports.EngineCapability;
+import dev.sqlguard.ports.TableDescription;
+import dev.sqlguard.duckdb.internal.DuckDbEngine;
+
+/** Honest analytical SQL through QueryService and the whole engine, on a real DuckDB file. */
+class DuckDbEngineTest {
+    @TempDir
+    static Path folder;
+    @TempDir
+    static Path work;
+
+    static DuckDbEngine engine;
+
+    @BeforeAll
+    static void open() throws Exception {
+        Path db = TestDatabases.contractDatabase(folder);
+        engine = TestDatabases.engine(db, work, GuardrailPolicy.defaults().withLimits(Limits.defaults().withMaxRows(100)));
+    }
+
+    @AfterAll
+    static void close() {
+        engine.close();
+    }
+
+    private static ToolResult ok(String sql, Object... params) {
+        ToolResult result = query(engine, sql, params);
+        assertThat(result.error()).as(sql).isEmpty();
+        assertThat(result.status()).isIn(ToolStatus.OK, ToolStatus.NO_EVIDENCE);
+        return result;
+    }
+
+    @Test
+    void groupByAggregateReturnsExactDecimalsAndTheExecutedSql() {
+        ToolResult r = ok("SELECT region, count(*) AS n, sum(amount) AS total FROM claims GROUP BY region ORDER BY region");
+        assertThat(r.rows()).hasSize(4);
+        assertThat(r.rows().get(0).get(0)).isEqualTo("east");
+        assertThat(r.rows().get(0).get(1)).isEqualTo(15L);
+        assertThat(r.rows().get(0).get(2)).isInstanceOf(BigDecimal.class);
+        assertThat(r.sql()).hasValueSatisfying(sql -> assertThat(sql).startsWith("SELECT * FROM (").endsWith(") AS sqlguard_result LIMIT 101"));
+        assertThat(r.truncated()).isFalse();
+    }
+
+    @Test
+    void joinsCtesSubqueriesSetOperationsAndWindowsRun() {
+        ok("SELECT c.region, r.manager, avg(c.amount) FROM claims c JOIN regions r ON c.region = r.region GROUP BY ALL");
+        ok("WITH big AS (SELECT * FROM claims WHERE amount > 30000) SELECT status, count(*) FROM big GROUP BY status");
+        ok("SELECT id FROM claims WHERE region IN (SELECT region FROM regions WHERE manager LIKE 'S%')");
+        ok("SELECT region FROM claims UNION SELECT region FROM regions ORDER BY 1");
+        ok("SELECT id, rank() OVER (PARTITION BY region ORDER BY amount DESC) AS rk FROM claims QUALIFY rk <= 2");
+        ok("SELECT * FROM claims c JOIN regions USING (region) LIMIT 3");
+        ok("SELECT date_trunc('month', created) AS m, count(*) FILTER (WHERE status = 'DENIED') FROM claims GROUP BY 1 ORDER BY 1");
+        ok("SELECT list_transform(pair, lambda x: x * 2) AS doubled, info.k FROM events WHERE id < 3");
+        ok("SELECT g.generate_series AS n FROM generate_series(1, 5) g");
+        ok("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT sum(n) FROM r");
+        ok("SELECT EXTRACT(year FROM created) AS y, CAST(amount AS INTEGER) AS a FROM claims WHERE id BETWEEN 1 AND 3");
+    }
+
+    @Test
+    void schemaInspectionIsAllowed() {
+        assertThat(ok("DESCRIBE claims").rows()).hasSize(6);
+        assertThat(ok("SHOW claims").rows()).hasSize(6);
+        assertThat(ok("SHOW TABLES").rows()).hasSize(4);
+        assertThat(ok("FROM regions").rows()).hasSize(4);
+        ToolResult summary = ok("SUMMARIZE users");
+        assertThat(summary.rows()).hasSize(4);
+        int min = summary.columns().stream().map(c -> c.name()).toList().indexOf("min");
+        for (List<Object> row : summary.rows()) {
+            assertThat(row.get(min)).isEqualTo(ResultProjector.REDACTED); // lineage covers every column of users
+        }
+    }
+
+    @Test
+    void parametersBindWithQuestionMarksAndNumbers() {
+        assertThat(ok("SELECT count(*) FROM claims WHERE region = ? AND amount > ?", "north", 0L).rows().get(0).get(0)).isEqualTo(15L);
+        assertThat(ok("SELECT count(*) FROM claims WHERE region = $1 OR status = $1", "north").rows()).hasSize(1);
+        ToolResult mismatch = query(engine, "SELECT count(*) FROM claims WHERE region = ?");
+        assertThat(mismatch.error()).hasValueSatisfying(e -> assertThat(e.code()).isEqualTo(ErrorCode.PARAMETER_COUNT_MISMATCH));
+        ok("SELECT id FROM claims WHERE created >= ?", java.time.LocalDate.of(2024, 6, 1));
+    }
+
+    @Test
+    void trailingSemicolonAndCommentsAreTolerated() {
+        assertThat(ok("SELECT count(*) FROM claims;").rows()).hasSize(1);
+        assertThat(ok("SELECT count(*) FROM claims -- trailing").rows()).hasSize(1);
+        assertThat(ok("SELECT count(*) FROM claims /* trailing */").rows()).hasSize(1);
+        assertThat(ok("/* lead */ SELECT count(*) FROM claims; -- x").rows()).hasSize(1);
+    }
+
+    @Test
+    void rowLimitCutsExactlyAndKeepsOrder() {
+        ToolResult r = ok("SELECT id FROM events ORDER BY id DESC");
+        assertThat(r.rows()).hasSize(100);
+        assertThat(r.truncated()).isTrue();
+        assertThat(r.limitsHit()).contains(LimitKind.ROWS);
+        assertThat(r.rows().get(0).get(0)).isEqualTo(4999L);
+        assertThat(r.rows().get(99).get(0)).isEqualTo(4900L);
+        ToolResult exact = ok("SELECT id FROM events ORDER BY id LIMIT 100");
+        assertThat(exact.rows()).hasSize(100);
+        assertThat(exact.truncated()).isFalse();
+    }
+
+    @Test
+    void duplicateAndUnnamedColumnsKeepTheirPositions() {
+        ToolResult r = ok("SELECT id, id, id + 1, 42 FROM claims WHERE id = 1");
+        assertThat(r.columns()).hasSize(4);
+        assertThat(r.rows().get(0)).containsExactly(1L, 1L, 2L, 42L);
+    }
+
+    @Test
+    void temporalNestedAndBinaryValuesReachTheDomainAsJavaTime() {
+        ToolResult r = ok("SELECT ts, CAST(ts AS DATE) AS d, CAST(ts AS TIME) AS t, pair, info, 'ab'::BLOB AS b FROM events WHERE id = 1");
+        assertThat(r.rows().get(0).get(0)).isEqualTo("2024-01-01T00:01");
+        assertThat(r.rows().get(0).get(1)).isEqualTo("2024-01-01");
+        assertThat(r.rows().get(0).get(2)).isEqualTo("00:01");
+        assertThat(r.rows().get(0).get(3)).isEqualTo("[1, 2]");
+        assertThat(r.rows().get(0).get(4)).isEqualTo("{k=1}");
+        assertThat(r.rows().get(0).get(5)).isEqualTo("YWI=");
+    }
+
+    @Test
+    void lineageRedactsThroughAliasesAggregatesCtesSubqueriesAndUnions() {
+        for (String sql : List.of(
+                "SELECT max(password) AS x FROM users",
+                "SELECT upper(password) || '' AS shout FROM users",
+                "WITH u AS (SELECT password AS p FROM users) SELECT p AS harmless FROM u",
+                "SELECT q.v FROM (SELECT api_key AS v FROM users) q",
+                "SELECT name FROM users WHERE id = 0 UNION ALL SELECT password FROM users",
+                "SELECT (SELECT max(password) FROM users) AS y",
+                "SELECT CASE WHEN password LIKE 'h%' THEN 1 ELSE 0 END AS flag FROM users",
+                "SELECT u2.p FROM users, LATERAL (SELECT users.password AS p) u2",
+                "SELECT * FROM (SELECT password AS nothing_here FROM users)",
+                "SELECT ssn AS code FROM claims WHERE id = 1",
+                "SELECT #3 FROM users",
+                "SELECT list_transform([password], lambda x: x) AS l FROM users")) {
+            ToolResult r = ok(sql);
+            assertThat(r.rows()).as(sql).isNotEmpty();
+            for (List<Object> row : r.rows()) {
+                assertThat(row).as(sql).containsOnly(ResultProjector.REDACTED);
+            }
+        }
+        ToolResult mixed = ok("SELECT name, password FROM users ORDER BY id");
+        assertThat(mixed.rows().get(0)).containsExactly("alice", ResultProjector.REDACTED);
+    }
+
+    @Test
+    void planReuseSkipsValidation() {
+        int before = engine.cachedPlans();
+        ok("SELECT count(*) FROM claims WHERE id > ?", 10L);
+        int after = engine.cachedPlans();
+        ok("SELECT count(*) FROM claims WHERE id > ?", 20L);
+        assertThat(engine.cachedPlans()).isEqualTo(after).isGreaterThan(before);
+    }
+
+    @Test
+    void catalogShowsTablesColumnsTypesRowCountsAndRedaction() {
+        List<TableDescription> tables = engine.catalog().tables();
+        assertThat(tables).extracting(t -> t.table().qualifiedName()).containsExactly("claims", "events", "regions", "users");
+        TableDescription users = tables.get(3);
+        assertThat(users.rowCount().getAsLong()).isEqualTo(3);
+        assertThat(users.columns()).extracting(TableDescription.ColumnDescription::name).containsExactly("id", "name", "password", "api_key");
+        assertThat(users.columns()).filteredOn(TableDescription.ColumnDescription::redacted)
+                .extracting(TableDescription.ColumnDescription::name).containsExactly("password", "api_key");
+        assertThat(engine.capabilities()).containsExactlyInAnyOrder(EngineCapability.values());
+    }
+
+    @Test
+    void restrictedAllowlistResolvesAliasesAndRefusesOtherColumns() {
+        GuardrailPolicy policy = GuardrailPolicy.defaults().withTables(TableAllowlist.of(Map.of(
+                "claims", Set.of("id", "region", "amount"), "regions", Set.of("*"))));
+        try (DuckDbEngine restricted = TestDatabases.engine(engineDb(), work, policy)) {
+            assertThat(query(restricted, "SELECT c.region, sum(c.amount) FROM claims AS c JOIN regions r USING (region) GROUP BY 1").error()).isEmpty();
+            assertThat(code(query(restricted, "SELECT status FROM claims"))).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+            assertThat(code(query(restricted, "SELECT x.s FROM (SELECT status AS s FROM claims) x"))).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+            assertThat(code(query(restricted, "SELECT * FROM claims"))).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+            assertThat(code(query(restricted, "SELECT count(*) FROM claims WHERE ssn LIKE '1%'"))).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+            assertThat(code(query(restricted, "SELECT name FROM users"))).isEqualTo(ErrorCode.TABLE_NOT_ALLOWED);
+            assertThat(code(query(restricted, "SHOW TABLES"))).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
+            assertThat(code(query(restricted, "DESCRIBE claims"))).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+            assertThat(restricted.catalog().tables()).extracting(t -> t.table().qualifiedName()).containsExactly("claims", "regions");
+        }
+    }
+
+    private static Path engineDb() {
+        return folder.resolve("data.duckdb");
+    }
+
+    static ErrorCode code(ToolResult result) {
+        assertThat(result.error()).as("expected an error").isPresent();
+        return result.error().get().code();
+    }
+}
