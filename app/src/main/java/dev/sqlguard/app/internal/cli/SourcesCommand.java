@@ -19,6 +19,7 @@ import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.internal.wiring.SqlGuardModule;
+import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.ports.TableDescription;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "sources", mixinStandardHelpOptions = true,
         description = {"Lists the sources and their allowlisted schema (tables, columns, types, redaction) as JSON.",
-                "Exit codes: 0 every source described, 4 a source could not be described, 2 configuration error."})
+                "Exit codes: 0 every source described, 2 a configuration error (the JSON still lists every source), 4 a source could not be reached."})
 final class SourcesCommand implements Callable<Integer> {
     private static final JsonFactory JSON = new JsonFactory();
 
@@ -71,7 +72,7 @@ final class SourcesCommand implements Callable<Integer> {
             ctx.warn(cause instanceof ConfigException ? cause.getMessage() : "the application could not be wired.");
             return ExitCodes.USAGE;
         }
-        boolean failed = false;
+        int code = ExitCodes.OK;
         List<Described> described = new java.util.ArrayList<>();
         try (guard) {
             for (String id : guard.sources()) {
@@ -79,14 +80,15 @@ final class SourcesCommand implements Callable<Integer> {
                 try {
                     described.add(new Described(id, source.engine(), guard.describe(id), Optional.empty()));
                 } catch (GuardException e) {
-                    failed = true;
+                    code = e.code() == ErrorCode.CONFIGURATION_ERROR ? ExitCodes.USAGE
+                            : code == ExitCodes.USAGE ? code : ExitCodes.ERROR;
                     described.add(new Described(id, source.engine(), List.of(), Optional.of(ToolError.of(e))));
                 }
             }
         }
         ctx.stdout().print(format == OutputFormat.table ? table(described) : json(described) + "\n");
         ctx.stdout().flush();
-        return failed ? ExitCodes.ERROR : ExitCodes.OK;
+        return code;
     }
 
     private static String json(List<Described> sources) {

@@ -326,6 +326,19 @@ class CliTest {
     }
 
     @Test
+    void sourcesStillListsEverySourceWhenOneIsBroken() throws IOException {
+        Files.writeString(config, "sources: {good: {engine: fake}, down: {engine: fake, mode: unavailable}}\n");
+        Run unreachable = run("sources");
+        assertThat(unreachable.code()).isEqualTo(4);
+        assertThat(unreachable.json().get("sources")).extracting(s -> s.get("error").isNull()).containsExactly(true, false);
+
+        Files.writeString(config, "sources: {good: {engine: fake}, bad: {engine: fake, mode: badconfig}}\n");
+        Run misconfigured = run("sources");
+        assertThat(misconfigured.code()).isEqualTo(2);
+        assertThat(misconfigured.json().get("sources").get(1).get("error").get("code").asText()).isEqualTo("CONFIGURATION_ERROR");
+    }
+
+    @Test
     void tableFormatIsReadableAndNeutralisesControlCharacters() {
         Run run = run("query", "--sql", "SELECT params ?, ?", "--param", "\"\\u001b[31mred\"", "--param", "7", "--format", "table");
 
