@@ -37,6 +37,7 @@ import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.SensitiveNames;
+import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditEvent;
@@ -238,7 +239,7 @@ public final class SqlGuard implements AutoCloseable {
             } catch (GuardException e) {
                 return engineFailure(request, e, execute);
             }
-            return execute ? service.query(engine.binding(), request) : service.check(engine.binding(), request);
+            return masked(execute ? service.query(engine.binding(), request) : service.check(engine.binding(), request));
         } finally {
             lock.readLock().unlock();
         }
@@ -265,6 +266,21 @@ public final class SqlGuard implements AutoCloseable {
     private GuardException masked(GuardException e) {
         String message = masker.mask(e.safeMessage());
         return message.equals(e.safeMessage()) ? e : new GuardException(e.code(), message);
+    }
+
+    /** The result with any known secret removed from its error message (a net behind the engines' own care). */
+    private ToolResult masked(ToolResult result) {
+        if (result.error().isEmpty()) {
+            return result;
+        }
+        ToolError error = result.error().get();
+        String message = masker.mask(error.message());
+        if (message.equals(error.message())) {
+            return result;
+        }
+        return new ToolResult(result.id(), result.status(), result.source(), result.sql(), result.columns(), result.rows(),
+                result.truncated(), result.limitsHit(), Optional.of(new ToolError(error.code(), message, error.retryable())),
+                result.elapsedMs());
     }
 
     private void ensureOpen() {

@@ -108,6 +108,18 @@ class SqlGuardTest {
     }
 
     @Test
+    void secretsInResultMessagesAreMasked() {
+        try (SqlGuard guard = SqlGuard.builder()
+                .source("s", "fake", Map.of("password", "correct-horse-battery"), GuardrailPolicy.defaults())
+                .auditSink(AuditSink.discarding()).build()) {
+            ToolResult result = guard.query("s", "SELECT leak");
+            assertThat(result.status()).isEqualTo(ToolStatus.ERROR);
+            assertThat(result.error().orElseThrow().message()).isEqualTo("Login with **** was refused.");
+            assertThat(SqlGuard.toJson(result)).doesNotContain("correct-horse-battery");
+        }
+    }
+
+    @Test
     void theBuilderRefusesUnknownEnginesPropertiesAndDuplicateIds() {
         assertThatThrownBy(() -> SqlGuard.builder().source("s", "nosuch", Map.of(), GuardrailPolicy.defaults()).build())
                 .isInstanceOf(ConfigException.class)

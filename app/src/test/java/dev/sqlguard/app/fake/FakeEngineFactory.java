@@ -35,7 +35,7 @@ import dev.sqlguard.ports.TableDescription;
  * <p>Validator: one statement ({@code ;} refused), starting with SELECT, never naming
  * {@code secret_table}; one parameter per {@code ?}. Execution: {@code fail} in the SQL fails,
  * {@code empty} returns no row, {@code params} returns the parameters as one row, anything else
- * returns {@code rows} rows (property, default 3) of {@code n BIGINT, amount DECIMAL, label VARCHAR}.
+ * ({@code leak} fails with a message holding the password) returns {@code rows} rows (property, default 3) of {@code n BIGINT, amount DECIMAL, label VARCHAR}.
  * Property {@code mode}: {@code unavailable} or {@code badconfig} make {@link #create} fail.
  */
 public final class FakeEngineFactory implements EngineFactory {
@@ -87,18 +87,20 @@ public final class FakeEngineFactory implements EngineFactory {
             throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + config.sourceId() + "': rows must be a number.");
         }
         CREATED.incrementAndGet();
-        return new FakeEngine(config.sourceId(), config.policy(), rows);
+        return new FakeEngine(config.sourceId(), config.policy(), rows, config.property("password").orElse(""));
     }
 
     static final class FakeEngine implements Engine {
         private final String sourceId;
         private final GuardrailPolicy policy;
         private final int rows;
+        private final String password;
 
-        FakeEngine(String sourceId, GuardrailPolicy policy, int rows) {
+        FakeEngine(String sourceId, GuardrailPolicy policy, int rows, String password) {
             this.sourceId = sourceId;
             this.policy = policy;
             this.rows = rows;
+            this.password = password;
         }
 
         @Override
@@ -153,6 +155,10 @@ public final class FakeEngineFactory implements EngineFactory {
         public ExecutionPort execution() {
             return plan -> {
                 String lower = plan.originalSql().toLowerCase(Locale.ROOT);
+                if (lower.contains("leak")) {
+                    // deliberately careless, to prove the facade masks secrets in results
+                    throw new GuardException(ErrorCode.QUERY_FAILED, "Login with " + password + " was refused.");
+                }
                 if (lower.contains("fail")) {
                     throw new GuardException(ErrorCode.QUERY_FAILED, "The engine could not run the query.");
                 }
