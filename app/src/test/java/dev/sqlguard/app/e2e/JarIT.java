@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -53,6 +54,20 @@ class JarIT {
         try (Stream<Path> files = Files.list(home.resolve("cache/sqlguard"))) {
             assertThat(files.map(p -> p.getFileName().toString()).toList())
                     .singleElement().asString().matches("demo-claims-.+-[0-9a-f]{12}\\.duckdb");
+        }
+    }
+
+    @Test
+    void twoProcessesBuildingTheDemoAtOnceBothSucceed() throws Exception {
+        CompletableFuture<JarRunner.Run> a = CompletableFuture.supplyAsync(() -> sqlguard.run("query", "--sql", "SELECT count(*) FROM claims"));
+        CompletableFuture<JarRunner.Run> b = CompletableFuture.supplyAsync(() -> sqlguard.run("query", "--sql", "SELECT count(*) FROM claims"));
+
+        for (JarRunner.Run run : List.of(a.get(), b.get())) {
+            assertThat(run.code()).as(run.err()).isZero();
+            assertThat(run.json().get("rows").get(0).get(0).asLong()).isEqualTo(3000);
+        }
+        try (Stream<Path> files = Files.list(home.resolve("cache/sqlguard"))) {
+            assertThat(files.toList()).as("one complete file, no build leftovers").hasSize(1);
         }
     }
 
