@@ -12,6 +12,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 
 import dev.sqlguard.app.ConfigException;
 
@@ -21,7 +22,8 @@ import dev.sqlguard.app.ConfigException;
  */
 public final class YamlReader {
     private static final int MAX_DEPTH = 32;
-    private static final YAMLFactory FACTORY = YAMLFactory.builder().build();
+    /** An unquoted empty value is null (so "password:" is an error); an explicit empty string stays one. */
+    private static final YAMLFactory FACTORY = YAMLFactory.builder().enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL).build();
 
     private YamlReader() {
     }

@@ -282,6 +282,20 @@ class ConfigReaderTest {
     }
 
     @Test
+    void engineValuesKeepTheTextAsWrittenNotYamlsReading() {
+        SqlGuardConfig config = read("""
+                sources:
+                  a: {engine: duckdb, password: no, pin: 0123, hex: 0x1F, exp: 1e3, flag: on, float: 1.50}
+                """);
+
+        assertThat(config.sources().get("a").properties()).containsEntry("password", "no").containsEntry("pin", "0123")
+                .containsEntry("hex", "0x1F").containsEntry("exp", "1e3").containsEntry("flag", "on")
+                .containsEntry("float", "1.50");
+        assertThatThrownBy(() -> read("sources: {a: {engine: duckdb, password: }}\n"))
+                .hasMessage("sqlguard.yaml, line 1, sources.a.password: must be a single value, not empty.");
+    }
+
+    @Test
     void noPolicyMeansTheDefaults() {
         assertThat(read("sources: {s: {engine: duckdb}}").sources().get("s").policy()).isEqualTo(GuardrailPolicy.defaults());
     }
