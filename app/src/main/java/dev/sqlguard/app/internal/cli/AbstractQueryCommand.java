@@ -131,7 +131,7 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
                 guard.start(sourceId);
             } catch (GuardException e) {
                 if (e.code() == ErrorCode.CONFIGURATION_ERROR) {
-                    ctx.warn("source '" + sourceId + "': " + e.safeMessage());
+                    ctx.warn(e.safeMessage());
                     return ExitCodes.USAGE;
                 }
                 // ENGINE_UNAVAILABLE and the like: each call reports it as an ERROR result
@@ -183,11 +183,13 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
                 .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE)), 1 << 16);
         try (reader) {
             BoundedLineReader lines = new BoundedLineReader(reader, MAX_LINE_CHARS);
-            for (BoundedLineReader.Line line = lines.next(); line != null; line = lines.next()) {
-                if (!line.tooLong() && line.text().isBlank()) {
+            boolean first = true;
+            for (BoundedLineReader.Line line = lines.next(); line != null; line = lines.next(), first = false) {
+                String text = first && line.text().startsWith("\uFEFF") ? line.text().substring(1) : line.text();
+                if (!line.tooLong() && text.isBlank()) {
                     continue;
                 }
-                BatchLine parsed = line.tooLong() ? BatchLine.tooLong(MAX_LINE_CHARS) : BatchLine.parse(line.text());
+                BatchLine parsed = line.tooLong() ? BatchLine.tooLong(MAX_LINE_CHARS) : BatchLine.parse(text);
                 String requestId = requestId(parsed);
                 ToolResult result = run(guard, service, sourceId, parsed, requestId);
                 JsonNode echo = !parsed.readable() ? NullNode.getInstance() : parsed.hasId() ? parsed.id() : null;

@@ -88,6 +88,9 @@ public final class ConfigReader {
         } catch (CharacterCodingException e) {
             throw new ConfigException(name + ": the configuration file is not valid UTF-8.");
         }
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1); // a byte-order mark some editors write
+        }
         return read(new StringReader(text), name, env, engines);
     }
 

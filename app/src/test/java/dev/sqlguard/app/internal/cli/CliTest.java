@@ -54,7 +54,7 @@ class CliTest {
     @BeforeEach
     void writeConfig() throws IOException {
         config = dir.resolve("sqlguard.yaml");
-        Files.writeString(config, """
+        Files.writeString(config, "\uFEFF" + """
                 sources:
                   claims:
                     engine: fake
@@ -213,7 +213,7 @@ class CliTest {
     @Test
     void aBatchFileIsReadAndAnOverlongLineIsRefused() throws IOException {
         Path file = dir.resolve("batch.jsonl");
-        Files.writeString(file, "{\"id\": 1, \"sql\": \"SELECT n FROM t\"}\r\n"
+        Files.writeString(file, "\uFEFF{\"id\": 1, \"sql\": \"SELECT n FROM t\"}\r\n"
                 + "{\"id\": 2, \"sql\": \"" + "x".repeat(AbstractQueryCommand.MAX_LINE_CHARS) + "\"}\n"
                 + "{\"id\": 3, \"sql\": \"SELECT n FROM t\"}");
 
