@@ -124,6 +124,41 @@ class DuckDbLoaderTest {
     }
 
     @Test
+    void replaceKeepsViewsOverTheTableWorking() throws Exception {
+        Databases.execute(db(), "CREATE TABLE t (id BIGINT)", "INSERT INTO t VALUES (1)",
+                "CREATE VIEW big_ids AS SELECT id FROM t WHERE id > 5");
+        Path csv = Fixtures.text(dir, "new.csv", "id\n7\n3\n9\n");
+
+        load("t", true, Map.of(), csv);
+
+        assertThat(rows(db(), "SELECT * FROM big_ids ORDER BY id")).containsExactly("7", "9");
+    }
+
+    @Test
+    void concurrentLoadsIntoOneFileTakeTurns() throws Exception {
+        Path csv = Fixtures.text(dir, "a.csv", Fixtures.numbersCsv(2_000));
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int i = 0; i < 4; i++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    loader.load(new LoadRequest(db(), "t", List.of(csv), false, Map.of(), line -> { }));
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+
+        assertThat(failures).isEmpty();
+        assertThat(rows(db(), "SELECT count(*) FROM t")).containsExactly("8000");
+    }
+
+    @Test
     void severalInputsWidenTheStagingColumnWhenALaterFileNeedsIt() throws Exception {
         Path integers = Fixtures.text(dir, "a.csv", "id,amount\n1,10\n");
         Path decimals = Fixtures.text(dir, "b.csv", "id,amount\n2,10.25\n");

@@ -134,6 +134,43 @@ class LoadFailureLeavesDatabaseUnchangedTest {
     }
 
     @Test
+    void aCsvWithARaggedRowAfterTheSnifferSample() throws Exception {
+        Path csv = Fixtures.text(dir, "late-ragged.csv", Fixtures.numbersCsv(25_000) + "25001,1,extra\n");
+
+        GuardException e = failingLoad("claims", false, Map.of(), good, csv);
+
+        assertThat(e.code()).isEqualTo(ErrorCode.LOAD_FAILED);
+        assertThat(e.getMessage()).startsWith("late-ragged.csv, line 25002 has 3 fields where 2 columns were expected.");
+    }
+
+    @Test
+    void aProgressConsumerThatThrowsStillLeavesTheDatabaseUnchanged() throws Exception {
+        String before = Databases.fingerprint(db);
+
+        GuardException e = catchThrowableOfType(GuardException.class, () -> loader.load(new LoadRequest(db, "claims",
+                List.of(good), true, Map.of(), line -> {
+                    if (line.startsWith("good.csv:")) {
+                        throw new IllegalStateException("stderr closed");
+                    }
+                })));
+
+        assertThat(e.code()).isEqualTo(ErrorCode.LOAD_FAILED);
+        assertThat(Databases.fingerprint(db)).isEqualTo(before);
+    }
+
+    @Test
+    void aDatabasePathThatIsNotADuckDbFileIsLeftAlone() throws Exception {
+        Path notDb = Fixtures.text(dir, "notes.duckdb", "just some text, not a database");
+
+        GuardException e = catchThrowableOfType(GuardException.class, () -> loader.load(
+                new LoadRequest(notDb, "t", List.of(good), false, Map.of(), progress::add)));
+
+        assertThat(e.code()).isEqualTo(ErrorCode.LOAD_FAILED);
+        assertThat(e.getMessage()).startsWith("The database file could not be opened as a DuckDB database.");
+        assertThat(notDb).hasContent("just some text, not a database");
+    }
+
+    @Test
     void malformedJson() throws Exception {
         Path json = Fixtures.text(dir, "bad.json", "[{\"id\": 1, \"amount\": 2}, {\"id\": ");
 

@@ -132,6 +132,33 @@ class XlsxLoadTest {
     }
 
     @Test
+    void formulaCellsLoadTheirCachedResultsAndAHeaderOnlySheetGivesAnEmptyTable() throws Exception {
+        XSSFWorkbook wb = new XSSFWorkbook();
+        Sheet sheet = wb.createSheet("f");
+        sheet.createRow(0).createCell(0).setCellValue("a");
+        sheet.getRow(0).createCell(1).setCellValue("twice");
+        sheet.getRow(0).createCell(2).setCellValue("label");
+        for (int r = 1; r <= 3; r++) {
+            Row row = sheet.createRow(r);
+            row.createCell(0).setCellValue(r);
+            row.createCell(1).setCellFormula("A" + (r + 1) + "*2");
+            row.createCell(2).setCellFormula("\"n\"&A" + (r + 1));
+        }
+        wb.getCreationHelper().createFormulaEvaluator().evaluateAll();
+        Sheet empty = wb.createSheet("empty");
+        empty.createRow(0).createCell(0).setCellValue("only");
+        empty.getRow(0).createCell(1).setCellValue("headers");
+        Path file = Fixtures.workbook(dir, "formulas.xlsx", wb);
+
+        load("f", false, Map.of(), file);
+        LoadReport headersOnly = load("e", false, Map.of("sheet", "empty"), file);
+
+        assertThat(types("f")).containsExactly("a BIGINT", "twice BIGINT", "label VARCHAR");
+        assertThat(rows(db(), "SELECT * FROM f")).containsExactly("1|2|n1", "2|4|n2", "3|6|n3");
+        assertThat(headersOnly).isEqualTo(new LoadReport("e", 0, 0, List.of("only", "headers")));
+    }
+
+    @Test
     void readsDatesOfA1904Workbook() throws Exception {
         load("claims", false, Map.of(), claimsWorkbook(true));
 

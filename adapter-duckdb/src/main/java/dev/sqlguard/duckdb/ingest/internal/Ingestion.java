@@ -24,7 +24,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.duckdb.DuckDBConnection;
@@ -41,9 +43,15 @@ public final class Ingestion {
     /** Characters DuckDB's file readers take as a glob pattern (or, for the backslash, a separator). */
     private static final Pattern GLOB = Pattern.compile("[*?\\[\\]{}\\\\]");
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final ConcurrentHashMap<Path, Object> LOCKS = new ConcurrentHashMap<>();
 
     /** One input file: where it is, how to name it in messages, how to read it. */
     record Input(Path path, String display, InputFormat format, boolean gzip) {
+        Input {
+            requireNonNull(path, "path is null");
+            requireNonNull(display, "display is null");
+            requireNonNull(format, "format is null");
+        }
     }
 
     private final Path database;
@@ -126,7 +134,7 @@ public final class Ingestion {
     }
 
     private static void refuseUnusedOption(Map<String, String> given, String option, List<Input> inputs,
-                                           java.util.function.Predicate<InputFormat> uses) {
+                                           Predicate<InputFormat> uses) {
         if (LoadOptions.given(given, option) && inputs.stream().map(Input::format).noneMatch(uses)) {
             throw new GuardException(ErrorCode.INVALID_ARGUMENT, "The " + option + " option does not apply to "
                     + inputs.stream().map(i -> i.format().optionName()).distinct().collect(Collectors.joining(", "))
@@ -134,8 +142,17 @@ public final class Ingestion {
         }
     }
 
-    /** Runs the load; the database is unchanged unless this returns normally. */
+    /**
+     * Runs the load; the database is unchanged unless this returns normally. Loads into one file
+     * from this process take turns: two writers would share one DuckDB instance and its settings.
+     */
     public LoadReport run() {
+        synchronized (LOCKS.computeIfAbsent(database, path -> new Object())) {
+            return runAlone();
+        }
+    }
+
+    private LoadReport runAlone() {
         boolean existed = Files.exists(database);
         try {
             List<Path> readPaths = readPaths();
@@ -161,6 +178,12 @@ public final class Ingestion {
                 removeNewDatabase();
             }
             throw e;
+        } catch (RuntimeException e) {
+            // e.g. a progress consumer that throws: the transaction was rolled back all the same
+            if (!existed) {
+                removeNewDatabase();
+            }
+            throw LoadErrors.failed("The load stopped on an unexpected error.", e);
         } finally {
             removeLinks();
         }
@@ -197,7 +220,7 @@ public final class Ingestion {
                     String scratch = "sqlguard_xlsx_" + randomHex();
                     String select = input.format() == InputFormat.XLSX
                             ? new XlsxStager(duck, input.display(), options, hints, progress).stage(readPaths.get(i), scratch)
-                            : readerSelect(input, readPaths.get(i));
+                            : readerSelect(input, readPaths.get(i), hints);
                     if (stageColumns == null) {
                         execute(connection, "CREATE TABLE " + SqlText.identifier(stage) + " AS " + select);
                     } else {
@@ -263,7 +286,8 @@ public final class Ingestion {
         return hints;
     }
 
-    private String readerSelect(Input input, Path readPath) {
+    /** The SELECT over DuckDB's reader for one input, with the (canonical) type hints applied. */
+    private String readerSelect(Input input, Path readPath, Map<String, String> hints) {
         String file = SqlText.literal(readPath.toString());
         if (input.format() == InputFormat.CSV || input.format() == InputFormat.TSV) {
             // An explicit delimiter and skip = 0 keep the sniffer from choosing another dialect or
@@ -273,8 +297,8 @@ public final class Ingestion {
             StringBuilder call = new StringBuilder("read_csv(").append(file).append(", header = ")
                     .append(options.header()).append(", delim = ").append(SqlText.literal(delimiter))
                     .append(", skip = 0");
-            if (!options.types().isEmpty()) {
-                call.append(", types = {").append(options.types().entrySet().stream()
+            if (!hints.isEmpty()) {
+                call.append(", types = {").append(hints.entrySet().stream()
                         .map(e -> SqlText.literal(e.getKey()) + ": " + SqlText.literal(e.getValue()))
                         .collect(Collectors.joining(", "))).append('}');
             }
@@ -286,10 +310,10 @@ public final class Ingestion {
             case NDJSON -> "read_json(" + file + ", format = 'newline_delimited')";
             default -> throw new IllegalStateException("not a DuckDB reader format: " + input.format());
         };
-        if (options.types().isEmpty()) {
+        if (hints.isEmpty()) {
             return "SELECT * FROM " + reader;
         }
-        return "SELECT * REPLACE (" + options.types().entrySet().stream()
+        return "SELECT * REPLACE (" + hints.entrySet().stream()
                 .map(e -> "CAST(" + SqlText.identifier(e.getKey()) + " AS " + e.getValue() + ") AS "
                         + SqlText.identifier(e.getKey()))
                 .collect(Collectors.joining(", ")) + ") FROM " + reader;
@@ -363,6 +387,9 @@ public final class Ingestion {
     }
 
     private record Target(String name, boolean view) {
+        Target {
+            requireNonNull(name, "name is null");
+        }
     }
 
     private Target target(Connection connection) throws SQLException {

@@ -84,7 +84,11 @@ public final class LoadErrors {
 
     /** An error outside any one input: the swap, the append, the catalog. */
     public static GuardException general(String what, SQLException e) {
-        String errorClass = errorClass(String.valueOf(e.getMessage()));
+        String text = String.valueOf(e.getMessage());
+        String errorClass = errorClass(text);
+        if (text.contains("Cannot change allowed_paths")) {
+            return failed("The database is already open for writing elsewhere in this process.", e);
+        }
         if (errorClass.equals("TransactionContext Error")) {
             return failed(what + " failed because another writer changed the database at the same time.", e);
         }

@@ -65,7 +65,9 @@ public final class XlsxStager {
 
     /** Loads the chosen sheet into {@code temp.main.<rawTable>} and returns the casting SELECT. */
     public String stage(Path path, String rawTable) throws SQLException {
-        try (OPCPackage pkg = OPCPackage.open(path.toFile(), PackageAccess.READ)) {
+        OPCPackage pkg = null;
+        try {
+            pkg = OPCPackage.open(path.toFile(), PackageAccess.READ);
             XSSFReader reader = new XSSFReader(pkg);
             ReadOnlySharedStringsTable strings = new ReadOnlySharedStringsTable(pkg, false);
             StylesTable styles = reader.getStylesTable();
@@ -99,6 +101,10 @@ public final class XlsxStager {
         } catch (RuntimeException e) {
             // POI reports broken or foreign files (an .xls, an encrypted workbook) as runtime exceptions
             throw LoadErrors.failed(file + " is not a readable .xlsx workbook.", e);
+        } finally {
+            if (pkg != null) {
+                pkg.revert(); // a package opened for reading is released without saving
+            }
         }
     }
 
