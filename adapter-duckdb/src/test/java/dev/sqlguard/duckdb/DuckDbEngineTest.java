@@ -77,6 +77,20 @@ class DuckDbEngineTest {
         ok("SELECT g.generate_series AS n FROM generate_series(1, 5) g");
         ok("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT sum(n) FROM r");
         ok("SELECT EXTRACT(year FROM created) AS y, CAST(amount AS INTEGER) AS a FROM claims WHERE id BETWEEN 1 AND 3");
+        ok("SELECT region, status, sum(amount), grouping(region) FROM claims GROUP BY ROLLUP (region, status)");
+        ok("SELECT region FROM claims GROUP BY GROUPING SETS ((region), ()) ORDER BY region NULLS LAST");
+        ok("SELECT id FROM claims WHERE region ILIKE 'N%' AND status NOT IN (SELECT 'DENIED') AND NOT EXISTS (SELECT 1 FROM users WHERE users.id = claims.id)");
+        ok("SELECT CASE region WHEN 'north' THEN 1 WHEN 'south' THEN 2 ELSE 0 END AS r, created + INTERVAL 1 DAY AS next FROM claims LIMIT 2");
+        ok("SELECT [x * 2 FOR x IN pair IF x > 0] AS l, pair[1] AS first, pair[1:1] AS head FROM events LIMIT 2");
+        ok("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY amount) AS med, count(DISTINCT region) FROM claims");
+        ok("SELECT DISTINCT ON (region) region, amount FROM claims ORDER BY region, amount DESC");
+        ok("SELECT region, amount FROM claims ORDER BY amount DESC LIMIT 5 OFFSET 2");
+        ok("SELECT a.region, b.manager FROM claims a LEFT JOIN regions b ON a.region = b.region AND b.manager <> 'x' WHERE a.id < 5");
+        ok("SELECT * FROM (VALUES (1, 'a'), (2, 'b')) v(n, s) WHERE n > ?", 1L);
+        ok("FROM claims SELECT region, count(*) GROUP BY region");
+        ok("SELECT region, count(*) FILTER (status = 'DENIED') AS denied FROM claims GROUP BY region HAVING count(*) > 1");
+        ok("WITH unused AS (SELECT name FROM users) SELECT count(*) FROM claims");
+        ok("SELECT r.range FROM range(3) r UNION BY NAME SELECT 7 AS range");
     }
 
     @Test
@@ -155,7 +169,10 @@ class DuckDbEngineTest {
                 "SELECT * FROM (SELECT password AS nothing_here FROM users)",
                 "SELECT ssn AS code FROM claims WHERE id = 1",
                 "SELECT #3 FROM users",
-                "SELECT list_transform([password], lambda x: x) AS l FROM users")) {
+                "SELECT list_transform([password], lambda x: x) AS l FROM users",
+                "SELECT {'p': password, 'n': name} AS everything FROM users",
+                "SELECT string_agg(name || api_key, ',') AS s FROM users",
+                "SELECT unnest([password]) AS p FROM users")) {
             ToolResult r = ok(sql);
             assertThat(r.rows()).as(sql).isNotEmpty();
             for (List<Object> row : r.rows()) {
@@ -164,6 +181,53 @@ class DuckDbEngineTest {
         }
         ToolResult mixed = ok("SELECT name, password FROM users ORDER BY id");
         assertThat(mixed.rows().get(0)).containsExactly("alice", ResultProjector.REDACTED);
+        ToolResult excluded = ok("SELECT * EXCLUDE (password, api_key) FROM users ORDER BY id");
+        assertThat(excluded.rows().get(0)).containsExactly(1L, "alice");
+        // DuckDB reads a bare table alias as the whole row (a struct holding every column): refused
+        assertThat(code(query(engine, "SELECT u FROM users u"))).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+        assertThat(code(query(engine, "SELECT users FROM users"))).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+    }
+
+    @Test
+    void starExpansionMatchesDuckDbSoOnlySensitiveColumnsAreRedacted() {
+        for (String sql : List.of(
+                "SELECT * FROM claims c JOIN regions USING (region) WHERE id = 1",
+                "SELECT * FROM claims NATURAL JOIN regions WHERE id = 1",
+                "SELECT c.*, r.* FROM claims c JOIN regions r ON c.region = r.region WHERE id = 1",
+                "SELECT * FROM (SELECT * FROM claims WHERE id = 1) x, LATERAL (SELECT manager FROM regions r WHERE r.region = x.region) y")) {
+            ToolResult r = ok(sql);
+            List<String> names = r.columns().stream().map(c -> c.name()).toList();
+            List<Object> row = r.rows().get(0);
+            for (int i = 0; i < names.size(); i++) {
+                if (names.get(i).startsWith("ssn")) {
+                    assertThat(row.get(i)).as(sql + " " + names.get(i)).isEqualTo(ResultProjector.REDACTED);
+                } else {
+                    assertThat(row.get(i)).as(sql + " " + names.get(i)).isNotEqualTo(ResultProjector.REDACTED);
+                }
+            }
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void concurrentCallsShareTheInstanceSafely() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<ToolResult>> futures = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                String sql = i % 2 == 0 ? "SELECT region, count(*) FROM claims WHERE id > " + i + " GROUP BY region"
+                        : "SELECT max(password) AS x FROM users WHERE id > ?";
+                Object[] params = i % 2 == 0 ? new Object[0] : new Object[] {0L};
+                futures.add(pool.submit(() -> query(engine, sql, params)));
+            }
+            for (java.util.concurrent.Future<ToolResult> f : futures) {
+                ToolResult r = f.get();
+                assertThat(r.error()).isEmpty();
+                assertThat(r.rows()).isNotEmpty();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

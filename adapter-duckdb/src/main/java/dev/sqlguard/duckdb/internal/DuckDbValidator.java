@@ -83,10 +83,19 @@ public final class DuckDbValidator implements StatementValidator {
     private QueryPlan plan(String sql) {
         SqlText.requireNoLeadingPragma(sql);
         JsonNode statement = single(parser.serialize(sql));
-        TreeChecker.Result result = new TreeChecker(catalog, functions, tableFunctions, policy.tables().restricted())
-                .check(statement);
+        TreeChecker.Result result = checker().check(statement);
         int bound = policy.limits().maxRows() + 1;
-        String executable = executable(statement, bound);
+        String executable = wrap(statement);
+        JsonNode wrapped = single(parser.serialize(executable));
+        if (!isWrapper(wrapped, bound)) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The query cannot be executed exactly as checked; simplify it.");
+        }
+        JsonNode inner = wrapped.path("node").path("from_table").path("subquery");
+        if (!sameTree(inner.path("node"), statement.path("node"))) {
+            // DuckDB rendered the tree in another form (e.g. VALUES as a subquery): check the tree
+            // of the text that will run, which is what the plan then describes
+            result = checker().check(inner);
+        }
         List<Object> placeholders = new ArrayList<>(Collections.nCopies(result.parameterCount(), null));
         return new QueryPlan(sourceId, sql, executable, placeholders, result.tables(), result.columns(),
                 result.functions(), result.outputs(), policy.limits());
@@ -122,25 +131,31 @@ public final class DuckDbValidator implements StatementValidator {
         return statements.get(0);
     }
 
+    private TreeChecker checker() {
+        return new TreeChecker(catalog, functions, tableFunctions, policy.tables().restricted());
+    }
+
     /**
      * The text to run: DuckDB's rendering of the checked tree inside
-     * {@code SELECT * FROM (...) AS sqlguard_result LIMIT n}. Refused unless DuckDB parses that text
-     * back to exactly the wrapper around the checked tree.
+     * {@code SELECT * FROM (...) AS sqlguard_result LIMIT n}. The caller parses it again and
+     * accepts it only as that wrapper around a tree that passes the checks.
      */
-    private String executable(JsonNode statement, int bound) {
+    private String wrap(JsonNode statement) {
         ObjectNode document = JsonNodeFactory.instance.objectNode();
         document.put("error", false);
         document.putArray("statements").add(statement);
         String inner = parser.deserialize(DuckDbParser.write(document));
-        String wrapped = "SELECT * FROM (" + inner + ") AS " + RESULT_ALIAS + " LIMIT " + bound;
-        JsonNode check = single(parser.serialize(wrapped));
-        if (!isWrapperAround(check, statement.path("node"), bound)) {
-            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The query cannot be executed exactly as checked; simplify it.");
-        }
-        return wrapped;
+        return "SELECT * FROM (" + inner + ") AS " + RESULT_ALIAS + " LIMIT " + (policy.limits().maxRows() + 1);
     }
 
+    /** Whether {@code statement} is exactly the row-bound wrapper around {@code checkedNode}. */
     static boolean isWrapperAround(JsonNode statement, JsonNode checkedNode, int bound) {
+        return isWrapper(statement, bound)
+                && sameTree(statement.path("node").path("from_table").path("subquery").path("node"), checkedNode);
+    }
+
+    /** Whether {@code statement} is {@code SELECT * FROM (<one query>) AS sqlguard_result LIMIT bound} and nothing else. */
+    static boolean isWrapper(JsonNode statement, int bound) {
         JsonNode node = statement.path("node");
         if (!"SELECT_NODE".equals(node.path("type").asText()) || !node.path("cte_map").path("map").isEmpty()
                 || node.path("select_list").size() != 1 || !isNull(node, "where_clause") || !isNull(node, "having")
@@ -166,7 +181,7 @@ public final class DuckDbValidator implements StatementValidator {
         JsonNode from = node.path("from_table");
         return "SUBQUERY".equals(from.path("type").asText()) && RESULT_ALIAS.equals(from.path("alias").asText())
                 && isNull(from, "sample") && from.path("column_name_alias").isEmpty()
-                && sameTree(from.path("subquery").path("node"), checkedNode);
+                && from.path("subquery").path("node").isObject();
     }
 
     private static boolean isNull(JsonNode node, String field) {

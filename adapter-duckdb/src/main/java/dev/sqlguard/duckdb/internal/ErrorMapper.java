@@ -25,6 +25,12 @@ final class ErrorMapper {
             return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT,
                     "The query needed more memory than this source allows; aggregate more or select fewer columns.", e);
         }
+        if (text.contains("invalid result set")) {
+            // DuckDB JDBC 2.0.0.1 with jdbc_stream_results=true replaces every runtime error of a
+            // streamed query (out of memory, conversion, overflow) by this text: the cause is lost
+            return new GuardException(ErrorCode.QUERY_FAILED, "The query failed while running: it may have needed more memory "
+                    + "than this source allows, or a value could not be converted; aggregate more or use TRY_CAST.", e);
+        }
         if (text.contains("interrupt")) {
             return new GuardException(ErrorCode.CANCELLED, "The query was stopped.", e);
         }

@@ -40,7 +40,7 @@ public final class FunctionDefaults {
             "bit_xor", "histogram", "entropy", "kurtosis", "kurtosis_pop", "skewness", "product", "fsum", "favg",
             "sumkahan", "kahan_sum", "mad", "sem", "geomean", "geometric_mean", "weighted_avg", "wavg",
             "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2", "regr_slope", "regr_sxx",
-            "regr_sxy", "regr_syy",
+            "regr_sxy", "regr_syy", "grouping", "grouping_id", "percentile_cont", "percentile_disc",
             // window
             "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead",
             "first_value", "last_value", "nth_value",

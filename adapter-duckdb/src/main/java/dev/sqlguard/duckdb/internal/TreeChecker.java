@@ -41,14 +41,15 @@ final class TreeChecker {
     private static final Set<String> OPERATOR_TYPES = Set.of(
             "OPERATOR_NOT", "OPERATOR_IS_NULL", "OPERATOR_IS_NOT_NULL", "COMPARE_IN", "COMPARE_NOT_IN",
             "ARRAY_EXTRACT", "ARRAY_SLICE", "STRUCT_EXTRACT", "OPERATOR_COALESCE", "ARRAY_CONSTRUCTOR",
-            "OPERATOR_TRY", "OPERATOR_NULLIF");
+            "OPERATOR_TRY", "OPERATOR_NULLIF", "GROUPING_FUNCTION");
 
     private static final Set<String> COMPARISON_TYPES = Set.of(
             "COMPARE_EQUAL", "COMPARE_NOTEQUAL", "COMPARE_LESSTHAN", "COMPARE_GREATERTHAN",
             "COMPARE_LESSTHANOREQUALTO", "COMPARE_GREATERTHANOREQUALTO", "COMPARE_DISTINCT_FROM",
             "COMPARE_NOT_DISTINCT_FROM");
 
-    private static final Set<String> SUMMARY_STATS = Set.of(
+    /** The statistics SUMMARIZE reports after column_name and column_type, in DuckDB's order. */
+    private static final List<String> SUMMARY_STATS = List.of(
             "min", "max", "approx_unique", "avg", "std", "q25", "q50", "q75", "count", "null_percentage");
 
     /** A column a relation exposes, with the base columns its value derives from. */
@@ -326,7 +327,20 @@ final class TreeChecker {
         optionalExpression(node.get("qualify"), scope, inner);
         sample(node.get("sample"));
         visitModifiers(node, new ModifierContext(scope, inner));
+        checkUnusedCtes(inner, env, outer);
         return out;
+    }
+
+    /** CTEs no query referenced are checked too: the policy holds for every part of the text. */
+    private void checkUnusedCtes(Ctes inner, Ctes env, Scope outer) {
+        if (inner == env) {
+            return;
+        }
+        for (Map.Entry<String, Cte> entry : inner.entries().entrySet()) {
+            if (entry.getValue().columns == null) {
+                cteColumns(entry.getKey(), entry.getValue(), outer);
+            }
+        }
     }
 
     private record ModifierContext(Scope scope, Ctes env) {
@@ -421,6 +435,7 @@ final class TreeChecker {
         }
         Scope scope = new Scope(outer, new From(List.of(new Source("", Optional.empty(), out)), out), Map.of());
         visitModifiers(node, new ModifierContext(scope, inner));
+        checkUnusedCtes(inner, env, outer);
         return out;
     }
 
@@ -676,9 +691,8 @@ final class TreeChecker {
                     all = all.plus(Lineage.of(col));
                 }
                 List<Col> cols = new ArrayList<>(metadata("column_name", "column_type"));
-                for (String stat : List.of("min", "max", "approx_unique", "avg", "std", "q25", "q50", "q75", "count", "null_percentage")) {
-                    cols.add(Col.derived(stat, SUMMARY_STATS.contains(stat) ? all : Lineage.EMPTY));
-
+                for (String stat : SUMMARY_STATS) {
+                    cols.add(Col.derived(stat, all)); // every statistic derives from the values summarized
                 }
                 return single("", Optional.empty(), cols);
             }

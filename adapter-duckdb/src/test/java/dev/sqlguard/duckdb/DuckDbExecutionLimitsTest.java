@@ -1,0 +1,166 @@
+package dev.sqlguard.duckdb;
+
+import static dev.sqlguard.duckdb.TestDatabases.query;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.LimitKind;
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.ports.EngineConfig;
+import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.duckdb.internal.DuckDbEngine;
+
+/** Time and memory bounds on a real file; {@code @Timeout} is only a hang guard. */
+class DuckDbExecutionLimitsTest {
+    @TempDir
+    Path folder;
+    @TempDir
+    Path work;
+
+    private Path database() throws Exception {
+        Path file = folder.resolve("big.duckdb");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t AS SELECT i AS id, i % 100 AS g FROM range(100000) r(i)");
+        }
+        return file;
+    }
+
+    private static GuardrailPolicy timeout(Duration timeout) {
+        return GuardrailPolicy.defaults().withLimits(Limits.defaults().withTimeout(timeout));
+    }
+
+    /** The query blocks before its first row (a huge aggregate): the watchdog cancels it. */
+    @Test
+    @Timeout(30)
+    void aRunawayAggregateStopsAtTheTimeout() throws Exception {
+        try (DuckDbEngine engine = TestDatabases.engine(database(), work, timeout(Duration.ofMillis(500)))) {
+            ToolResult r = query(engine, "SELECT sum(a.id * b.id) FROM t a, t b");
+            assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+            assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT);
+            assertThat(r.limitsHit()).contains(LimitKind.TIMEOUT);
+            assertThat(query(engine, "SELECT count(*) FROM t").error()).isEmpty();
+        }
+    }
+
+    /**
+     * FACTS: with streaming, cancel() and the JDBC timeout do not interrupt rs.next(); the
+     * watchdog closes the result set. Here executeQuery returns with the first rows and the next
+     * rs.next() blocks inside the driver (measured: it is still blocked when the deadline passes);
+     * the watchdog unblocks it and the read fails with the time code.
+     */
+    @Test
+    @Timeout(30)
+    void aStreamedQueryBeingReadStopsAtTheTimeout() throws Exception {
+        GuardrailPolicy policy = GuardrailPolicy.defaults().withLimits(Limits.defaults()
+                .withTimeout(Duration.ofMillis(300)).withMaxRows(1_000_000));
+        try (DuckDbEngine engine = TestDatabases.engine(database(), work, policy)) {
+            String sql = "SELECT CASE WHEN range % 7 = 0 THEN range END AS v, repeat('x', 200) AS pad FROM range(100000000000)";
+            QueryPlan plan = engine.validator().validate(QueryRequest.of("claims", sql));
+            long start = System.nanoTime();
+            long rows = 0;
+            try (ResultCursor cursor = engine.execution().execute(plan)) {
+                assertThat(cursor.next()).isTrue(); // executeQuery returned: the stream is being read
+                GuardException stopped = null;
+                try {
+                    while (cursor.next()) {
+                        rows++;
+                    }
+                } catch (GuardException e) {
+                    stopped = e;
+                }
+                assertThat(stopped).as("read " + rows + " rows without hitting the deadline").isNotNull();
+                assertThat(stopped.code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT);
+            }
+            long lateMillis = (System.nanoTime() - start) / 1_000_000 - 300;
+            System.out.println("timeout fired " + lateMillis + " ms after the deadline, after " + rows + " rows");
+            assertThat(rows).isLessThan(1_000_000);
+            assertThat(query(engine, "SELECT count(*) FROM t").error()).isEmpty();
+        }
+    }
+
+    /** close() stops a streamed query after one row; draining 10^10 rows would hit the hang guard. */
+    @Test
+    @Timeout(30)
+    void closingTheCursorStopsTheQueryInsteadOfDrainingIt() throws Exception {
+        try (DuckDbEngine engine = TestDatabases.engine(database(), work, timeout(Duration.ofSeconds(60)))) {
+            QueryPlan plan = engine.validator().validate(QueryRequest.of("claims", "SELECT a.id, b.id FROM t a, t b"));
+            try (ResultCursor cursor = engine.execution().execute(plan)) {
+                assertThat(cursor.next()).isTrue();
+                assertThat(cursor.columns()).hasSize(2);
+            }
+            QueryPlan cancelled = engine.validator().validate(QueryRequest.of("claims", "SELECT a.id FROM t a, t b"));
+            try (ResultCursor cursor = engine.execution().execute(cancelled)) {
+                assertThat(cursor.next()).isTrue();
+                cursor.cancel();
+                assertThatThrownBy(cursor::next).isInstanceOfSatisfying(GuardException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.CANCELLED));
+            }
+        }
+    }
+
+    /**
+     * memory_limit applies: the same query fails under a 20 MB limit with spilling disabled and
+     * succeeds under the default limit. (DuckDB JDBC 2.0.0.1 hides the cause of a streamed
+     * query's runtime error, so the code is EXCEEDED_MEMORY_LIMIT when DuckDB reports it before
+     * streaming starts and QUERY_FAILED otherwise; see docs/engines/duckdb.md.)
+     */
+    @Test
+    @Timeout(60)
+    void memoryLimitAppliesAndSpillingCanBeDisabled() throws Exception {
+        String sql = "SELECT length(list(CAST(a.id AS VARCHAR) || '-' || CAST(b.id AS VARCHAR))) AS n "
+                + "FROM t a, (SELECT id FROM t LIMIT 50) b";
+        Path db = database();
+        GuardrailPolicy tight = GuardrailPolicy.defaults().withLimits(Limits.defaults().withMemoryBytes(20_000_000L));
+        EngineConfig config = new EngineConfig("claims", Map.of("database", db.toString(), "tempDirectory", "disabled"), tight);
+        try (DuckDbEngine engine = (DuckDbEngine) new DuckDbEngineFactory().create(config, EngineContext.of(work))) {
+            assertThat(engine.settings().tempDirectory()).isEmpty();
+            assertThat(engine.settings().memoryBytes()).isEqualTo(20_000_000L);
+            ToolResult r = query(engine, sql);
+            assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+            assertThat(r.error().orElseThrow().code()).isIn(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.QUERY_FAILED);
+            assertThat(query(engine, "SELECT count(*) FROM t").error()).isEmpty();
+        }
+        try (DuckDbEngine roomy = TestDatabases.engine(db, work, GuardrailPolicy.defaults())) {
+            ToolResult r = query(roomy, sql);
+            assertThat(r.error()).isEmpty();
+            assertThat(r.rows().get(0).get(0)).isEqualTo(5_000_000L);
+        }
+    }
+
+    /** With a temp folder outside the database's folder, a large aggregate spills there and finishes. */
+    @Test
+    @Timeout(60)
+    void bigAggregatesSpillIntoThePrivateTempFolder() throws Exception {
+        Path db = database();
+        GuardrailPolicy tight = GuardrailPolicy.defaults().withLimits(Limits.defaults().withMemoryBytes(30_000_000L)
+                .withTimeout(Duration.ofSeconds(50)));
+        EngineConfig config = new EngineConfig("claims", Map.of("database", db.toString(), "maxTempSize", "2GB"), tight);
+        try (DuckDbEngine engine = (DuckDbEngine) new DuckDbEngineFactory().create(config, EngineContext.of(work))) {
+            Path realWork = work.toRealPath();
+            assertThat(engine.settings().tempDirectory()).hasValueSatisfying(p -> assertThat(p).startsWith(realWork));
+            ToolResult r = query(engine, "SELECT count(*) FROM (SELECT a.id * 1000 + b.id AS k, count(*) FROM t a, "
+                    + "(SELECT id FROM t LIMIT 30) b GROUP BY k)");
+            assertThat(r.error()).isEmpty();
+            assertThat(r.rows().get(0).get(0)).isEqualTo(3_000_000L);
+        }
+    }
+}

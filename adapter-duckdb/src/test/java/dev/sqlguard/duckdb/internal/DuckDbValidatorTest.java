@@ -1,0 +1,165 @@
+package dev.sqlguard.duckdb.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.OutputColumn;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.TableRef;
+
+/** What the validator puts into a plan: tables, columns, functions, lineage, parameters and the executed text. */
+class DuckDbValidatorTest {
+    @TempDir
+    static Path folder;
+    @TempDir
+    static Path temp;
+    static DuckDbEngine engine;
+
+    @BeforeAll
+    static void open() throws Exception {
+        Path db = folder.resolve("v.duckdb");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + db); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE claims (id BIGINT, region VARCHAR, amount DECIMAL(12,2))");
+            st.execute("CREATE TABLE users (id BIGINT, name VARCHAR, password VARCHAR)");
+            st.execute("CREATE SCHEMA other");
+            st.execute("CREATE TABLE other.notes (id BIGINT, body VARCHAR)");
+        }
+        engine = DuckDbEngine.open("v", GuardrailPolicy.defaults().withFunctions(Set.of("max", "upper", "count", "sum")),
+                new DuckDbSettings(db.toRealPath(), Optional.of(temp.toRealPath()), Optional.empty(), 256_000_000L, 1));
+    }
+
+    @AfterAll
+    static void close() {
+        engine.close();
+    }
+
+    private static QueryPlan plan(String sql, Object... params) {
+        return engine.validator().validate(QueryRequest.of("v", sql, params));
+    }
+
+    private static ColumnRef col(String table, String column) {
+        return ColumnRef.of(table, column);
+    }
+
+    @Test
+    void planNamesTablesColumnsFunctionsAndLineage() {
+        QueryPlan p = plan("WITH t AS (SELECT c.region AS r, max(u.password) AS m FROM claims c JOIN users u ON c.id = u.id GROUP BY 1) "
+                + "SELECT upper(r) AS region, m AS x, 7 AS seven FROM t");
+        assertThat(p.tables()).containsExactlyInAnyOrder(TableRef.of("claims"), TableRef.of("users"));
+        assertThat(p.columns()).contains(col("claims", "region"), col("users", "password"), col("claims", "id"), col("users", "id"));
+        assertThat(p.functions()).containsExactlyInAnyOrder("upper", "max");
+        assertThat(p.outputs()).containsExactly(
+                OutputColumn.traced("region", Set.of(col("claims", "region"))),
+                OutputColumn.traced("x", Set.of(col("users", "password"))),
+                OutputColumn.traced("seven", Set.of()));
+        assertThat(p.executableSql()).startsWith("SELECT * FROM (WITH t AS").endsWith(") AS sqlguard_result LIMIT 1001");
+        assertThat(p.parameters()).isEmpty();
+    }
+
+    @Test
+    void starExpandsFromTheCatalogAndOtherSchemasAreQualified() {
+        QueryPlan p = plan("SELECT * FROM claims JOIN other.notes n USING (id)");
+        assertThat(p.outputs()).extracting(OutputColumn::name).containsExactly("id", "region", "amount", "body");
+        assertThat(p.outputs().get(0).lineage())
+                .containsExactlyInAnyOrder(col("claims", "id"), new ColumnRef(TableRef.of("other", "notes"), "id"));
+        assertThat(p.tables()).contains(TableRef.of("other", "notes"));
+    }
+
+    @Test
+    void unusedCtesAreCheckedToo() {
+        assertThat(plan("WITH unused AS (SELECT name FROM users) SELECT id FROM claims").tables())
+                .containsExactlyInAnyOrder(TableRef.of("claims"), TableRef.of("users"));
+        assertThatThrownBy(() -> plan("WITH unused AS (SELECT * FROM read_text('x')) SELECT id FROM claims"))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED));
+        assertThatThrownBy(() -> plan("WITH unused AS (SELECT lower(name) FROM users) SELECT id FROM claims"))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED));
+    }
+
+    @Test
+    void scalarSubqueriesCarryEveryColumnTheyRead() {
+        QueryPlan p = plan("SELECT (SELECT count(*) FROM users WHERE password = 'x') AS n");
+        assertThat(p.outputs().get(0).lineage()).contains(col("users", "password"));
+        assertThat(p.functions()).contains("count");
+    }
+
+    @Test
+    void parametersAreCountedAndBoundInOrder() {
+        QueryPlan p = plan("SELECT id FROM claims WHERE region = $1 OR amount > $2 OR region = $1", "north", 3L);
+        assertThat(p.parameters()).containsExactly("north", 3L);
+        assertThatThrownBy(() -> plan("SELECT id FROM claims WHERE region = ?"))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PARAMETER_COUNT_MISMATCH));
+        assertThatThrownBy(() -> plan("SELECT id FROM claims WHERE region = $name"))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNSUPPORTED_PARAMETER));
+    }
+
+    @Test
+    void theConfiguredFunctionListReplacesTheDefaults() {
+        assertThatThrownBy(() -> plan("SELECT lower(region) FROM claims"))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED));
+        // table functions keep their own default list
+        assertThat(plan("SELECT * FROM range(3)").functions()).containsExactly("range");
+        assertThatThrownBy(() -> plan("SELECT * FROM read_text('x')"))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED));
+    }
+
+    @Test
+    void deepNestingIsRefusedAsTooComplex() {
+        String deepFrom = "SELECT * FROM " + "(SELECT * FROM ".repeat(400) + "claims" + ")".repeat(400);
+        assertThatThrownBy(() -> plan(deepFrom))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.QUERY_TOO_COMPLEX));
+        String deepExpression = "SELECT " + "(".repeat(3000) + "1" + ")".repeat(3000);
+        assertThatThrownBy(() -> plan(deepExpression))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.QUERY_TOO_COMPLEX));
+    }
+
+    @Test
+    void theLeadingPragmaCheckWorksWithoutDuckDb() {
+        for (String sql : List.of("PRAGMA version", "  /* x */ -- y\n pragma x", "(PRAGMA version)", ";PRAGMA\tversion")) {
+            assertThatThrownBy(() -> SqlText.requireNoLeadingPragma(sql))
+                    .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.STATEMENT_NOT_ALLOWED));
+        }
+        SqlText.requireNoLeadingPragma("SELECT 'PRAGMA'");
+        SqlText.requireNoLeadingPragma("pragmatic_view");
+    }
+
+    @Test
+    void theWrapperCheckRejectsAnythingButTheBoundAroundTheCheckedTree() {
+        DuckDbInstance instance = DuckDbInstance.acquire(engine.settings());
+        DuckDbParser parser = new DuckDbParser(instance);
+        try {
+            var checked = DuckDbValidator.single(parser.serialize("SELECT id FROM claims")).path("node");
+            var good = DuckDbValidator.single(parser.serialize("SELECT * FROM (SELECT id FROM claims) AS sqlguard_result LIMIT 11"));
+            assertThat(DuckDbValidator.isWrapperAround(good, checked, 11)).isTrue();
+            for (String bad : List.of(
+                    "SELECT * FROM (SELECT id FROM claims) AS sqlguard_result LIMIT 12",
+                    "SELECT * FROM (SELECT name FROM users) AS sqlguard_result LIMIT 11",
+                    "SELECT * FROM (SELECT id FROM claims) AS sqlguard_result WHERE id > 0 LIMIT 11",
+                    "SELECT *, 1 FROM (SELECT id FROM claims) AS sqlguard_result LIMIT 11",
+                    "SELECT * FROM (SELECT id FROM claims) AS other LIMIT 11",
+                    "SELECT * FROM (SELECT id FROM claims) AS sqlguard_result LIMIT 11 OFFSET 1")) {
+                assertThat(DuckDbValidator.isWrapperAround(DuckDbValidator.single(parser.serialize(bad)), checked, 11)).as(bad).isFalse();
+            }
+        } finally {
+            parser.close();
+            instance.release();
+        }
+    }
+}
