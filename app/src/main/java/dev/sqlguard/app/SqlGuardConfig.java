@@ -84,29 +84,63 @@ public record SqlGuardConfig(Map<String, SourceConfig> sources, Optional<ModelCo
     }
 
     /**
-     * An OpenAI-compatible chat endpoint, for commands that ask a model.
+     * The chat model for commands that ask one: the model plug-in ({@code provider}, a
+     * {@code ModelPortFactory} name) and its settings as strings ({@code baseUrl}, {@code model},
+     * {@code apiKey}, timeouts, ...). {@link #toString()} masks the sensitive ones.
      *
-     * @param baseUrl the endpoint's base URL (http or https)
-     * @param model the model name
-     * @param apiKey the API key, if the endpoint needs one (a secret)
+     * @param provider the model plug-in name, e.g. {@code openai}
+     * @param settings the plug-in's settings, {@code ${VAR}} already resolved
+     * @param sensitiveSettings setting names whose values are secrets
      */
-    public record ModelConfig(URI baseUrl, String model, Optional<String> apiKey) {
+    public record ModelConfig(String provider, Map<String, String> settings, Set<String> sensitiveSettings) {
         public ModelConfig {
-            requireNonNull(baseUrl, "baseUrl is null");
-            String scheme = baseUrl.getScheme();
-            if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || baseUrl.getHost() == null) {
-                throw new IllegalArgumentException("baseUrl must be an http or https URL");
+            requireNonNull(provider, "provider is null");
+            if (provider.isBlank()) {
+                throw new IllegalArgumentException("provider is blank");
             }
-            requireNonNull(model, "model is null");
-            if (model.isBlank()) {
+            settings = Map.copyOf(requireNonNull(settings, "settings is null"));
+            sensitiveSettings = Set.copyOf(requireNonNull(sensitiveSettings, "sensitiveSettings is null"));
+            String url = settings.get("baseUrl");
+            if (url != null) {
+                URI uri;
+                try {
+                    uri = new URI(url);
+                } catch (java.net.URISyntaxException e) {
+                    throw new IllegalArgumentException("baseUrl must be an http or https URL");
+                }
+                String scheme = uri.getScheme();
+                if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+                    throw new IllegalArgumentException("baseUrl must be an http or https URL");
+                }
+            }
+            String model = settings.get("model");
+            if (model != null && model.isBlank()) {
                 throw new IllegalArgumentException("model is blank");
             }
-            requireNonNull(apiKey, "apiKey is null");
+        }
+
+        public Optional<URI> baseUrl() {
+            return Optional.ofNullable(settings.get("baseUrl")).map(URI::create);
+        }
+
+        public Optional<String> model() {
+            return Optional.ofNullable(settings.get("model"));
+        }
+
+        public Optional<String> apiKey() {
+            return Optional.ofNullable(settings.get("apiKey"));
+        }
+
+        /** The settings with secret values replaced by {@code ****}. */
+        public Map<String, String> maskedSettings() {
+            Map<String, String> out = new TreeMap<>();
+            settings.forEach((k, v) -> out.put(k, sensitiveSettings.contains(k) ? "****" : v));
+            return out;
         }
 
         @Override
         public String toString() {
-            return "ModelConfig[baseUrl=" + baseUrl + ", model=" + model + ", apiKey=" + (apiKey.isPresent() ? "****" : "none") + "]";
+            return "ModelConfig[provider=" + provider + ", settings=" + maskedSettings() + "]";
         }
     }
 

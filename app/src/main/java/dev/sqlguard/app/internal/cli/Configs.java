@@ -10,6 +10,7 @@ import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.internal.config.ConfigReader;
 import dev.sqlguard.app.internal.demo.DemoDatabase;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
+import dev.sqlguard.app.internal.wiring.ModelRegistry;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
 import dev.sqlguard.ports.ingest.DataLoader;
 
@@ -39,7 +40,8 @@ final class Configs {
         EngineRegistry engines = EngineRegistry.discover(loader, ctx::warn);
         Path file = ctx.cwd().resolve(configOption != null ? configOption : Path.of(DEFAULT_FILE));
         if (configOption != null || Files.exists(file)) {
-            return new Resolved(ConfigReader.read(file, ctx.env()::get, engines), engines, false);
+            ModelRegistry models = ModelRegistry.discover(loader, ctx::warn);
+            return new Resolved(ConfigReader.read(file, ctx.env()::get, engines, models), engines, false);
         }
         Path database = DemoDatabase.ensure(DemoDatabase.cacheDirectory(ctx.env()), dataLoader(ctx),
                 line -> ctx.stderr().println(line));

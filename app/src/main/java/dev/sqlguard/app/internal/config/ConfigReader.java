@@ -6,8 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
 import java.io.StringReader;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -34,11 +32,13 @@ import dev.sqlguard.app.SqlGuardConfig.AuditConfig;
 import dev.sqlguard.app.SqlGuardConfig.ModelConfig;
 import dev.sqlguard.app.SqlGuardConfig.SourceConfig;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
+import dev.sqlguard.app.internal.wiring.ModelRegistry;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.SensitiveNames;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.model.ModelPortFactory;
 
 /**
  * Turns {@code sqlguard.yaml} into a checked {@link SqlGuardConfig}. Every error names the file,
@@ -52,21 +52,30 @@ public final class ConfigReader {
     private static final Set<String> SOURCE_RESERVED = Set.of("engine", "policy");
     private static final Set<String> POLICY_KEYS = Set.of("tables", "defaultSchema", "functions", "tableFunctions", "redact", "limits");
     private static final Set<String> LIMIT_KEYS = Set.of("rows", "cellChars", "bytes", "timeout", "memory", "threads", "maxSqlLength");
+    /** Model settings accepted when no model plug-in declares its own. */
     private static final Set<String> MODEL_KEYS = Set.of("baseUrl", "model", "apiKey");
+    /** The model plug-in used when the configuration names none and several or none are found. */
+    static final String DEFAULT_MODEL_PROVIDER = "openai";
     private static final Set<String> AUDIT_KEYS = Set.of("file");
 
     private final String fileName;
     private final Function<String, String> env;
     private final EngineRegistry engines;
+    private final ModelRegistry models;
 
-    private ConfigReader(String fileName, Function<String, String> env, EngineRegistry engines) {
+    private ConfigReader(String fileName, Function<String, String> env, EngineRegistry engines, ModelRegistry models) {
         this.fileName = requireNonNull(fileName, "fileName is null");
         this.env = requireNonNull(env, "env is null");
         this.engines = requireNonNull(engines, "engines is null");
+        this.models = requireNonNull(models, "models is null");
     }
 
     /** Reads and checks a configuration file; {@code env} resolves {@code ${VAR}}. */
     public static SqlGuardConfig read(Path file, Function<String, String> env, EngineRegistry engines) {
+        return read(file, env, engines, ModelRegistry.discover(ConfigReader.class.getClassLoader(), System.err::println));
+    }
+
+    public static SqlGuardConfig read(Path file, Function<String, String> env, EngineRegistry engines, ModelRegistry models) {
         String name = file.toString();
         byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {
@@ -91,11 +100,12 @@ public final class ConfigReader {
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1); // a byte-order mark some editors write
         }
-        return read(new StringReader(text), name, env, engines);
+        return read(new StringReader(text), name, env, engines, models);
     }
 
-    public static SqlGuardConfig read(Reader yaml, String fileName, Function<String, String> env, EngineRegistry engines) {
-        ConfigReader reader = new ConfigReader(fileName, env, engines);
+    public static SqlGuardConfig read(Reader yaml, String fileName, Function<String, String> env, EngineRegistry engines,
+                                      ModelRegistry models) {
+        ConfigReader reader = new ConfigReader(fileName, env, engines, models);
         return reader.config(YamlReader.read(yaml, fileName));
     }
 
@@ -243,28 +253,55 @@ public final class ConfigReader {
 
     private ModelConfig model(YamlNode node) {
         requireKind(node, "model", YamlNode.Kind.MAP);
-        checkKeys(node, "model.", MODEL_KEYS);
-        YamlNode urlNode = node.map().get("baseUrl");
-        if (urlNode == null) {
-            throw fail(node, "model.baseUrl", "is missing");
+        YamlNode providerNode = node.map().get("provider");
+        String provider;
+        Optional<ModelPortFactory> factory;
+        if (providerNode != null) {
+            provider = plainScalar(providerNode, "model.provider");
+            factory = models.find(provider);
+            if (factory.isEmpty()) {
+                throw fail(providerNode, "model.provider", "unknown model provider '" + YamlReader.printable(provider)
+                        + "'; providers found: " + (models.names().isEmpty() ? "none" : String.join(", ", models.names())));
+            }
+        } else {
+            // the only provider on the class path, else the documented default
+            provider = models.names().size() == 1 ? models.names().first() : DEFAULT_MODEL_PROVIDER;
+            factory = models.find(provider);
         }
-        YamlNode modelNode = node.map().get("model");
-        if (modelNode == null) {
-            throw fail(node, "model.model", "is missing");
+        Set<String> known = new TreeSet<>(factory.map(ModelPortFactory::propertyNames).orElse(Set.of()));
+        if (known.isEmpty()) {
+            known.addAll(MODEL_KEYS);
         }
-        String url = text(urlNode, "model.baseUrl");
-        URI baseUrl;
+        Set<String> sensitiveNames = factory.map(ModelPortFactory::sensitivePropertyNames).orElse(Set.of("apiKey"));
+        Map<String, String> settings = new LinkedHashMap<>();
+        Set<String> sensitive = new HashSet<>();
+        for (Map.Entry<String, YamlNode> e : node.map().entrySet()) {
+            String key = e.getKey();
+            if (key.equals("provider")) {
+                continue;
+            }
+            String keyPath = "model." + YamlReader.printable(key);
+            if (!known.contains(key)) {
+                Set<String> all = new TreeSet<>(known);
+                all.add("provider");
+                throw failAt(node.lineOf(key), keyPath, "is not a known key; expected one of: " + String.join(", ", all));
+            }
+            YamlNode value = e.getValue();
+            if (!value.isScalar()) {
+                throw fail(value, keyPath, "must be a single value, not " + value.describeKind());
+            }
+            EnvSubstitution.Result resolved = substitute(value, keyPath);
+            settings.put(key, resolved.text());
+            if (sensitiveNames.contains(key) || key.equals("apiKey") || SensitiveNames.isSensitive(key, Set.of())
+                    || resolved.variables().stream().anyMatch(v -> SensitiveNames.isSensitive(v, Set.of()))) {
+                sensitive.add(key);
+            }
+        }
         try {
-            baseUrl = new URI(url);
-        } catch (URISyntaxException e) {
-            throw fail(urlNode, "model.baseUrl", "is not a valid URL");
-        }
-        String modelName = text(modelNode, "model.model");
-        Optional<String> apiKey = Optional.ofNullable(node.map().get("apiKey")).map(n -> text(n, "model.apiKey"));
-        try {
-            return new ModelConfig(baseUrl, modelName, apiKey);
+            return new ModelConfig(provider, settings, sensitive);
         } catch (IllegalArgumentException e) {
-            throw fail(node, "model", "is invalid: " + e.getMessage());
+            String key = e.getMessage().startsWith("baseUrl") ? "baseUrl" : "model";
+            throw failAt(node.lineOf(key), "model." + key, "is invalid: " + e.getMessage());
         }
     }
 

@@ -36,7 +36,12 @@ public final class SecretMasker {
                 }
             });
         }
-        config.model().flatMap(SqlGuardConfig.ModelConfig::apiKey).ifPresent(values::add);
+        config.model().ifPresent(model -> model.sensitiveSettings().forEach(name -> {
+            String value = model.settings().get(name);
+            if (value != null) {
+                values.add(value);
+            }
+        }));
         return new SecretMasker(values);
     }
 

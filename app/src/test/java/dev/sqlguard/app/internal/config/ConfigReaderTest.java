@@ -16,6 +16,7 @@ import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.SqlGuardConfig.SourceConfig;
 import dev.sqlguard.app.fake.FakeEngineFactory;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
+import dev.sqlguard.app.internal.wiring.ModelRegistry;
 import dev.sqlguard.app.internal.wiring.SecretMasker;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
@@ -24,6 +25,8 @@ import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.model.ModelPort;
+import dev.sqlguard.ports.model.ModelPortFactory;
 
 class ConfigReaderTest {
     /** An engine that accepts any property, like the defaults of the SPI. */
@@ -45,6 +48,26 @@ class ConfigReaderTest {
         }
     }
 
+    /** A model plug-in with declared settings, like the OpenAI-compatible adapter. */
+    static final class FakeModelFactory implements ModelPortFactory {
+        @Override
+        public String name() {
+            return "openai";
+        }
+
+        @Override
+        public ModelPort create(Map<String, String> settings, Map<String, String> environment) {
+            throw new UnsupportedOperationException("not started in config tests");
+        }
+
+        @Override
+        public Set<String> propertyNames() {
+            return Set.of("baseUrl", "model", "apiKey", "temperature", "requestTimeout");
+        }
+    }
+
+    static final ModelRegistry MODELS = ModelRegistry.of(List.of(new FakeModelFactory()));
+
     static final EngineRegistry ENGINES = EngineRegistry.of(List.of(
             new OpenFactory("duckdb"), new OpenFactory("mysql"), new FakeEngineFactory("fake")));
 
@@ -56,7 +79,7 @@ class ConfigReaderTest {
     }
 
     static SqlGuardConfig read(String yaml, Map<String, String> env) {
-        return ConfigReader.read(new StringReader(yaml), "sqlguard.yaml", env::get, ENGINES);
+        return ConfigReader.read(new StringReader(yaml), "sqlguard.yaml", env::get, ENGINES, MODELS);
     }
 
     static final String ISSUE_EXAMPLE = """
@@ -307,27 +330,47 @@ class ConfigReaderTest {
                   baseUrl: https://llm.example/v1
                   model: small-model
                   apiKey: ${CRM_PASSWORD}
+                  temperature: 0
                 audit:
                   file: logs/audit.jsonl
                 """);
 
-        assertThat(config.model()).isPresent();
-        assertThat(config.model().get().apiKey()).contains("pa55-w0rd-xyz");
+        SqlGuardConfig.ModelConfig model = config.model().orElseThrow();
+        assertThat(model.provider()).isEqualTo("openai");
+        assertThat(model.apiKey()).contains("pa55-w0rd-xyz");
+        assertThat(model.baseUrl()).contains(java.net.URI.create("https://llm.example/v1"));
+        assertThat(model.settings()).containsEntry("temperature", "0");
+        assertThat(model.sensitiveSettings()).containsExactly("apiKey");
         assertThat(config.toString()).doesNotContain("pa55-w0rd-xyz");
         assertThat(SecretMasker.of(config).mask("key pa55-w0rd-xyz")).isEqualTo("key ****");
         assertThat(config.audit().file()).contains(java.nio.file.Path.of("logs/audit.jsonl"));
 
-        assertThatThrownBy(() -> read("sources: {s: {engine: duckdb}}\nmodel: {baseUrl: 'ftp://x', model: m}\n"))
-                .hasMessageStartingWith("sqlguard.yaml, line 2, model: is invalid: baseUrl must be an http or https URL");
-        assertThatThrownBy(() -> read("sources: {s: {engine: duckdb}}\nmodel: {baseUrl: 'http://x', model: m, temperature: 2}\n"))
-                .hasMessageStartingWith("sqlguard.yaml, line 2, model.temperature: is not a known key");
+        assertThatThrownBy(() -> read("sources: {s: {engine: duckdb}}\nmodel:\n  model: m\n  baseUrl: 'ftp://x'\n"))
+                .hasMessage("sqlguard.yaml, line 4, model.baseUrl: is invalid: baseUrl must be an http or https URL.");
+        assertThatThrownBy(() -> read("sources: {s: {engine: duckdb}}\nmodel:\n  baseUrl: 'http://x'\n  topP: 2\n"))
+                .hasMessage("sqlguard.yaml, line 4, model.topP: is not a known key; expected one of: "
+                        + "apiKey, baseUrl, model, provider, requestTimeout, temperature.");
+        assertThatThrownBy(() -> read("sources: {s: {engine: duckdb}}\nmodel: {provider: claude, model: m}\n"))
+                .hasMessage("sqlguard.yaml, line 2, model.provider: unknown model provider 'claude'; providers found: openai.");
         assertThatThrownBy(() -> read("sources: {s: {engine: duckdb}}\naudit: {file: ''}\n"))
                 .hasMessage("sqlguard.yaml, line 2, audit.file: is blank.");
     }
 
     @Test
+    void withoutAModelPluginTheModelSectionTakesTheBasicSettings() {
+        SqlGuardConfig config = ConfigReader.read(new StringReader("sources: {s: {engine: duckdb}}\nmodel: {model: m, apiKey: k-123456}\n"),
+                "sqlguard.yaml", ENV::get, ENGINES, ModelRegistry.of(List.of()));
+
+        assertThat(config.model().orElseThrow().provider()).isEqualTo("openai");
+        assertThat(config.model().orElseThrow().toString()).doesNotContain("k-123456");
+        assertThatThrownBy(() -> ConfigReader.read(new StringReader("sources: {s: {engine: duckdb}}\nmodel: {temperature: 1}\n"),
+                "sqlguard.yaml", ENV::get, ENGINES, ModelRegistry.of(List.of())))
+                .hasMessageStartingWith("sqlguard.yaml, line 2, model.temperature: is not a known key");
+    }
+
+    @Test
     void aConfigFileThatDoesNotExistIsAClearError(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        assertThatThrownBy(() -> ConfigReader.read(dir.resolve("nope.yaml"), ENV::get, ENGINES))
+        assertThatThrownBy(() -> ConfigReader.read(dir.resolve("nope.yaml"), ENV::get, ENGINES, MODELS))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageEndingWith("nope.yaml: the configuration file does not exist.");
     }
