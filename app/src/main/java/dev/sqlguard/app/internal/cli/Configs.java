@@ -1,0 +1,57 @@
+package dev.sqlguard.app.internal.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+import dev.sqlguard.app.SqlGuardConfig;
+import dev.sqlguard.app.internal.config.ConfigReader;
+import dev.sqlguard.app.internal.demo.DemoDatabase;
+import dev.sqlguard.app.internal.wiring.EngineRegistry;
+import dev.sqlguard.app.internal.wiring.ModelRegistry;
+import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
+import dev.sqlguard.ports.ingest.DataLoader;
+
+/**
+ * Finds the configuration: {@code --config FILE}, else {@code ./sqlguard.yaml}, else the built-in
+ * {@code demo} source (built into the user cache folder on first use).
+ */
+final class Configs {
+    static final String DEFAULT_FILE = "sqlguard.yaml";
+
+    record Resolved(SqlGuardConfig config, EngineRegistry engines, boolean demo) {
+        Resolved {
+            requireNonNull(config, "config is null");
+            requireNonNull(engines, "engines is null");
+        }
+    }
+
+    private Configs() {
+    }
+
+    /**
+     * @throws dev.sqlguard.app.ConfigException for a configuration error
+     * @throws dev.sqlguard.domain.GuardException when the demo database cannot be built
+     */
+    static Resolved resolve(Path configOption, CliContext ctx) {
+        ClassLoader loader = Configs.class.getClassLoader();
+        EngineRegistry engines = EngineRegistry.discover(loader, ctx::warn);
+        Path file = ctx.cwd().resolve(configOption != null ? configOption : Path.of(DEFAULT_FILE));
+        if (configOption != null || Files.exists(file)) {
+            ModelRegistry models = ModelRegistry.discover(loader, ctx::warn);
+            return new Resolved(ConfigReader.read(file, ctx.env()::get, engines, models), engines, false);
+        }
+        Path database = DemoDatabase.ensure(DemoDatabase.cacheDirectory(ctx.env()), dataLoader(ctx),
+                line -> ctx.stderr().println(line));
+        return new Resolved(DemoDatabase.config(database), engines, true);
+    }
+
+    /** The trusted DuckDB loader, if its jar is present. */
+    static Optional<DataLoader> dataLoader(CliContext ctx) {
+        return ServiceDiscovery.load(DataLoader.class, Configs.class.getClassLoader(), ctx::warn).stream()
+                .filter(l -> "duckdb".equals(l.name()))
+                .findFirst();
+    }
+}

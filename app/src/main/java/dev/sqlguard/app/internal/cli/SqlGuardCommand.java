@@ -1,0 +1,31 @@
+package dev.sqlguard.app.internal.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "sqlguard", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Turns model-written SQL into one checked, read-only, bounded query.",
+                "Results go to stdout; logs, progress and audit lines go to stderr.",
+                "Without --config and without ./sqlguard.yaml, the built-in 'demo' source (table claims) is used."})
+final class SqlGuardCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    private final CliContext ctx;
+
+    SqlGuardCommand(CliContext ctx) {
+        this.ctx = requireNonNull(ctx, "ctx is null");
+    }
+
+    @Override
+    public Integer call() {
+        ctx.warn("a command is required.");
+        spec.commandLine().usage(ctx.stderr());
+        return ExitCodes.USAGE;
+    }
+}

@@ -1,0 +1,259 @@
+package dev.sqlguard.app.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** End-to-end: the real fat jar, the real DuckDB engine and loader, as a user runs them. */
+@Timeout(300)
+class JarIT {
+    @TempDir
+    Path dir;
+
+    private Path home;
+    private Path work;
+    private JarRunner sqlguard;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        home = dir.resolve("home");
+        work = Files.createDirectories(dir.resolve("work"));
+        sqlguard = new JarRunner(home, work);
+    }
+
+    @Test
+    void theDemoDefaultAnswersTheReadmeQueryAndReusesItsCache() throws IOException {
+        JarRunner.Run first = sqlguard.run("query", "--sql", "SELECT region, avg(amount) FROM claims GROUP BY region");
+
+        assertThat(first.code()).as(first.err()).isZero();
+        JsonNode result = first.json();
+        assertThat(result.get("status").asText()).isEqualTo("OK");
+        assertThat(result.get("source").asText()).isEqualTo("demo");
+        assertThat(result.get("returned_count").asInt()).isEqualTo(5);
+        assertThat(result.get("rows")).extracting(r -> r.get(0).asText())
+                .containsExactlyInAnyOrder("north", "south", "east", "west", "central");
+        assertThat(first.err()).contains("building the demo database").contains("\"type\":\"audit\"");
+
+        JarRunner.Run second = sqlguard.run("query", "--sql", "SELECT count(*) AS n FROM claims");
+        assertThat(second.code()).as(second.err()).isZero();
+        assertThat(second.json().get("rows").get(0).get(0).asLong()).isEqualTo(3000);
+        assertThat(second.err()).doesNotContain("building the demo database");
+        try (Stream<Path> files = Files.list(home.resolve("cache/sqlguard"))) {
+            assertThat(files.map(p -> p.getFileName().toString()).toList())
+                    .singleElement().asString().matches("demo-claims-.+-[0-9a-f]{12}\\.duckdb");
+        }
+    }
+
+    @Test
+    void twoProcessesBuildingTheDemoAtOnceBothSucceed() throws Exception {
+        CompletableFuture<JarRunner.Run> a = CompletableFuture.supplyAsync(() -> sqlguard.run("query", "--sql", "SELECT count(*) FROM claims"));
+        CompletableFuture<JarRunner.Run> b = CompletableFuture.supplyAsync(() -> sqlguard.run("query", "--sql", "SELECT count(*) FROM claims"));
+
+        for (JarRunner.Run run : List.of(a.get(), b.get())) {
+            assertThat(run.code()).as(run.err()).isZero();
+            assertThat(run.json().get("rows").get(0).get(0).asLong()).isEqualTo(3000);
+        }
+        try (Stream<Path> files = Files.list(home.resolve("cache/sqlguard"))) {
+            assertThat(files.toList()).as("one complete file, no build leftovers").hasSize(1);
+        }
+    }
+
+    @Test
+    void theDemoTruncatesAndRedacts() {
+        JarRunner.Run run = sqlguard.run("query", "--sql", "SELECT id, claimant_ssn, amount FROM claims ORDER BY id");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        JsonNode result = run.json();
+        assertThat(result.get("returned_count").asInt()).isEqualTo(1000);
+        assertThat(result.get("truncated").asBoolean()).isTrue();
+        assertThat(result.get("limits_hit")).extracting(JsonNode::asText).containsExactly("rows");
+        assertThat(run.out()).doesNotContainPattern("9\\d\\d-\\d\\d-\\d{4}");
+        assertThat(result.get("rows").get(0).get(2).decimalValue()).isEqualTo(new BigDecimal("6682.00"));
+    }
+
+    @Test
+    void loadThenQueryWithParametersAndExactDecimals() throws IOException {
+        Files.writeString(work.resolve("sales.csv"), """
+                id,region,amount
+                1,north,10.10
+                2,north,20.20
+                3,south,0.05
+                """);
+
+        JarRunner.Run load = sqlguard.run("load", "--db", "sales.duckdb", "--table", "sales",
+                "-o", "types=amount:DECIMAL(10,2)", "sales.csv");
+        assertThat(load.code()).as(load.err()).isZero();
+        JsonNode report = load.json();
+        assertThat(report.get("table").asText()).isEqualTo("sales");
+        assertThat(report.get("rows_loaded").asLong()).isEqualTo(3);
+        assertThat(report.get("rows_in_table").asLong()).isEqualTo(3);
+
+        Files.writeString(work.resolve("sqlguard.yaml"), """
+                sources:
+                  sales:
+                    engine: duckdb
+                    database: sales.duckdb
+                    policy:
+                      tables: {sales: [id, region, amount]}
+                      limits: {rows: 100, timeout: 5s, memory: 128MB}
+                """);
+        JarRunner.Run query = sqlguard.run("query", "--sql", "SELECT sum(amount) AS total FROM sales WHERE region = ?",
+                "--param", "north");
+        assertThat(query.code()).as(query.err()).isZero();
+        assertThat(query.json().get("rows").get(0).get(0).decimalValue()).isEqualTo(new BigDecimal("30.30"));
+
+        JarRunner.Run mismatch = sqlguard.run("load", "--db", "sales.duckdb", "--table", "sales", "sales.csv");
+        assertThat(mismatch.code()).as("DOUBLE input into a DECIMAL column fails; the table is unchanged").isEqualTo(4);
+        assertThat(mismatch.out()).isEmpty();
+        assertThat(mismatch.err()).contains("LOAD_FAILED");
+
+        JarRunner.Run append = sqlguard.run("load", "--db", "sales.duckdb", "--table", "sales",
+                "-o", "types=amount:DECIMAL(10,2)", "sales.csv");
+        assertThat(append.code()).as(append.err()).isZero();
+        assertThat(append.json().get("rows_in_table").asLong()).isEqualTo(6);
+
+        JarRunner.Run missing = sqlguard.run("load", "--db", "sales.duckdb", "--table", "sales", "nope.csv");
+        assertThat(missing.code()).isIn(2, 4);
+        assertThat(missing.out()).isEmpty();
+    }
+
+    @Test
+    void aBatchOfHostileAndHonestLinesIsAnsweredLineByLine() {
+        String batch = String.join("\n",
+                "{\"id\": 1, \"sql\": \"SELECT region, count(*) AS n FROM claims GROUP BY region ORDER BY region\"}",
+                "{\"id\": 2, \"sql\": \"SELECT read_text('/etc/passwd')\"}",
+                "{\"id\": 3, \"sql\": \"SELECT 1; DROP TABLE claims\"}",
+                "{\"id\": 4, \"sql\": \"COPY claims TO '/tmp/sqlguard-it-leak.csv'\"}",
+                "{\"id\": 5, \"sql\": \"ATTACH '/tmp/other.duckdb' AS o\"}",
+                "{\"id\": \"six\", \"sql\": \"SELECT count(*) FROM claims WHERE status = ?\", \"params\": [\"DENIED\"]}",
+                "this is not JSON",
+                "{\"id\": 8, \"sql\": \"SELECT count(*) FROM claims WHERE id = ?\", \"params\": [{\"$ne\": 1}]}",
+                "{\"id\": 9}",
+                "{\"id\": 10, \"sql\": \"SELECT * FROM duckdb_settings()\"}",
+                "{\"id\": 11, \"sql\": \"SELECT count(*) AS n FROM claims\"}");
+
+        JarRunner.Run run = sqlguard.runWithInput(batch, "query", "--batch", "-");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        List<JsonNode> lines = run.lines();
+        assertThat(lines).hasSize(11);
+        assertThat(lines).extracting(l -> l.get("status").asText()).containsExactly(
+                "OK", "REJECTED", "REJECTED", "REJECTED", "REJECTED", "OK", "REJECTED", "REJECTED", "REJECTED", "REJECTED", "OK");
+        assertThat(lines).extracting(l -> l.get("id").isNull() ? "null" : l.get("id").asText())
+                .containsExactly("1", "2", "3", "4", "5", "six", "null", "8", "9", "10", "11");
+        assertThat(lines.get(10).get("rows").get(0).get(0).asLong()).isEqualTo(3000);
+        assertThat(Path.of("/tmp/sqlguard-it-leak.csv")).doesNotExist();
+        assertThat(run.out()).doesNotContain("root:");
+    }
+
+    @Test
+    void checkValidatesWithoutRunning() {
+        JarRunner.Run ok = sqlguard.run("check", "--sql", "SELECT region, sum(amount) FROM claims GROUP BY region");
+        assertThat(ok.code()).as(ok.err()).isZero();
+        assertThat(ok.json().get("status").asText()).isEqualTo("OK");
+        assertThat(ok.json().get("sql").asText()).contains("LIMIT");
+        assertThat(ok.json().get("rows").size()).isZero();
+
+        JarRunner.Run refused = sqlguard.run("check", "--sql", "DELETE FROM claims");
+        assertThat(refused.code()).isEqualTo(3);
+        assertThat(refused.json().get("status").asText()).isEqualTo("REJECTED");
+    }
+
+    @Test
+    void aConfigErrorExitsTwoWithItsPathAndLine() throws IOException {
+        Files.writeString(work.resolve("sqlguard.yaml"), """
+                sources:
+                  claims:
+                    engine: duckdb
+                    database: claims.duckdb
+                    policy:
+                      limits:
+                        rows: 10
+                        timeout: whenever
+                """);
+
+        JarRunner.Run run = sqlguard.run("query", "--sql", "SELECT 1");
+
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).contains("line 8, sources.claims.policy.limits.timeout: must be a positive duration");
+    }
+
+    @Test
+    void aMissingEnvironmentVariableIsNamedAndASetOneIsUsed() throws IOException {
+        Path config = work.resolve("env.yaml");
+        Files.writeString(config, """
+                sources:
+                  claims:
+                    engine: duckdb
+                    database: ${SQLGUARD_IT_DB}
+                """);
+
+        JarRunner.Run missing = sqlguard.run("query", "--config", "env.yaml", "--sql", "SELECT 1");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.out()).isEmpty();
+        assertThat(missing.err()).contains("environment variable SQLGUARD_IT_DB is not set");
+
+        JarRunner.Run demo = sqlguard.run("query", "--sql", "SELECT 1 AS one");
+        assertThat(demo.code()).as(demo.err()).isZero();
+        Path demoDb;
+        try (Stream<Path> files = Files.list(home.resolve("cache/sqlguard"))) {
+            demoDb = files.filter(p -> p.toString().endsWith(".duckdb")).findFirst().orElseThrow();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        JarRunner.Run set = sqlguard.env("SQLGUARD_IT_DB", demoDb.toString())
+                .run("query", "--config", "env.yaml", "--sql", "SELECT count(*) FROM claims");
+        assertThat(set.code()).as(set.err()).isZero();
+        assertThat(set.json().get("rows").get(0).get(0).asLong()).isEqualTo(3000);
+    }
+
+    @Test
+    void everyExitCode() {
+        assertThat(sqlguard.run("query", "--sql", "SELECT region FROM claims WHERE id = ?", "--param", "1").code()).isZero();
+        assertThat(sqlguard.run("query", "--sql", "SELECT region FROM claims WHERE id = -1").code()).isZero(); // NO_EVIDENCE
+
+        JarRunner.Run usage = sqlguard.run("query");
+        assertThat(usage.code()).isEqualTo(2);
+        assertThat(usage.out()).isEmpty();
+
+        JarRunner.Run rejected = sqlguard.run("query", "--sql", "SELECT password FROM users");
+        assertThat(rejected.code()).isEqualTo(3);
+        assertThat(rejected.json().get("status").asText()).isEqualTo("REJECTED");
+
+        JarRunner.Run error = sqlguard.run("query", "--sql", "SELECT CAST(region AS INTEGER) AS r FROM claims");
+        assertThat(error.code()).isEqualTo(4);
+        assertThat(error.json().get("status").asText()).isEqualTo("ERROR");
+        assertThat(error.json().get("error").get("code").asText()).isEqualTo("QUERY_FAILED");
+
+        JarRunner.Run batch = sqlguard.runWithInput("{\"sql\": \"DELETE FROM claims\"}\n", "query", "--batch", "-");
+        assertThat(batch.code()).isZero();
+        assertThat(batch.json().get("status").asText()).isEqualTo("REJECTED");
+    }
+
+    @Test
+    void sourcesAndHelp() {
+        JarRunner.Run sources = sqlguard.run("sources");
+        assertThat(sources.code()).as(sources.err()).isZero();
+        JsonNode table = sources.json().get("sources").get(0).get("tables").get(0);
+        assertThat(table.get("name").asText()).isEqualTo("claims");
+        assertThat(table.get("row_count").asLong()).isEqualTo(3000);
+
+        JarRunner.Run help = sqlguard.run("--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("query").contains("check").contains("load").contains("sources");
+    }
+}

@@ -1,0 +1,69 @@
+package dev.sqlguard.app.internal.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.LimitKind;
+import dev.sqlguard.domain.ResultColumn;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+
+class ToolResultJsonTest {
+    @Test
+    void writesTheContractFieldsInOrderWithExactDecimals() {
+        ToolResult result = new ToolResult("r-1", ToolStatus.OK, "claims", Optional.of("SELECT region, amount FROM claims"),
+                List.of(new ResultColumn("region", "VARCHAR"), new ResultColumn("amount", "DECIMAL(38,18)")),
+                List.of(Arrays.asList("north", new BigDecimal("12345678901234567890.123456789012345678")),
+                        Arrays.asList(null, new BigDecimal("1E+3")),
+                        Arrays.asList("x\"y\n", new BigDecimal("0.10"))),
+                true, Set.of(LimitKind.ROWS, LimitKind.BYTES), Optional.empty(), 12);
+
+        assertThat(ToolResultJson.write(result)).isEqualTo("{\"id\":\"r-1\",\"status\":\"OK\",\"source\":\"claims\","
+                + "\"sql\":\"SELECT region, amount FROM claims\","
+                + "\"columns\":[{\"name\":\"region\",\"type\":\"VARCHAR\"},{\"name\":\"amount\",\"type\":\"DECIMAL(38,18)\"}],"
+                + "\"rows\":[[\"north\",12345678901234567890.123456789012345678],[null,1000],[\"x\\\"y\\n\",0.10]],"
+                + "\"returned_count\":3,\"truncated\":true,\"limits_hit\":[\"rows\",\"bytes\"],\"error\":null,\"elapsed_ms\":12}");
+    }
+
+    @Test
+    void writesEveryScalarType() throws Exception {
+        ToolResult result = new ToolResult("r", ToolStatus.OK, "s", Optional.of("q"),
+                List.of(new ResultColumn("a", "T"), new ResultColumn("b", "T"), new ResultColumn("c", "T"), new ResultColumn("d", "T")),
+                List.of(List.of(true, Long.MAX_VALUE, new BigInteger("123456789012345678901234567890"), 1.5d)),
+                false, Set.of(), Optional.empty(), 0);
+
+        JsonNode row = new ObjectMapper().readTree(ToolResultJson.write(result)).get("rows").get(0);
+        assertThat(row.get(0).booleanValue()).isTrue();
+        assertThat(row.get(1).longValue()).isEqualTo(Long.MAX_VALUE);
+        assertThat(row.get(2).bigIntegerValue()).isEqualTo(new BigInteger("123456789012345678901234567890"));
+        assertThat(row.get(3).doubleValue()).isEqualTo(1.5d);
+    }
+
+    @Test
+    void writesAnErrorAndEchoesABatchId() throws Exception {
+        ToolResult result = ToolResult.failure("generated", ToolStatus.REJECTED, "claims", Optional.empty(),
+                Set.of(), new GuardException(ErrorCode.TABLE_NOT_ALLOWED, "The table 'users' is not allowlisted."), 3);
+
+        String json = ToolResultJson.write(result, IntNode.valueOf(7));
+        assertThat(json).isEqualTo("{\"id\":7,\"status\":\"REJECTED\",\"source\":\"claims\",\"sql\":null,\"columns\":[],"
+                + "\"rows\":[],\"returned_count\":0,\"truncated\":false,\"limits_hit\":[],"
+                + "\"error\":{\"code\":\"TABLE_NOT_ALLOWED\",\"message\":\"The table 'users' is not allowlisted.\",\"retryable\":true},"
+                + "\"elapsed_ms\":3}");
+        assertThat(ToolResultJson.write(result, NullNode.getInstance())).startsWith("{\"id\":null,");
+    }
+}
