@@ -24,6 +24,8 @@ import org.jfree.data.general.DefaultPieDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
+import dev.sqlguard.app.internal.json.ToolResultJson;
+
 /** Draws a PNG headless with JFreeChart and writes the matching Vega-Lite v5 specification. */
 public final class ChartRenderer {
     private static final Logger LOG = Logger.getLogger(ChartRenderer.class.getName());
@@ -136,7 +138,7 @@ public final class ChartRenderer {
         ArrayNode values = root.putObject("data").putArray("values");
         for (Point p : points) {
             ObjectNode v = values.addObject();
-            v.set(spec.x(), AgentJson.cell(p.x()));
+            v.set(spec.x(), ToolResultJson.cell(p.x()));
             p.series().ifPresent(s -> v.put(seriesField, s));
             v.put(yField, p.y());
         }

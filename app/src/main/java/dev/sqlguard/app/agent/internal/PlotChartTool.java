@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.agent.AgentSource;
 import dev.sqlguard.app.agent.ChartOutput;
 import dev.sqlguard.app.agent.ToolOutcome;
@@ -155,7 +156,7 @@ public final class PlotChartTool implements Tool {
         summary.put("rendered", png.isPresent());
         ArrayNode noteArray = summary.putArray("notes");
         notes.forEach(noteArray::add);
-        out.set("query", AgentJson.toolResult(result));
+        out.set("query", ToolResultJson.toNode(result));
         List<Object> evidence = ToolContext.shownValues(result);
         evidence.add((long) points.size());
         return new ToolOutcome(NAME, result.status(), AgentJson.write(out), List.of(result), evidence, Optional.of(chart),

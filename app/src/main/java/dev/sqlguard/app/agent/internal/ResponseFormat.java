@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.agent.AnalyticalResponse;
 import dev.sqlguard.app.agent.AnalyticalResponse.ExecutedQuery;
 import dev.sqlguard.app.agent.ChartOutput;
@@ -47,7 +48,7 @@ public final class ResponseFormat {
             ArrayNode rows = node.putArray("preview_rows");
             for (List<Object> row : q.previewRows()) {
                 ArrayNode out = rows.addArray();
-                row.forEach(cell -> out.add(AgentJson.cell(cell)));
+                row.forEach(cell -> out.add(ToolResultJson.cell(cell)));
             }
             node.put("returned_count", q.returnedCount());
             node.put("truncated", q.truncated());

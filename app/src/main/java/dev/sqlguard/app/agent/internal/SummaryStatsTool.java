@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.agent.AgentSource;
 import dev.sqlguard.app.agent.ToolOutcome;
 import dev.sqlguard.domain.ErrorType;
@@ -144,7 +145,7 @@ public final class SummaryStatsTool implements Tool {
                 byLabel.put(result.columns().get(i).name().toLowerCase(java.util.Locale.ROOT), row.get(i));
             }
             Object total = byLabel.get("row_count");
-            out.set("row_count", AgentJson.cell(total));
+            out.set("row_count", ToolResultJson.cell(total));
             ArrayNode stats = out.putArray("stats");
             for (int i = 0; i < targets.size(); i++) {
                 Target target = targets.get(i);
@@ -153,10 +154,10 @@ public final class SummaryStatsTool implements Tool {
                 s.put("type", target.column().type());
                 for (String stat : statNames(target, used)) {
                     Object value = byLabel.get(alias(i, stat));
-                    s.set(stat, AgentJson.cell(value));
+                    s.set(stat, ToolResultJson.cell(value));
                     if (stat.equals("count")) {
                         Object nulls = difference(total, value);
-                        s.set("nulls", AgentJson.cell(nulls));
+                        s.set("nulls", ToolResultJson.cell(nulls));
                         evidence.add(nulls);
                     }
                 }
@@ -164,7 +165,7 @@ public final class SummaryStatsTool implements Tool {
         }
         ArrayNode noteArray = out.putArray("notes");
         notes.forEach(noteArray::add);
-        out.set("query", AgentJson.toolResult(result));
+        out.set("query", ToolResultJson.toNode(result));
         return new ToolOutcome(NAME, result.status(), AgentJson.write(out), attempts, evidence, Optional.empty(),
                 Optional.empty(), result.error());
     }

@@ -15,6 +15,7 @@ import java.util.logging.Logger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.agent.AgentSource;
 import dev.sqlguard.app.agent.ToolOutcome;
 import dev.sqlguard.domain.ErrorCode;
@@ -129,7 +130,7 @@ public final class ToolContext {
 
     /** The outcome of a call that produced exactly one result. */
     public static ToolOutcome outcome(String tool, ToolResult result) {
-        return new ToolOutcome(tool, result.status(), AgentJson.write(AgentJson.toolResult(result)),
+        return new ToolOutcome(tool, result.status(), AgentJson.write(ToolResultJson.toNode(result)),
                 List.of(result), shownValues(result), Optional.empty(), Optional.empty(), result.error());
     }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.domain.TableRef;
 
 class AgentInternalsTest {
@@ -110,7 +111,7 @@ class AgentInternalsTest {
 
     @Test
     void decimalsAreWrittenExactly() {
-        assertThat(AgentJson.write(AgentJson.cell(new BigDecimal("4912.60")))).isEqualTo("4912.60");
-        assertThat(AgentJson.write(AgentJson.cell(new BigDecimal("1E+3")))).isEqualTo("1000");
+        assertThat(AgentJson.write(ToolResultJson.cell(new BigDecimal("4912.60")))).isEqualTo("4912.60");
+        assertThat(AgentJson.write(ToolResultJson.cell(new BigDecimal("1E+3")))).isEqualTo("1000");
     }
 }
