@@ -13,7 +13,6 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.Set;
 
 import org.junit.jupiter.api.AfterAll;
@@ -27,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sqlguard.app.internal.wiring.EngineRegistry;
 import dev.sqlguard.app.agent.AnalyticalResponse.Status;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryService;
@@ -80,8 +80,9 @@ class DuckDbAgentTest {
     }
 
     static Engine open(GuardrailPolicy policy) throws Exception {
-        EngineFactory factory = ServiceLoader.load(EngineFactory.class).stream().map(ServiceLoader.Provider::get)
-                .filter(f -> f.name().equals("duckdb")).findFirst().orElseThrow();
+        // the app's discovery, which skips the test class path's deliberately missing plug-in
+        EngineFactory factory = EngineRegistry.discover(DuckDbAgentTest.class.getClassLoader(), message -> { })
+                .require("duckdb", "");
         if (work == null) {
             work = Files.createDirectories(folder.resolve("work"));
         }
