@@ -25,6 +25,11 @@ import com.google.inject.Inject;
 
 import dev.sqlguard.app.SqlGuardConfig.AuditConfig;
 import dev.sqlguard.app.SqlGuardConfig.SourceConfig;
+import dev.sqlguard.app.agent.AgentSettings;
+import dev.sqlguard.app.agent.AgentSource;
+import dev.sqlguard.app.agent.AgentTools;
+import dev.sqlguard.app.agent.AnalystPlanner;
+import dev.sqlguard.app.agent.Evaluation;
 import dev.sqlguard.app.internal.config.ConfigReader;
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
@@ -47,6 +52,7 @@ import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
 import dev.sqlguard.ports.TableDescription;
+import dev.sqlguard.ports.model.ModelPort;
 
 /**
  * The embedding API: one checked, read-only, bounded query per call, on the configured sources.
@@ -181,6 +187,60 @@ public final class SqlGuard implements AutoCloseable {
                 throw unknownSource(source);
             }
             slot.engine();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * The agent's tools on {@code sourceIds}, running every statement through this instance's
+     * guarded path and audit sink (as {@link #query} does). Starts those sources' engines.
+     *
+     * @param chartDirectory where {@code plot_chart} writes PNG files
+     * @throws GuardException {@code UNKNOWN_SOURCE}, or the engine's error when one cannot start
+     * @throws IllegalArgumentException when {@code sourceIds} is empty
+     */
+    public AgentTools agentTools(Path chartDirectory, List<String> sourceIds) {
+        return new AgentTools(service, agentSources(sourceIds), chartDirectory);
+    }
+
+    /**
+     * A planner that answers questions with {@code model} over {@code sourceIds}, through this
+     * instance's guarded path and audit sink. Starts those sources' engines.
+     *
+     * @throws GuardException {@code UNKNOWN_SOURCE}, or the engine's error when one cannot start
+     * @throws IllegalArgumentException when {@code sourceIds} is empty
+     */
+    public AnalystPlanner planner(ModelPort model, AgentSettings settings, List<String> sourceIds) {
+        return new AnalystPlanner(model, service, agentSources(sourceIds), settings);
+    }
+
+    /**
+     * An evaluation of {@code planner} whose reference SQL runs on {@code sourceId} through this
+     * instance's guarded path.
+     *
+     * @throws GuardException {@code UNKNOWN_SOURCE}, or the engine's error when it cannot start
+     */
+    public Evaluation evaluation(AnalystPlanner planner, String sourceId) {
+        return new Evaluation(planner, service, agentSources(List.of(sourceId)).get(0));
+    }
+
+    private List<AgentSource> agentSources(List<String> sourceIds) {
+        if (sourceIds.isEmpty()) {
+            throw new IllegalArgumentException("no source");
+        }
+        lock.readLock().lock();
+        try {
+            ensureOpen();
+            List<AgentSource> out = new ArrayList<>();
+            for (String id : sourceIds) {
+                Slot slot = slots.get(requireNonNull(id, "source id is null"));
+                if (slot == null) {
+                    throw unknownSource(id);
+                }
+                out.add(new AgentSource(slot.engine(), slot.config.engine()));
+            }
+            return out;
         } finally {
             lock.readLock().unlock();
         }

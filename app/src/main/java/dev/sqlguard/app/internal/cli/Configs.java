@@ -6,12 +6,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
+import com.google.inject.Guice;
+
+import dev.sqlguard.app.ConfigException;
+import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.internal.config.ConfigReader;
 import dev.sqlguard.app.internal.demo.DemoDatabase;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
 import dev.sqlguard.app.internal.wiring.ModelRegistry;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
+import dev.sqlguard.app.internal.wiring.SqlGuardModule;
 import dev.sqlguard.ports.ingest.DataLoader;
 
 /**
@@ -46,6 +51,21 @@ final class Configs {
         Path database = DemoDatabase.ensure(DemoDatabase.cacheDirectory(ctx.env()), dataLoader(ctx),
                 line -> ctx.stderr().println(line));
         return new Resolved(DemoDatabase.config(database), engines, true);
+    }
+
+    /**
+     * Wires a {@link SqlGuard} on {@code resolved} with the CLI's audit (the configured file, else stderr).
+     *
+     * @throws ConfigException when the application cannot be wired
+     */
+    static SqlGuard open(Resolved resolved, CliContext ctx) {
+        try {
+            return Guice.createInjector(new SqlGuardModule(resolved.config(), resolved.engines(), Optional.empty(), ctx.stderr()))
+                    .getInstance(SqlGuard.class);
+        } catch (com.google.inject.ProvisionException | com.google.inject.CreationException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof ConfigException c ? c : new ConfigException("the application could not be wired.");
+        }
     }
 
     /** The trusted DuckDB loader, if its jar is present. */

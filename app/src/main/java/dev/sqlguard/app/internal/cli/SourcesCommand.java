@@ -12,13 +12,10 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.google.inject.Guice;
-import com.google.inject.Injector;
 
 import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
-import dev.sqlguard.app.internal.wiring.SqlGuardModule;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.ToolError;
@@ -61,15 +58,11 @@ final class SourcesCommand implements Callable<Integer> {
             ctx.warn(e.safeMessage());
             return ExitCodes.ERROR;
         }
-        Injector injector;
         SqlGuard guard;
         try {
-            injector = Guice.createInjector(
-                    new SqlGuardModule(resolved.config(), resolved.engines(), Optional.empty(), ctx.stderr()));
-            guard = injector.getInstance(SqlGuard.class);
-        } catch (com.google.inject.ProvisionException | com.google.inject.CreationException e) {
-            Throwable cause = e.getCause();
-            ctx.warn(cause instanceof ConfigException ? cause.getMessage() : "the application could not be wired.");
+            guard = Configs.open(resolved, ctx);
+        } catch (ConfigException e) {
+            ctx.warn(e.getMessage());
             return ExitCodes.USAGE;
         }
         int code = ExitCodes.OK;

@@ -55,7 +55,7 @@ public final class ConfigReader {
     /** Model settings accepted when no model plug-in declares its own. */
     private static final Set<String> MODEL_KEYS = Set.of("baseUrl", "model", "apiKey");
     /** The model plug-in used when the configuration names none and several or none are found. */
-    static final String DEFAULT_MODEL_PROVIDER = "openai";
+    static final String DEFAULT_MODEL_PROVIDER = ModelRegistry.DEFAULT_PROVIDER;
     private static final Set<String> AUDIT_KEYS = Set.of("file");
 
     private final String fileName;
