@@ -28,7 +28,7 @@ import dev.sqlguard.ports.model.ModelPortFactory;
  * the next step of the script (a function of the request body), or by {@code afterwards} once the
  * script is used up; every request body is recorded.
  */
-final class FakeOpenAiServer implements AutoCloseable {
+public final class FakeOpenAiServer implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServer server;
@@ -46,11 +46,11 @@ final class FakeOpenAiServer implements AutoCloseable {
         server.start();
     }
 
-    static FakeOpenAiServer script(List<Function<JsonNode, String>> steps) throws IOException {
+    public static FakeOpenAiServer script(List<Function<JsonNode, String>> steps) throws IOException {
         return new FakeOpenAiServer(steps, null);
     }
 
-    String baseUrl() {
+    public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
     }
 
@@ -67,7 +67,7 @@ final class FakeOpenAiServer implements AutoCloseable {
                 "maxRetries", "0", "requestTimeout", "20s", "connectTimeout", "2s"), Map.of());
     }
 
-    synchronized List<JsonNode> requests() {
+    public synchronized List<JsonNode> requests() {
         return List.copyOf(requests);
     }
 
@@ -113,7 +113,7 @@ final class FakeOpenAiServer implements AutoCloseable {
     // ------------------------------------------------------------------ reply builders
 
     /** A reply that calls one tool; the arguments are sent as a JSON string, as OpenAI does. */
-    static Function<JsonNode, String> toolCall(String name, String argumentsJson) {
+    public static Function<JsonNode, String> toolCall(String name, String argumentsJson) {
         return request -> {
             ObjectNode message = JSON.createObjectNode().put("role", "assistant");
             message.putNull("content");
@@ -124,7 +124,7 @@ final class FakeOpenAiServer implements AutoCloseable {
         };
     }
 
-    static Function<JsonNode, String> text(String content) {
+    public static Function<JsonNode, String> text(String content) {
         return request -> completion(JSON.createObjectNode().put("role", "assistant").put("content", content), "stop");
     }
 
@@ -138,7 +138,7 @@ final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /** The content of the last tool message of a request, parsed. */
-    static JsonNode lastToolResult(JsonNode request) {
+    public static JsonNode lastToolResult(JsonNode request) {
         JsonNode messages = request.path("messages");
         for (int i = messages.size() - 1; i >= 0; i--) {
             if (messages.get(i).path("role").asText().equals("tool")) {

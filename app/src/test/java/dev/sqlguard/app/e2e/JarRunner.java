@@ -51,6 +51,15 @@ final class JarRunner {
             return nodes;
         }
 
+        /** The whole of stdout as one (possibly multi-line) JSON document. */
+        JsonNode document() {
+            try {
+                return JSON.readTree(out);
+            } catch (IOException e) {
+                throw new AssertionError("stdout is not one JSON document: " + out + "\nstderr: " + err, e);
+            }
+        }
+
         JsonNode json() {
             List<JsonNode> lines = lines();
             assertThat(lines).as("one result on stdout; stderr: %s", err).hasSize(1);
@@ -92,6 +101,8 @@ final class JarRunner {
         command.add(jar().toString());
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
+        // the developer's own model endpoint must not leak into a test
+        builder.environment().keySet().removeIf(name -> name.startsWith("SQLGUARD_"));
         builder.environment().put("HOME", home.toString());
         builder.environment().put("XDG_CACHE_HOME", home.resolve("cache").toString());
         builder.environment().putAll(env);
