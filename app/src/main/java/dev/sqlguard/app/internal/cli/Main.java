@@ -80,7 +80,8 @@ public final class Main {
                 .addSubcommand(new CommandLine(new CheckCommand(ctx)))
                 .addSubcommand(new CommandLine(new SourcesCommand(ctx)))
                 .addSubcommand(new CommandLine(new AskCommand(ctx)))
-                .addSubcommand(new CommandLine(new EvalCommand(ctx)));
+                .addSubcommand(new CommandLine(new EvalCommand(ctx)))
+                .addSubcommand(new CommandLine(new McpCommand(ctx)));
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         cmd.setOut(new PrintWriter(ctx.stdout(), true, StandardCharsets.UTF_8));
         cmd.setErr(new PrintWriter(ctx.stderr(), true, StandardCharsets.UTF_8));

@@ -1,0 +1,144 @@
+package dev.sqlguard.app.internal.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+
+import dev.sqlguard.app.ConfigException;
+import dev.sqlguard.app.SqlGuard;
+import dev.sqlguard.app.agent.AgentTools;
+import dev.sqlguard.app.internal.mcp.McpToolServer;
+import dev.sqlguard.app.internal.mcp.McpToolServer.SourceInfo;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.ToolError;
+import io.modelcontextprotocol.server.McpSyncServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "mcp", mixinStandardHelpOptions = true,
+        description = {"Runs an MCP server on stdio: tools list_sources, describe_source, query_data, summary_stats and",
+                "plot_chart over the configured sources, on the same guarded path and audit as the CLI.",
+                "stdout carries protocol messages only; logs and audit lines go to stderr. Stops when stdin closes.",
+                "Exit codes: 0 stdin closed, 2 a configuration error, 4 no source could start."})
+final class McpCommand implements Callable<Integer> {
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "The configuration file. Default: ./sqlguard.yaml if it exists, else the built-in 'demo' source.")
+    Path config;
+
+    private final CliContext ctx;
+
+    McpCommand(CliContext ctx) {
+        this.ctx = requireNonNull(ctx, "ctx is null");
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Configs.Resolved resolved;
+        SqlGuard guard;
+        try {
+            resolved = Configs.resolve(config, ctx);
+            guard = Configs.open(resolved, ctx);
+        } catch (ConfigException e) {
+            ctx.warn(e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (GuardException e) {
+            ctx.warn(e.safeMessage());
+            return ExitCodes.ERROR;
+        }
+        Path charts = Files.createTempDirectory("sqlguard-mcp-charts");
+        try (guard) {
+            List<SourceInfo> sources = new ArrayList<>();
+            List<String> served = new ArrayList<>();
+            for (String id : guard.sources()) {
+                String engine = resolved.config().sources().get(id).engine();
+                try {
+                    guard.start(id);
+                    served.add(id);
+                    sources.add(new SourceInfo(id, engine, Optional.empty()));
+                } catch (GuardException e) {
+                    if (e.code() == ErrorCode.CONFIGURATION_ERROR) {
+                        ctx.warn(e.safeMessage());
+                        return ExitCodes.USAGE;
+                    }
+                    ctx.warn("source '" + id + "' is not served: " + e.safeMessage());
+                    sources.add(new SourceInfo(id, engine, Optional.of(ToolError.of(e))));
+                }
+            }
+            if (served.isEmpty()) {
+                ctx.warn("no source could start; the MCP server is not started.");
+                return ExitCodes.ERROR;
+            }
+            AgentTools tools = guard.agentTools(charts, served);
+            String version = Optional.ofNullable(McpCommand.class.getPackage().getImplementationVersion()).orElse("development");
+            EndOfInput stdin = new EndOfInput(ctx.stdin());
+            McpSyncServer server = new McpToolServer(tools, sources, version).start(stdin, ctx.stdout());
+            ctx.stderr().println("sqlguard: MCP server ready on stdio (sources: " + String.join(", ", served) + ")");
+            stdin.await();
+            server.closeGracefully();
+            return ExitCodes.OK;
+        } finally {
+            deleteTree(charts);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** Standard input that says when it has ended (end of file or a read error): the server's cue to stop. */
+    private static final class EndOfInput extends FilterInputStream {
+        private final CountDownLatch ended = new CountDownLatch(1);
+
+        EndOfInput(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            return observe(() -> super.read());
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            return observe(() -> super.read(b, off, len));
+        }
+
+        private int observe(IoRead read) throws IOException {
+            try {
+                int n = read.read();
+                if (n < 0) {
+                    ended.countDown();
+                }
+                return n;
+            } catch (IOException | RuntimeException e) {
+                ended.countDown();
+                throw e;
+            }
+        }
+
+        void await() throws InterruptedException {
+            ended.await();
+        }
+
+        @FunctionalInterface
+        private interface IoRead {
+            int read() throws IOException;
+        }
+    }
+}
