@@ -2,9 +2,7 @@ package dev.sqlguard.app.internal.cli;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +10,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 
 import dev.sqlguard.app.ConfigException;
@@ -20,6 +17,7 @@ import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.agent.AgentTools;
 import dev.sqlguard.app.internal.mcp.McpToolServer;
 import dev.sqlguard.app.internal.mcp.McpToolServer.SourceInfo;
+import dev.sqlguard.app.internal.mcp.StdioLifecycle;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.ToolError;
@@ -82,10 +80,11 @@ final class McpCommand implements Callable<Integer> {
             }
             AgentTools tools = guard.agentTools(charts, served);
             String version = Optional.ofNullable(McpCommand.class.getPackage().getImplementationVersion()).orElse("development");
-            EndOfInput stdin = new EndOfInput(ctx.stdin());
-            McpSyncServer server = new McpToolServer(tools, sources, version).start(stdin, ctx.stdout());
+            StdioLifecycle stdio = new StdioLifecycle();
+            McpSyncServer server = new McpToolServer(tools, sources, version)
+                    .start(stdio.input(ctx.stdin()), stdio.output(ctx.stdout()));
             ctx.stderr().println("sqlguard: MCP server ready on stdio (sources: " + String.join(", ", served) + ")");
-            stdin.await();
+            stdio.awaitEnd(); // requests still running when input ended are answered first
             server.closeGracefully();
             return ExitCodes.OK;
         } finally {
@@ -98,47 +97,6 @@ final class McpCommand implements Callable<Integer> {
             for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
-        }
-    }
-
-    /** Standard input that says when it has ended (end of file or a read error): the server's cue to stop. */
-    private static final class EndOfInput extends FilterInputStream {
-        private final CountDownLatch ended = new CountDownLatch(1);
-
-        EndOfInput(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            return observe(() -> super.read());
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            return observe(() -> super.read(b, off, len));
-        }
-
-        private int observe(IoRead read) throws IOException {
-            try {
-                int n = read.read();
-                if (n < 0) {
-                    ended.countDown();
-                }
-                return n;
-            } catch (IOException | RuntimeException e) {
-                ended.countDown();
-                throw e;
-            }
-        }
-
-        void await() throws InterruptedException {
-            ended.await();
-        }
-
-        @FunctionalInterface
-        private interface IoRead {
-            int read() throws IOException;
         }
     }
 }

@@ -85,6 +85,7 @@ public final class McpToolServer {
 
     private final AgentTools tools;
     private final List<SourceInfo> sources;
+
     private final String serverVersion;
 
     /**
@@ -145,6 +146,10 @@ public final class McpToolServer {
 
     /** Runs one call by name with the client's arguments. Never throws. */
     public CallToolResult call(String name, Map<String, Object> arguments) {
+        return run(name, arguments);
+    }
+
+    private CallToolResult run(String name, Map<String, Object> arguments) {
         try {
             if (LIST_SOURCES.equals(name)) {
                 return listSources(arguments == null ? Map.of() : arguments);
