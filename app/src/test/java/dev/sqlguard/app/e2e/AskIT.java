@@ -101,7 +101,7 @@ class AskIT {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort(); // closed again: nothing listens there
         }
-        Path database = demoDatabase();
+        Path database = sqlguard.demoDatabase();
         Path config = dir.resolve("work/model.yaml");
         Files.writeString(config, """
                 sources:
@@ -129,14 +129,5 @@ class AskIT {
         assertThat(eval.code()).as(eval.err()).isEqualTo(4);
         assertThat(eval.err()).contains("evaluation stopped after 1 question");
         assertThat(eval.out()).contains("Fully verified and correct: 0/1");
-    }
-
-    /** Builds the demo database in the private cache (via a plain query) and returns its file. */
-    private Path demoDatabase() throws IOException {
-        JarRunner.Run build = sqlguard.run("query", "--sql", "SELECT 1");
-        assertThat(build.code()).as(build.err()).isZero();
-        try (var files = Files.list(dir.resolve("home/cache/sqlguard"))) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".duckdb")).findFirst().orElseThrow();
-        }
     }
 }

@@ -84,6 +84,17 @@ final class JarRunner {
         return jar;
     }
 
+    /** Builds the demo database in the private cache (with a plain query) and returns its file. */
+    Path demoDatabase() {
+        Run build = run("query", "--sql", "SELECT 1");
+        assertThat(build.code()).as(build.err()).isZero();
+        try (var files = Files.list(home.resolve("cache/sqlguard"))) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".duckdb")).findFirst().orElseThrow();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     JarRunner env(String name, String value) {
         env.put(name, value);
         return this;

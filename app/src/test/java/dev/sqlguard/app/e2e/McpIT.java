@@ -323,12 +323,7 @@ class McpIT {
 
     /** A configuration over the demo database (built in the private cache) with the given time limit. */
     private Path configWithTimeout(String timeout) throws IOException {
-        JarRunner.Run build = new JarRunner(home, Files.createDirectories(dir.resolve("work"))).run("query", "--sql", "SELECT 1");
-        assertThat(build.code()).as(build.err()).isZero();
-        Path database;
-        try (var files = Files.list(home.resolve("cache/sqlguard"))) {
-            database = files.filter(p -> p.getFileName().toString().endsWith(".duckdb")).findFirst().orElseThrow();
-        }
+        Path database = new JarRunner(home, Files.createDirectories(dir.resolve("work"))).demoDatabase();
         Path config = dir.resolve("work/mcp.yaml");
         Files.writeString(config, """
                 sources:

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -14,7 +15,6 @@ import dev.sqlguard.app.agent.ChartOutput;
 import dev.sqlguard.app.agent.ClaimCheck;
 import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.ResultColumn;
-import dev.sqlguard.domain.ToolError;
 
 /** JSON and text renderings of an {@link AnalyticalResponse}. */
 public final class ResponseFormat {
@@ -36,34 +36,13 @@ public final class ResponseFormat {
             node.put("tool", q.tool());
             node.put("source", q.source());
             node.put("status", q.status().name());
-            if (q.sql().isPresent()) {
-                node.put("sql", q.sql().get());
-            } else {
-                node.putNull("sql");
-            }
-            ArrayNode columns = node.putArray("columns");
-            for (ResultColumn c : q.columns()) {
-                columns.addObject().put("name", c.name()).put("type", c.type());
-            }
-            ArrayNode rows = node.putArray("preview_rows");
-            for (List<Object> row : q.previewRows()) {
-                ArrayNode out = rows.addArray();
-                row.forEach(cell -> out.add(ToolResultJson.cell(cell)));
-            }
+            node.set("sql", q.sql().<JsonNode>map(AgentJson.NODES::textNode).orElse(AgentJson.NODES.nullNode()));
+            node.set("columns", ToolResultJson.columns(q.columns()));
+            node.set("preview_rows", ToolResultJson.rows(q.previewRows()));
             node.put("returned_count", q.returnedCount());
             node.put("truncated", q.truncated());
-            ArrayNode limits = node.putArray("limits_hit");
-            for (LimitKind kind : LimitKind.values()) {
-                if (q.limitsHit().contains(kind)) {
-                    limits.add(kind.wireName());
-                }
-            }
-            if (q.error().isPresent()) {
-                ToolError e = q.error().get();
-                node.putObject("error").put("code", e.code().name()).put("message", e.message()).put("retryable", e.retryable());
-            } else {
-                node.putNull("error");
-            }
+            node.set("limits_hit", ToolResultJson.limitsHit(q.limitsHit()));
+            node.set("error", ToolResultJson.error(q.error()));
         }
         if (r.chart().isPresent()) {
             ChartOutput chart = r.chart().get();

@@ -42,16 +42,7 @@ abstract class AbstractAgentCommand implements Callable<Integer> {
 
     @Override
     public final Integer call() {
-        Configs.Resolved resolved;
-        try {
-            resolved = Configs.resolve(config, ctx);
-        } catch (ConfigException e) {
-            ctx.warn(e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (GuardException e) {
-            ctx.warn(e.safeMessage());
-            return ExitCodes.ERROR;
-        }
+        Configs.Resolved resolved = Configs.resolveOrExit(config, ctx);
         ModelPort model;
         try {
             model = ModelRegistry.discover(Configs.class.getClassLoader(), ctx::warn)
@@ -64,13 +55,7 @@ abstract class AbstractAgentCommand implements Callable<Integer> {
                     + " Configure the model: section or set SQLGUARD_MODEL_BASE_URL and SQLGUARD_MODEL.");
             return e.code() == ErrorCode.CONFIGURATION_ERROR ? ExitCodes.USAGE : ExitCodes.ERROR;
         }
-        SqlGuard guard;
-        try {
-            guard = Configs.open(resolved, ctx);
-        } catch (ConfigException e) {
-            ctx.warn(e.getMessage());
-            return ExitCodes.USAGE;
-        }
+        SqlGuard guard = Configs.open(resolved, ctx);
         try (guard) {
             List<String> sourceIds = sourceIds(guard);
             if (sourceIds.isEmpty()) {

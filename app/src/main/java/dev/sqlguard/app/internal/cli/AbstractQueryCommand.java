@@ -23,7 +23,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 
-import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.internal.json.BatchLine;
 import dev.sqlguard.app.internal.json.JsonParams;
@@ -100,16 +99,7 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--param: " + e.safeMessage());
             }
         }
-        Configs.Resolved resolved;
-        try {
-            resolved = Configs.resolve(config, ctx);
-        } catch (ConfigException e) {
-            ctx.warn(e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (GuardException e) {
-            ctx.warn(e.safeMessage());
-            return ExitCodes.ERROR;
-        }
+        Configs.Resolved resolved = Configs.resolveOrExit(config, ctx);
         Injector injector;
         SqlGuard guard;
         try {
@@ -118,9 +108,7 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
                     new CliModule(format, ctx.stdout()));
             guard = injector.getInstance(SqlGuard.class);
         } catch (com.google.inject.ProvisionException | com.google.inject.CreationException e) {
-            Throwable cause = e.getCause();
-            ctx.warn(cause instanceof ConfigException ? cause.getMessage() : "the application could not be wired.");
-            return ExitCodes.USAGE;
+            throw new CommandExit(ExitCodes.USAGE, Configs.wiringFailure(e));
         }
         try (guard) {
             String sourceId = chooseSource(guard);

@@ -54,18 +54,38 @@ final class Configs {
     }
 
     /**
+     * {@link #resolve} for a command: a configuration error ends it with exit code 2, a demo
+     * database that cannot be built with exit code 4.
+     *
+     * @throws CommandExit with that code and the safe message
+     */
+    static Resolved resolveOrExit(Path configOption, CliContext ctx) {
+        try {
+            return resolve(configOption, ctx);
+        } catch (ConfigException e) {
+            throw new CommandExit(ExitCodes.USAGE, e.getMessage());
+        } catch (dev.sqlguard.domain.GuardException e) {
+            throw new CommandExit(ExitCodes.ERROR, e.safeMessage());
+        }
+    }
+
+    /**
      * Wires a {@link SqlGuard} on {@code resolved} with the CLI's audit (the configured file, else stderr).
      *
-     * @throws ConfigException when the application cannot be wired
+     * @throws CommandExit with exit code 2 when the application cannot be wired
      */
     static SqlGuard open(Resolved resolved, CliContext ctx) {
         try {
             return Guice.createInjector(new SqlGuardModule(resolved.config(), resolved.engines(), Optional.empty(), ctx.stderr()))
                     .getInstance(SqlGuard.class);
         } catch (com.google.inject.ProvisionException | com.google.inject.CreationException e) {
-            Throwable cause = e.getCause();
-            throw cause instanceof ConfigException c ? c : new ConfigException("the application could not be wired.");
+            throw new CommandExit(ExitCodes.USAGE, wiringFailure(e));
         }
+    }
+
+    /** The safe message for a Guice failure: the configuration error behind it, if that is what it is. */
+    static String wiringFailure(RuntimeException e) {
+        return e.getCause() instanceof ConfigException c ? c.getMessage() : "the application could not be wired.";
     }
 
     /** The trusted DuckDB loader, if its jar is present. */

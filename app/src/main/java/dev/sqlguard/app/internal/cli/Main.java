@@ -86,6 +86,10 @@ public final class Main {
         cmd.setOut(new PrintWriter(ctx.stdout(), true, StandardCharsets.UTF_8));
         cmd.setErr(new PrintWriter(ctx.stderr(), true, StandardCharsets.UTF_8));
         cmd.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof CommandExit exit) {
+                ctx.warn(exit.getMessage());
+                return exit.code();
+            }
             ctx.warn("internal error (" + e.getClass().getSimpleName() + ").");
             return ExitCodes.ERROR;
         });

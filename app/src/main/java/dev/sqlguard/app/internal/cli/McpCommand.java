@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
-import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.agent.AgentTools;
 import dev.sqlguard.app.internal.mcp.McpToolServer;
@@ -43,18 +42,8 @@ final class McpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        Configs.Resolved resolved;
-        SqlGuard guard;
-        try {
-            resolved = Configs.resolve(config, ctx);
-            guard = Configs.open(resolved, ctx);
-        } catch (ConfigException e) {
-            ctx.warn(e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (GuardException e) {
-            ctx.warn(e.safeMessage());
-            return ExitCodes.ERROR;
-        }
+        Configs.Resolved resolved = Configs.resolveOrExit(config, ctx);
+        SqlGuard guard = Configs.open(resolved, ctx);
         Path charts = Files.createTempDirectory("sqlguard-mcp-charts");
         try (guard) {
             List<SourceInfo> sources = new ArrayList<>();

@@ -13,7 +13,6 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
-import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.domain.ErrorCode;
@@ -48,23 +47,8 @@ final class SourcesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Configs.Resolved resolved;
-        try {
-            resolved = Configs.resolve(config, ctx);
-        } catch (ConfigException e) {
-            ctx.warn(e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (GuardException e) {
-            ctx.warn(e.safeMessage());
-            return ExitCodes.ERROR;
-        }
-        SqlGuard guard;
-        try {
-            guard = Configs.open(resolved, ctx);
-        } catch (ConfigException e) {
-            ctx.warn(e.getMessage());
-            return ExitCodes.USAGE;
-        }
+        Configs.Resolved resolved = Configs.resolveOrExit(config, ctx);
+        SqlGuard guard = Configs.open(resolved, ctx);
         int code = ExitCodes.OK;
         List<Described> described = new java.util.ArrayList<>();
         try (guard) {

@@ -4,6 +4,8 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -70,37 +72,54 @@ public final class ToolResultJson {
         node.put("id", result.id());
         node.put("status", result.status().name());
         node.put("source", result.source());
-        if (result.sql().isPresent()) {
-            node.put("sql", result.sql().get());
-        } else {
-            node.putNull("sql");
-        }
-        ArrayNode columns = node.putArray("columns");
-        for (ResultColumn column : result.columns()) {
-            columns.addObject().put("name", column.name()).put("type", column.type());
-        }
-        ArrayNode rows = node.putArray("rows");
-        for (List<Object> row : result.rows()) {
-            ArrayNode out = rows.addArray();
-            row.forEach(cell -> out.add(cell(cell)));
-        }
+        node.set("sql", result.sql().<JsonNode>map(NODES::textNode).orElse(NODES.nullNode()));
+        node.set("columns", columns(result.columns()));
+        node.set("rows", rows(result.rows()));
         node.put("returned_count", result.returnedCount());
         node.put("truncated", result.truncated());
-        ArrayNode limits = node.putArray("limits_hit");
-        for (LimitKind kind : LimitKind.values()) {
-            if (result.limitsHit().contains(kind)) {
-                limits.add(kind.wireName());
-            }
-        }
-        if (result.error().isPresent()) {
-            ToolError error = result.error().get();
-            node.putObject("error").put("code", error.code().name()).put("message", error.message())
-                    .put("retryable", error.retryable());
-        } else {
-            node.putNull("error");
-        }
+        node.set("limits_hit", limitsHit(result.limitsHit()));
+        node.set("error", error(result.error()));
         node.put("elapsed_ms", result.elapsedMs());
         return node;
+    }
+
+    /** {@code [{name, type}, ...]}. */
+    public static ArrayNode columns(List<ResultColumn> columns) {
+        ArrayNode out = NODES.arrayNode();
+        for (ResultColumn column : columns) {
+            out.addObject().put("name", column.name()).put("type", column.type());
+        }
+        return out;
+    }
+
+    /** The rows as arrays of {@link #cell cells}. */
+    public static ArrayNode rows(List<List<Object>> rows) {
+        ArrayNode out = NODES.arrayNode();
+        for (List<Object> row : rows) {
+            ArrayNode cells = out.addArray();
+            row.forEach(cell -> cells.add(cell(cell)));
+        }
+        return out;
+    }
+
+    /** The wire names of the limits hit, in {@link LimitKind} order. */
+    public static ArrayNode limitsHit(Set<LimitKind> hit) {
+        ArrayNode out = NODES.arrayNode();
+        for (LimitKind kind : LimitKind.values()) {
+            if (hit.contains(kind)) {
+                out.add(kind.wireName());
+            }
+        }
+        return out;
+    }
+
+    /** {@code {code, message, retryable}}, or a JSON null. */
+    public static JsonNode error(Optional<ToolError> error) {
+        if (error.isEmpty()) {
+            return NODES.nullNode();
+        }
+        ToolError e = error.get();
+        return NODES.objectNode().put("code", e.code().name()).put("message", e.message()).put("retryable", e.retryable());
     }
 
     /** A JSON-safe scalar as a node; anything else (ToolResult admits none) becomes text. */

@@ -182,15 +182,9 @@ public final class McpToolServer {
         ObjectNode root = NODES.objectNode().put("status", ToolStatus.OK.name());
         ArrayNode list = root.putArray("sources");
         for (SourceInfo source : sources) {
-            ObjectNode node = list.addObject().put("source", source.id()).put("engine", source.engine())
-                    .put("available", source.error().isEmpty());
-            if (source.error().isPresent()) {
-                ToolError error = source.error().get();
-                node.putObject("error").put("code", error.code().name()).put("message", error.message())
-                        .put("retryable", error.retryable());
-            } else {
-                node.putNull("error");
-            }
+            list.addObject().put("source", source.id()).put("engine", source.engine())
+                    .put("available", source.error().isEmpty())
+                    .set("error", ToolResultJson.error(source.error()));
         }
         return CallToolResult.builder().content(List.of(TextContent.builder(ToolResultJson.write(root)).build())).isError(false).build();
     }
