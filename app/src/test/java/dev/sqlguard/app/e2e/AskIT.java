@@ -101,22 +101,15 @@ class AskIT {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort(); // closed again: nothing listens there
         }
-        Path database = sqlguard.demoDatabase();
         Path config = dir.resolve("work/model.yaml");
-        Files.writeString(config, """
-                sources:
-                  demo:
-                    engine: duckdb
-                    database: %s
-                    policy:
-                      tables: {claims: ["*"]}
+        Files.writeString(config, sqlguard.demoConfig("", """
                 model:
                   baseUrl: http://127.0.0.1:%d/v1
                   model: scripted-model
                   apiKey: ${IT_MODEL_KEY}
                   maxRetries: 0
                   connectTimeout: 2s
-                """.formatted(database, port));
+                """.formatted(port)));
         sqlguard.env("IT_MODEL_KEY", "sk-it-unreachable-secret");
 
         JarRunner.Run ask = sqlguard.run("ask", "--config", "model.yaml", "How many claims?");

@@ -95,6 +95,16 @@ final class JarRunner {
         }
     }
 
+    /**
+     * A configuration over the demo database: source {@code demo} with every column of
+     * {@code claims}, the given {@code limits} (flow-map entries such as {@code timeout: 1s}; blank for
+     * none), then {@code more} (top-level YAML, appended as is).
+     */
+    String demoConfig(String limits, String more) {
+        return "sources:\n  demo:\n    engine: duckdb\n    database: " + demoDatabase() + "\n    policy:\n"
+                + "      tables: {claims: [\"*\"]}\n" + (limits.isBlank() ? "" : "      limits: {" + limits + "}\n") + more;
+    }
+
     JarRunner env(String name, String value) {
         env.put(name, value);
         return this;

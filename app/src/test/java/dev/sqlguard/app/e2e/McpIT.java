@@ -323,17 +323,9 @@ class McpIT {
 
     /** A configuration over the demo database (built in the private cache) with the given time limit. */
     private Path configWithTimeout(String timeout) throws IOException {
-        Path database = new JarRunner(home, Files.createDirectories(dir.resolve("work"))).demoDatabase();
+        JarRunner runner = new JarRunner(home, Files.createDirectories(dir.resolve("work")));
         Path config = dir.resolve("work/mcp.yaml");
-        Files.writeString(config, """
-                sources:
-                  demo:
-                    engine: duckdb
-                    database: %s
-                    policy:
-                      tables: {claims: ["*"]}
-                      limits: {timeout: %s}
-                """.formatted(database, timeout));
+        Files.writeString(config, runner.demoConfig("timeout: " + timeout, ""));
         return config;
     }
 }
