@@ -300,6 +300,7 @@ class McpIT {
                         + "\"capabilities\":{},\"clientInfo\":{\"name\":\"pipe\",\"version\":\"1\"}}}",
                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
                 "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}",
+                "this line is not JSON-RPC: the server drops it and keeps serving",
                 "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"query_data\","
                         + "\"arguments\":{\"source\":\"demo\",\"sql\":\"SELECT count(*) AS n FROM claims\"}}}",
                 "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"query_data\","
@@ -318,7 +319,8 @@ class McpIT {
         lines.stream().filter(l -> l.get("id").asInt() >= 3)
                 .forEach(l -> isError.put(l.get("id").asInt(), l.at("/result/isError").asBoolean()));
         assertThat(isError).containsExactlyInAnyOrderEntriesOf(Map.of(3, false, 4, true, 5, true, 6, false));
-        assertThat(run.err()).contains("MCP server ready").contains("\"type\":\"audit\"");
+        assertThat(run.err()).contains("MCP server ready").contains("\"type\":\"audit\"")
+                .contains("not a JSON-RPC message was dropped");
     }
 
     /** A configuration over the demo database (built in the private cache) with the given time limit. */

@@ -69,7 +69,7 @@ final class McpCommand implements Callable<Integer> {
             }
             AgentTools tools = guard.agentTools(charts, served);
             String version = Optional.ofNullable(McpCommand.class.getPackage().getImplementationVersion()).orElse("development");
-            StdioLifecycle stdio = new StdioLifecycle();
+            StdioLifecycle stdio = new StdioLifecycle(ctx::warn);
             McpSyncServer server = new McpToolServer(tools, sources, version)
                     .start(stdio.input(ctx.stdin()), stdio.output(ctx.stdout()));
             ctx.stderr().println("sqlguard: MCP server ready on stdio (sources: " + String.join(", ", served) + ")");

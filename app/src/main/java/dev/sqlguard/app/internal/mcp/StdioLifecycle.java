@@ -3,11 +3,12 @@ package dev.sqlguard.app.internal.mcp;
 import static java.util.Objects.requireNonNull;
 
 import java.io.ByteArrayOutputStream;
-import java.io.FilterInputStream;
+import java.io.BufferedInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,18 +19,27 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * running; so the end of input is held back from it until every request read has been answered
  * (or {@link #MAX_DRAIN} has passed). Requests are the input lines that are JSON objects with a
  * {@code method} and an {@code id}; answers are the output lines. A client that closes stdin right
- * after its last request therefore still gets every answer.
+ * after its last request therefore still gets every answer. An input line that is not a JSON
+ * object is dropped with a warning instead of reaching the SDK, whose transport would end the
+ * session on it.
  */
 public final class StdioLifecycle {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int MAX_TRACKED_LINE = 1 << 20;
+    /** Longest input line passed on (tool arguments are refused beyond 256 KiB anyway). */
+    static final int MAX_LINE = 16 << 20;
     /** Longest wait for outstanding answers once the input has ended (a hang guard). */
     public static final java.time.Duration MAX_DRAIN = java.time.Duration.ofMinutes(10);
 
+    private final Consumer<String> warn;
     private final Object lock = new Object();
     private long requests;
     private long answers;
     private boolean ended;
+
+    /** @param warn where a dropped input line is reported (one safe sentence; never the line) */
+    public StdioLifecycle(Consumer<String> warn) {
+        this.warn = requireNonNull(warn, "warn is null");
+    }
 
     /** {@code in}, counting requests and noticing its end. */
     public InputStream input(InputStream in) {
@@ -88,12 +98,18 @@ public final class StdioLifecycle {
         }
     }
 
-    private final class Input extends FilterInputStream {
-        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
-        private boolean overflow;
+    /**
+     * Passes the input on line by line. A line that is not a JSON object is dropped with a warning:
+     * the SDK's transport would end the whole session on it.
+     */
+    private final class Input extends InputStream {
+        private final InputStream in;
+        private byte[] pending = new byte[0];
+        private int position;
+        private boolean finished;
 
         Input(InputStream in) {
-            super(in);
+            this.in = new BufferedInputStream(in, 1 << 16);
         }
 
         @Override
@@ -104,46 +120,80 @@ public final class StdioLifecycle {
         }
 
         @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n;
-            try {
-                n = super.read(b, off, len);
-            } catch (IOException | RuntimeException e) {
-                end();
-                throw e;
+        public synchronized int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
             }
-            if (n < 0) {
-                drain();
-                end();
-                return n;
-            }
-            synchronized (this) {
-                for (int i = off; i < off + n; i++) {
-                    if (b[i] == '\n') {
-                        countLine();
-                    } else if (line.size() < MAX_TRACKED_LINE) {
-                        line.write(b[i]);
-                    } else {
-                        overflow = true;
-                    }
+            while (position >= pending.length) {
+                if (finished) {
+                    return -1;
+                }
+                byte[] line;
+                try {
+                    line = nextLine();
+                } catch (IOException | RuntimeException e) {
+                    finished = true;
+                    end();
+                    throw e;
+                }
+                if (line == null) {
+                    finished = true;
+                    drain();
+                    end();
+                    return -1;
+                }
+                if (accept(line)) {
+                    pending = java.util.Arrays.copyOf(line, line.length + 1);
+                    pending[line.length] = '\n';
+                    position = 0;
                 }
             }
+            int n = Math.min(len, pending.length - position);
+            System.arraycopy(pending, position, b, off, n);
+            position += n;
             return n;
         }
 
-        private void countLine() {
-            if (!overflow && line.size() > 0) {
-                try {
-                    JsonNode message = JSON.readTree(line.toByteArray());
-                    if (message != null && message.isObject() && message.has("method") && message.has("id")) {
-                        request();
-                    }
-                } catch (IOException e) {
-                    // not a message: no answer is owed
+        /** The next line without its line end, {@code null} at the end of input; an over-long line comes back empty. */
+        private byte[] nextLine() throws IOException {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            boolean tooLong = false;
+            int c;
+            while ((c = in.read()) >= 0 && c != '\n') {
+                if (line.size() < MAX_LINE) {
+                    line.write(c);
+                } else {
+                    tooLong = true;
                 }
             }
-            line.reset();
-            overflow = false;
+            if (c < 0 && line.size() == 0) {
+                return null;
+            }
+            if (tooLong) {
+                warn.accept("an input line longer than " + MAX_LINE + " bytes was dropped.");
+                return new byte[0];
+            }
+            return line.toByteArray();
+        }
+
+        private boolean accept(byte[] line) {
+            if (new String(line, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+                return false;
+            }
+            JsonNode message;
+            try {
+                message = JSON.readTree(line);
+            } catch (IOException e) {
+                message = null;
+            }
+            if (message == null || !message.isObject()) {
+                warn.accept("an input line that is not a JSON-RPC message was dropped.");
+                return false;
+            }
+            if (message.has("method") && message.has("id")) {
+                request();
+            }
+            return true;
         }
     }
 
