@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.sqlguard.app.agent.AgentTools;
+import dev.sqlguard.app.agent.ToolOutcome;
 import dev.sqlguard.app.fake.FakeEngineFactory;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -63,6 +65,27 @@ class SqlGuardTest {
             assertThat(SqlGuard.toJson(ok)).startsWith("{\"id\":\"" + ok.id() + "\",\"status\":\"OK\"");
         }
         assertThat(events).extracting(AuditEvent::verdict).containsExactly(ToolStatus.OK, ToolStatus.OK, ToolStatus.REJECTED);
+    }
+
+    @Test
+    void theAgentBuiltFromSqlGuardUsesItsGuardedPathAndAudit(@TempDir Path charts) {
+        try (SqlGuard guard = guard()) {
+            AgentTools tools = guard.agentTools(charts, List.of("claims"));
+            assertThat(tools.sourceIds()).containsExactly("claims");
+
+            ToolOutcome ok = tools.call(AgentTools.QUERY_DATA, "{\"source\":\"claims\",\"sql\":\"SELECT n FROM t\"}");
+            assertThat(ok.status()).isEqualTo(ToolStatus.OK);
+            assertThat(ok.modelJson()).startsWith("{\"id\":").contains("\"returned_count\":2");
+
+            ToolOutcome refused = tools.call(AgentTools.QUERY_DATA, "{\"source\":\"claims\",\"sql\":\"DELETE FROM t\"}");
+            assertThat(refused.status()).isEqualTo(ToolStatus.REJECTED);
+
+            assertThatThrownBy(() -> guard.agentTools(charts, List.of("nowhere")))
+                    .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_SOURCE));
+            assertThatThrownBy(() -> guard.agentTools(charts, List.of())).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(events).as("the agent's calls reach the facade's audit sink")
+                .extracting(AuditEvent::verdict).containsExactly(ToolStatus.OK, ToolStatus.REJECTED);
     }
 
     @Test
