@@ -65,7 +65,7 @@ public final class MySqlValidator implements StatementValidator {
     public QueryPlan validate(QueryRequest request) {
         Outcome outcome = cache.get(request.sql(), this::compute);
         if (outcome.error() != null) {
-            throw new GuardException(outcome.error().code(), outcome.error().safeMessage());
+            throw new GuardException(outcome.error().code(), outcome.error().safeMessage(), outcome.error().getCause());
         }
         return outcome.plan().withParameters(request.params());
     }
@@ -84,7 +84,7 @@ public final class MySqlValidator implements StatementValidator {
             return new Outcome(null, new GuardException(ErrorCode.QUERY_TOO_COMPLEX));
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "validator failed on an input", e);
-            return new Outcome(null, new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be checked."));
+            return new Outcome(null, new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be checked.", e));
         }
     }
 

@@ -252,7 +252,7 @@ final class SelectRenderer {
                 || (ps.getLateralViews() != null && !ps.getLateralViews().isEmpty())
                 || (ps.getWindowDefinitions() != null && !ps.getWindowDefinitions().isEmpty())
                 || ps.getOracleHierarchical() != null || ps.getOracleHint() != null || ps.getPreferringClause() != null
-                || ps.getKsqlWindow() != null || ps.getEmitMode() != null || ps.isEmitChanges() || ps.getForXmlPath() != null
+                || ps.getKsqlWindow() != null || (ps.getEmitMode() != null && ps.getEmitMode() != PlainSelect.EmitMode.NONE) || ps.isEmitChanges() || ps.getForXmlPath() != null
                 || ps.getBigQuerySelectQualifier() != null || (ps.getSettings() != null && !ps.getSettings().isEmpty())
                 || ps.getOptimizeFor() != null || ps.getMySqlSqlCalcFoundRows() || ps.getMySqlSqlCacheFlag() != null
                 || ps.getMySqlHintStraightJoin() || ps.isUsingFinal() || ps.isUsingOnly() || ps.isUseWithNoLog()) {
@@ -320,7 +320,7 @@ final class SelectRenderer {
         }
         if (table.getIndexHint() != null || table.getSqlServerHints() != null || table.getPivot() != null
                 || table.getUnPivot() != null || table.getSampleClause() != null || table.getTimeTravel() != null
-                || table.getTimeTravelStrAfterAlias() != null || table.getDBLinkName() != null || table.isTableVariable()) {
+                || table.getTimeTravelStrAfterAlias() != null || table.getFullyQualifiedName().indexOf('@') >= 0 || table.isTableVariable()) {
             throw construct("Table hints, samples and similar table clauses are not allowed.");
         }
         String name = SqlText.unquote(table.getName());
@@ -740,28 +740,32 @@ final class SelectRenderer {
         return out.append(" END)").toString();
     }
 
+    private static final Pattern CAST_TYPE = Pattern.compile(
+            "(SIGNED|SIGNED INTEGER|UNSIGNED|UNSIGNED INTEGER|DATE|DOUBLE)"
+            + "|(DATETIME|TIME)( \\(([0-6])\\))?"
+            + "|(DECIMAL)( \\(([0-9]{1,2})(, ([0-9]{1,2}))?\\))?"
+            + "|(CHAR)( \\(([0-9]{1,5})\\))?");
+
     private static String castType(ColDataType type) {
-        if (type == null || type.getCharacterSet() != null || (type.getArrayData() != null && !type.getArrayData().isEmpty())) {
+        if (type == null || type.getCharacterSet() != null || (type.getArrayData() != null && !type.getArrayData().isEmpty())
+                || (type.getArgumentsStringList() != null && !type.getArgumentsStringList().isEmpty())) {
             throw unsafe("cast type");
         }
-        String name = type.getDataType().toLowerCase(Locale.ROOT).strip();
-        List<String> args = type.getArgumentsStringList() == null ? List.of() : type.getArgumentsStringList();
-        for (String arg : args) {
-            if (!DIGITS.matcher(arg.strip()).matches()) {
-                throw unsafe("cast type");
-            }
+        String name = type.getDataType().toUpperCase(Locale.ROOT).strip().replaceAll("\\s+", " ");
+        java.util.regex.Matcher m = CAST_TYPE.matcher(name);
+        if (!m.matches()) {
+            throw construct("CAST supports SIGNED, UNSIGNED, DECIMAL(p,s), CHAR(n), DATE, DATETIME, TIME and DOUBLE.");
         }
-        String joined = args.isEmpty() ? "" : "(" + String.join(", ", args.stream().map(String::strip).toList()) + ")";
-        return switch (name) {
-            case "signed", "signed integer", "unsigned", "unsigned integer", "date", "datetime", "time", "double" -> {
-                if (!args.isEmpty() && !name.equals("datetime") && !name.equals("time")) {
-                    throw unsafe("cast type");
-                }
-                yield name.toUpperCase(Locale.ROOT) + joined;
-            }
-            case "decimal", "char" -> name.toUpperCase(Locale.ROOT) + joined;
-            default -> throw construct("CAST supports SIGNED, UNSIGNED, DECIMAL, CHAR, DATE, DATETIME, TIME and DOUBLE.");
-        };
+        if (m.group(1) != null) {
+            return m.group(1);
+        }
+        if (m.group(2) != null) {
+            return m.group(2) + (m.group(4) == null ? "" : "(" + m.group(4) + ")");
+        }
+        if (m.group(5) != null) {
+            return "DECIMAL" + (m.group(7) == null ? "" : "(" + m.group(7) + (m.group(9) == null ? "" : ", " + m.group(9)) + ")");
+        }
+        return "CHAR" + (m.group(12) == null ? "" : "(" + m.group(12) + ")");
     }
 
     private String function(Function f, Clause clause, Set<ColumnRef> lineage, int d) {
@@ -783,7 +787,7 @@ final class SelectRenderer {
         if (f.getKeep() != null || (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty())
                 || f.getHavingClause() != null || f.getLimit() != null || f.getNullHandling() != null || f.isIgnoreNulls()
                 || f.isIgnoreNullsOutside() || f.getNamedParameters() != null || f.getChainedParameters() != null
-                || f.getAttribute() != null || f.getAttributeName() != null || f.getExtraKeyword() != null
+                || f.getAttribute() != null || f.getAttributeColumn() != null || f.getExtraKeyword() != null
                 || (f.getKeywordArguments() != null && !f.getKeywordArguments().isEmpty()) || f.getOnOverflowTruncate() != null
                 || f.isUnique()) {
             throw construct("The function call uses a clause that is not allowed.");
