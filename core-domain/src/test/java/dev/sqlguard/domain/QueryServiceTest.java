@@ -1,0 +1,151 @@
+package dev.sqlguard.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import dev.sqlguard.domain.port.AuditEvent;
+import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.domain.port.ExecutionPort;
+import dev.sqlguard.domain.port.LifecycleRecord;
+import dev.sqlguard.domain.port.StatementValidator;
+
+class QueryServiceTest {
+    private final List<AuditEvent> events = new ArrayList<>();
+    private final List<LifecycleRecord> records = new ArrayList<>();
+    private final AuditSink sink = new AuditSink() {
+        @Override
+        public void audit(AuditEvent event) {
+            events.add(event);
+        }
+
+        @Override
+        public void lifecycle(LifecycleRecord record) {
+            records.add(record);
+        }
+    };
+    private final QueryService service = new QueryService(sink);
+    private int executions;
+
+    private final StatementValidator validator = request -> {
+        if (request.sql().startsWith("DROP")) {
+            throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
+        }
+        if (request.sql().startsWith("BUG")) {
+            throw new IllegalStateException("validator bug at /home/x");
+        }
+        return new QueryPlan("s", request.sql(), "EXEC " + request.sql(), List.of(), Set.of(), Set.of(), Set.of(),
+                List.of(OutputColumn.traced("id", Set.of(ColumnRef.of("t", "id")))), Limits.defaults())
+                .withParameters(request.params());
+    };
+
+    private final ExecutionPort execution = plan -> {
+        executions++;
+        if (plan.executableSql().contains("FAIL")) {
+            throw new GuardException(ErrorCode.QUERY_FAILED, "java.sql.SQLException: secret driver text /var/lib/db");
+        }
+        if (plan.executableSql().contains("SLOW")) {
+            throw new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT);
+        }
+        if (plan.executableSql().contains("EMPTY")) {
+            return ListCursor.of(List.of("id"));
+        }
+        return ListCursor.of(List.of("id"), new Object[] {1L}, new Object[] {2L});
+    };
+
+    private final SourceBinding source = new SourceBinding("s", GuardrailPolicy.defaults(), validator, execution);
+
+    @Test
+    void answersWithTheExecutedSqlAndRecordsEverything() {
+        ToolResult r = service.query(source, QueryRequest.of("s", "SELECT id"));
+        assertThat(r.status()).isEqualTo(ToolStatus.OK);
+        assertThat(r.sql()).contains("EXEC SELECT id");
+        assertThat(r.rows()).containsExactly(List.of(1L), List.of(2L));
+        assertThat(events).singleElement().satisfies(e -> {
+            assertThat(e.verdict()).isEqualTo(ToolStatus.OK);
+            assertThat(e.rowCount()).isEqualTo(2);
+            assertThat(e.sqlSha256()).hasSize(64).isEqualTo(QueryService.sha256("SELECT id"));
+        });
+        assertThat(records).extracting(LifecycleRecord::phase)
+                .containsExactly(LifecycleRecord.Phase.STARTED, LifecycleRecord.Phase.COMPLETED);
+    }
+
+    @Test
+    void anEmptyResultIsNoEvidence() {
+        ToolResult r = service.query(source, QueryRequest.of("s", "SELECT EMPTY"));
+        assertThat(r.status()).isEqualTo(ToolStatus.NO_EVIDENCE);
+        assertThat(r.returnedCount()).isZero();
+    }
+
+    @Test
+    void aRefusalMakesNoDatabaseCallAndNoLifecycleRecord() {
+        ToolResult r = service.query(source, QueryRequest.of("s", "DROP TABLE t"));
+        assertThat(r.status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.STATEMENT_NOT_ALLOWED);
+        assertThat(r.sql()).isEmpty();
+        assertThat(executions).isZero();
+        assertThat(records).isEmpty();
+        assertThat(events).singleElement().satisfies(e -> assertThat(e.code()).contains(ErrorCode.STATEMENT_NOT_ALLOWED));
+    }
+
+    @Test
+    void aValidatorBugFailsClosedWithoutLeakingItsMessage() {
+        ToolResult r = service.query(source, QueryRequest.of("s", "BUG"));
+        assertThat(r.status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.INTERNAL_ERROR);
+        assertThat(r.error().orElseThrow().message()).doesNotContain("/home");
+        assertThat(executions).isZero();
+    }
+
+    @Test
+    void anExecutionFailureIsAnErrorRecordWithASafeMessage() {
+        ToolResult r = service.query(source, QueryRequest.of("s", "SELECT FAIL"));
+        assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+        assertThat(r.error().orElseThrow().message()).isEqualTo(ErrorCode.QUERY_FAILED.defaultMessage());
+        assertThat(records).extracting(LifecycleRecord::phase)
+                .containsExactly(LifecycleRecord.Phase.STARTED, LifecycleRecord.Phase.ERROR);
+    }
+
+    @Test
+    void aTimeoutIsReportedAsALimitHit() {
+        ToolResult r = service.query(source, QueryRequest.of("s", "SELECT SLOW"));
+        assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+        assertThat(r.limitsHit()).containsExactly(LimitKind.TIMEOUT);
+        assertThat(r.error().orElseThrow().retryable()).isTrue();
+    }
+
+    @Test
+    void tooLongSqlIsRefusedBeforeTheValidator() {
+        SourceBinding small = new SourceBinding("s", GuardrailPolicy.defaults().withLimits(Limits.defaults().withMaxSqlLength(10)),
+                request -> { throw new AssertionError("validator must not run"); }, execution);
+        ToolResult r = service.query(small, QueryRequest.of("s", "SELECT 1234567890"));
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.QUERY_TOO_LONG);
+    }
+
+    @Test
+    void checkValidatesWithoutExecuting() {
+        ToolResult ok = service.check(source, QueryRequest.of("s", "SELECT id"));
+        assertThat(ok.status()).isEqualTo(ToolStatus.OK);
+        assertThat(ok.sql()).contains("EXEC SELECT id");
+        assertThat(service.check(source, QueryRequest.of("s", "DROP x")).status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(executions).isZero();
+        assertThat(events).hasSize(2).allSatisfy(e -> assertThat(e.operation()).isEqualTo("check"));
+    }
+
+    @Test
+    void aParameterCountMismatchIsRefused() {
+        ToolResult r = service.query(source, QueryRequest.of("s", "SELECT id", "extra"));
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.PARAMETER_COUNT_MISMATCH);
+        assertThat(executions).isZero();
+    }
+
+    @Test
+    void aFailingAuditSinkDoesNotBreakTheCall() {
+        QueryService fragile = new QueryService(event -> { throw new IllegalStateException("sink down"); });
+        assertThat(fragile.query(source, QueryRequest.of("s", "SELECT id")).status()).isEqualTo(ToolStatus.OK);
+    }
+}

@@ -1,0 +1,505 @@
+package dev.sqlguard.ports.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.LimitKind;
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.ResultProjector;
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.port.AuditEvent;
+import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.domain.port.LifecycleRecord;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineCapability;
+import dev.sqlguard.ports.contract.ContractDataset.Claim;
+
+/**
+ * The engine contract: every engine adapter extends this class once and provides an
+ * {@link EngineFixture}. It is capability-driven: where an engine lacks an
+ * {@link EngineCapability}, the suite asserts the documented refusal code instead of skipping.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(120)
+public abstract class EngineContractSuite {
+    /** Functions the contract policy allows; fixtures' runaway queries use only these. */
+    public static final Set<String> POLICY_FUNCTIONS =
+            Set.of("count", "sum", "avg", "min", "max", "round", "upper", "lower", "concat", "coalesce", "length");
+
+    /** Codes an engine may use to refuse a statement that is not a single read-only SELECT. */
+    private static final Set<ErrorCode> REFUSAL_CODES = Set.of(
+            ErrorCode.STATEMENT_NOT_ALLOWED, ErrorCode.MULTIPLE_STATEMENTS, ErrorCode.SYNTAX_ERROR,
+            ErrorCode.UNSAFE_SYNTAX, ErrorCode.CONSTRUCT_NOT_ALLOWED, ErrorCode.TABLE_NOT_ALLOWED,
+            ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, ErrorCode.FUNCTION_NOT_ALLOWED, ErrorCode.VARIABLE_NOT_ALLOWED,
+            ErrorCode.EXTERNAL_ACCESS_DENIED, ErrorCode.PERMISSION_DENIED, ErrorCode.COLUMN_NOT_ALLOWED,
+            ErrorCode.WILDCARD_NOT_ALLOWED, ErrorCode.JOIN_NOT_ALLOWED);
+
+    private EngineFixture fixture;
+    private String initialFingerprint;
+    private final List<Engine> openEngines = new ArrayList<>();
+    private final List<AuditEvent> audits = new CopyOnWriteArrayList<>();
+    private final List<LifecycleRecord> lifecycle = new CopyOnWriteArrayList<>();
+    private final QueryService service = new QueryService(new AuditSink() {
+        @Override
+        public void audit(AuditEvent event) {
+            audits.add(event);
+        }
+
+        @Override
+        public void lifecycle(LifecycleRecord record) {
+            lifecycle.add(record);
+        }
+    });
+
+    /** Creates a private database holding {@link ContractDataset}. Called once per test class. */
+    protected abstract EngineFixture createFixture() throws Exception;
+
+    @BeforeAll
+    final void startFixture() throws Exception {
+        fixture = createFixture();
+        initialFingerprint = fixture.fingerprint();
+    }
+
+    @AfterEach
+    final void closeEngines() {
+        openEngines.forEach(Engine::close);
+        openEngines.clear();
+    }
+
+    @AfterAll
+    final void databaseIsUnchangedAfterEverything() {
+        if (fixture != null) {
+            try {
+                assertThat(fixture.fingerprint()).as("database fingerprint after the whole suite").isEqualTo(initialFingerprint);
+            } finally {
+                fixture.close();
+            }
+        }
+    }
+
+    /** The contract policy: all three tables, the contract functions, default limits. */
+    protected GuardrailPolicy contractPolicy() {
+        Map<String, List<String>> tables = new TreeMap<>();
+        tables.put("claims", List.of("id", "region", "amount", "status", "created", "ssn"));
+        tables.put("regions", List.of("region", "manager"));
+        tables.put("users", List.of("id", "name", "password", "api_key"));
+        return new GuardrailPolicy(TableAllowlist.of(tables), POLICY_FUNCTIONS, Set.of(), Set.of(), Limits.defaults());
+    }
+
+    protected final Engine engine(GuardrailPolicy policy) {
+        Engine engine = fixture.engine("contract", policy);
+        openEngines.add(engine);
+        return engine;
+    }
+
+    protected final ToolResult run(Engine engine, String sql, Object... params) {
+        ToolResult result = service.query(engine.binding(), new QueryRequest("contract", sql, Arrays.asList(params),
+                "req-" + audits.size() + "-" + System.nanoTime()));
+        assertSafe(result);
+        return result;
+    }
+
+    protected final ToolResult run(String sql, Object... params) {
+        return run(engine(contractPolicy()), sql, params);
+    }
+
+    private boolean has(Engine engine, EngineCapability capability) {
+        return engine.capabilities().contains(capability);
+    }
+
+    // ---------------------------------------------------------------- honest SQL is answered
+
+    @Test
+    void answersAnHonestAggregate() {
+        Engine engine = engine(contractPolicy());
+        ToolResult result = run(engine, "SELECT region, count(*) AS n, sum(amount) AS total FROM claims GROUP BY region ORDER BY region");
+        if (!has(engine, EngineCapability.GROUP_BY)) {
+            assertRefused(result, ErrorCode.CONSTRUCT_NOT_ALLOWED);
+            return;
+        }
+        assertThat(result.status()).isEqualTo(ToolStatus.OK);
+        Map<String, List<Claim>> byRegion = ContractDataset.claims().stream()
+                .collect(Collectors.groupingBy(Claim::region, TreeMap::new, Collectors.toList()));
+        assertThat(result.rows()).hasSize(byRegion.size());
+        int i = 0;
+        for (Map.Entry<String, List<Claim>> e : byRegion.entrySet()) {
+            List<Object> row = result.rows().get(i++);
+            assertThat(row.get(0)).isEqualTo(e.getKey());
+            assertThat(decimal(row.get(1))).isEqualByComparingTo(BigDecimal.valueOf(e.getValue().size()));
+            assertThat(decimal(row.get(2))).isEqualByComparingTo(
+                    e.getValue().stream().map(Claim::amount).reduce(BigDecimal.ZERO, BigDecimal::add));
+        }
+        assertThat(result.truncated()).isFalse();
+        assertThat(result.limitsHit()).isEmpty();
+        assertThat(result.sql()).isPresent();
+    }
+
+    @Test
+    void answersAFilterWithABoundParameter() {
+        ToolResult result = run("SELECT id, amount FROM claims WHERE status = ? ORDER BY id", "DENIED");
+        assertThat(result.status()).isEqualTo(ToolStatus.OK);
+        List<Claim> denied = ContractDataset.claims().stream().filter(c -> c.status().equals("DENIED")).toList();
+        assertThat(result.rows()).hasSize(denied.size());
+        for (int i = 0; i < denied.size(); i++) {
+            assertThat(decimal(result.rows().get(i).get(0))).isEqualByComparingTo(BigDecimal.valueOf(denied.get(i).id()));
+            assertThat(decimal(result.rows().get(i).get(1))).isEqualByComparingTo(denied.get(i).amount());
+        }
+    }
+
+    @Test
+    void answersAJoin() {
+        Engine engine = engine(contractPolicy());
+        ToolResult result = run(engine,
+                "SELECT c.id, r.manager FROM claims c JOIN regions r ON c.region = r.region WHERE c.id <= ? ORDER BY c.id", 4L);
+        if (!has(engine, EngineCapability.JOINS)) {
+            assertRefused(result, ErrorCode.JOIN_NOT_ALLOWED);
+            return;
+        }
+        assertThat(result.status()).isEqualTo(ToolStatus.OK);
+        Map<String, String> managers = ContractDataset.regions().stream()
+                .collect(Collectors.toMap(ContractDataset.Region::region, ContractDataset.Region::manager));
+        List<List<Object>> expected = ContractDataset.claims().stream().filter(c -> c.id() <= 4)
+                .map(c -> List.<Object>of(c.id(), managers.get(c.region()))).toList();
+        assertThat(normalize(result.rows())).isEqualTo(normalize(expected));
+    }
+
+    @Test
+    void subqueriesFollowTheCapability() {
+        Engine engine = engine(contractPolicy());
+        ToolResult result = run(engine, "SELECT id FROM claims WHERE amount > (SELECT avg(amount) FROM claims) ORDER BY id");
+        if (!has(engine, EngineCapability.SUBQUERIES)) {
+            assertRefused(result, ErrorCode.CONSTRUCT_NOT_ALLOWED);
+            return;
+        }
+        BigDecimal avg = ContractDataset.claims().stream().map(Claim::amount).reduce(BigDecimal.ZERO, BigDecimal::add)
+                .divide(BigDecimal.valueOf(ContractDataset.claims().size()), 10, java.math.RoundingMode.HALF_UP);
+        long expected = ContractDataset.claims().stream().filter(c -> c.amount().compareTo(avg) > 0).count();
+        assertThat(result.status()).isEqualTo(ToolStatus.OK);
+        assertThat(result.rows()).hasSize((int) expected);
+    }
+
+    @Test
+    void ctesFollowTheCapability() {
+        Engine engine = engine(contractPolicy());
+        ToolResult result = run(engine, "WITH big AS (SELECT id, amount FROM claims WHERE amount > 30000) SELECT count(*) AS n FROM big");
+        if (!has(engine, EngineCapability.CTES)) {
+            assertRefused(result, ErrorCode.CONSTRUCT_NOT_ALLOWED);
+            return;
+        }
+        long expected = ContractDataset.claims().stream().filter(c -> c.amount().compareTo(BigDecimal.valueOf(30000)) > 0).count();
+        assertThat(result.status()).isEqualTo(ToolStatus.OK);
+        assertThat(decimal(result.rows().get(0).get(0))).isEqualByComparingTo(BigDecimal.valueOf(expected));
+    }
+
+    @Test
+    void setOperationsFollowTheCapability() {
+        Engine engine = engine(contractPolicy());
+        ToolResult result = run(engine, "SELECT region FROM claims WHERE id = 1 UNION SELECT region FROM regions WHERE region = 'west'");
+        if (!has(engine, EngineCapability.SET_OPERATIONS)) {
+            assertRefused(result, ErrorCode.CONSTRUCT_NOT_ALLOWED);
+            return;
+        }
+        assertThat(result.status()).isEqualTo(ToolStatus.OK);
+        assertThat(result.rows().stream().map(r -> r.get(0)).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder(ContractDataset.claims().get(0).region(), "west");
+    }
+
+    @Test
+    void wildcardsFollowTheCapabilityAndStillRedact() {
+        Engine engine = engine(contractPolicy());
+        ToolResult result = run(engine, "SELECT * FROM claims WHERE id = 1");
+        if (!has(engine, EngineCapability.WILDCARD)) {
+            assertRefused(result, ErrorCode.WILDCARD_NOT_ALLOWED);
+            return;
+        }
+        assertThat(result.status()).isEqualTo(ToolStatus.OK);
+        int ssn = columnIndex(result, "ssn");
+        assertThat(result.rows().get(0).get(ssn)).isEqualTo(ResultProjector.REDACTED);
+    }
+
+    // ---------------------------------------------------------------- statements that are not one SELECT
+
+    Stream<String> forbiddenStatements() {
+        List<String> generic = List.of(
+                "SELECT id FROM claims; DROP TABLE claims",
+                "SELECT id FROM claims; DELETE FROM claims",
+                "DROP TABLE claims",
+                "DELETE FROM claims",
+                "UPDATE claims SET amount = 0",
+                "INSERT INTO claims (id) VALUES (999)",
+                "REPLACE INTO claims (id) VALUES (1)",
+                "CREATE TABLE evil (a INT)",
+                "CREATE TEMPORARY TABLE evil AS SELECT id FROM claims",
+                "CREATE VIEW evil AS SELECT id FROM claims",
+                "ALTER TABLE claims ADD COLUMN z INT",
+                "TRUNCATE TABLE claims",
+                "GRANT SELECT ON claims TO PUBLIC",
+                "BEGIN",
+                "COMMIT",
+                "SET autocommit = 0",
+                "PRAGMA table_info('claims')",
+                "CALL some_procedure()",
+                "COPY claims TO 'claims-out.csv'",
+                "ATTACH 'other.db' AS other",
+                "INSTALL httpfs",
+                "LOAD httpfs",
+                "EXPLAIN SELECT id FROM claims",
+                "CHECKPOINT",
+                "VACUUM");
+        return Stream.concat(generic.stream(), fixture.dialectForbiddenStatements().stream());
+    }
+
+    @ParameterizedTest
+    @MethodSource("forbiddenStatements")
+    void refusesEveryStatementThatIsNotASingleSelect(String sql) {
+        ToolResult result = run(sql);
+        assertThat(result.status()).as(sql).isEqualTo(ToolStatus.REJECTED);
+        assertThat(result.error().orElseThrow().code()).as(sql).isIn(REFUSAL_CODES);
+        assertNoLifecycleFor(result);
+        assertThat(fixture.fingerprint()).as("database after " + sql).isEqualTo(initialFingerprint);
+    }
+
+    Stream<String> externalAccess() {
+        List<String> generic = List.of(
+                "SELECT * FROM read_csv('/etc/passwd')",
+                "SELECT * FROM read_text('/etc/hostname')",
+                "SELECT * FROM '/etc/passwd'",
+                "SELECT load_file('/etc/passwd') AS f",
+                "SELECT * FROM read_parquet('http://127.0.0.1:9/x.parquet')",
+                "SELECT id FROM claims INTO OUTFILE '/tmp/sqlguard-contract-outfile'",
+                "SELECT id FROM claims INTO DUMPFILE '/tmp/sqlguard-contract-dumpfile'");
+        return Stream.concat(generic.stream(), fixture.dialectExternalAccess().stream());
+    }
+
+    @ParameterizedTest
+    @MethodSource("externalAccess")
+    void refusesFileAndNetworkAccess(String sql) {
+        ToolResult result = run(sql);
+        assertThat(result.status()).as(sql).isIn(ToolStatus.REJECTED, ToolStatus.ERROR);
+        assertThat(result.rows()).isEmpty();
+        assertThat(java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/sqlguard-contract-outfile"))).isFalse();
+        assertThat(java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/sqlguard-contract-dumpfile"))).isFalse();
+        assertThat(fixture.fingerprint()).as("database after " + sql).isEqualTo(initialFingerprint);
+    }
+
+    // ---------------------------------------------------------------- bounds
+
+    @Test
+    void stopsARunawayQueryAtTheTimeout() {
+        Engine engine = engine(contractPolicy().withLimits(Limits.defaults().withTimeout(Duration.ofSeconds(1))));
+        ToolResult result = run(engine, fixture.runawayQuery());
+        assertThat(result.status()).isEqualTo(ToolStatus.ERROR);
+        assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT);
+        assertThat(result.error().orElseThrow().retryable()).isTrue();
+        assertThat(result.limitsHit()).contains(LimitKind.TIMEOUT);
+        // the engine still answers afterwards
+        assertThat(run(engine, "SELECT count(*) AS n FROM claims").status()).isEqualTo(ToolStatus.OK);
+    }
+
+    @Test
+    void boundsRowsWithAnExactTruncationFlag() {
+        Engine engine = engine(contractPolicy().withLimits(Limits.defaults().withMaxRows(5)));
+        ToolResult cut = run(engine, "SELECT id FROM claims ORDER BY id");
+        assertThat(cut.status()).isEqualTo(ToolStatus.OK);
+        assertThat(ids(cut)).containsExactly(1L, 2L, 3L, 4L, 5L);
+        assertThat(cut.truncated()).isTrue();
+        assertThat(cut.limitsHit()).containsExactly(LimitKind.ROWS);
+
+        ToolResult exact = run(engine, "SELECT id FROM claims WHERE id <= 5 ORDER BY id");
+        assertThat(ids(exact)).containsExactly(1L, 2L, 3L, 4L, 5L);
+        assertThat(exact.truncated()).isFalse();
+        assertThat(exact.limitsHit()).isEmpty();
+
+        ToolResult oneMore = run(engine, "SELECT id FROM claims WHERE id <= 6 ORDER BY id");
+        assertThat(oneMore.returnedCount()).isEqualTo(5);
+        assertThat(oneMore.truncated()).isTrue();
+
+        ToolResult none = run(engine, "SELECT id FROM claims WHERE id < 0");
+        assertThat(none.status()).isEqualTo(ToolStatus.NO_EVIDENCE);
+        assertThat(none.returnedCount()).isZero();
+    }
+
+    @Test
+    void boundsCellsAndBytes() {
+        Engine cells = engine(contractPolicy().withLimits(Limits.defaults().withMaxCellChars(3)));
+        ToolResult cut = run(cells, "SELECT name FROM users ORDER BY id");
+        assertThat(cut.rows()).containsExactly(List.of("ali"), List.of("bob"), List.of("car"));
+        assertThat(cut.truncated()).isTrue();
+        assertThat(cut.limitsHit()).containsExactly(LimitKind.CELLS);
+
+        Engine bytes = engine(contractPolicy().withLimits(Limits.defaults().withMaxBytes(60)));
+        ToolResult small = run(bytes, "SELECT id, region FROM claims ORDER BY id");
+        assertThat(small.status()).isEqualTo(ToolStatus.OK);
+        assertThat(small.returnedCount()).isBetween(1, 10);
+        assertThat(small.truncated()).isTrue();
+        assertThat(small.limitsHit()).containsExactly(LimitKind.BYTES);
+    }
+
+    // ---------------------------------------------------------------- redaction by lineage
+
+    Stream<String> sensitiveProjections() {
+        return Stream.of(
+                "SELECT password FROM users ORDER BY id",
+                "SELECT password AS x FROM users ORDER BY id",
+                "SELECT max(password) AS x FROM users",
+                "SELECT min(api_key) AS first_key FROM users",
+                "SELECT upper(password) AS shout FROM users ORDER BY id",
+                "SELECT concat(name, password) AS y FROM users ORDER BY id",
+                "SELECT lower(u.api_key) AS k FROM users u WHERE u.id = 2",
+                "SELECT coalesce(ssn, region) AS s FROM claims WHERE id = 1",
+                "SELECT length(password) AS n FROM users ORDER BY id");
+    }
+
+    @ParameterizedTest
+    @MethodSource("sensitiveProjections")
+    void redactsThroughAliasesExpressionsAndAggregates(String sql) {
+        ToolResult result = run(sql);
+        assertThat(result.status()).as(sql).isEqualTo(ToolStatus.OK);
+        for (List<Object> row : result.rows()) {
+            assertThat(row).as(sql).containsOnly(ResultProjector.REDACTED);
+        }
+    }
+
+    @Test
+    void redactsConfiguredColumnsAndLeavesOthersAlone() {
+        ToolResult plain = run("SELECT name FROM users ORDER BY id");
+        assertThat(plain.rows()).containsExactly(List.of("alice"), List.of("bob"), List.of("carol"));
+
+        Engine engine = engine(contractPolicy().withRedact(Set.of("name")));
+        ToolResult redacted = run(engine, "SELECT name AS who FROM users ORDER BY id");
+        assertThat(redacted.rows()).allSatisfy(row -> assertThat(row).containsOnly(ResultProjector.REDACTED));
+    }
+
+    // ---------------------------------------------------------------- errors and parameters
+
+    Stream<String> failingQueries() {
+        return Stream.of(
+                "SELEC id FRM claims",
+                "SELECT nope FROM claims",
+                "SELECT id FROM nope",
+                "SELECT id FROM claims WHERE ssn = 'hunter2-alice-pw' AND nope = 1",
+                "SELECT id FROM claims WHERE password_x = 's3cr3t-bob-pw'",
+                "SELECT id FROM claims WHERE id = 'ak_live_bob_0002' +",
+                "");
+    }
+
+    @ParameterizedTest
+    @MethodSource("failingQueries")
+    void errorTextIsSafe(String sql) {
+        ToolResult result = run(sql);
+        assertThat(result.status()).as(sql).isIn(ToolStatus.REJECTED, ToolStatus.ERROR);
+        assertThat(result.error()).isPresent();
+    }
+
+    @Test
+    void bindsParametersAndChecksTheirCount() {
+        assertRefused(run("SELECT id FROM claims WHERE status = ?"), ErrorCode.PARAMETER_COUNT_MISMATCH);
+        assertRefused(run("SELECT id FROM claims WHERE status = ?", "DENIED", "extra"), ErrorCode.PARAMETER_COUNT_MISMATCH);
+        assertRefused(run("SELECT id FROM claims WHERE status = 'DENIED'", "unused"), ErrorCode.PARAMETER_COUNT_MISMATCH);
+
+        ToolResult injected = run("SELECT id FROM claims WHERE status = ?", "x' OR '1'='1");
+        assertThat(injected.status()).isEqualTo(ToolStatus.NO_EVIDENCE);
+
+        ToolResult two = run("SELECT id FROM claims WHERE status = ? AND region = ? ORDER BY id", "DENIED", "north");
+        List<Long> expected = ContractDataset.claims().stream()
+                .filter(c -> c.status().equals("DENIED") && c.region().equals("north")).map(Claim::id).toList();
+        assertThat(ids(two)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void everyCallIsAuditedAndOnlyAuthorizedCallsHaveLifecycleRecords() {
+        int before = audits.size();
+        ToolResult ok = run("SELECT count(*) AS n FROM claims");
+        ToolResult refused = run("DELETE FROM claims");
+        assertThat(audits.size() - before).isEqualTo(2);
+        assertThat(lifecycle).anySatisfy(r -> assertThat(r.requestId()).isEqualTo(ok.id()));
+        assertNoLifecycleFor(refused);
+        AuditEvent last = audits.get(audits.size() - 1);
+        assertThat(last.verdict()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(last.sqlSha256()).isEqualTo(QueryService.sha256("DELETE FROM claims"));
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** Every message is safe: no stack trace, driver text, path, credential or refused data. */
+    protected static void assertSafe(ToolResult result) {
+        result.error().ifPresent(error -> {
+            String m = error.message();
+            assertThat(m).isNotBlank().hasSizeLessThanOrEqualTo(300);
+            assertThat(m).doesNotContainIgnoringCase("exception").doesNotContainIgnoringCase("sqlstate")
+                    .doesNotContain("\tat ").doesNotContain("jdbc:").doesNotContain("/").doesNotContain("\\")
+                    .doesNotContain("\n").doesNotContainIgnoringCase("caused by");
+            for (String secret : ContractDataset.SECRETS) {
+                assertThat(m).doesNotContain(secret);
+            }
+        });
+        for (List<Object> row : result.rows()) {
+            for (Object cell : row) {
+                if (cell instanceof String s) {
+                    for (String secret : ContractDataset.SECRETS) {
+                        assertThat(s).as("a secret leaked in a cell").doesNotContain(secret);
+                    }
+                    assertThat(s).doesNotContain("root:x:0:0");
+                }
+            }
+        }
+    }
+
+    protected static void assertRefused(ToolResult result, ErrorCode code) {
+        assertThat(result.status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(result.error().orElseThrow().code()).isEqualTo(code);
+        assertThat(result.rows()).isEmpty();
+    }
+
+    private void assertNoLifecycleFor(ToolResult result) {
+        assertThat(lifecycle).noneSatisfy(r -> assertThat(r.requestId()).isEqualTo(result.id()));
+    }
+
+    private static int columnIndex(ToolResult result, String name) {
+        for (int i = 0; i < result.columns().size(); i++) {
+            if (result.columns().get(i).name().equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no column " + name + " in " + result.columns());
+    }
+
+    private static List<Long> ids(ToolResult result) {
+        return result.rows().stream().map(r -> decimal(r.get(0)).longValueExact()).toList();
+    }
+
+    private static BigDecimal decimal(Object value) {
+        return new BigDecimal(String.valueOf(value));
+    }
+
+    private static List<List<String>> normalize(List<List<Object>> rows) {
+        return rows.stream().map(r -> r.stream().map(v -> v instanceof Number n ? decimal(n).stripTrailingZeros().toPlainString()
+                : String.valueOf(v)).toList()).toList();
+    }
+}

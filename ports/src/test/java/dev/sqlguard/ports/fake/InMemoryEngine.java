@@ -1,0 +1,482 @@
+package dev.sqlguard.ports.fake;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.OutputColumn;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.ResultColumn;
+import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.domain.port.ExecutionPort;
+import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.domain.port.StatementValidator;
+import dev.sqlguard.ports.CatalogView;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineCapability;
+import dev.sqlguard.ports.TableDescription;
+
+/**
+ * An in-memory fake engine for tests. It understands a deliberately tiny dialect:
+ * {@code SELECT item, ... FROM table [alias] [WHERE col op value AND ...] [ORDER BY col]}, where an
+ * item is a column, {@code count(*)} or {@code f(col|'text', ...)} with an optional {@code AS alias}.
+ * It lacks GROUP BY, joins, subqueries, CTEs, set operations and wildcards, and refuses them with
+ * the documented codes. A query matching the {@code runaway} predicate simulates an endless scan.
+ */
+public final class InMemoryEngine implements Engine {
+    private static final Pattern SELECT = Pattern.compile(
+            "(?is)^select\\s+(?<items>.+?)\\s+from\\s+(?<table>[A-Za-z_]\\w*)(?:\\s+(?!where\\b|order\\b)(?<alias>[A-Za-z_]\\w*))?"
+            + "(?:\\s+where\\s+(?<where>.+?))?(?:\\s+order\\s+by\\s+(?<order>[\\w.]+))?\\s*$");
+    private static final Pattern CALL = Pattern.compile("(?is)^(?<fn>[A-Za-z_]\\w*)\\s*\\((?<args>.*)\\)$");
+    private static final Pattern CONDITION = Pattern.compile("(?is)^(?<col>[\\w.]+)\\s*(?<op><=|>=|<>|=|<|>)\\s*(?<val>\\?|'[^']*'|-?\\d+(?:\\.\\d+)?)$");
+    private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg");
+
+    private final String sourceId;
+    private final GuardrailPolicy policy;
+    private final Map<String, InMemoryTable> tables;
+    private final Predicate<String> runaway;
+
+    public InMemoryEngine(String sourceId, GuardrailPolicy policy, Map<String, InMemoryTable> tables, Predicate<String> runaway) {
+        this.sourceId = sourceId;
+        this.policy = policy;
+        this.tables = Map.copyOf(tables);
+        this.runaway = runaway;
+    }
+
+    @Override
+    public String sourceId() {
+        return sourceId;
+    }
+
+    @Override
+    public GuardrailPolicy policy() {
+        return policy;
+    }
+
+    @Override
+    public Set<EngineCapability> capabilities() {
+        return Set.of();
+    }
+
+    @Override
+    public CatalogView catalog() {
+        return () -> tables.values().stream()
+                .filter(t -> policy.tables().allowsTable(TableRef.of(t.name())))
+                .map(t -> new TableDescription(TableRef.of(t.name()), t.columns().stream()
+                        .filter(c -> policy.tables().allowsColumn(TableRef.of(t.name()), c))
+                        .map(c -> new TableDescription.ColumnDescription(c, t.type(c), policy.isSensitive(c))).toList(),
+                        java.util.OptionalLong.of(t.rows().size())))
+                .sorted(Comparator.comparing(d -> d.table().qualifiedName())).toList();
+    }
+
+    @Override
+    public void close() {
+    }
+
+    // ------------------------------------------------------------------ validation
+
+    /** The parsed form the fake executes. */
+    record Item(String label, String function, List<String> args) {
+    }
+
+    record Condition(String column, String op, String literal, int parameter) {
+    }
+
+    @Override
+    public StatementValidator validator() {
+        return this::validate;
+    }
+
+    private QueryPlan validate(QueryRequest request) {
+        String sql = request.sql().strip();
+        if (sql.endsWith(";")) {
+            sql = sql.substring(0, sql.length() - 1).strip();
+        }
+        if (outsideQuotes(sql).contains(";")) {
+            throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS);
+        }
+        String lower = outsideQuotes(sql).toLowerCase(Locale.ROOT);
+        if (lower.startsWith("with ")) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "CTEs are not supported by this source.");
+        }
+        if (!lower.startsWith("select ")) {
+            throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
+        }
+        if (Pattern.compile("\\b(union|intersect|except)\\b").matcher(lower).find() || lower.contains("(select")
+                || Pattern.compile("\\bgroup\\s+by\\b|\\bhaving\\b").matcher(lower).find()) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "This source supports only plain single-table SELECTs.");
+        }
+        if (Pattern.compile("\\bjoin\\b").matcher(lower).find()) {
+            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "This source does not support joins.");
+        }
+        if (Pattern.compile("\\binto\\b").matcher(lower).find()) {
+            throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
+        }
+        Matcher m = SELECT.matcher(sql);
+        if (!m.matches()) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed by this source's dialect.");
+        }
+        TableRef table = TableRef.of(m.group("table"));
+        InMemoryTable data = tables.get(table.table());
+        if (data == null || !policy.tables().allowsTable(table)) {
+            throw new GuardException(ErrorCode.TABLE_NOT_ALLOWED, "Table " + dev.sqlguard.domain.SafeText.identifier(table.table()) + " is not allowlisted.");
+        }
+        String alias = m.group("alias");
+        List<Item> items = new ArrayList<>();
+        List<OutputColumn> outputs = new ArrayList<>();
+        Set<ColumnRef> columns = new LinkedHashSet<>();
+        Set<String> functions = new LinkedHashSet<>();
+        int aggregates = 0;
+        for (String raw : splitTopLevel(m.group("items"))) {
+            Item item = parseItem(raw.strip(), table, alias, data, columns, functions);
+            items.add(item);
+            Set<ColumnRef> lineage = new LinkedHashSet<>();
+            for (String arg : item.args()) {
+                if (!arg.startsWith("'") && !arg.equals("*")) {
+                    lineage.add(new ColumnRef(table, arg));
+                }
+            }
+            outputs.add(OutputColumn.traced(item.label(), lineage));
+            aggregates += item.function() != null && AGGREGATES.contains(item.function()) ? 1 : 0;
+        }
+        if (aggregates > 0 && aggregates < items.size()) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Mixing aggregates and plain columns needs GROUP BY, which this source lacks.");
+        }
+        List<Condition> conditions = new ArrayList<>();
+        int parameters = 0;
+        if (m.group("where") != null) {
+            for (String part : m.group("where").split("(?i)\\s+and\\s+")) {
+                Matcher c = CONDITION.matcher(part.strip());
+                if (!c.matches()) {
+                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed by this source's dialect.");
+                }
+                String column = column(c.group("col"), table, alias, data, columns);
+                boolean placeholder = c.group("val").equals("?");
+                conditions.add(new Condition(column, c.group("op"), placeholder ? null : c.group("val"), placeholder ? parameters++ : -1));
+            }
+        }
+        String order = m.group("order") == null ? null : column(m.group("order"), table, alias, data, columns);
+        List<Object> template = new ArrayList<>();
+        for (int i = 0; i < parameters; i++) {
+            template.add(null);
+        }
+        String executable = sql;
+        QueryPlan plan = new QueryPlan(sourceId, request.sql(), executable, template, Set.of(table), columns, functions,
+                outputs, policy.limits());
+        Compiled compiled = new Compiled(data, items, conditions, order, runaway.test(sql));
+        compiledPlans.put(executable, compiled);
+        return plan.withParameters(request.params());
+    }
+
+    private final Map<String, Compiled> compiledPlans = new java.util.concurrent.ConcurrentHashMap<>();
+
+    record Compiled(InMemoryTable table, List<Item> items, List<Condition> conditions, String order, boolean runaway) {
+    }
+
+    private Item parseItem(String raw, TableRef table, String alias, InMemoryTable data, Set<ColumnRef> columns, Set<String> functions) {
+        String label = null;
+        Matcher as = Pattern.compile("(?is)^(.+?)\\s+as\\s+([A-Za-z_]\\w*)$").matcher(raw);
+        String expr = raw;
+        if (as.matches()) {
+            expr = as.group(1).strip();
+            label = as.group(2);
+        }
+        if (expr.equals("*") || expr.endsWith(".*")) {
+            throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED);
+        }
+        Matcher call = CALL.matcher(expr);
+        if (call.matches()) {
+            String fn = call.group("fn").toLowerCase(Locale.ROOT);
+            if (!policy.functionsOr(Set.of("count", "sum", "min", "max", "avg")).contains(fn)) {
+                throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Function " + dev.sqlguard.domain.SafeText.identifier(fn) + " is not allowlisted.");
+            }
+            functions.add(fn);
+            List<String> args = new ArrayList<>();
+            for (String arg : splitTopLevel(call.group("args"))) {
+                String a = arg.strip();
+                if (a.equals("*") && fn.equals("count")) {
+                    args.add("*");
+                } else if (a.startsWith("'") && a.endsWith("'") && a.length() >= 2) {
+                    args.add(a);
+                } else {
+                    args.add(column(a, table, alias, data, columns));
+                }
+            }
+            return new Item(label == null ? fn : label, fn, args);
+        }
+        String column = column(expr, table, alias, data, columns);
+        return new Item(label == null ? column : label, null, List.of(column));
+    }
+
+    private String column(String raw, TableRef table, String alias, InMemoryTable data, Set<ColumnRef> columns) {
+        String name = raw;
+        int dot = raw.indexOf('.');
+        if (dot >= 0) {
+            String qualifier = raw.substring(0, dot);
+            if (!qualifier.equalsIgnoreCase(alias == null ? table.table() : alias) && !qualifier.equalsIgnoreCase(table.table())) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed by this source's dialect.");
+            }
+            name = raw.substring(dot + 1);
+        }
+        name = name.toLowerCase(Locale.ROOT);
+        if (!name.matches("[a-z_]\\w*") || !data.columns().contains(name) || !policy.tables().allowsColumn(table, name)) {
+            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "A column is not allowlisted.");
+        }
+        columns.add(new ColumnRef(table, name));
+        return name;
+    }
+
+    private static List<String> splitTopLevel(String text) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        boolean quoted = false;
+        int start = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\'') {
+                quoted = !quoted;
+            } else if (!quoted && c == '(') {
+                depth++;
+            } else if (!quoted && c == ')') {
+                depth--;
+            } else if (!quoted && depth == 0 && c == ',') {
+                parts.add(text.substring(start, i));
+                start = i + 1;
+            }
+        }
+        parts.add(text.substring(start));
+        return parts;
+    }
+
+    private static String outsideQuotes(String sql) {
+        return sql.replaceAll("'[^']*'", "''");
+    }
+
+    // ------------------------------------------------------------------ execution
+
+    @Override
+    public ExecutionPort execution() {
+        return plan -> {
+            Compiled compiled = compiledPlans.get(plan.executableSql());
+            if (compiled == null) {
+                throw new GuardException(ErrorCode.INTERNAL_ERROR);
+            }
+            long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
+            if (compiled.runaway()) {
+                return new RunawayCursor(deadline, columnsOf(compiled));
+            }
+            return new ListCursor(columnsOf(compiled), evaluate(compiled, plan.parameters()));
+        };
+    }
+
+    private static List<ResultColumn> columnsOf(Compiled compiled) {
+        return compiled.items().stream().map(i -> new ResultColumn(i.label(),
+                i.function() == null ? compiled.table().type(i.args().get(0)) : "VARCHAR")).toList();
+    }
+
+    private static List<Object[]> evaluate(Compiled c, List<Object> params) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (Map<String, Object> row : c.table().rows()) {
+            boolean keep = true;
+            for (Condition cond : c.conditions()) {
+                Object expected = cond.parameter() >= 0 ? params.get(cond.parameter()) : literal(cond.literal());
+                keep &= compare(row.get(cond.column()), cond.op(), expected);
+            }
+            if (keep) {
+                rows.add(row);
+            }
+        }
+        if (c.order() != null) {
+            rows.sort(Comparator.comparing(r -> comparable(r.get(c.order()))));
+        }
+        boolean aggregate = c.items().stream().anyMatch(i -> i.function() != null && AGGREGATES.contains(i.function()));
+        List<Object[]> out = new ArrayList<>();
+        if (aggregate) {
+            Object[] row = new Object[c.items().size()];
+            for (int i = 0; i < row.length; i++) {
+                row[i] = aggregate(c.items().get(i), rows);
+            }
+            out.add(row);
+            return out;
+        }
+        for (Map<String, Object> r : rows) {
+            Object[] row = new Object[c.items().size()];
+            for (int i = 0; i < row.length; i++) {
+                row[i] = scalar(c.items().get(i), r);
+            }
+            out.add(row);
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Comparable<Object> comparable(Object v) {
+        return (Comparable<Object>) v;
+    }
+
+    private static Object literal(String text) {
+        return text.startsWith("'") ? text.substring(1, text.length() - 1) : new BigDecimal(text);
+    }
+
+    private static boolean compare(Object actual, String op, Object expected) {
+        if (actual == null || expected == null) {
+            return false;
+        }
+        int cmp;
+        if (actual instanceof Number a && expected instanceof Number e) {
+            cmp = new BigDecimal(a.toString()).compareTo(new BigDecimal(e.toString()));
+        } else {
+            cmp = actual.toString().compareTo(expected.toString());
+        }
+        return switch (op) {
+            case "=" -> cmp == 0;
+            case "<>" -> cmp != 0;
+            case "<" -> cmp < 0;
+            case "<=" -> cmp <= 0;
+            case ">" -> cmp > 0;
+            default -> cmp >= 0;
+        };
+    }
+
+    private static Object aggregate(Item item, List<Map<String, Object>> rows) {
+        String arg = item.args().get(0);
+        List<Object> values = rows.stream().map(r -> arg.equals("*") ? (Object) 1 : r.get(arg)).filter(v -> v != null).toList();
+        return switch (item.function()) {
+            case "count" -> (long) values.size();
+            case "sum" -> values.stream().map(v -> new BigDecimal(v.toString())).reduce(BigDecimal.ZERO, BigDecimal::add);
+            case "avg" -> values.isEmpty() ? null : values.stream().map(v -> new BigDecimal(v.toString()))
+                    .reduce(BigDecimal.ZERO, BigDecimal::add).divide(BigDecimal.valueOf(values.size()), 6, RoundingMode.HALF_UP);
+            case "min" -> values.stream().map(InMemoryEngine::comparable).min(Comparator.naturalOrder()).orElse(null);
+            default -> values.stream().map(InMemoryEngine::comparable).max(Comparator.naturalOrder()).orElse(null);
+        };
+    }
+
+    private static Object scalar(Item item, Map<String, Object> row) {
+        if (item.function() == null) {
+            return row.get(item.args().get(0));
+        }
+        List<Object> args = item.args().stream().map(a -> a.startsWith("'") ? (Object) a.substring(1, a.length() - 1) : row.get(a)).toList();
+        Object first = args.get(0);
+        return switch (item.function()) {
+            case "upper" -> first == null ? null : first.toString().toUpperCase(Locale.ROOT);
+            case "lower" -> first == null ? null : first.toString().toLowerCase(Locale.ROOT);
+            case "length" -> first == null ? null : (long) first.toString().length();
+            case "coalesce" -> args.stream().filter(a -> a != null).findFirst().orElse(null);
+            case "concat" -> String.join("", args.stream().map(String::valueOf).toList());
+            case "round" -> first == null ? null : new BigDecimal(first.toString()).setScale(0, RoundingMode.HALF_UP);
+            default -> throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "This function cannot be used per row here.");
+        };
+    }
+
+    /** A cursor over an evaluated list. */
+    static final class ListCursor implements ResultCursor {
+        private final List<ResultColumn> columns;
+        private final List<Object[]> rows;
+        private int position = -1;
+        private volatile boolean cancelled;
+
+        ListCursor(List<ResultColumn> columns, List<Object[]> rows) {
+            this.columns = columns;
+            this.rows = rows;
+        }
+
+        @Override
+        public List<ResultColumn> columns() {
+            return columns;
+        }
+
+        @Override
+        public boolean next() {
+            if (cancelled) {
+                throw new GuardException(ErrorCode.CANCELLED);
+            }
+            return ++position < rows.size();
+        }
+
+        @Override
+        public Object get(int index) {
+            return rows.get(position)[index];
+        }
+
+        @Override
+        public void cancel() {
+            cancelled = true;
+        }
+
+        @Override
+        public void close() {
+            cancelled = true;
+        }
+    }
+
+    /** Simulates a scan that never ends: next() blocks until the deadline or a cancel. */
+    static final class RunawayCursor implements ResultCursor {
+        private final long deadline;
+        private final List<ResultColumn> columns;
+        private final CountDownLatch stopped = new CountDownLatch(1);
+
+        RunawayCursor(long deadline, List<ResultColumn> columns) {
+            this.deadline = deadline;
+            this.columns = columns;
+        }
+
+        @Override
+        public List<ResultColumn> columns() {
+            return columns;
+        }
+
+        @Override
+        public boolean next() {
+            try {
+                if (stopped.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    throw new GuardException(ErrorCode.CANCELLED);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new GuardException(ErrorCode.CANCELLED);
+            }
+            throw new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT);
+        }
+
+        @Override
+        public Object get(int index) {
+            throw new IllegalStateException("no current row");
+        }
+
+        @Override
+        public void cancel() {
+            stopped.countDown();
+        }
+
+        @Override
+        public void close() {
+            stopped.countDown();
+        }
+    }
+
+    /** Builds a table map. */
+    public static Map<String, InMemoryTable> tables(InMemoryTable... tables) {
+        Map<String, InMemoryTable> map = new LinkedHashMap<>();
+        for (InMemoryTable t : tables) {
+            map.put(t.name(), t);
+        }
+        return map;
+    }
+}
