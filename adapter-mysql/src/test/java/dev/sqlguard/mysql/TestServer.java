@@ -103,6 +103,15 @@ public final class TestServer {
     public static String fingerprint(String database) throws SQLException {
         try (Connection c = admin(database); Statement s = c.createStatement()) {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            try (ResultSet cols = c.createStatement().executeQuery("SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE"
+                    + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION")) {
+                while (cols.next()) {
+                    for (int i = 1; i <= 4; i++) {
+                        digest.update(cols.getString(i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        digest.update((byte) 1);
+                    }
+                }
+            }
             try (ResultSet tables = c.createStatement().executeQuery(
                     "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME")) {
                 while (tables.next()) {

@@ -412,7 +412,7 @@ final class SelectRenderer {
         List<String> out = new ArrayList<>();
         for (OrderByElement o : elements) {
             if (o.getNullOrdering() != null || o.getWithFill() != null || o.isMysqlWithRollup()) {
-                throw construct("NULLS FIRST/LAST and WITH ROLLUP are not allowed in ORDER BY.");
+                throw construct("NULLS FIRST, NULLS LAST and WITH ROLLUP are not allowed in ORDER BY.");
             }
             out.add(wholeItem(o.getExpression(), Clause.ORDER_BY) + (o.isAscDescPresent() ? (o.isAsc() ? " ASC" : " DESC") : ""));
         }
@@ -673,13 +673,13 @@ final class SelectRenderer {
             case DATE -> checked("DATE ", value, DATE);
             case TIME -> checked("TIME ", value, TIME);
             case TIMESTAMP -> checked("TIMESTAMP ", value, TIMESTAMP);
-            default -> throw unsafe("date/time literal");
+            default -> throw unsafe("date or time literal");
         };
     }
 
     private static String checked(String keyword, String value, Pattern pattern) {
         if (value == null || !pattern.matcher(value).matches()) {
-            throw unsafe("date/time literal");
+            throw unsafe("date or time literal");
         }
         return keyword + value;
     }
@@ -961,7 +961,7 @@ final class SelectRenderer {
     }
 
     private static GuardException unsafe(String what) {
-        String shown = what.length() <= 40 && what.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || ch == ' ' || ch == '/')
+        String shown = what.length() <= 40 && what.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || ch == ' ')
                 ? what : "this construct";
         return new GuardException(ErrorCode.UNSAFE_SYNTAX, "The query uses syntax this source cannot check and render safely (" + shown + ").");
     }

@@ -54,7 +54,7 @@ public final class SqlPrecheck {
                     if (i + 1 < n && sql.charAt(i + 1) == '*') {
                         i = skipBlockComment(sql, i);
                     } else if (i + 1 < n && sql.charAt(i + 1) == '/') {
-                        throw unsafe("'//' is not accepted.");
+                        throw unsafe("Two slashes in a row are not accepted outside strings.");
                     } else {
                         i++;
                     }
