@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -43,6 +44,7 @@ final class MySqlCursor implements ResultCursor {
     private final DataSource control;
     private final long deadline;
     private final QueryPlan plan;
+    private final AtomicLong killsSent;
     private final Object lock = new Object();
 
     private ResultSet rs;
@@ -55,13 +57,14 @@ final class MySqlCursor implements ResultCursor {
     private volatile boolean timedOut;
 
     MySqlCursor(Connection connection, PreparedStatement statement, long connectionId, DataSource control,
-                long deadline, QueryPlan plan) {
+                long deadline, QueryPlan plan, AtomicLong killsSent) {
         this.connection = connection;
         this.statement = statement;
         this.connectionId = connectionId;
         this.control = control;
         this.deadline = deadline;
         this.plan = plan;
+        this.killsSent = killsSent;
     }
 
     /** Starts the query; the watchdog kills it at the deadline if it is still live. */
@@ -190,6 +193,7 @@ final class MySqlCursor implements ResultCursor {
             try (Connection c = control.getConnection(); Statement s = c.createStatement()) {
                 s.execute("KILL QUERY " + connectionId);
                 live = false;
+                killsSent.incrementAndGet();
             } catch (SQLException e) {
                 LOG.log(Level.WARNING, "could not kill a running query (error " + e.getErrorCode() + ")");
             }

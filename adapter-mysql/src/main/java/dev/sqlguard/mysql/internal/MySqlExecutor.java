@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -44,6 +45,7 @@ public final class MySqlExecutor implements ExecutionPort {
     private final ServerFlavor flavor;
     private final long pinnedTimeoutMillis;
     private final ScheduledExecutorService watchdog;
+    private final AtomicLong killsSent = new AtomicLong();
     private final Set<String> pinnedMode = Set.copyOf(Arrays.asList(ServerFlavor.SQL_MODE.split(",")));
 
     /**
@@ -79,7 +81,7 @@ public final class MySqlExecutor implements ExecutionPort {
             statement.setMaxRows(plan.limits().maxRows() + 1);
             statement.setQueryTimeout((int) Math.max(1, (plan.limits().timeout().toMillis() + 999) / 1000));
             bind(statement, plan.parameters());
-            MySqlCursor cursor = new MySqlCursor(connection, statement, connectionId, control, deadline, plan);
+            MySqlCursor cursor = new MySqlCursor(connection, statement, connectionId, control, deadline, plan, killsSent);
             cursor.start(watchdog);
             return cursor;
         } catch (GuardException e) {
@@ -92,6 +94,11 @@ public final class MySqlExecutor implements ExecutionPort {
             closeQuietly(connection);
             throw SqlErrors.map(e);
         }
+    }
+
+    /** How many {@code KILL QUERY} statements the server accepted for this source (a metric, and proof in tests). */
+    public long killsSent() {
+        return killsSent.get();
     }
 
     /** The startup check of one pooled connection: the same as before every query. */
