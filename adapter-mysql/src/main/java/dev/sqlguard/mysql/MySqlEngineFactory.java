@@ -8,8 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -98,11 +97,12 @@ public final class MySqlEngineFactory implements EngineFactory {
             throw startupFailure(source, e);
         }
 
-        ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+        ScheduledThreadPoolExecutor watchdog = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "sqlguard-mysql-watchdog-" + source);
             t.setDaemon(true);
             return t;
         });
+        watchdog.setRemoveOnCancelPolicy(true);
         HikariDataSource queries = null;
         HikariDataSource control = null;
         try {

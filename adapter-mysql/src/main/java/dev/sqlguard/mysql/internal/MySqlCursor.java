@@ -79,6 +79,11 @@ final class MySqlCursor implements ResultCursor {
             describe(rs.getMetaData());
         } catch (SQLException | RuntimeException e) {
             GuardException mapped = failure(e);
+            if (e instanceof SQLException) {
+                synchronized (lock) {
+                    live = false; // the server ended the statement itself: nothing to kill
+                }
+            }
             close();
             throw mapped;
         }

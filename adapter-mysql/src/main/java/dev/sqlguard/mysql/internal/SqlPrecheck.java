@@ -27,6 +27,11 @@ public final class SqlPrecheck {
      *     MULTIPLE_STATEMENTS or SYNTAX_ERROR
      */
     public static void check(String sql, int maxLength) {
+        check(sql, maxLength, MAX_DEPTH);
+    }
+
+    /** The same checks with another nesting bound (the renderer's own output is bounded by its expression depth). */
+    public static void check(String sql, int maxLength, int maxDepth) {
         if (sql.length() > maxLength) {
             throw new GuardException(ErrorCode.QUERY_TOO_LONG, "The SQL text is longer than " + maxLength + " characters.");
         }
@@ -68,9 +73,9 @@ public final class SqlPrecheck {
                 }
                 case '(', '[' -> {
                     depth++;
-                    if (depth > MAX_DEPTH) {
+                    if (depth > maxDepth) {
                         throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX,
-                                "The SQL text nests parentheses deeper than " + MAX_DEPTH + " levels.");
+                                "The SQL text nests parentheses deeper than " + maxDepth + " levels.");
                     }
                     i++;
                 }
