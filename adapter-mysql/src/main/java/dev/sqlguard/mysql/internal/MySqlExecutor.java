@@ -78,7 +78,6 @@ public final class MySqlExecutor implements ExecutionPort {
             long connectionId = verifySession(connection);
             statement = connection.prepareStatement(plan.executableSql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             statement.setFetchSize(Integer.MIN_VALUE);
-            statement.setMaxRows(plan.limits().maxRows() + 1);
             statement.setQueryTimeout((int) Math.max(1, (plan.limits().timeout().toMillis() + 999) / 1000));
             bind(statement, plan.parameters());
             MySqlCursor cursor = new MySqlCursor(connection, statement, connectionId, control, deadline, plan, killsSent);
