@@ -77,6 +77,21 @@ class AttackVectorTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void positiveControlTheFileChecksCanSeeAWrite() throws Exception {
+        // this server lets a privileged account write files (secure_file_priv is empty here): the
+        // OUTFILE assertions above would see a file if any vector reached the server
+        String probe = "/tmp/sqlguard-probe-" + UUID.randomUUID();
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT @@secure_file_priv IS NULL OR @@secure_file_priv = ''")) {
+            rs.next();
+            org.junit.jupiter.api.Assumptions.assumeTrue(rs.getBoolean(1), "the server restricts file writes");
+            s.execute("SELECT 1 INTO OUTFILE '" + probe + "'");
+        }
+        assertThat(Files.exists(Path.of(probe))).isTrue();
+        Files.deleteIfExists(Path.of(probe));
+    }
+
     static List<String> vectors() {
         return List.of(
                 // writes and state changes

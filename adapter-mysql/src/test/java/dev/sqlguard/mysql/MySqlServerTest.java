@@ -73,7 +73,10 @@ class MySqlServerTest {
         try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
             // 20000 matching rows first (more than the server's network buffer), then a long scan with index lookups (no join buffering)
             s.execute("CREATE TABLE big (id BIGINT PRIMARY KEY, v INT NOT NULL)");
-            s.execute("INSERT INTO big SELECT seq, IF(seq <= 20000, 1, 0) FROM seq_1_to_1500000");
+            s.execute("CREATE TABLE digits (x INT)");
+            s.execute("INSERT INTO digits VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)");
+            s.execute("INSERT INTO big SELECT n, IF(n <= 20000, 1, 0) FROM (SELECT 1 + a.x + 10 * b.x + 100 * c.x + 1000 * d.x"
+                    + " + 10000 * e.x + 100000 * f.x AS n FROM digits a, digits b, digits c, digits d, digits e, digits f) g");
         }
         engine = engine(database, false, policy(Limits.defaults().withMaxRows(10).withTimeout(Duration.ofSeconds(3))), Map.of());
     }
@@ -257,9 +260,10 @@ class MySqlServerTest {
 
     // ------------------------------------------------------------------ processlist helpers (admin account)
 
+    /** Waits up to about a second for a query of {@code user} to show up as running; its id, or 0. */
     static long runningQueryOf(String user) throws Exception {
         for (int i = 0; i < 50; i++) {
-            long id = runningQueryOfOrZero(user);
+            long id = findRunning(user);
             if (id > 0) {
                 return id;
             }
@@ -268,23 +272,26 @@ class MySqlServerTest {
         return 0;
     }
 
-    /** The id of a connection of {@code user} that is running a query (not sleeping), or 0. */
+    /** 0 once no query of {@code user} runs (a killed query needs a moment to unwind), else the id still running after ~2 s. */
     static long runningQueryOfOrZero(String user) throws Exception {
+        long id = 0;
         for (int i = 0; i < 100; i++) {
-            try (Connection c = TestServer.admin(null); Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE USER = '" + user
-                         + "' AND COMMAND IN ('Query', 'Execute') AND (INFO LIKE 'SELECT%claims%' OR INFO LIKE 'SELECT%big%')")) {
-                if (!rs.next()) {
-                    return 0;
-                }
-                long id = rs.getLong(1);
-                if (i == 99) {
-                    return id;
-                }
+            id = findRunning(user);
+            if (id == 0) {
+                return 0;
             }
-            Thread.sleep(20); // a killed query needs a moment to unwind
+            Thread.sleep(20);
         }
-        return 0;
+        return id;
+    }
+
+    /** The id of a connection of {@code user} running one of this test's queries (not sleeping), or 0. */
+    static long findRunning(String user) throws Exception {
+        try (Connection c = TestServer.admin(null); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE USER = '" + user
+                     + "' AND COMMAND IN ('Query', 'Execute') AND (INFO LIKE 'SELECT%claims%' OR INFO LIKE 'SELECT%big%')")) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
     }
 
     static boolean isRunning(long id) throws Exception {
