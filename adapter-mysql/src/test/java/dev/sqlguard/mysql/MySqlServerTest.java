@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 import org.junit.jupiter.api.AfterAll;
@@ -305,9 +304,5 @@ class MySqlServerTest {
             Thread.sleep(20);
         }
         return true;
-    }
-
-    static Optional<String> unused() {
-        return Optional.empty();
     }
 }
