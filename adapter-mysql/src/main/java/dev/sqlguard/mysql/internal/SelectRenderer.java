@@ -40,6 +40,7 @@ import net.sf.jsqlparser.expression.NumericBind;
 import net.sf.jsqlparser.expression.Parenthesis;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.TimeKeyExpression;
 import net.sf.jsqlparser.expression.UserVariable;
 import net.sf.jsqlparser.expression.VariableAssignment;
 import net.sf.jsqlparser.expression.WhenClause;
@@ -622,6 +623,9 @@ final class SelectRenderer {
         if (e.getClass() == Function.class) {
             return function((Function) e, clause, lineage, d);
         }
+        if (e.getClass() == TimeKeyExpression.class) {
+            return timeKey((TimeKeyExpression) e);
+        }
         throw unsafe(e.getClass().getSimpleName());
     }
 
@@ -657,6 +661,22 @@ final class SelectRenderer {
             return "%";
         }
         return null;
+    }
+
+    /** CURRENT_DATE, CURRENT_TIME, CURRENT_TIMESTAMP: allowed when the policy lists them as functions. */
+    private String timeKey(TimeKeyExpression e) {
+        String key = Names.fold(e.getStringValue().strip());
+        if (key.endsWith("()")) {
+            key = key.substring(0, key.length() - 2);
+        }
+        if (!Set.of("current_date", "current_time", "current_timestamp").contains(key)) {
+            throw unsafe("time keyword");
+        }
+        if (!functionAllowlist.contains(key)) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "The function " + SafeText.identifier(key) + " is not allowlisted.");
+        }
+        functions.add(key);
+        return key.toUpperCase(Locale.ROOT);
     }
 
     private static String number(LongValue v) {

@@ -266,6 +266,12 @@ class MySqlValidatorTest {
         assertThat(p.executableSql()).startsWith("SELECT /*+ MAX_EXECUTION_TIME(5000) */ lower(`t1`.`name`) AS `n`");
         assertThatThrownBy(() -> custom.validate(QueryRequest.of("src", "SELECT sum(id) FROM users", List.of())))
                 .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED);
+        var withToday = TestSchemas.policy().withFunctions(java.util.Set.of("count", "current_date"));
+        MySqlValidator today = new MySqlValidator("src", TestSchemas.snapshot(), withToday, Optional.empty());
+        assertThat(today.validate(QueryRequest.of("src", "SELECT count(*) AS n FROM claims WHERE created < current_date()", List.of()))
+                .executableSql()).contains("(`t1`.`created` < CURRENT_DATE)");
+        assertThatThrownBy(() -> validator.validate(QueryRequest.of("src", "SELECT id FROM claims WHERE created < CURRENT_DATE", List.of())))
+                .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED);
         var withSleep = TestSchemas.policy().withFunctions(java.util.Set.of("sleep"));
         MySqlValidator unsafe = new MySqlValidator("src", TestSchemas.snapshot(), withSleep, Optional.empty());
         assertThatThrownBy(() -> unsafe.validate(QueryRequest.of("src", "SELECT sleep(1)", List.of())))
