@@ -12,24 +12,30 @@ import dev.sqlguard.ports.contract.EngineFixture;
 
 /** A private {@code sqlguard_t_*} database on the test server, queried through one of the two accounts. */
 final class MySqlFixture implements EngineFixture {
+    private final TestServer.Coordinates server;
     private final String database;
     private final boolean admin;
 
     MySqlFixture(boolean admin) throws SQLException {
+        this(TestServer.defaults(), admin);
+    }
+
+    MySqlFixture(TestServer.Coordinates server, boolean admin) throws SQLException {
+        this.server = server;
         this.admin = admin;
-        this.database = TestServer.createDatabase();
+        this.database = TestServer.createDatabase(server);
     }
 
     @Override
     public Engine engine(String sourceId, GuardrailPolicy policy) {
-        return new MySqlEngineFactory().create(new EngineConfig(sourceId, TestServer.properties(database, admin), policy),
+        return new MySqlEngineFactory().create(new EngineConfig(sourceId, TestServer.properties(server, database, admin), policy),
                 EngineContext.of(Path.of("target")));
     }
 
     @Override
     public String fingerprint() {
         try {
-            return TestServer.fingerprint(database);
+            return TestServer.fingerprint(server, database);
         } catch (SQLException e) {
             throw new IllegalStateException("fingerprint failed", e);
         }
@@ -67,6 +73,6 @@ final class MySqlFixture implements EngineFixture {
 
     @Override
     public void close() {
-        TestServer.dropDatabase(database);
+        TestServer.dropDatabase(server, database);
     }
 }

@@ -25,7 +25,23 @@ import dev.sqlguard.ports.contract.ContractDataset;
 public final class TestServer {
     private static MySQLContainer container;
 
+    /** Where a server is and which accounts to use on it. */
+    public record Coordinates(String url, String adminUser, String adminPassword, String roUser, String roPassword) {
+    }
+
     private TestServer() {
+    }
+
+    /** The default server: the environment's, else a container started on demand. */
+    public static Coordinates defaults() {
+        return new Coordinates(url(), adminUser(), adminPassword(), roUser(), roPassword());
+    }
+
+    /** A container already started by a test class, with the test accounts created on it. */
+    public static Coordinates of(MySQLContainer started) {
+        createAccounts(started);
+        return new Coordinates("jdbc:mysql://" + started.getHost() + ":" + started.getMappedPort(3306),
+                "sqlguard_admin", "sqlguard-admin-pw", "sqlguard_ro", "sqlguard-ro-pw");
     }
 
     /** Whether a server can be reached: the environment names one, or Docker can start one. */
@@ -67,19 +83,27 @@ public final class TestServer {
 
     /** A connection with the admin account: the trusted path for setup, checks and cleanup. */
     public static Connection admin(String database) throws SQLException {
+        return admin(defaults(), database);
+    }
+
+    static Connection admin(Coordinates server, String database) throws SQLException {
         Properties p = new Properties();
-        p.setProperty("user", adminUser());
-        p.setProperty("password", adminPassword());
-        return DriverManager.getConnection(url() + "/" + (database == null ? "" : database), p);
+        p.setProperty("user", server.adminUser());
+        p.setProperty("password", server.adminPassword());
+        return DriverManager.getConnection(server.url() + "/" + (database == null ? "" : database), p);
     }
 
     /** Creates a fresh database holding {@link ContractDataset}; returns its name. */
     public static String createDatabase() throws SQLException {
+        return createDatabase(defaults());
+    }
+
+    static String createDatabase(Coordinates server) throws SQLException {
         String name = "sqlguard_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
-        try (Connection c = admin(null); Statement s = c.createStatement()) {
+        try (Connection c = admin(server, null); Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE `" + name + "`");
         }
-        try (Connection c = admin(name); Statement s = c.createStatement()) {
+        try (Connection c = admin(server, name); Statement s = c.createStatement()) {
             for (String ddl : ContractDataset.ddl()) {
                 s.execute(ddl);
             }
@@ -92,7 +116,11 @@ public final class TestServer {
     }
 
     public static void dropDatabase(String name) {
-        try (Connection c = admin(null); Statement s = c.createStatement()) {
+        dropDatabase(defaults(), name);
+    }
+
+    static void dropDatabase(Coordinates server, String name) {
+        try (Connection c = admin(server, null); Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS `" + name + "`");
         } catch (SQLException e) {
             throw new IllegalStateException("could not drop " + name, e);
@@ -101,7 +129,11 @@ public final class TestServer {
 
     /** A digest of every table's rows, read with the admin account. */
     public static String fingerprint(String database) throws SQLException {
-        try (Connection c = admin(database); Statement s = c.createStatement()) {
+        return fingerprint(defaults(), database);
+    }
+
+    static String fingerprint(Coordinates server, String database) throws SQLException {
+        try (Connection c = admin(server, database); Statement s = c.createStatement()) {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             try (ResultSet cols = c.createStatement().executeQuery("SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE"
                     + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION")) {
@@ -136,30 +168,36 @@ public final class TestServer {
 
     /** Engine properties for one of the two accounts. */
     public static Map<String, String> properties(String database, boolean admin) {
-        return Map.of("url", url() + "/" + database,
-                "username", admin ? adminUser() : roUser(),
-                "password", admin ? adminPassword() : roPassword());
+        return properties(defaults(), database, admin);
+    }
+
+    static Map<String, String> properties(Coordinates server, String database, boolean admin) {
+        return Map.of("url", server.url() + "/" + database,
+                "username", admin ? server.adminUser() : server.roUser(),
+                "password", admin ? server.adminPassword() : server.roPassword());
     }
 
     private static void startContainer() {
         if (container == null) {
             MySQLContainer c = new MySQLContainer("mysql:8.4").withUsername("root").withPassword("root-pw");
             c.start();
+            createAccounts(c);
             container = c;
-            Properties p = new Properties();
-            p.setProperty("user", "root");
-            p.setProperty("password", "root-pw");
-            try (Connection conn = DriverManager.getConnection("jdbc:mysql://" + c.getHost() + ":" + c.getMappedPort(3306) + "/", p);
-                 Statement s = conn.createStatement()) {
-                for (String host : new String[] {"%"}) {
-                    s.execute("CREATE USER IF NOT EXISTS 'sqlguard_ro'@'" + host + "' IDENTIFIED BY 'sqlguard-ro-pw'");
-                    s.execute("GRANT SELECT ON `sqlguard\\_t\\_%`.* TO 'sqlguard_ro'@'" + host + "'");
-                    s.execute("CREATE USER IF NOT EXISTS 'sqlguard_admin'@'" + host + "' IDENTIFIED BY 'sqlguard-admin-pw'");
-                    s.execute("GRANT ALL PRIVILEGES ON *.* TO 'sqlguard_admin'@'" + host + "' WITH GRANT OPTION");
-                }
-            } catch (SQLException e) {
-                throw new IllegalStateException("could not prepare the MySQL container", e);
-            }
+        }
+    }
+
+    private static void createAccounts(MySQLContainer c) {
+        Properties p = new Properties();
+        p.setProperty("user", "root");
+        p.setProperty("password", c.getPassword());
+        try (Connection conn = DriverManager.getConnection("jdbc:mysql://" + c.getHost() + ":" + c.getMappedPort(3306) + "/", p);
+             Statement s = conn.createStatement()) {
+            s.execute("CREATE USER IF NOT EXISTS 'sqlguard_ro'@'%' IDENTIFIED BY 'sqlguard-ro-pw'");
+            s.execute("GRANT SELECT ON `sqlguard\\_t\\_%`.* TO 'sqlguard_ro'@'%'");
+            s.execute("CREATE USER IF NOT EXISTS 'sqlguard_admin'@'%' IDENTIFIED BY 'sqlguard-admin-pw'");
+            s.execute("GRANT ALL PRIVILEGES ON *.* TO 'sqlguard_admin'@'%' WITH GRANT OPTION");
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not prepare the MySQL container", e);
         }
     }
 
