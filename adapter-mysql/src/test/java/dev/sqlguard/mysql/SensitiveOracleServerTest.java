@@ -88,6 +88,7 @@ class SensitiveOracleServerTest {
                 "SELECT password AS p, id FROM users ORDER BY p",
                 "SELECT password, id FROM users ORDER BY 1",
                 "SELECT id, password FROM users ORDER BY (2) DESC",
+                "SELECT id, password FROM users ORDER BY +2 DESC",
                 "SELECT ssn, count(*) AS n FROM claims GROUP BY ssn",
                 "SELECT count(*) AS n FROM users u JOIN claims c ON u.password = c.status",
                 "SELECT region, count(*) AS n FROM claims GROUP BY region HAVING max(ssn) > '5'",

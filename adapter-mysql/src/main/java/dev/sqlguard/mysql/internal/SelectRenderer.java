@@ -456,14 +456,20 @@ final class SelectRenderer {
         return expr(e, clause, ignored, 0);
     }
 
-    /** An integer literal, possibly wrapped in parentheses. */
+    /**
+     * An integer literal, possibly wrapped in parentheses and signs. MariaDB 10.11 reads
+     * {@code ORDER BY (1)}, {@code +1} and {@code (+(+1))} as positions (measured); the magnitude
+     * of any such chain is treated as a position, failing closed.
+     */
     private static Optional<LongValue> integerLiteral(Expression e) {
         Expression inner = e;
         for (int i = 0; i <= MAX_EXPRESSION_DEPTH; i++) {
             if (inner != null && inner.getClass() == LongValue.class) {
                 return Optional.of((LongValue) inner);
             }
-            if (inner instanceof Parenthesis p) {
+            if (inner != null && inner.getClass() == SignedExpression.class) {
+                inner = ((SignedExpression) inner).getExpression();
+            } else if (inner instanceof Parenthesis p) {
                 inner = p.getExpression();
             } else if (inner != null && inner.getClass() == ParenthesedExpressionList.class && ((ParenthesedExpressionList<?>) inner).size() == 1) {
                 inner = ((ParenthesedExpressionList<?>) inner).get(0);
