@@ -141,6 +141,8 @@ final class SelectRenderer {
     /** Parameters of the select list, which the text places before FROM although it is rendered after it. */
     private final List<Integer> selectItemParameters = new ArrayList<>();
     private int visibleSources;
+    /** How many operators (comparisons, logic, arithmetic, CASE, ...) enclose the expression being rendered. */
+    private int operatorDepth;
 
     /**
      * @param hintMillis a MAX_EXECUTION_TIME optimizer hint to render (MySQL), or empty (MariaDB
@@ -185,6 +187,15 @@ final class SelectRenderer {
         for (SelectItem<?> item : selectItems) {
             ordinal++;
             items.add(selectItem(item, ordinal));
+        }
+        if (distinct != null) {
+            for (Item item : items) {
+                sensitiveSource(item).ifPresent(name -> {
+                    throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "Column " + SafeText.identifier(name)
+                            + " is sensitive: SELECT DISTINCT over it would reveal how many different values it has; drop DISTINCT"
+                            + " or that column.");
+                });
+            }
         }
         // the select list comes first in the text: record its parameters first
         List<Integer> fromParameters = new ArrayList<>(parameterIndices);
@@ -425,14 +436,48 @@ final class SelectRenderer {
         if (e instanceof Column c && c.getTable() == null) {
             Optional<Integer> position = aliasPosition(SqlText.unquote(c.getColumnName()), clause);
             if (position.isPresent()) {
+                checkNotSensitive(items.get(position.get() - 1), clause);
                 return position.get().toString();
             }
         }
-        if (e instanceof LongValue) {
-            return number((LongValue) e);
+        Optional<LongValue> literal = integerLiteral(e);
+        if (literal.isPresent()) {
+            // the server reads a bare integer as a select-list position; fail closed for parenthesised ones too
+            String text = number(literal.get());
+            BigInteger position = new BigInteger(text);
+            if (position.signum() > 0 && position.compareTo(BigInteger.valueOf(items.size())) <= 0) {
+                checkNotSensitive(items.get(position.intValueExact() - 1), clause);
+            }
+            if (e instanceof LongValue) {
+                return text;
+            }
         }
         Set<ColumnRef> ignored = new LinkedHashSet<>();
         return expr(e, clause, ignored, 0);
+    }
+
+    /**
+     * An integer literal, possibly wrapped in parentheses and signs. MariaDB 10.11 reads
+     * {@code ORDER BY (1)}, {@code +1} and {@code (+(+1))} as positions (measured); the magnitude
+     * of any such chain is treated as a position, failing closed.
+     */
+    private static Optional<LongValue> integerLiteral(Expression e) {
+        Expression inner = e;
+        for (int i = 0; i <= MAX_EXPRESSION_DEPTH; i++) {
+            if (inner != null && inner.getClass() == LongValue.class) {
+                return Optional.of((LongValue) inner);
+            }
+            if (inner != null && inner.getClass() == SignedExpression.class) {
+                inner = ((SignedExpression) inner).getExpression();
+            } else if (inner instanceof Parenthesis p) {
+                inner = p.getExpression();
+            } else if (inner != null && inner.getClass() == ParenthesedExpressionList.class && ((ParenthesedExpressionList<?>) inner).size() == 1) {
+                inner = ((ParenthesedExpressionList<?>) inner).get(0);
+            } else {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     /** The 1-based position of the select item labelled {@code name}, when the name means that item. */
@@ -497,6 +542,30 @@ final class SelectRenderer {
     // ------------------------------------------------------------------ expressions
 
     private String expr(Expression e, Clause clause, Set<ColumnRef> lineage, int depth) {
+        boolean operator = e != null && isOperator(e);
+        if (operator) {
+            operatorDepth++;
+        }
+        try {
+            return node(e, clause, lineage, depth);
+        } finally {
+            if (operator) {
+                operatorDepth--;
+            }
+        }
+    }
+
+    /**
+     * Whether {@code e} computes a truth value or does arithmetic: a sensitive column under such a
+     * node could steer an error or a row set even when its own value is redacted.
+     */
+    private static boolean isOperator(Expression e) {
+        Class<?> c = e.getClass();
+        return binaryOperator(e) != null || c == Between.class || c == InExpression.class || c == IsNullExpression.class
+                || c == LikeExpression.class || c == CaseExpression.class || c == NotExpression.class || c == SignedExpression.class;
+    }
+
+    private String node(Expression e, Clause clause, Set<ColumnRef> lineage, int depth) {
         if (depth > MAX_EXPRESSION_DEPTH) {
             throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query nests expressions too deeply.");
         }
@@ -853,6 +922,7 @@ final class SelectRenderer {
                 if (item.hasParameter()) {
                     throw construct("An alias whose expression has a parameter cannot be reused here; repeat the expression.");
                 }
+                checkNotSensitive(item, clause);
                 lineage.addAll(item.lineage());
                 return "(" + item.sql() + ")";
             }
@@ -896,6 +966,9 @@ final class SelectRenderer {
                 ? TableRef.of(table.name()) : table.ref();
         if (!policy.tables().allowsColumn(policyRef, info.name()) && !policy.tables().allowsColumn(table.ref(), info.name())) {
             throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "The column " + SafeText.identifier(table.name() + "." + info.name()) + " is not allowlisted.");
+        }
+        if (policy.isSensitive(info.name())) {
+            checkSensitiveUse(info.name(), clause);
         }
         ColumnRef ref = new ColumnRef(table.ref(), info.name());
         lineage.add(ref);
@@ -972,6 +1045,47 @@ final class SelectRenderer {
                 throw construct("Parameters could not be matched to their positions; use plain ? placeholders.");
             }
         }
+    }
+
+    // ------------------------------------------------------------------ sensitive columns
+
+    /**
+     * A sensitive column may only be returned: as a select item, through functions and aggregates,
+     * its value redacted by the projector. Anywhere else it is an oracle: a filter, join, group or
+     * order reveals its value through which rows come back and in what order, and an operator in
+     * the select list through a value-dependent error (a CASE branch or an out-of-range subtraction).
+     */
+    private void checkSensitiveUse(String column, Clause clause) {
+        if (clause != Clause.SELECT) {
+            throw sensitive(column);
+        }
+        if (operatorDepth > 0) {
+            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "Column " + SafeText.identifier(column)
+                    + " is sensitive: it may be selected, passed to functions or aggregated (values come back redacted),"
+                    + " but not compared, tested, put in CASE or used in arithmetic.");
+        }
+    }
+
+    /** Refuses reusing a select item (alias or position) outside the select list when it reads a sensitive column. */
+    private void checkNotSensitive(Item item, Clause clause) {
+        Optional<String> column = sensitiveSource(item);
+        if (column.isPresent() && clause != Clause.SELECT) {
+            throw sensitive(column.get());
+        }
+    }
+
+    private Optional<String> sensitiveSource(Item item) {
+        for (ColumnRef ref : item.lineage()) {
+            if (policy.isSensitive(ref.column())) {
+                return Optional.of(ref.column());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static GuardException sensitive(String column) {
+        return new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "Column " + SafeText.identifier(column)
+                + " is sensitive: it may be selected (values come back redacted) but not used to filter, join, group or order.");
     }
 
     // ------------------------------------------------------------------ errors

@@ -59,9 +59,10 @@ class MySqlValidatorTest {
 
     @Test
     void lineageFollowsAliasesAggregatesAndExpressions() {
-        QueryPlan p = plan("SELECT max(password) AS x, name, CASE WHEN api_key LIKE 'ak%' THEN 1 ELSE 0 END AS k, count(*) FROM users");
+        QueryPlan p = plan("SELECT max(password) AS x, name, count(DISTINCT api_key) AS k, count(*), CASE WHEN name LIKE 'a%' THEN 1 ELSE 0 END AS c FROM users");
         assertThat(p.outputs().get(0)).isEqualTo(OutputColumn.traced("x", java.util.Set.of(new ColumnRef(TableRef.of("guard", "users"), "password"))));
         assertThat(p.outputs().get(2).lineage()).containsExactly(new ColumnRef(TableRef.of("guard", "users"), "api_key"));
+        assertThat(p.outputs().get(4).lineage()).containsExactly(new ColumnRef(TableRef.of("guard", "users"), "name"));
         assertThat(p.outputs().get(3).name()).isEqualTo("count(*)");
         assertThat(p.outputs().get(3).lineage()).isEmpty();
         assertThat(p.outputs()).allMatch(OutputColumn::lineageComplete);
