@@ -426,15 +426,17 @@ final class TreeChecker {
     }
 
     /**
-     * A GROUP BY, ORDER BY or DISTINCT ON target, in a non-value position: an integer constant names
-     * an output column by position (DuckDB's {@code ORDER BY 1}), anything else is an expression.
+     * A GROUP BY, ORDER BY or DISTINCT ON target, in a non-value position. An integer constant names
+     * an output column by position (DuckDB's {@code ORDER BY 1}); so does a top-level {@code #n} in
+     * ORDER BY, while {@code #n} elsewhere names a FROM column: both readings are checked.
      */
     private void outputReferenceOrExpression(JsonNode target, List<Col> outputs, Scope scope, Ctes env) {
-        if ("CONSTANT".equals(target.path("class").asText()) && "INTEGER".equals(target.path("literal").path("kind").asText())) {
-            visit(target);
+        String cls = target.path("class").asText();
+        boolean constant = "CONSTANT".equals(cls) && "INTEGER".equals(target.path("literal").path("kind").asText());
+        if (constant || "POSITIONAL_REFERENCE".equals(cls)) {
             int index;
             try {
-                index = Integer.parseInt(target.path("literal").path("text").asText(""));
+                index = constant ? Integer.parseInt(target.path("literal").path("text").asText("")) : target.path("index").asInt(0);
             } catch (NumberFormatException e) {
                 index = 0;
             }
