@@ -129,6 +129,9 @@ class DuckDbSensitiveColumnTest {
                 "SELECT (SELECT count(*) FROM users WHERE password LIKE 'a%') AS n",
                 "SELECT name, (SELECT count(*) FROM claims c WHERE c.status = u.password) AS n FROM users u",
                 "SELECT name FROM users ORDER BY (SELECT max(password) FROM users)",
+                "SELECT (SELECT name FROM users ORDER BY password LIMIT 1) AS first",
+                "SELECT name FROM users WHERE id = (SELECT id FROM users ORDER BY api_key DESC LIMIT 1)",
+                "SELECT * FROM users ORDER BY 3",
                 // the lineage of VALUES is traced too
                 "SELECT count(*) FROM users u, (VALUES (u.password)) v(p) WHERE v.p > 'm'");
     }
@@ -156,6 +159,7 @@ class DuckDbSensitiveColumnTest {
     static List<String> honest() {
         return List.of(
                 "SELECT * FROM users ORDER BY id",
+                "SELECT * FROM users ORDER BY 2",
                 "SELECT name, password FROM users WHERE id = 2",
                 "SELECT count(DISTINCT password) AS n FROM users",
                 "SELECT password IS NULL AS x FROM users ORDER BY id",
