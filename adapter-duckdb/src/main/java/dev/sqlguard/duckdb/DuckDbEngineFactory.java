@@ -34,6 +34,8 @@ public final class DuckDbEngineFactory implements EngineFactory {
     public static final String DATABASE = "database";
     public static final String TEMP_DIRECTORY = "tempDirectory";
     public static final String MAX_TEMP_SIZE = "maxTempSize";
+    /** The spill bound when {@link #MAX_TEMP_SIZE} is not set. */
+    public static final String DEFAULT_MAX_TEMP_SIZE = "1GB";
     /** The {@code tempDirectory} value that disables spilling ({@code temp_directory=''}). */
     public static final String DISABLED = "disabled";
 
@@ -73,6 +75,9 @@ public final class DuckDbEngineFactory implements EngineFactory {
         if (maxTempSize.isPresent() && temp.isEmpty()) {
             throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
                     "Source '" + source + "': property '" + MAX_TEMP_SIZE + "' needs spilling; it cannot be set with tempDirectory=disabled.");
+        }
+        if (maxTempSize.isEmpty() && temp.isPresent()) {
+            maxTempSize = Optional.of(DEFAULT_MAX_TEMP_SIZE); // spilling is always bounded
         }
         Limits limits = config.policy().limits();
         return new DuckDbSettings(database, temp, maxTempSize, limits.memoryBytes(), limits.threads());

@@ -172,7 +172,7 @@ class DuckDbEngineTest {
                 "SELECT list_transform([password], lambda x: x) AS l FROM users",
                 "SELECT {'p': password, 'n': name} AS everything FROM users",
                 "SELECT string_agg(name || api_key, ',') AS s FROM users",
-                "SELECT unnest([password]) AS p FROM users")) {
+                "SELECT [password][1] AS p FROM users")) {
             ToolResult r = ok(sql);
             assertThat(r.rows()).as(sql).isNotEmpty();
             for (List<Object> row : r.rows()) {

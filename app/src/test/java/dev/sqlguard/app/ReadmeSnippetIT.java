@@ -22,7 +22,7 @@ import dev.sqlguard.ports.ingest.LoadRequest;
 
 /**
  * The embedding snippet of the README, run for real against DuckDB. The text between the tags is
- * copied verbatim into {@code docs/readme-app-section.md}; {@code ReadmeSnippetTest} checks they match.
+ * copied verbatim into {@code README.md}; {@code ReadmeSnippetTest} checks they match.
  */
 @Timeout(120)
 class ReadmeSnippetIT {

@@ -132,7 +132,7 @@ public final class DuckDbValidator implements StatementValidator {
     }
 
     private TreeChecker checker() {
-        return new TreeChecker(catalog, functions, tableFunctions, policy.tables().restricted());
+        return new TreeChecker(catalog, functions, tableFunctions, policy.tables().restricted(), policy::isSensitive);
     }
 
     /**

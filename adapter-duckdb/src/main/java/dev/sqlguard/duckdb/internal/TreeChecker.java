@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -29,6 +31,15 @@ import dev.sqlguard.domain.TableRef;
  * policy: base tables of the catalog only, the table and column allowlist (through aliases, CTEs
  * and subqueries), the function and table-function allowlists; it computes each output column's
  * lineage and counts parameters.
+ *
+ * <p>Sensitive columns (a base column whose name the policy redacts) may only feed the value of an
+ * output column, which the result projector then redacts. Every other position (predicates, join
+ * keys, grouping, ordering, DISTINCT, set-operation comparisons, LIMIT, window partitions and
+ * orders, aggregate FILTER and ORDER BY, table-function and {@code unnest} arguments) is a
+ * <em>non-value position</em>: a column reference there whose lineage holds a sensitive column is
+ * refused, because the query's row count or row order would reveal what redaction hides. The
+ * select lists of derived tables and CTEs are value positions: their columns carry the lineage to
+ * wherever the outer query uses them, and are checked there.
  *
  * <p>Fail closed: every object of the tree that carries a {@code class} or {@code type} must have
  * been handled by a rule here, or the statement is refused ({@link #requireAllVisited}). Not thread-safe:
@@ -47,6 +58,9 @@ final class TreeChecker {
             "COMPARE_EQUAL", "COMPARE_NOTEQUAL", "COMPARE_LESSTHAN", "COMPARE_GREATERTHAN",
             "COMPARE_LESSTHANOREQUALTO", "COMPARE_GREATERTHANOREQUALTO", "COMPARE_DISTINCT_FROM",
             "COMPARE_NOT_DISTINCT_FROM");
+
+    /** Scalar functions that turn one row into as many rows as their argument holds. */
+    private static final Set<String> SET_RETURNING = Set.of("unnest", "generate_subscripts");
 
     /** The statistics SUMMARIZE reports after column_name and column_type, in DuckDB's order. */
     private static final List<String> SUMMARY_STATS = List.of(
@@ -141,6 +155,7 @@ final class TreeChecker {
     private final Set<String> functions;
     private final Set<String> tableFunctions;
     private final boolean restricted;
+    private final Predicate<String> sensitive;
 
     private final IdentityHashMap<JsonNode, Boolean> visited = new IdentityHashMap<>();
     private final Set<TableRef> tables = new LinkedHashSet<>();
@@ -150,12 +165,64 @@ final class TreeChecker {
     /** Collectors of every column referenced while analyzing a subquery expression. */
     private final Deque<Set<ColumnRef>> referenceCollectors = new ArrayDeque<>();
     private int depth;
+    /** Whether the expression being walked only feeds an output value (see the class comment). */
+    private boolean valuePosition = true;
 
-    TreeChecker(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted) {
+    TreeChecker(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted,
+                Predicate<String> sensitive) {
         this.catalog = catalog;
         this.functions = functions;
         this.tableFunctions = tableFunctions;
         this.restricted = restricted;
+        this.sensitive = sensitive;
+    }
+
+    // ---------------------------------------------------------------- value and non-value positions
+
+    /** Runs {@code body} with the given position kind, restoring the previous one afterwards. */
+    private <T> T at(boolean value, Supplier<T> body) {
+        boolean saved = valuePosition;
+        valuePosition = value;
+        try {
+            return body.get();
+        } finally {
+            valuePosition = saved;
+        }
+    }
+
+    private void atNonValue(Runnable body) {
+        at(false, () -> {
+            body.run();
+            return null;
+        });
+    }
+
+    /** Refuses a sensitive (or untraceable) column used outside a value position. */
+    private Lineage guard(Lineage lineage) {
+        if (!valuePosition) {
+            requireNotSensitive(lineage, "filter, join, group or order");
+        }
+        return lineage;
+    }
+
+    private void requireNotSensitive(Lineage lineage, String uses) {
+        for (ColumnRef ref : lineage.refs()) {
+            if (sensitive.test(ref.column())) {
+                throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "Column " + SafeText.identifier(ref.column())
+                        + " is sensitive: it may be selected (values come back redacted) but not used to " + uses + ".");
+            }
+        }
+        if (!lineage.complete()) {
+            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "A column whose origin cannot be traced may be selected "
+                    + "(values come back redacted) but not used to " + uses + ".");
+        }
+    }
+
+    /** Comparisons of whole output rows (DISTINCT, UNION, INTERSECT, EXCEPT): no sensitive output may take part. */
+    private void requireComparable(List<Col> cols, String construct) {
+        for (Col col : cols) {
+            requireNotSensitive(Lineage.of(col), "filter, join, group or order (here: " + construct + ")");
+        }
     }
 
     /** Checks one statement ({@code {"node": ..., "named_param_map": ...}}). */
@@ -221,12 +288,9 @@ final class TreeChecker {
         try {
             JsonNode query = field(cte.definition, "query_node");
             List<String> aliases = strings(cte.definition.path("aliases"));
-            List<Col> result;
-            if ("RECURSIVE_CTE_NODE".equals(text(query, "type"))) {
-                result = recursiveCte(query, cte, outer, aliases);
-            } else {
-                result = rename(node(query, outer, cte.env), aliases);
-            }
+            List<Col> result = at(true, () -> "RECURSIVE_CTE_NODE".equals(text(query, "type"))
+                    ? recursiveCte(query, cte, outer, aliases)
+                    : rename(node(query, outer, cte.env), aliases));
             cte.columns = result;
             return result;
         } finally {
@@ -261,12 +325,18 @@ final class TreeChecker {
                 }
                 current = merged;
                 if (!grew) {
+                    if (!query.path("union_all").asBoolean(false)) {
+                        requireComparable(current, "UNION in WITH RECURSIVE");
+                    }
                     return current;
                 }
             }
             List<Col> untraced = new ArrayList<>();
             for (Col c : current) {
                 untraced.add(new Col(c.name(), c.lineage(), false, null));
+            }
+            if (!query.path("union_all").asBoolean(false)) {
+                requireComparable(untraced, "UNION in WITH RECURSIVE");
             }
             return untraced;
         } finally {
@@ -308,10 +378,13 @@ final class TreeChecker {
                 scope.selectAliases.put(fold(alias), lineage);
             }
         }
-        optionalExpression(node.get("where_clause"), scope, inner);
-        for (JsonNode group : array(node, "group_expressions")) {
-            expression(group, scope, inner);
-        }
+        List<Col> outputs = out;
+        atNonValue(() -> {
+            optionalExpression(node.get("where_clause"), scope, inner);
+            for (JsonNode group : array(node, "group_expressions")) {
+                outputReferenceOrExpression(group, outputs, scope, inner);
+            }
+        });
         for (JsonNode set : array(node, "group_sets")) {
             for (JsonNode index : set) {
                 if (!index.isIntegralNumber()) {
@@ -323,10 +396,16 @@ final class TreeChecker {
         if (!Set.of("STANDARD_HANDLING", "FORCE_AGGREGATES", "NO_AGGREGATES_ALLOWED").contains(handling)) {
             throw construct("Unexpected aggregate form.");
         }
-        optionalExpression(node.get("having"), scope, inner);
-        optionalExpression(node.get("qualify"), scope, inner);
+        if ("FORCE_AGGREGATES".equals(handling)) {
+            // GROUP BY ALL groups by the select list's non-aggregates; we do not guess which those are
+            requireComparable(out, "GROUP BY ALL");
+        }
+        atNonValue(() -> {
+            optionalExpression(node.get("having"), scope, inner);
+            optionalExpression(node.get("qualify"), scope, inner);
+        });
         sample(node.get("sample"));
-        visitModifiers(node, new ModifierContext(scope, inner));
+        visitModifiers(node, new ModifierContext(scope, inner, out));
         checkUnusedCtes(inner, env, outer);
         return out;
     }
@@ -343,10 +422,38 @@ final class TreeChecker {
         }
     }
 
-    private record ModifierContext(Scope scope, Ctes env) {
+    private record ModifierContext(Scope scope, Ctes env, List<Col> outputs) {
+    }
+
+    /**
+     * A GROUP BY, ORDER BY or DISTINCT ON target, in a non-value position. An integer constant names
+     * an output column by position (DuckDB's {@code ORDER BY 1}); so does a top-level {@code #n} in
+     * ORDER BY, while {@code #n} elsewhere names a FROM column: both readings are checked.
+     */
+    private void outputReferenceOrExpression(JsonNode target, List<Col> outputs, Scope scope, Ctes env) {
+        String cls = target.path("class").asText();
+        boolean constant = "CONSTANT".equals(cls) && "INTEGER".equals(target.path("literal").path("kind").asText());
+        if (constant || "POSITIONAL_REFERENCE".equals(cls)) {
+            int index;
+            try {
+                index = constant ? Integer.parseInt(target.path("literal").path("text").asText("")) : target.path("index").asInt(0);
+            } catch (NumberFormatException e) {
+                index = 0;
+            }
+            if (index >= 1 && index <= outputs.size()) {
+                requireNotSensitive(Lineage.of(outputs.get(index - 1)), "filter, join, group or order");
+            } else {
+                requireComparable(outputs, "a positional reference");
+            }
+        }
+        expression(target, scope, env);
     }
 
     private void visitModifiers(JsonNode node, ModifierContext context) {
+        atNonValue(() -> visitModifiersAt(node, context));
+    }
+
+    private void visitModifiersAt(JsonNode node, ModifierContext context) {
         for (JsonNode modifier : array(node, "modifiers")) {
             visit(modifier);
             switch (text(modifier, "type")) {
@@ -358,8 +465,13 @@ final class TreeChecker {
                 }
                 case "DISTINCT_MODIFIER" -> {
                     requireContext(context);
-                    for (JsonNode target : array(modifier, "distinct_on_targets")) {
-                        expression(target, context.scope(), context.env());
+                    if (array(modifier, "distinct_on_targets").iterator().hasNext()) {
+                        for (JsonNode target : array(modifier, "distinct_on_targets")) {
+                            outputReferenceOrExpression(target, context.outputs(), context.scope(), context.env());
+                        }
+                    } else {
+                        // the number of distinct rows would count the sensitive values
+                        requireComparable(context.outputs(), "DISTINCT");
                     }
                 }
                 default -> throw construct("The query uses a clause that is not supported here.");
@@ -382,9 +494,10 @@ final class TreeChecker {
                 // ORDER BY ALL: sorts by the output columns, which were checked already
                 requireEmptyStar(expression, true);
                 visit(expression);
+                requireComparable(context.outputs(), "ORDER BY ALL");
                 continue;
             }
-            expression(expression, context.scope(), context.env());
+            outputReferenceOrExpression(expression, context.outputs(), context.scope(), context.env());
         }
     }
 
@@ -409,8 +522,14 @@ final class TreeChecker {
             throw construct("A set operation needs two queries.");
         }
         List<List<Col>> results = new ArrayList<>();
+        boolean all = node.path("setop_all").asBoolean(false);
         for (JsonNode child : children) {
-            results.add(node(child, outer, inner));
+            List<Col> result = node(child, outer, inner);
+            if (!all || op.equals("INTERSECT") || op.equals("EXCEPT")) {
+                // the rows that survive the comparison would reveal the sensitive values
+                requireComparable(result, op.startsWith("UNION") ? "UNION without ALL" : op);
+            }
+            results.add(result);
         }
         List<Col> out;
         if ("UNION_BY_NAME".equals(op)) {
@@ -434,7 +553,7 @@ final class TreeChecker {
             }
         }
         Scope scope = new Scope(outer, new From(List.of(new Source("", Optional.empty(), out)), out), Map.of());
-        visitModifiers(node, new ModifierContext(scope, inner));
+        visitModifiers(node, new ModifierContext(scope, inner, out));
         checkUnusedCtes(inner, env, outer);
         return out;
     }
@@ -455,12 +574,14 @@ final class TreeChecker {
                     JsonNode subquery = field(ref, "subquery");
                     visit(subquery);
                     checkParameterMap(subquery.path("named_param_map"));
-                    List<Col> cols = rename(node(field(subquery, "node"), outer, env), strings(ref.path("column_name_alias")));
+                    // a derived table: its columns carry their lineage to wherever the outer query uses them
+                    List<Col> cols = rename(at(true, () -> node(field(subquery, "node"), outer, env)),
+                            strings(ref.path("column_name_alias")));
                     yield single(ref.path("alias").asText(""), Optional.empty(), cols);
                 }
                 case "TABLE_FUNCTION" -> tableFunction(ref, outer, env);
-                case "EXPRESSION_LIST" -> values(ref, outer, env);
-                case "SHOW_REF" -> show(ref, outer, env);
+                case "EXPRESSION_LIST" -> at(true, () -> values(ref, outer, env));
+                case "SHOW_REF" -> at(true, () -> show(ref, outer, env));
                 default -> throw construct("The query uses a FROM construct that is not supported here.");
             };
         } finally {
@@ -528,7 +649,7 @@ final class TreeChecker {
         List<Source> sources = new ArrayList<>(left.sources());
         sources.addAll(right.sources());
         From both = new From(sources, concat(left.star(), right.star()));
-        optionalExpression(ref.get("condition"), new Scope(outer, both, Map.of()), env);
+        atNonValue(() -> optionalExpression(ref.get("condition"), new Scope(outer, both, Map.of()), env));
         Set<String> using = new LinkedHashSet<>();
         for (String column : strings(ref.path("using_columns"))) {
             using.add(fold(column));
@@ -540,6 +661,11 @@ final class TreeChecker {
                 if (leftNames.contains(fold(c.name()))) {
                     using.add(fold(c.name()));
                 }
+            }
+        }
+        for (Col c : concat(left.star(), right.star())) {
+            if (using.contains(fold(c.name()))) {
+                requireNotSensitive(Lineage.of(c), "filter, join, group or order");
             }
         }
         if (Set.of("SEMI", "ANTI").contains(joinType)) {
@@ -600,7 +726,9 @@ final class TreeChecker {
                 throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Named arguments of table functions are not allowed.");
             }
         }
-        Lineage args = functionArguments(function, outer == null ? new Scope(null, From.EMPTY, Map.of()) : outer, env, false);
+        // the arguments decide how many rows the table function returns
+        Lineage args = at(false, () -> functionArguments(function,
+                outer == null ? new Scope(null, From.EMPTY, Map.of()) : outer, env, false));
         String ordinality = ref.path("with_ordinality").asText("WITHOUT_ORDINALITY");
         List<Col> cols = new ArrayList<>();
         cols.add(Col.derived(name, args));
@@ -756,6 +884,7 @@ final class TreeChecker {
             }
             requireAllowed(col);
             record(col);
+            guard(Lineage.of(col));
             out.add(col);
         }
         if (out.isEmpty()) {
@@ -857,7 +986,7 @@ final class TreeChecker {
                     Col col = scope.star.get(index - 1);
                     requireAllowed(col);
                     record(col);
-                    yield Lineage.of(col);
+                    yield guard(Lineage.of(col));
                 }
                 case "STAR" -> {
                     requireEmptyStar(node, false);
@@ -949,10 +1078,12 @@ final class TreeChecker {
         if (node.path("export_state").asBoolean(false)) {
             throw construct("EXPORT_STATE is not supported here.");
         }
-        Lineage l = functionArguments(node, scope, env, true);
+        // unnest's argument decides how many rows each input row becomes
+        boolean rowCount = !operator && SET_RETURNING.contains(name);
+        Lineage l = at(valuePosition && !rowCount, () -> functionArguments(node, scope, env, true));
         JsonNode filter = node.get("filter");
         if (filter != null && !filter.isNull()) {
-            l = l.plus(expression(filter, scope, env));
+            l = l.plus(at(false, () -> expression(filter, scope, env)));
         }
         JsonNode orderBys = node.get("order_bys");
         if (orderBys != null && !orderBys.isNull()) {
@@ -962,7 +1093,7 @@ final class TreeChecker {
             }
             for (JsonNode order : array(orderBys, "orders")) {
                 visit(order);
-                l = l.plus(expression(field(order, "expression"), scope, env));
+                l = l.plus(at(false, () -> expression(field(order, "expression"), scope, env)));
             }
         }
         return l;
@@ -1046,20 +1177,28 @@ final class TreeChecker {
         for (JsonNode child : array(node, "children")) {
             l = l.plus(expression(child, scope, env));
         }
-        for (JsonNode partition : array(node, "partitions")) {
-            l = l.plus(expression(partition, scope, env));
-        }
-        for (String orderField : List.of("orders", "arg_orders")) {
-            for (JsonNode order : array(node, orderField)) {
-                visit(order);
-                l = l.plus(expression(field(order, "expression"), scope, env));
+        // partitions, orders, frame bounds, offsets and filters decide which rows feed the value
+        boolean saved = valuePosition;
+        valuePosition = false;
+        try {
+            for (JsonNode partition : array(node, "partitions")) {
+                l = l.plus(expression(partition, scope, env));
             }
-        }
-        for (String f : List.of("start_expr", "end_expr", "offset_expr", "default_expr", "filter_expr")) {
-            JsonNode e = node.get(f);
-            if (e != null && !e.isNull()) {
-                l = l.plus(expression(e, scope, env));
+            for (String orderField : List.of("orders", "arg_orders")) {
+                for (JsonNode order : array(node, orderField)) {
+                    visit(order);
+                    l = l.plus(expression(field(order, "expression"), scope, env));
+                }
             }
+            for (String f : List.of("start_expr", "end_expr", "offset_expr", "default_expr", "filter_expr")) {
+                JsonNode e = node.get(f);
+                if (e != null && !e.isNull()) {
+                    valuePosition = "default_expr".equals(f) && saved;
+                    l = l.plus(expression(e, scope, env));
+                }
+            }
+        } finally {
+            valuePosition = saved;
         }
         return l;
     }
@@ -1082,7 +1221,9 @@ final class TreeChecker {
         referenceCollectors.push(collector);
         List<Col> out;
         try {
-            out = node(field(statement, "node"), scope, env);
+            // EXISTS ignores the select list; SCALAR and ANY hand it on to where the subquery stands
+            boolean value = valuePosition || kind.endsWith("EXISTS");
+            out = at(value, () -> node(field(statement, "node"), scope, env));
         } finally {
             referenceCollectors.pop();
         }
@@ -1111,7 +1252,7 @@ final class TreeChecker {
         for (Scope s = scope; s != null; s = s.parent) {
             Lineage found = resolveIn(s, parts);
             if (found != null) {
-                return found;
+                return guard(found);
             }
         }
         if (parts.size() == 1 && FunctionDefaults.SQL_VALUE_NAMES.contains(parts.get(0))) {

@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sqlguard.app.internal.wiring.EngineRegistry;
 import dev.sqlguard.app.agent.AnalyticalResponse.Status;
+import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.TableAllowlist;
@@ -80,9 +80,9 @@ class DuckDbAgentTest {
     }
 
     static Engine open(GuardrailPolicy policy) throws Exception {
-        // the app's discovery, which skips the test class path's deliberately missing plug-in
-        EngineFactory factory = EngineRegistry.discover(DuckDbAgentTest.class.getClassLoader(), message -> { })
-                .require("duckdb", "");
+        // the app's own discovery: it skips the deliberately missing provider that app's tests register
+        EngineFactory factory = ServiceDiscovery.load(EngineFactory.class, DuckDbAgentTest.class.getClassLoader(), warning -> { })
+                .stream().filter(f -> f.name().equals("duckdb")).findFirst().orElseThrow();
         if (work == null) {
             work = Files.createDirectories(folder.resolve("work"));
         }

@@ -386,6 +386,24 @@ public abstract class EngineContractSuite {
         }
     }
 
+    /** Queries that would use a redacted column as an oracle: the value never shows, but a filter, order or group reveals it. */
+    Stream<String> sensitiveOracles() {
+        return Stream.of(
+                "SELECT count(*) AS n FROM users WHERE password = 'hunter2-alice-pw'",
+                "SELECT count(*) AS n FROM users WHERE password > 'm'",
+                "SELECT id FROM users WHERE api_key = 'ak_live_bob_0002'",
+                "SELECT id FROM claims WHERE ssn = '123-45-6789'",
+                "SELECT name FROM users ORDER BY password",
+                "SELECT id FROM users WHERE password = ?");
+    }
+
+    @ParameterizedTest
+    @MethodSource("sensitiveOracles")
+    void refusesSensitiveColumnsOutsideTheOutput(String sql) {
+        Object[] params = sql.contains("?") ? new Object[] {"hunter2-alice-pw"} : new Object[0];
+        assertRefused(run(sql, params), ErrorCode.COLUMN_NOT_ALLOWED);
+    }
+
     @Test
     void redactsConfiguredColumnsAndLeavesOthersAlone() {
         ToolResult plain = run("SELECT name FROM users ORDER BY id");

@@ -167,12 +167,12 @@ public final class InMemoryEngine implements Engine {
                 if (!c.matches()) {
                     throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed by this source's dialect.");
                 }
-                String column = column(c.group("col"), table, alias, data, columns);
+                String column = notSensitive(column(c.group("col"), table, alias, data, columns));
                 boolean placeholder = c.group("val").equals("?");
                 conditions.add(new Condition(column, c.group("op"), placeholder ? null : c.group("val"), placeholder ? parameters++ : -1));
             }
         }
-        String order = m.group("order") == null ? null : column(m.group("order"), table, alias, data, columns);
+        String order = m.group("order") == null ? null : notSensitive(column(m.group("order"), table, alias, data, columns));
         List<Object> template = new ArrayList<>();
         for (int i = 0; i < parameters; i++) {
             template.add(null);
@@ -241,6 +241,15 @@ public final class InMemoryEngine implements Engine {
         }
         columns.add(new ColumnRef(table, name));
         return name;
+    }
+
+    /** A sensitive column may only feed redacted output, never a filter or an order (it would be an oracle). */
+    private String notSensitive(String column) {
+        if (policy.isSensitive(column)) {
+            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED,
+                    "Column " + dev.sqlguard.domain.SafeText.identifier(column) + " is sensitive: it may be selected (values come back redacted) but not used to filter or order.");
+        }
+        return column;
     }
 
     private static List<String> splitTopLevel(String text) {

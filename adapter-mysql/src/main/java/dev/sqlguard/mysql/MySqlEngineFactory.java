@@ -1,0 +1,203 @@
+package dev.sqlguard.mysql;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.Names;
+import dev.sqlguard.mysql.internal.CatalogLoader;
+import dev.sqlguard.mysql.internal.MySqlEngine;
+import dev.sqlguard.mysql.internal.MySqlExecutor;
+import dev.sqlguard.mysql.internal.MySqlSettings;
+import dev.sqlguard.mysql.internal.MySqlValidator;
+import dev.sqlguard.mysql.internal.PrivilegeAudit;
+import dev.sqlguard.mysql.internal.SchemaSnapshot;
+import dev.sqlguard.mysql.internal.ServerFlavor;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineConfig;
+import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.ports.EngineFactory;
+
+/**
+ * The {@code mysql} engine: MySQL 8 and MariaDB 10.6+ through Connector/J.
+ *
+ * <p>Properties: {@code url} ({@code jdbc:mysql://host[:port][/database]}), {@code username},
+ * {@code password}, optional {@code defaultSchema} (else the URL's database),
+ * {@code requireReadOnlyAccount} (default false) and {@code poolSize} (default 4). The policy must
+ * carry a restricted table allowlist.
+ */
+public final class MySqlEngineFactory implements EngineFactory {
+    private static final Logger LOG = Logger.getLogger(MySqlEngineFactory.class.getName());
+
+    @Override
+    public String name() {
+        return "mysql";
+    }
+
+    @Override
+    public Set<String> sensitivePropertyNames() {
+        return Set.of(MySqlSettings.PASSWORD);
+    }
+
+    @Override
+    public Set<String> propertyNames() {
+        return MySqlSettings.PROPERTIES;
+    }
+
+    @Override
+    public Engine create(EngineConfig config, EngineContext context) {
+        MySqlSettings settings = MySqlSettings.parse(config);
+        String source = config.sourceId();
+        GuardrailPolicy policy = config.policy();
+        if (!policy.tables().restricted()) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                    "Source '" + source + "': the mysql engine needs a table allowlist (no allowlist, no queries).");
+        }
+        Optional<String> policySchema = policy.tables().defaultSchema();
+        if (policySchema.isPresent() && !policySchema.get().equals(Names.fold(settings.schema()))) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                    "Source '" + source + "': the allowlist's default schema differs from 'defaultSchema'.");
+        }
+        policy = policy.withTables(MySqlEngine.withDefaultSchema(policy.tables(), settings.schema()))
+                .withFunctions(policy.functionsOr(MySqlValidator.DEFAULT_FUNCTIONS));
+        long timeoutMillis = Math.max(1, policy.limits().timeout().toMillis());
+
+        ServerFlavor flavor;
+        SchemaSnapshot schema;
+        try (Connection bootstrap = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings))) {
+            flavor = ServerFlavor.fromVersion(bootstrap.getMetaData().getDatabaseProductVersion());
+            try (Statement s = bootstrap.createStatement()) {
+                s.execute(flavor.pinSql(timeoutMillis));
+            }
+            Set<String> risky = PrivilegeAudit.riskyPrivileges(bootstrap);
+            if (!risky.isEmpty()) {
+                String message = "Source '" + source + "': the database account holds privileges beyond reading: " + risky
+                        + ". Use an account with SELECT on the allowlisted tables only.";
+                if (settings.requireReadOnlyAccount()) {
+                    throw new GuardException(ErrorCode.CONFIGURATION_ERROR, message);
+                }
+                LOG.warning(message + " sqlguard's own controls still apply.");
+            }
+            schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables());
+        } catch (SQLException e) {
+            throw startupFailure(source, e);
+        }
+
+        ScheduledThreadPoolExecutor watchdog = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "sqlguard-mysql-watchdog-" + source);
+            t.setDaemon(true);
+            return t;
+        });
+        watchdog.setRemoveOnCancelPolicy(true);
+        HikariDataSource queries = null;
+        HikariDataSource control = null;
+        try {
+            queries = pool(settings, source + "-queries", settings.poolSize(), flavor.pinSql(timeoutMillis));
+            control = pool(settings, source + "-control", 2, flavor.pinSql(timeoutMillis));
+            MySqlExecutor executor = new MySqlExecutor(queries, control, flavor, timeoutMillis, watchdog);
+            try (Connection c = queries.getConnection()) {
+                executor.verifySessionForStartup(c);
+            }
+            Optional<Long> hint = flavor == ServerFlavor.MYSQL ? Optional.of(timeoutMillis) : Optional.empty();
+            MySqlValidator validator = new MySqlValidator(source, schema, policy, hint);
+            return new MySqlEngine(source, policy, validator, executor, schema, queries, control, watchdog);
+        } catch (SQLException | RuntimeException e) {
+            watchdog.shutdownNow();
+            if (queries != null) {
+                queries.close();
+            }
+            if (control != null) {
+                control.close();
+            }
+            if (e instanceof GuardException g) {
+                throw g;
+            }
+            throw startupFailure(source, e);
+        }
+    }
+
+    private static GuardException startupFailure(String source, Exception e) {
+        Throwable root = e;
+        while (root.getCause() != null && !(root instanceof SQLException)) {
+            root = root.getCause();
+        }
+        if (root instanceof SQLException s && (s.getErrorCode() == 1045 || s.getErrorCode() == 1698)) {
+            return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': the database refused the login.", e);
+        }
+        if (root instanceof SQLException s && (s.getErrorCode() == 1044 || s.getErrorCode() == 1049)) {
+            return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': the account cannot use the configured database.", e);
+        }
+        LOG.log(Level.FINE, "startup failed", e);
+        return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "Source '" + source + "': the database could not be reached.", e);
+    }
+
+    private static HikariDataSource pool(MySqlSettings settings, String name, int size, String pinSql) {
+        HikariConfig hc = new HikariConfig();
+        hc.setPoolName("sqlguard-" + name.replaceAll("[^A-Za-z0-9_.-]", "_"));
+        hc.setJdbcUrl(settings.jdbcUrl());
+        hc.setUsername(settings.username());
+        hc.setPassword(settings.password());
+        hc.setMaximumPoolSize(size);
+        hc.setMinimumIdle(1);
+        hc.setReadOnly(true);
+        hc.setAutoCommit(true);
+        hc.setConnectionInitSql(pinSql);
+        hc.setConnectionTimeout(5_000);
+        hc.setValidationTimeout(2_000);
+        hc.setDataSourceProperties(forcedProperties());
+        return new HikariDataSource(hc);
+    }
+
+    private static Properties driverProperties(MySqlSettings settings) {
+        Properties p = forcedProperties();
+        p.setProperty("user", settings.username());
+        p.setProperty("password", settings.password());
+        return p;
+    }
+
+    /**
+     * Driver settings sqlguard forces: one statement per call, no LOCAL INFILE, no
+     * deserialization, no reconnect (it would lose the pinned session), no client-side escape
+     * rewriting, server-side prepared statements (parameters never enter the SQL text), and
+     * errors without connection details.
+     */
+    static Properties forcedProperties() {
+        Properties p = new Properties();
+        p.setProperty("allowMultiQueries", "false");
+        p.setProperty("allowLoadLocalInfile", "false");
+        p.setProperty("allowUrlInLocalInfile", "false");
+        p.setProperty("autoDeserialize", "false");
+        p.setProperty("autoReconnect", "false");
+        p.setProperty("useCursorFetch", "false");
+        p.setProperty("processEscapeCodesForPrepStmts", "false");
+        p.setProperty("useServerPrepStmts", "true");
+        p.setProperty("cachePrepStmts", "true");
+        p.setProperty("prepStmtCacheSize", "256");
+        p.setProperty("readOnlyPropagatesToServer", "true");
+        p.setProperty("characterEncoding", "UTF-8");
+        p.setProperty("zeroDateTimeBehavior", "CONVERT_TO_NULL");
+        p.setProperty("yearIsDateType", "false");
+        p.setProperty("paranoid", "true");
+        p.setProperty("connectionAttributes", "none");
+        return p;
+    }
+
+    @Override
+    public String toString() {
+        return "MySqlEngineFactory[" + name().toLowerCase(Locale.ROOT) + "]";
+    }
+}

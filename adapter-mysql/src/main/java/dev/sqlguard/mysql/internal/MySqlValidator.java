@@ -1,0 +1,128 @@
+package dev.sqlguard.mysql.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.port.StatementValidator;
+import net.sf.jsqlparser.parser.CCJSqlParser;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.parser.ParseException;
+import net.sf.jsqlparser.parser.TokenMgrException;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.Statements;
+import net.sf.jsqlparser.statement.select.Select;
+
+/**
+ * The MySQL dialect's validator: pre-checks the raw text, parses it with JSqlParser 5.4 on the
+ * caller's thread (never the parser's timeout executor, whose timed-out worker keeps running),
+ * checks the one SELECT against the policy and renders the SQL the server will run. Outcomes,
+ * refusals included, are cached by SQL text; parameters are bound per call. Thread-safe.
+ */
+public final class MySqlValidator implements StatementValidator {
+    /** The functions allowed when the policy names none. */
+    public static final Set<String> DEFAULT_FUNCTIONS = Set.of("count", "sum", "avg", "min", "max");
+
+    private static final Logger LOG = Logger.getLogger(MySqlValidator.class.getName());
+    private static final int CACHE_SIZE = 512;
+
+    private final String sourceId;
+    private final SchemaSnapshot schema;
+    private final GuardrailPolicy policy;
+    private final Set<String> functions;
+    private final Optional<Long> hintMillis;
+    private final PlanCache<Outcome> cache = new PlanCache<>(CACHE_SIZE);
+
+    /** A cached validation result: a plan template (null parameters) or the refusal. */
+    private record Outcome(QueryPlan plan, GuardException error) {
+    }
+
+    /**
+     * @param hintMillis render a MAX_EXECUTION_TIME hint with this value (MySQL), or empty (MariaDB)
+     */
+    public MySqlValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Optional<Long> hintMillis) {
+        this.sourceId = requireNonNull(sourceId, "sourceId is null");
+        this.schema = requireNonNull(schema, "schema is null");
+        this.policy = requireNonNull(policy, "policy is null");
+        this.functions = policy.functionsOr(DEFAULT_FUNCTIONS);
+        this.hintMillis = requireNonNull(hintMillis, "hintMillis is null");
+        if (!policy.tables().restricted()) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "' needs a table allowlist.");
+        }
+    }
+
+    @Override
+    public QueryPlan validate(QueryRequest request) {
+        Outcome outcome = cache.get(request.sql(), this::compute);
+        if (outcome.error() != null) {
+            throw new GuardException(outcome.error().code(), outcome.error().safeMessage(), outcome.error().getCause());
+        }
+        return outcome.plan().withParameters(request.params());
+    }
+
+    /** How many outcomes the plan cache holds (tests and metrics). */
+    public int cachedPlans() {
+        return cache.size();
+    }
+
+    private Outcome compute(String sql) {
+        try {
+            return new Outcome(plan(sql), null);
+        } catch (GuardException e) {
+            return new Outcome(null, e);
+        } catch (StackOverflowError e) {
+            return new Outcome(null, new GuardException(ErrorCode.QUERY_TOO_COMPLEX));
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "validator failed on an input", e);
+            return new Outcome(null, new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be checked.", e));
+        }
+    }
+
+    private QueryPlan plan(String sql) {
+        SqlPrecheck.check(sql, policy.limits().maxSqlLength());
+        Statement statement = parseOne(sql);
+        if (!(statement instanceof Select select)) {
+            throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
+        }
+        SelectRenderer.Rendered r = new SelectRenderer(schema, policy, functions, hintMillis).render(select);
+        return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
+                r.columns(), r.functions(), r.outputs(), policy.limits());
+    }
+
+    /** Parses on this thread: the fast grammar first, then the complex one, as parseStatements does. */
+    static Statement parseOne(String sql) {
+        Statements statements;
+        try {
+            statements = parse(sql, false);
+        } catch (ParseException | TokenMgrException first) {
+            try {
+                statements = parse(sql, true);
+            } catch (ParseException | TokenMgrException e) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed as MySQL.");
+            }
+        }
+        List<Statement> list = statements == null ? List.of() : statements;
+        if (list.isEmpty()) {
+            throw new GuardException(ErrorCode.EMPTY_QUERY);
+        }
+        if (list.size() > 1) {
+            throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS);
+        }
+        return list.get(0);
+    }
+
+    private static Statements parse(String sql, boolean complex) throws ParseException {
+        CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(complex);
+        return parser.Statements();
+    }
+}

@@ -1,0 +1,86 @@
+package dev.sqlguard.mysql.internal;
+
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+
+/**
+ * Maps driver and server errors to error codes with sqlguard's own sentences. Driver text (which
+ * can hold hosts, users, SQL and data) never leaves this class; the exception stays as the cause,
+ * which is never rendered.
+ */
+final class SqlErrors {
+    private SqlErrors() {
+    }
+
+    static GuardException map(SQLException e) {
+        int code = e.getErrorCode();
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (e instanceof SQLTimeoutException || code == 1969 || code == 3024) {
+            return new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.EXCEEDED_TIME_LIMIT.defaultMessage(), e);
+        }
+        if (code == 1317) {
+            return new GuardException(ErrorCode.CANCELLED, "The query was stopped on the server.", e);
+        }
+        switch (code) {
+            case 1044, 1142, 1143, 1227, 1370, 1045, 1698, 1794 -> {
+                return new GuardException(ErrorCode.PERMISSION_DENIED, "The database account may not do this.", e);
+            }
+            case 1792, 1290, 1836 -> {
+                return new GuardException(ErrorCode.PERMISSION_DENIED, "The database refused the operation: the session is read-only.", e);
+            }
+            case 1054 -> {
+                return new GuardException(ErrorCode.UNKNOWN_COLUMN, "The database does not know a column of this query.", e);
+            }
+            case 1052 -> {
+                return new GuardException(ErrorCode.AMBIGUOUS_COLUMN, ErrorCode.AMBIGUOUS_COLUMN.defaultMessage(), e);
+            }
+            case 1146, 1049 -> {
+                return new GuardException(ErrorCode.QUERY_FAILED, "A table of this query does not exist on the database.", e);
+            }
+            case 1055, 1056, 1140, 3029 -> {
+                return new GuardException(ErrorCode.QUERY_FAILED, "Every selected column must be in GROUP BY or inside an aggregate function.", e);
+            }
+            case 1111 -> {
+                return new GuardException(ErrorCode.QUERY_FAILED, "An aggregate function is used where it is not allowed (use HAVING, not WHERE).", e);
+            }
+            case 1064, 1149 -> {
+                return new GuardException(ErrorCode.QUERY_FAILED, "The database could not parse the checked query.", e);
+            }
+            case 1037, 1038, 1041, 1114, 1104, 1206, 3015 -> {
+                return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT.defaultMessage(), e);
+            }
+            case 1040, 1129, 1130, 1203, 2002, 2003, 2006, 2013 -> {
+                return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+            }
+            case 1365 -> {
+                return new GuardException(ErrorCode.QUERY_FAILED, "The query divides by zero.", e);
+            }
+            case 1690, 1264, 1292, 1366, 1367 -> {
+                return new GuardException(ErrorCode.QUERY_FAILED, "A value is out of range or has the wrong type.", e);
+            }
+            case 1210, 1318, 1582, 1583 -> {
+                return new GuardException(ErrorCode.QUERY_FAILED, "A function got the wrong number or kind of arguments.", e);
+            }
+            default -> {
+                // fall through to SQLState classes
+            }
+        }
+        if (e instanceof SQLTransientConnectionException || state.startsWith("08")) {
+            return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+        }
+        if (state.startsWith("42")) {
+            return new GuardException(ErrorCode.QUERY_FAILED, "The database refused the query as invalid.", e);
+        }
+        if (state.startsWith("22")) {
+            return new GuardException(ErrorCode.QUERY_FAILED, "A value is out of range or has the wrong type.", e);
+        }
+        if (state.startsWith("28")) {
+            return new GuardException(ErrorCode.PERMISSION_DENIED, "The database account may not do this.", e);
+        }
+        return new GuardException(ErrorCode.QUERY_FAILED, ErrorCode.QUERY_FAILED.defaultMessage(), e);
+    }
+}

@@ -1,0 +1,187 @@
+package dev.sqlguard.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.contract.ContractDataset;
+
+/**
+ * Every vector of the MySQL design seed and every MySQL/JSqlParser pitfall of FACTS, run through
+ * QueryService and the engine against the server with both accounts. Nothing may be written (the
+ * data fingerprint, a sequence, a procedure's side table and the OUTFILE path are checked) and no
+ * secret may appear in any result or message.
+ */
+@Tag("mysql")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(300)
+class AttackVectorTest {
+    private String database;
+    private Engine readOnly;
+    private Engine overPrivileged;
+    private final QueryService service = new QueryService(AuditSink.discarding());
+    private static final String OUTFILE = "/tmp/sqlguard-outfile-" + UUID.randomUUID();
+
+    @BeforeAll
+    void setUp() throws Exception {
+        assumeTrue(TestServer.available(), "no MySQL-compatible server");
+        database = TestServer.createDatabase();
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE side (n INT)");
+            s.execute("CREATE SEQUENCE seq");
+            s.execute("CREATE PROCEDURE p_write() INSERT INTO side VALUES (1)");
+            s.execute("CREATE FUNCTION f_write() RETURNS INT MODIFIES SQL DATA BEGIN INSERT INTO side VALUES (2); RETURN 1; END");
+        }
+        var policy = MySqlServerTest.policy(Limits.defaults().withTimeout(Duration.ofSeconds(3)))
+                .withFunctions(java.util.Set.of("count", "sum", "avg", "min", "max", "f_write", "lower"));
+        readOnly = MySqlServerTest.engine(database, false, policy, Map.of());
+        overPrivileged = MySqlServerTest.engine(database, true, policy, Map.of());
+    }
+
+    @AfterAll
+    void tearDown() {
+        if (readOnly != null) {
+            readOnly.close();
+        }
+        if (overPrivileged != null) {
+            overPrivileged.close();
+        }
+        if (database != null) {
+            TestServer.dropDatabase(database);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void positiveControlTheFileChecksCanSeeAWrite() throws Exception {
+        // this server lets a privileged account write files (secure_file_priv is empty here): the
+        // OUTFILE assertions above would see a file if any vector reached the server
+        String probe = "/tmp/sqlguard-probe-" + UUID.randomUUID();
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT @@secure_file_priv IS NULL OR @@secure_file_priv = ''")) {
+            rs.next();
+            org.junit.jupiter.api.Assumptions.assumeTrue(rs.getBoolean(1), "the server restricts file writes");
+            s.execute("SELECT 1 INTO OUTFILE '" + probe + "'");
+        }
+        assertThat(Files.exists(Path.of(probe))).isTrue();
+        Files.deleteIfExists(Path.of(probe));
+    }
+
+    static List<String> vectors() {
+        return List.of(
+                // writes and state changes
+                "INSERT INTO claims (id) VALUES (999)", "UPDATE claims SET amount = 0", "DELETE FROM claims",
+                "DROP TABLE claims", "TRUNCATE claims", "CREATE TABLE x (a INT)", "ALTER TABLE claims ADD COLUMN z INT",
+                "REPLACE INTO regions VALUES ('x', 'y')", "CREATE TEMPORARY TABLE t AS SELECT id FROM claims",
+                "SELECT id FROM claims; DELETE FROM claims", "SELECT id FROM claims;DELETE FROM claims",
+                "CALL p_write()", "SELECT f_write() AS w", "SELECT f_write() AS w FROM claims",
+                "SELECT NEXTVAL(seq)", "SELECT nextval(seq) AS n FROM claims", "DO NEXTVAL(seq)",
+                "PREPARE s FROM 'DELETE FROM claims'", "EXECUTE s", "LOCK TABLES claims WRITE", "LOCK TABLES claims READ",
+                "HANDLER users OPEN", "HANDLER users READ FIRST", "DO sleep(2)", "SET SESSION TRANSACTION READ WRITE",
+                "SET SESSION tx_read_only = 0", "SET tx_read_only = 0", "SET @@session.tx_read_only = 0",
+                "SET STATEMENT tx_read_only = 0 FOR DELETE FROM claims", "SET STATEMENT max_statement_time=0 FOR SELECT id FROM claims",
+                "SET GLOBAL max_connections = 1", "SET sql_mode = ''",
+                // files
+                "SELECT id FROM claims INTO OUTFILE '" + OUTFILE + "'", "SELECT id INTO DUMPFILE '" + OUTFILE + "' FROM claims",
+                "SELECT id INTO @v FROM claims", "SELECT load_file('/etc/passwd') AS f", "LOAD DATA INFILE '/etc/passwd' INTO TABLE side",
+                // reads outside the allowlist
+                "SELECT user, password FROM mysql.user", "SELECT * FROM users", "SELECT u.* FROM users u", "SELECT ssn FROM claims",
+                "SELECT table_name FROM information_schema.tables", "SHOW TABLES", "SHOW GRANTS", "DESCRIBE users",
+                "SELECT @@version", "SELECT @@secure_file_priv", "SELECT version()", "SELECT user()", "SELECT current_user()",
+                // locks and cost
+                "SELECT id FROM claims FOR UPDATE", "SELECT id FROM claims FOR SHARE", "SELECT id FROM claims LOCK IN SHARE MODE",
+                "SELECT sleep(5)", "SELECT benchmark(100000000, md5('x'))", "SELECT get_lock('x', 10)",
+                "SELECT id FROM claims WHERE " + "(".repeat(2000) + "1" + ")".repeat(2000),
+                "SELECT id FROM claims WHERE id IN (" + "1,".repeat(60_000) + "1)",
+                // parser differentials: executable comments
+                "SELECT id FROM claims WHERE id = 1 /*! OR 1=1 */",
+                "SELECT name /*!, (SELECT password FROM users LIMIT 1) AS p */ FROM users",
+                "SELECT id FROM claims /*!50000 UNION SELECT api_key FROM users */",
+                "SELECT id FROM claims /*M!100000 UNION SELECT password FROM users */",
+                "/*!INSERT INTO side VALUES (3)*/ SELECT id FROM claims",
+                "SELECT id FROM claims /*! INTO OUTFILE '" + OUTFILE + "' */",
+                "/*! SET STATEMENT max_statement_time=0 FOR */ SELECT count(*) AS n FROM claims",
+                "SELECT /*+ MAX_EXECUTION_TIME(100000) */ id FROM claims",
+                // comment and escape differentials
+                "SELECT id FROM claims --x\nUNION SELECT password FROM users",
+                "SELECT id FROM claims WHERE 1 = 1 //x\nUNION SELECT password FROM users",
+                "SELECT id FROM claims # x\nUNION SELECT password FROM users",
+                "SELECT id FROM claims WHERE region = 'a\\' UNION SELECT password FROM users -- '",
+                "SELECT id FROM claims WHERE region = \"a\\\" UNION SELECT password FROM users -- \"",
+                "SELECT id FROM claims WHERE region = \"north\"",
+                "SELECT 'x' FROM claims WHERE region = 'north' -- '\nUNION SELECT password FROM users",
+                "SELECT {fn user()} AS u",
+                // parse() ignoring text after ';', subqueries everywhere
+                "SELECT id FROM claims; SELECT password FROM users",
+                "SELECT (SELECT password FROM users LIMIT 1) AS p FROM claims",
+                "SELECT id FROM claims ORDER BY (SELECT ascii(password) FROM users LIMIT 1)",
+                "SELECT region FROM claims GROUP BY region, (SELECT password FROM users LIMIT 1)",
+                "SELECT c.id FROM claims c JOIN regions r ON r.region = (SELECT password FROM users LIMIT 1)",
+                "SELECT id FROM claims UNION SELECT password FROM users",
+                "WITH x AS (SELECT password FROM users) SELECT password FROM x",
+                "SELECT id FROM claims c, users u");
+    }
+
+    static Stream<Arguments> cases() {
+        return vectors().stream().flatMap(v -> Stream.of(Arguments.of("ro", v), Arguments.of("admin", v)));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}: {1}")
+    @MethodSource("cases")
+    void nothingIsWrittenAndNothingLeaks(String account, String sql) throws Exception {
+        Engine engine = account.equals("ro") ? readOnly : overPrivileged;
+        String before = TestServer.fingerprint(database);
+        ToolResult r = service.query(engine.binding(), QueryRequest.of("db", sql));
+        String text = r.toString();
+        for (String secret : ContractDataset.SECRETS) {
+            assertThat(text).doesNotContain(secret);
+        }
+        assertThat(text).doesNotContain(TestServer.adminPassword()).doesNotContain(TestServer.roPassword())
+                .doesNotContain("root:x:0:0");
+        if (r.status() == ToolStatus.OK || r.status() == ToolStatus.NO_EVIDENCE) {
+            // what ran was a checked SELECT of allowlisted columns: say so
+            assertThat(r.sql().orElseThrow()).startsWith("SELECT ").doesNotContain("/*!").doesNotContain(";");
+        }
+        assertThat(TestServer.fingerprint(database)).isEqualTo(before);
+        assertThat(Files.exists(Path.of(OUTFILE))).isFalse();
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM side")) {
+                rs.next();
+                assertThat(rs.getLong(1)).isZero();
+            }
+            try (ResultSet rs = s.executeQuery("SELECT next_not_cached_value FROM seq")) {
+                rs.next();
+                assertThat(rs.getLong(1)).isEqualTo(1);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT @@global.max_connections > 1")) {
+                rs.next();
+                assertThat(rs.getBoolean(1)).isTrue();
+            }
+        }
+    }
+}

@@ -1,0 +1,312 @@
+package dev.sqlguard.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.LimitKind;
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.ResultProjector;
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.mysql.internal.MySqlExecutor;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineConfig;
+import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.ports.TableDescription;
+
+/** The engine against the real server: results, types, limits, the kill path and startup checks. */
+@Tag("mysql")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(120)
+class MySqlServerTest {
+    private String database;
+    private Engine engine;
+    private final QueryService service = new QueryService(AuditSink.discarding());
+
+    static GuardrailPolicy policy(Limits limits) {
+        return new GuardrailPolicy(TableAllowlist.of(Map.of(
+                "claims", List.of("id", "region", "amount", "status", "created"),
+                "regions", List.of("*"),
+                "users", List.of("id", "name", "password", "api_key"),
+                "big", List.of("id", "v"))), Set.of(), Set.of(), Set.of(), limits);
+    }
+
+    static Engine engine(String database, boolean admin, GuardrailPolicy policy, Map<String, String> extra) {
+        Map<String, String> props = new HashMap<>(TestServer.properties(database, admin));
+        props.putAll(extra);
+        return new MySqlEngineFactory().create(new EngineConfig("db", props, policy), EngineContext.of(Path.of("target")));
+    }
+
+    @BeforeAll
+    void setUp() throws Exception {
+        assumeTrue(TestServer.available(), "no MySQL-compatible server");
+        database = TestServer.createDatabase();
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
+            // 20000 matching rows first (more than the server's network buffer), then a long scan with index lookups (no join buffering)
+            s.execute("CREATE TABLE big (id BIGINT PRIMARY KEY, v INT NOT NULL)");
+            s.execute("CREATE TABLE digits (x INT)");
+            s.execute("INSERT INTO digits VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)");
+            s.execute("INSERT INTO big SELECT n, IF(n <= 20000, 1, 0) FROM (SELECT 1 + a.x + 10 * b.x + 100 * c.x + 1000 * d.x"
+                    + " + 10000 * e.x + 100000 * f.x AS n FROM digits a, digits b, digits c, digits d, digits e, digits f) g");
+        }
+        engine = engine(database, false, policy(Limits.defaults().withMaxRows(10).withTimeout(Duration.ofSeconds(3))), Map.of());
+    }
+
+    @AfterAll
+    void tearDown() {
+        if (engine != null) {
+            engine.close();
+        }
+        if (database != null) {
+            TestServer.dropDatabase(database);
+        }
+    }
+
+    private ToolResult query(String sql, Object... params) {
+        return service.query(engine.binding(), QueryRequest.of("db", sql, params));
+    }
+
+    @Test
+    void runsAnAggregateWithJavaTimeAndDecimalValues() {
+        ToolResult r = query("SELECT region, count(*) AS n, sum(amount) AS total, min(created) AS first FROM claims"
+                + " WHERE status = ? GROUP BY region ORDER BY region", "APPROVED");
+        assertThat(r.status()).isEqualTo(ToolStatus.OK);
+        assertThat(r.columns()).extracting(c -> c.name()).containsExactly("region", "n", "total", "first");
+        assertThat(r.rows()).hasSize(4);
+        assertThat(r.rows().get(0).get(0)).isEqualTo("east");
+        assertThat(r.rows().get(0).get(2)).isInstanceOf(BigDecimal.class);
+        assertThat((String) r.rows().get(0).get(3)).matches("2024-\\d\\d-\\d\\d");
+    }
+
+    @Test
+    void redactsSensitiveColumnsByLineage() {
+        ToolResult r = query("SELECT name, max(password) AS x, min(api_key) AS k, max(password) AS password FROM users GROUP BY name ORDER BY name");
+        assertThat(r.status()).isEqualTo(ToolStatus.OK);
+        assertThat(r.rows()).hasSize(3);
+        // grouping by a sensitive column would count its distinct values: refused before the server
+        assertThat(query("SELECT name, api_key AS k, password FROM users GROUP BY name, api_key, password ORDER BY name").error())
+                .map(e -> e.code()).contains(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(r.rows()).allSatisfy(row -> {
+            assertThat(row.get(1)).isEqualTo(ResultProjector.REDACTED);
+            assertThat(row.get(2)).isEqualTo(ResultProjector.REDACTED);
+            assertThat(row.get(3)).isEqualTo(ResultProjector.REDACTED);
+        });
+        assertThat(r.toString()).doesNotContain("hunter2", "ak_live");
+    }
+
+    @Test
+    void emptyResultIsNoEvidenceAndTheRowLimitCutsInTheSql() {
+        assertThat(query("SELECT id FROM claims WHERE id < 0").status()).isEqualTo(ToolStatus.NO_EVIDENCE);
+        ToolResult r = query("SELECT id FROM claims ORDER BY id LIMIT 1000");
+        assertThat(r.sql().orElseThrow()).endsWith("LIMIT 11");
+        assertThat(r.rows()).hasSize(10);
+        assertThat(r.truncated()).isTrue();
+        assertThat(r.limitsHit()).contains(LimitKind.ROWS);
+    }
+
+    @Test
+    void catalogListsAllowlistedColumnsWithTypesAndApproximateRows() {
+        List<TableDescription> tables = engine.catalog().tables();
+        assertThat(tables).extracting(t -> t.table().qualifiedName()).containsExactly("big", "claims", "regions", "users");
+        TableDescription claims = tables.get(1);
+        assertThat(claims.columns()).extracting(TableDescription.ColumnDescription::name)
+                .containsExactly("id", "region", "amount", "status", "created");
+        assertThat(claims.columns().get(2).type()).isEqualTo("decimal(12,2)");
+        assertThat(claims.rowCount()).isPresent();
+        assertThat(tables.get(3).columns()).filteredOn(TableDescription.ColumnDescription::redacted)
+                .extracting(TableDescription.ColumnDescription::name).containsExactlyInAnyOrder("password", "api_key");
+    }
+
+    @Test
+    void everyConnectionIsReadOnlyOnTheServerEvenForSqlThatBypassedTheValidator() throws Exception {
+        for (boolean admin : new boolean[] {false, true}) {
+            try (Engine e = engine(database, admin, policy(Limits.defaults()), Map.of())) {
+                String before = TestServer.fingerprint(database);
+                QueryPlan forged = new QueryPlan("db", "x", "UPDATE `" + database + "`.`claims` SET amount = 0",
+                        List.of(), Set.of(), Set.of(), Set.of(), List.of(), Limits.defaults());
+                assertThatThrownBy(() -> e.execution().execute(forged).close())
+                        .isInstanceOf(GuardException.class)
+                        .extracting(x -> ((GuardException) x).code()).isIn(ErrorCode.PERMISSION_DENIED, ErrorCode.QUERY_FAILED);
+                assertThat(TestServer.fingerprint(database)).isEqualTo(before);
+            }
+        }
+    }
+
+    /** Matches early in a long scan: the first rows arrive at once while the server keeps scanning for seconds. */
+    static final String SLOW_AFTER_FIRST_ROW = "SELECT a.id FROM big a JOIN big b ON b.id = a.id JOIN big c ON c.id = b.id"
+            + " JOIN big d ON d.id = c.id WHERE a.v + b.v + c.v + d.v = 4";
+
+    @Test
+    void cutResultIsKilledOnTheServerBeforeClosing() throws Exception {
+        try (Engine e = engine(database, false, policy(Limits.defaults().withMaxRows(100_000).withTimeout(Duration.ofSeconds(60))), Map.of())) {
+            QueryPlan plan = e.validator().validate(QueryRequest.of("db", SLOW_AFTER_FIRST_ROW));
+            long id;
+            MySqlExecutor executor = (MySqlExecutor) e.execution();
+            long kills = executor.killsSent();
+            try (ResultCursor cursor = e.execution().execute(plan)) {
+                assertThat(cursor.next()).isTrue();
+                // the server is still scanning: the cut must not wait for it
+                id = runningQueryOf(TestServer.roUser());
+                assertThat(id).isPositive();
+            }
+            assertThat(executor.killsSent()).isEqualTo(kills + 1);
+            assertThat(isRunning(id)).isFalse();
+        }
+    }
+
+    @Test
+    void timeoutStopsTheQueryOnTheServer() throws Exception {
+        try (Engine e = engine(database, false, policy(Limits.defaults().withTimeout(Duration.ofSeconds(1))), Map.of())) {
+            ToolResult r = service.query(e.binding(), QueryRequest.of("db",
+                    "SELECT count(*) AS n FROM claims a JOIN claims b ON a.id > 0 JOIN claims c ON c.id > 0 JOIN claims d ON d.id > 0 JOIN claims f ON f.id > 0"));
+            assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+            assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT);
+            assertThat(runningQueryOfOrZero(TestServer.roUser())).isZero();
+        }
+    }
+
+    @Test
+    void cancelFromAnotherThreadKillsTheQuery() throws Exception {
+        try (Engine e = engine(database, false, policy(Limits.defaults().withMaxRows(100_000).withTimeout(Duration.ofSeconds(60))), Map.of())) {
+            QueryPlan plan = e.validator().validate(QueryRequest.of("db", SLOW_AFTER_FIRST_ROW));
+            try (ResultCursor cursor = e.execution().execute(plan)) {
+                assertThat(cursor.next()).isTrue();
+                assertThat(runningQueryOf(TestServer.roUser())).isPositive();
+                Thread canceller = new Thread(() -> {
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException ignored) {
+                        Thread.currentThread().interrupt();
+                    }
+                    cursor.cancel();
+                });
+                canceller.start();
+                assertThatThrownBy(() -> {
+                    while (cursor.next()) {
+                        cursor.get(0);
+                    }
+                }).isInstanceOf(GuardException.class)
+                        .extracting(x -> ((GuardException) x).code()).isEqualTo(ErrorCode.CANCELLED);
+                canceller.join();
+                assertThat(((MySqlExecutor) e.execution()).killsSent()).isEqualTo(1);
+            }
+            assertThat(runningQueryOfOrZero(TestServer.roUser())).isZero();
+        }
+    }
+
+    @Test
+    void startupRefusesMissingAllowlistDangerousUrlsAndOverPrivilegedAccountsWhenAsked() {
+        GuardrailPolicy open = GuardrailPolicy.defaults();
+        assertThatThrownBy(() -> engine(database, false, open, Map.of()))
+                .extracting(x -> ((GuardException) x).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+        assertThatThrownBy(() -> engine(database, true, policy(Limits.defaults()), Map.of("requireReadOnlyAccount", "true")))
+                .isInstanceOf(GuardException.class)
+                .satisfies(x -> {
+                    assertThat(((GuardException) x).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+                    assertThat(x.getMessage()).contains("beyond reading").doesNotContain(TestServer.adminPassword());
+                });
+        try (Engine ro = engine(database, false, policy(Limits.defaults()), Map.of("requireReadOnlyAccount", "true"))) {
+            assertThat(ro.sourceId()).isEqualTo("db");
+        }
+        for (String bad : List.of("?allowMultiQueries=true", "?allowLoadLocalInfile=true", "?autoDeserialize=true",
+                "?sessionVariables=tx_read_only%3D0", "?allowUrlInLocalInfile=true", "?user=root")) {
+            Map<String, String> props = new HashMap<>(TestServer.properties(database, false));
+            props.put("url", props.get("url") + bad);
+            assertThatThrownBy(() -> new MySqlEngineFactory().create(new EngineConfig("db", props, policy(Limits.defaults())),
+                    EngineContext.of(Path.of("target")))).extracting(x -> ((GuardException) x).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+        }
+        Map<String, String> wrongPassword = new HashMap<>(TestServer.properties(database, false));
+        wrongPassword.put("password", "not-the-password");
+        assertThatThrownBy(() -> new MySqlEngineFactory().create(new EngineConfig("db", wrongPassword, policy(Limits.defaults())),
+                EngineContext.of(Path.of("target"))))
+                .satisfies(x -> {
+                    assertThat(((GuardException) x).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+                    assertThat(x.getMessage()).doesNotContain("not-the-password").doesNotContain("127.0.0.1").doesNotContain(TestServer.roUser());
+                });
+    }
+
+    @Test
+    void serverErrorsAreMappedWithoutDriverText() throws Exception {
+        ToolResult r = query("SELECT region, amount FROM claims GROUP BY region");
+        assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.QUERY_FAILED);
+        assertThat(r.error().orElseThrow().message()).doesNotContain(database).doesNotContain("1055").doesNotContain("sql_mode");
+    }
+
+    // ------------------------------------------------------------------ processlist helpers (admin account)
+
+    /** Waits up to about a second for a query of {@code user} to show up as running; its id, or 0. */
+    static long runningQueryOf(String user) throws Exception {
+        for (int i = 0; i < 50; i++) {
+            long id = findRunning(user);
+            if (id > 0) {
+                return id;
+            }
+            Thread.sleep(20);
+        }
+        return 0;
+    }
+
+    /** 0 once no query of {@code user} runs (a killed query needs a moment to unwind), else the id still running after ~2 s. */
+    static long runningQueryOfOrZero(String user) throws Exception {
+        long id = 0;
+        for (int i = 0; i < 100; i++) {
+            id = findRunning(user);
+            if (id == 0) {
+                return 0;
+            }
+            Thread.sleep(20);
+        }
+        return id;
+    }
+
+    /** The id of a connection of {@code user} running one of this test's queries (not sleeping), or 0. */
+    static long findRunning(String user) throws Exception {
+        try (Connection c = TestServer.admin(null); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE USER = '" + user
+                     + "' AND COMMAND IN ('Query', 'Execute') AND (INFO LIKE 'SELECT%claims%' OR INFO LIKE 'SELECT%big%')")) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    static boolean isRunning(long id) throws Exception {
+        for (int i = 0; i < 100; i++) {
+            try (Connection c = TestServer.admin(null); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT COMMAND FROM information_schema.PROCESSLIST WHERE ID = " + id)) {
+                if (!rs.next() || !List.of("Query", "Execute").contains(rs.getString(1))) {
+                    return false;
+                }
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+}

@@ -1,0 +1,148 @@
+package dev.sqlguard.mysql.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.OutputColumn;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.mysql.TestServer;
+
+/** The executor refuses sessions the server does not report as pinned, whatever the client believes. */
+@Tag("mysql")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(60)
+class MySqlExecutorTest {
+    private String database;
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
+
+    @BeforeAll
+    void setUp() throws Exception {
+        assumeTrue(TestServer.available(), "no MySQL-compatible server");
+        database = TestServer.createDatabase();
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE side (n INT)");
+            s.execute("CREATE FUNCTION f_write() RETURNS INT MODIFIES SQL DATA BEGIN INSERT INTO side VALUES (1); RETURN 1; END");
+        }
+    }
+
+    @AfterAll
+    void tearDown() {
+        watchdog.shutdownNow();
+        if (database != null) {
+            TestServer.dropDatabase(database);
+        }
+    }
+
+    private HikariDataSource pool(String initSql) {
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(TestServer.url() + "/" + database);
+        hc.setUsername(TestServer.adminUser());
+        hc.setPassword(TestServer.adminPassword());
+        hc.setMaximumPoolSize(1);
+        hc.setReadOnly(true); // what the seed trusted: the driver's setReadOnly
+        if (initSql != null) {
+            hc.setConnectionInitSql(initSql);
+        }
+        return new HikariDataSource(hc);
+    }
+
+    private ServerFlavor flavor() throws Exception {
+        try (Connection c = TestServer.admin(null)) {
+            return ServerFlavor.fromVersion(c.getMetaData().getDatabaseProductVersion());
+        }
+    }
+
+    private static QueryPlan plan(String sql) {
+        return new QueryPlan("db", sql, sql, List.of(), Set.of(), Set.of(), Set.of(),
+                List.of(OutputColumn.traced("n", Set.of())), Limits.defaults());
+    }
+
+    @Test
+    void driverReadOnlyAloneIsNotEnoughAndIsRefused() throws Exception {
+        ServerFlavor flavor = flavor();
+        try (HikariDataSource unpinned = pool(null); HikariDataSource control = pool(null)) {
+            if (flavor == ServerFlavor.MARIADB) {
+                // FACTS, re-checked: Connector/J's setReadOnly(true) sends nothing to MariaDB
+                try (Connection c = unpinned.getConnection(); Statement s = c.createStatement();
+                     ResultSet rs = s.executeQuery("SELECT @@SESSION.tx_read_only")) {
+                    assertThat(c.isReadOnly()).isTrue();
+                    rs.next();
+                    assertThat(rs.getLong(1)).isZero();
+                }
+            }
+            MySqlExecutor executor = new MySqlExecutor(unpinned, control, flavor, 10_000, watchdog);
+            assertThatThrownBy(() -> executor.execute(plan("SELECT 1 AS `n`")).close())
+                    .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.READ_ONLY_NOT_ENFORCED);
+        }
+    }
+
+    @Test
+    void sqlModeDriftIsRefused() throws Exception {
+        ServerFlavor flavor = flavor();
+        String withoutNoBackslash = "SET SESSION sql_mode = 'STRICT_TRANS_TABLES', SESSION " + flavor.readOnlyVariable() + " = 1, SESSION "
+                + flavor.timeoutVariable() + " = " + flavor.timeoutValue(10_000);
+        try (HikariDataSource drifted = pool(withoutNoBackslash); HikariDataSource control = pool(null)) {
+            MySqlExecutor executor = new MySqlExecutor(drifted, control, flavor, 10_000, watchdog);
+            assertThatThrownBy(() -> executor.execute(plan("SELECT 1 AS `n`")).close())
+                    .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+        }
+    }
+
+    @Test
+    void pinnedSessionRunsAndRefusesWritesEvenForAnAdmin() throws Exception {
+        ServerFlavor flavor = flavor();
+        try (HikariDataSource pinned = pool(flavor.pinSql(10_000)); HikariDataSource control = pool(null)) {
+            MySqlExecutor executor = new MySqlExecutor(pinned, control, flavor, 10_000, watchdog);
+            try (var cursor = executor.execute(plan("SELECT 1 AS `n`"))) {
+                assertThat(cursor.next()).isTrue();
+                assertThat(((Number) cursor.get(0)).longValue()).isEqualTo(1L);
+            }
+            // a SELECT that writes (the client-side keyword check lets it through): the server refuses
+            QueryPlan write = plan("SELECT `" + database + "`.f_write() AS `n`");
+            assertThatThrownBy(() -> {
+                try (var cursor = executor.execute(write)) {
+                    cursor.next();
+                }
+            }).extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+            if (flavor == ServerFlavor.MARIADB) {
+                // with the driver's own (client-side) read-only flag off, the server's pin still refuses
+                try (Connection c = pinned.getConnection(); Statement s = c.createStatement()) {
+                    c.setReadOnly(false);
+                    assertThatThrownBy(() -> s.execute("INSERT INTO `" + database + "`.side VALUES (2)"))
+                        .isInstanceOf(java.sql.SQLException.class)
+                        .extracting(e -> ((java.sql.SQLException) e).getErrorCode()).isEqualTo(1792);
+                }
+            }
+            try (Connection c = TestServer.admin(database); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) FROM side")) {
+                rs.next();
+                assertThat(rs.getLong(1)).isZero();
+            }
+            QueryPlan labelMismatch = plan("SELECT 1 AS `other`");
+            assertThatThrownBy(() -> executor.execute(labelMismatch).close())
+                    .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.INTERNAL_ERROR);
+        }
+    }
+}
