@@ -175,12 +175,12 @@ public final class Harness {
         try (Connection c = DriverManager.getConnection(base, user, password); Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE " + schema);
         }
-        try (Connection c = DriverManager.getConnection(base + schema, user, password); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE " + schema + ".claims (id BIGINT PRIMARY KEY, region VARCHAR(16), amount DECIMAL(12,2))");
-            s.execute("INSERT INTO " + schema + ".claims SELECT seq, ELT(1 + seq % 4, 'north','south','east','west'), "
-                    + "(seq % 10000) / 7 FROM seq_1_to_100000");
-        }
         try {
+            try (Connection c = DriverManager.getConnection(base + schema, user, password); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE " + schema + ".claims (id BIGINT PRIMARY KEY, region VARCHAR(16), amount DECIMAL(12,2))");
+                s.execute("INSERT INTO " + schema + ".claims SELECT seq, ELT(1 + seq % 4, 'north','south','east','west'), "
+                        + "(seq % 10000) / 7 FROM seq_1_to_100000");
+            }
             GuardrailPolicy policy = new GuardrailPolicy(TableAllowlist.of(Map.of("claims", List.of("id", "region", "amount"))),
                     Set.of(), Set.of(), Set.of(), Limits.defaults());
             HikariConfig hc = new HikariConfig();
