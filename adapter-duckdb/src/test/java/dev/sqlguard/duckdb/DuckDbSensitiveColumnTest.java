@@ -203,7 +203,15 @@ class DuckDbSensitiveColumnTest {
                 "SELECT v.p FROM users u, (VALUES (CAST(u.api_key AS INTEGER))) v(p)",
                 "SELECT EXISTS (SELECT CAST(password AS INTEGER) FROM users) AS e",
                 "SELECT CAST(p AS INTEGER) AS v FROM (SELECT password AS p FROM users UNION ALL SELECT name FROM users)",
-                "SELECT password COLLATE nocase AS v FROM users");
+                "SELECT password COLLATE nocase AS v FROM users",
+                // stacking casts both sides to a common type: from VARCHAR to a struct or the anchor's type it fails by content
+                "SELECT password FROM users UNION ALL SELECT {'a': 1}",
+                "SELECT password FROM users UNION ALL SELECT [1]",
+                "SELECT [1] UNION ALL SELECT password FROM users",
+                "SELECT password FROM users UNION ALL BY NAME SELECT {'a': 1} AS password",
+                "SELECT p FROM (SELECT password AS p FROM users UNION ALL SELECT name FROM users) UNION ALL SELECT {'a': 1}",
+                "WITH RECURSIVE r(n, p) AS (SELECT 1, 5 UNION ALL SELECT n + 1, password FROM r, users WHERE n < 2) SELECT n FROM r",
+                "SELECT length(password) AS n FROM users UNION ALL SELECT 1");
     }
 
     @ParameterizedTest
@@ -303,7 +311,11 @@ class DuckDbSensitiveColumnTest {
                 "SELECT first(password) AS f, last(api_key) AS l, any_value(password) AS a FROM users",
                 "SELECT max(length(password)) AS m FROM users",
                 "WITH x AS (SELECT lower(password) AS p FROM users) SELECT upper(p) AS q FROM x",
-                "SELECT (SELECT md5(max(password)) FROM users) AS m");
+                "SELECT (SELECT md5(max(password)) FROM users) AS m",
+                "SELECT password FROM users UNION ALL SELECT 'x' UNION ALL SELECT NULL UNION ALL SELECT upper(name) FROM users",
+                "SELECT id::VARCHAR AS v FROM users UNION ALL BY NAME SELECT api_key AS v FROM users",
+                "SELECT p FROM (SELECT password AS p FROM users UNION ALL SELECT name FROM users) UNION ALL SELECT max(name) FROM users",
+                "WITH RECURSIVE r(n, p) AS (SELECT 1, password FROM users UNION ALL SELECT n + 1, p FROM r WHERE n < 2) SELECT p FROM r");
     }
 
     @ParameterizedTest

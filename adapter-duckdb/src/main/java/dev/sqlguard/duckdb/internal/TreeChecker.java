@@ -120,9 +120,13 @@ final class TreeChecker {
             "min", "max", "approx_unique", "avg", "std", "q25", "q50", "q75", "count", "null_percentage");
 
     /** A column a relation exposes, with the base columns its value derives from. */
-    record Col(String name, Set<ColumnRef> lineage, boolean complete, DuckDbCatalog.Table table) {
+    record Col(String name, Set<ColumnRef> lineage, boolean complete, DuckDbCatalog.Table table, boolean text) {
         Col {
             lineage = Set.copyOf(lineage);
+        }
+
+        Col(String name, Set<ColumnRef> lineage, boolean complete, DuckDbCatalog.Table table) {
+            this(name, lineage, complete, table, false);
         }
 
         static Col derived(String name, Lineage lineage) {
@@ -410,7 +414,7 @@ final class TreeChecker {
                     Col a = current.get(i);
                     Lineage l = Lineage.of(a).plus(Lineage.of(step.get(i)));
                     grew |= !l.refs().equals(a.lineage()) || l.complete() != a.complete();
-                    merged.add(Col.derived(a.name(), l));
+                    merged.add(combine(a, step.get(i), "WITH RECURSIVE"));
                 }
                 current = merged;
                 if (!grew) {
@@ -422,7 +426,7 @@ final class TreeChecker {
             }
             List<Col> untraced = new ArrayList<>();
             for (Col c : current) {
-                untraced.add(new Col(c.name(), c.lineage(), false, null));
+                untraced.add(new Col(c.name(), c.lineage(), false, null, c.text()));
             }
             if (!query.path("union_all").asBoolean(false)) {
                 requireComparable(untraced, "UNION in WITH RECURSIVE");
@@ -430,6 +434,91 @@ final class TreeChecker {
             return untraced;
         } finally {
             depth--;
+        }
+    }
+
+    /**
+     * One column of two queries a set operation (or WITH RECURSIVE) stacks. DuckDB casts both to a
+     * common type, and a cast from VARCHAR to a struct, list or the anchor's type fails by content
+     * (measured: {@code SELECT password ... UNION ALL SELECT {'a': 1}} is a conversion error for
+     * some values only): a sensitive value may only be stacked with text, where no cast happens.
+     */
+    private Col combine(Col a, Col b, String construct) {
+        Lineage l = Lineage.of(a).plus(Lineage.of(b));
+        boolean text = a.text() && b.text();
+        if (!text && (isSensitive(Lineage.of(a)) || isSensitive(Lineage.of(b)))) {
+            String column = sensitiveName(Lineage.of(a)).or(() -> sensitiveName(Lineage.of(b))).orElse("");
+            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, (column.isEmpty() ? "A column whose origin cannot be traced"
+                    : "Column " + SafeText.identifier(column) + " is sensitive: it") + " may be combined by " + construct
+                    + " only with text columns; cast each side to VARCHAR (values come back redacted).");
+        }
+        return new Col(a.name(), l.refs(), l.complete(), null, text);
+    }
+
+    private Optional<String> sensitiveName(Lineage lineage) {
+        for (ColumnRef ref : lineage.refs()) {
+            if (sensitive.test(ref.column())) {
+                return Optional.of(ref.column());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Functions whose result is always VARCHAR. */
+    private static final Set<String> TEXT_FUNCTIONS = Set.of("upper", "lower", "ucase", "lcase", "md5", "sha256", "reverse",
+            "trim", "ltrim", "rtrim", "concat_ws", "string_agg", "group_concat", "listagg");
+
+    /** Whether a select-list expression is certainly of type VARCHAR (false when unsure). */
+    private boolean isText(JsonNode item, Scope scope) {
+        switch (item.path("class").asText()) {
+            case "CONSTANT" -> {
+                String kind = item.path("literal").path("kind").asText("");
+                return "STRING".equals(kind) || "NULL_LITERAL".equals(kind);
+            }
+            case "CAST" -> {
+                return toVarchar(item);
+            }
+            case "FUNCTION" -> {
+                String name = fold(item.path("function_name").asText(""));
+                if (TEXT_FUNCTIONS.contains(name)) {
+                    return true;
+                }
+                JsonNode first = item.path("arguments").path(0).path("expression");
+                return Set.of("min", "max", "first", "last", "any_value", "arbitrary", "arg_min", "arg_max").contains(name)
+                        && !first.isMissingNode() && isText(first, scope);
+            }
+            case "COLUMN_REF" -> {
+                JsonNode names = item.path("column_names");
+                if (names.size() == 1 || names.size() == 2) {
+                    String column = fold(names.get(names.size() - 1).asText());
+                    String qualifier = names.size() == 2 ? fold(names.get(0).asText()) : null;
+                    for (Scope s = scope; s != null; s = s.parent) {
+                        if (names.size() == 1 && s.lambdaParameters.containsKey(column)) {
+                            return false;
+                        }
+                        Col found = null;
+                        int matches = 0;
+                        for (Source source : s.sources) {
+                            if (qualifier != null && !source.alias().equals(qualifier)) {
+                                continue;
+                            }
+                            for (Col col : source.columns()) {
+                                if (fold(col.name()).equals(column)) {
+                                    found = col;
+                                    matches++;
+                                }
+                            }
+                        }
+                        if (matches > 0) {
+                            return matches == 1 && found.text();
+                        }
+                    }
+                }
+                return false;
+            }
+            default -> {
+                return false;
+            }
         }
     }
 
@@ -443,7 +532,7 @@ final class TreeChecker {
         List<Col> out = new ArrayList<>(cols.size());
         for (int i = 0; i < cols.size(); i++) {
             Col c = cols.get(i);
-            out.add(i < aliases.size() ? new Col(aliases.get(i), c.lineage(), c.complete(), c.table()) : c);
+            out.add(i < aliases.size() ? new Col(aliases.get(i), c.lineage(), c.complete(), c.table(), c.text()) : c);
         }
         return out;
     }
@@ -461,7 +550,7 @@ final class TreeChecker {
             }
             Lineage lineage = expression(item, scope, inner);
             String name = outputName(item);
-            out.add(Col.derived(name, lineage));
+            out.add(new Col(name, lineage.refs(), lineage.complete(), null, isText(item, scope)));
             String alias = item.path("alias").asText("");
             if (!alias.isEmpty()) {
                 scope.selectAliases.put(fold(alias), lineage);
@@ -625,7 +714,7 @@ final class TreeChecker {
             Map<String, Col> byName = new LinkedHashMap<>();
             for (List<Col> result : results) {
                 for (Col c : result) {
-                    byName.merge(fold(c.name()), c, (a, b) -> Col.derived(a.name(), Lineage.of(a).plus(Lineage.of(b))));
+                    byName.merge(fold(c.name()), c, (a, b) -> combine(a, b, "UNION ALL"));
                 }
             }
             out = new ArrayList<>(byName.values());
@@ -637,7 +726,7 @@ final class TreeChecker {
                 }
                 for (int i = 0; i < out.size(); i++) {
                     Col a = out.get(i);
-                    out.set(i, Col.derived(a.name(), Lineage.of(a).plus(Lineage.of(result.get(i)))));
+                    out.set(i, combine(a, result.get(i), "UNION ALL"));
                 }
             }
         }
@@ -711,7 +800,8 @@ final class TreeChecker {
         tables.add(table.ref());
         List<Col> cols = new ArrayList<>();
         for (DuckDbCatalog.Column column : table.columns()) {
-            cols.add(new Col(column.name(), Set.of(new ColumnRef(table.ref(), column.name())), true, table));
+            cols.add(new Col(column.name(), Set.of(new ColumnRef(table.ref(), column.name())), true, table,
+                    "VARCHAR".equalsIgnoreCase(column.type())));
         }
         cols = rename(cols, renames);
         return single(alias.isEmpty() ? table.name() : alias, Optional.of(table), cols);
@@ -772,7 +862,7 @@ final class TreeChecker {
                         merged = merged.plus(Lineage.of(r));
                     }
                 }
-                star.add(new Col(c.name(), merged.refs(), merged.complete(), c.table()));
+                star.add(new Col(c.name(), merged.refs(), merged.complete(), c.table(), false));
             } else {
                 star.add(c);
             }
