@@ -136,6 +136,125 @@ class DuckDbSensitiveColumnTest {
                 "SELECT count(*) FROM users u, (VALUES (u.password)) v(p) WHERE v.p > 'm'");
     }
 
+    /** A value derived from a sensitive column that feeds a construct which may fail, branch or allocate by content. */
+    static List<String> errorOracles() {
+        return List.of(
+                // the measured one: a conversion error only when some password starts with 'a'
+                "SELECT CAST(CASE WHEN password LIKE 'a%' THEN 'x' ELSE '1' END AS INTEGER) AS v FROM users",
+                "SELECT CASE WHEN password LIKE 'a%' THEN 1 ELSE 0 END AS v FROM users",
+                "SELECT CASE password WHEN 'x' THEN 1 END AS v FROM users",
+                "SELECT password LIKE 'a%' AS v FROM users",
+                "SELECT password = 'x' AS v, password IS DISTINCT FROM 'y' AS w FROM users",
+                "SELECT password IN ('a', 'b') AS v FROM users",
+                "SELECT password BETWEEN 'a' AND 'b' AS v FROM users",
+                "SELECT password GLOB 'a*' AS v FROM users",
+                "SELECT password SIMILAR TO 'a.*' AS v FROM users",
+                "SELECT nullif(password, 'x') AS v FROM users",
+                "SELECT NOT (password IS NULL) AS v FROM users",
+                // overflow, division, allocation driven by the value
+                "SELECT length(password) * 9223372036854775807 AS v FROM users",
+                "SELECT 1 / (length(password) - 3) AS v FROM users",
+                "SELECT 10 % (length(api_key) - 16) AS v FROM users",
+                "SELECT repeat('x', length(password) * 100000000) AS v FROM users",
+                "SELECT lpad(password, 1000000000, 'x') AS v FROM users",
+                "SELECT concat(password, password) AS v FROM users",
+                "SELECT password AS a, concat(a, a) AS b FROM users",
+                "SELECT concat(password, api_key) AS v FROM users",
+                // casts other than to VARCHAR
+                "SELECT CAST(password AS INTEGER) AS v FROM users",
+                "SELECT password::DATE AS v FROM users",
+                "SELECT TRY_CAST(password AS INTEGER) AS v FROM users",
+                "SELECT CAST(ssn AS VARCHAR(3)) AS v FROM claims",
+                "SELECT password::JSON AS v FROM users",
+                // regular expressions, substrings with computed arguments, lists, json, lambdas
+                "SELECT regexp_matches(name, password) AS v FROM users",
+                "SELECT regexp_replace(password, '(', 'x') AS v FROM users",
+                "SELECT substring(name, length(password), 1) AS v FROM users",
+                "SELECT substring(password, 1, 1) AS v FROM users",
+                "SELECT left(password, 1) AS v FROM users",
+                "SELECT [1, 2, 3][length(password)] AS v FROM users",
+                "SELECT string_split(password, '')[1] AS v FROM users",
+                "SELECT [password][1] AS v FROM users",
+                "SELECT list_transform([password], x -> x::INTEGER) AS v FROM users",
+                "SELECT list_transform([name], x -> password) AS v FROM users",
+                "SELECT list_transform([password], lambda x: x) AS v FROM users",
+                "SELECT {'p': password, 'n': name} AS v FROM users",
+                "SELECT map([name], [password]) AS v FROM users",
+                // windows and aggregates that compute on the value or order by it
+                "SELECT max(length(password)) OVER () AS v FROM users",
+                "SELECT lag(password) OVER (ORDER BY id) AS v FROM users",
+                "SELECT name, lag(name, length(password)) OVER (ORDER BY id) AS l FROM users",
+                "SELECT arg_max(name, password) AS v FROM users",
+                "SELECT arg_min(id, api_key) AS v FROM users",
+                "SELECT sum(length(password)) AS v FROM users",
+                "SELECT max(password, length(api_key)) AS v FROM users",
+                "SELECT string_agg(name, password) AS v FROM users",
+                "SELECT hash(name, password) AS v FROM users",
+                "SELECT concat_ws(password, name, 'x') AS v FROM users",
+                // COALESCE runs a fallback only where the sensitive value is NULL
+                "SELECT coalesce(password, CAST(name AS INTEGER)::VARCHAR) AS v FROM users",
+                "SELECT ifnull(password, repeat('x', 1000000000)) AS v FROM users",
+                // the result of a total function is still sensitive, through aliases, derived tables, CTEs and subqueries
+                "SELECT length(password) AS n, n * 9223372036854775807 AS v FROM users",
+                "SELECT p * 2 AS v FROM (SELECT length(password) AS p FROM users)",
+                "WITH x AS (SELECT length(password) AS n FROM users) SELECT n * 9223372036854775807 AS v FROM x",
+                "SELECT CAST((SELECT max(password) FROM users) AS INTEGER) AS v",
+                "SELECT x FROM users u, LATERAL (SELECT CAST(u.password AS INTEGER) AS x)",
+                "SELECT v.p FROM users u, (VALUES (CAST(u.api_key AS INTEGER))) v(p)",
+                "SELECT EXISTS (SELECT CAST(password AS INTEGER) FROM users) AS e",
+                "SELECT CAST(p AS INTEGER) AS v FROM (SELECT password AS p FROM users UNION ALL SELECT name FROM users)",
+                "SELECT password COLLATE nocase AS v FROM users",
+                // stacking casts both sides to a common type: from VARCHAR to a struct or the anchor's type it fails by content
+                "SELECT password FROM users UNION ALL SELECT {'a': 1}",
+                "SELECT password FROM users UNION ALL SELECT [1]",
+                "SELECT [1] UNION ALL SELECT password FROM users",
+                "SELECT password FROM users UNION ALL BY NAME SELECT {'a': 1} AS password",
+                "SELECT p FROM (SELECT password AS p FROM users UNION ALL SELECT name FROM users) UNION ALL SELECT {'a': 1}",
+                "WITH RECURSIVE r(n, p) AS (SELECT 1, 5 UNION ALL SELECT n + 1, password FROM r, users WHERE n < 2) SELECT n FROM r",
+                "SELECT length(password) AS n FROM users UNION ALL SELECT 1");
+    }
+
+    @ParameterizedTest
+    @MethodSource("errorOracles")
+    void aSensitiveValueCannotDecideWhetherTheQueryFails(String sql) {
+        ToolResult r = query(engine, sql);
+        assertThat(r.error()).as(sql).isPresent();
+        assertThat(r.error().get().code()).as(sql).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(r.rows()).as(sql).isEmpty();
+        assertThat(r.error().get().message()).as(sql).contains("sensitive").doesNotContain("hunter2").doesNotContain("'a%'");
+    }
+
+    @Test
+    void theMeasuredConversionOracleIsRefusedWhileTheSameQueryOverAnOrdinaryColumnRuns() {
+        ToolResult sensitive = query(engine,
+                "SELECT CAST(CASE WHEN password LIKE 'a%' THEN 'x' ELSE '1' END AS INTEGER) AS v FROM users");
+        assertThat(sensitive.error().orElseThrow().message()).isEqualTo(
+                "Column 'password' is sensitive: its values may be selected (they come back redacted) but not computed on or compared.");
+        // over an ordinary column the same shape is ordinary SQL: it runs, and fails only by its own data
+        ToolResult ordinary = query(engine, "SELECT CAST(CASE WHEN name LIKE 'zzz%' THEN 'x' ELSE '1' END AS INTEGER) AS v FROM users");
+        assertThat(ordinary.error()).isEmpty();
+        assertThat(ordinary.rows()).isNotEmpty();
+        ToolResult overflow = query(engine, "SELECT length(name) * 2 AS v, name LIKE 'a%' AS w, CAST(id AS VARCHAR) AS s FROM users");
+        assertThat(overflow.error()).isEmpty();
+    }
+
+    @Test
+    void functionsAPolicyAllowlistsAreOperandsToo() {
+        try (DuckDbEngine json = TestDatabases.engine(folder.resolve("data.duckdb"), work,
+                GuardrailPolicy.defaults().withFunctions(Set.of("json_extract", "json_valid", "regexp_full_match", "upper")))) {
+            for (String sql : List.of(
+                    "SELECT json_extract(password, '$.a') AS v FROM users",
+                    "SELECT json_extract(name, api_key) AS v FROM users",
+                    "SELECT regexp_full_match(name, upper(password)) AS v FROM users")) {
+                ToolResult r = query(json, sql);
+                assertThat(r.error().orElseThrow().code()).as(sql).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+            }
+            ToolResult ordinary = query(json, "SELECT json_valid(name) AS v, upper(password) AS p FROM users");
+            assertThat(ordinary.error()).isEmpty();
+            assertThat(ordinary.rows().get(0).get(1)).isEqualTo(ResultProjector.REDACTED);
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("oracles")
     void aSensitiveColumnCannotDecideWhichRowsComeBack(String sql) {
@@ -166,7 +285,6 @@ class DuckDbSensitiveColumnTest {
                 "SELECT max(password) AS m, min(api_key) AS k FROM users",
                 "SELECT string_agg(password, ',' ORDER BY id) AS s FROM users",
                 "SELECT list(api_key) FILTER (WHERE id > 1) AS s FROM users",
-                "SELECT name, lag(password) OVER (ORDER BY id) AS prev FROM users ORDER BY id",
                 "SELECT (SELECT max(password) FROM users) AS m",
                 "SELECT password FROM users UNION ALL SELECT name FROM users",
                 "WITH x AS (SELECT id, password AS p FROM users) SELECT id, p FROM x WHERE id > 1 ORDER BY id",
@@ -175,9 +293,29 @@ class DuckDbSensitiveColumnTest {
                 "SELECT region, count(*) AS n, max(ssn) AS s FROM claims GROUP BY region ORDER BY region",
                 "SELECT * FROM (SELECT password AS p, name FROM users) ORDER BY name",
                 "SELECT u2.p FROM users, LATERAL (SELECT users.password AS p) u2",
-                // a sensitive argument only feeds the value, which comes back redacted
-                "SELECT arg_max(name, password) AS s FROM users",
-                "SELECT name, lag(name, length(password)) OVER (ORDER BY id) AS l FROM users ORDER BY id");
+                // total functions and aggregates: the value comes back redacted, and they cannot fail on it
+                "SELECT arg_max(password, id) AS s FROM users",
+                "SELECT upper(password) AS shout FROM users ORDER BY id",
+                "SELECT concat(name, password) AS y FROM users ORDER BY id",
+                "SELECT concat_ws('-', name, api_key) AS y FROM users ORDER BY id",
+                "SELECT name || password AS y FROM users ORDER BY id",
+                "SELECT coalesce(ssn, region) AS s FROM claims WHERE id = 1",
+                "SELECT ifnull(ssn, 'none') AS s FROM claims WHERE id = 1",
+                "SELECT length(password) AS n FROM users ORDER BY id",
+                "SELECT length(upper(trim(password))) AS n FROM users ORDER BY id",
+                "SELECT md5(password) AS h, sha256(api_key) AS k, hash(ssn) AS s FROM users, claims LIMIT 2",
+                "SELECT reverse(lower(password)) AS r FROM users ORDER BY id",
+                "SELECT password::VARCHAR AS p, TRY_CAST(api_key AS TEXT) AS k FROM users ORDER BY id",
+                "SELECT CASE WHEN id > 1 THEN password ELSE name END AS v FROM users ORDER BY id",
+                "SELECT string_agg(upper(password), ',') AS s, list(api_key) AS l, approx_count_distinct(password) AS d FROM users",
+                "SELECT first(password) AS f, last(api_key) AS l, any_value(password) AS a FROM users",
+                "SELECT max(length(password)) AS m FROM users",
+                "WITH x AS (SELECT lower(password) AS p FROM users) SELECT upper(p) AS q FROM x",
+                "SELECT (SELECT md5(max(password)) FROM users) AS m",
+                "SELECT password FROM users UNION ALL SELECT 'x' UNION ALL SELECT NULL UNION ALL SELECT upper(name) FROM users",
+                "SELECT id::VARCHAR AS v FROM users UNION ALL BY NAME SELECT api_key AS v FROM users",
+                "SELECT p FROM (SELECT password AS p FROM users UNION ALL SELECT name FROM users) UNION ALL SELECT max(name) FROM users",
+                "WITH RECURSIVE r(n, p) AS (SELECT 1, password FROM users UNION ALL SELECT n + 1, p FROM r WHERE n < 2) SELECT p FROM r");
     }
 
     @ParameterizedTest

@@ -41,6 +41,12 @@ import dev.sqlguard.domain.TableRef;
  * select lists of derived tables and CTEs are value positions: their columns carry the lineage to
  * wherever the outer query uses them, and are checked there.
  *
+ * <p>Inside an expression, a sensitive value may flow to the output only through constructs that
+ * cannot fail, branch or allocate by its content: bare references, {@code CASE} branches, casts to
+ * VARCHAR, {@code IS [NOT] NULL} and the value arguments of {@link #TOTAL_FUNCTIONS}. Every other
+ * input (comparisons, arithmetic, other casts, other functions, lambdas, window functions) is an
+ * <em>operand</em> position: a runtime error there would tell whether the value has some property.
+ *
  * <p>Fail closed: every object of the tree that carries a {@code class} or {@code type} must have
  * been handled by a rule here, or the statement is refused ({@link #requireAllVisited}). Not thread-safe:
  * one instance per statement.
@@ -59,6 +65,53 @@ final class TreeChecker {
             "COMPARE_LESSTHANOREQUALTO", "COMPARE_GREATERTHANOREQUALTO", "COMPARE_DISTINCT_FROM",
             "COMPARE_NOT_DISTINCT_FROM");
 
+    /** Where a sensitive value may flow through an expression: see {@link #guard}. */
+    private enum Position {
+        /** Only feeds an output value, which the result projector redacts when its lineage is sensitive. */
+        VALUE,
+        /** The input of a construct that computes on, compares or branches on it: it could fail, or allocate, by content. */
+        OPERAND,
+        /** Decides which rows come back, how many or in which order. */
+        ROWS
+    }
+
+    /** Operators that hand a value on unchanged or test it for NULL: total, and the result is as sensitive as the input. */
+    private static final Set<String> TOTAL_OPERATORS = Set.of("OPERATOR_IS_NULL", "OPERATOR_IS_NOT_NULL", "OPERATOR_COALESCE");
+
+    /**
+     * Functions a sensitive value may flow through in a value position: name to the range of argument
+     * indexes that are values ({@code [first, last]}); every other argument is an operand. Each never
+     * fails and never branches on the value's content in DuckDB 2.0 (no implicit cast from VARCHAR is
+     * involved: measured, DuckDB refuses mixed types at bind time), and allocates at most the size of
+     * its inputs; at most one value argument may be sensitive (no doubling through aliases or CTEs).
+     */
+    private static final Map<String, int[]> TOTAL_FUNCTIONS = totalFunctions();
+
+    private static Map<String, int[]> totalFunctions() {
+        Map<String, int[]> m = new HashMap<>();
+        int[] first = {0, 0};
+        int[] all = {0, Integer.MAX_VALUE};
+        // aggregates: the first argument is the value; ordering keys, separators and counts are operands
+        for (String f : List.of("count", "min", "max", "any_value", "first", "last", "arbitrary", "arg_min", "arg_max",
+                "argmin", "argmax", "min_by", "max_by", "string_agg", "group_concat", "listagg", "list", "array_agg",
+                "approx_count_distinct")) {
+            m.put(f, first);
+        }
+        // scalars
+        for (String f : List.of("upper", "lower", "ucase", "lcase", "length", "len", "strlen", "md5", "sha256", "hash",
+                "reverse", "trim", "ltrim", "rtrim")) {
+            m.put(f, first);
+        }
+        for (String f : List.of("concat", "||", "coalesce", "ifnull")) {
+            m.put(f, all);
+        }
+        m.put("concat_ws", new int[] {1, Integer.MAX_VALUE});
+        return Map.copyOf(m);
+    }
+
+    /** Type names of a cast to VARCHAR, which DuckDB can do for every value. */
+    private static final Set<String> VARCHAR_NAMES = Set.of("varchar", "text", "string");
+
     /** Scalar functions that turn one row into as many rows as their argument holds. */
     private static final Set<String> SET_RETURNING = Set.of("unnest", "generate_subscripts");
 
@@ -67,9 +120,13 @@ final class TreeChecker {
             "min", "max", "approx_unique", "avg", "std", "q25", "q50", "q75", "count", "null_percentage");
 
     /** A column a relation exposes, with the base columns its value derives from. */
-    record Col(String name, Set<ColumnRef> lineage, boolean complete, DuckDbCatalog.Table table) {
+    record Col(String name, Set<ColumnRef> lineage, boolean complete, DuckDbCatalog.Table table, boolean text) {
         Col {
             lineage = Set.copyOf(lineage);
+        }
+
+        Col(String name, Set<ColumnRef> lineage, boolean complete, DuckDbCatalog.Table table) {
+            this(name, lineage, complete, table, false);
         }
 
         static Col derived(String name, Lineage lineage) {
@@ -165,8 +222,8 @@ final class TreeChecker {
     /** Collectors of every column referenced while analyzing a subquery expression. */
     private final Deque<Set<ColumnRef>> referenceCollectors = new ArrayDeque<>();
     private int depth;
-    /** Whether the expression being walked only feeds an output value (see the class comment). */
-    private boolean valuePosition = true;
+    /** What the value of the expression being walked is used for (see the class comment). */
+    private Position position = Position.VALUE;
 
     TreeChecker(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted,
                 Predicate<String> sensitive) {
@@ -180,29 +237,51 @@ final class TreeChecker {
     // ---------------------------------------------------------------- value and non-value positions
 
     /** Runs {@code body} with the given position kind, restoring the previous one afterwards. */
-    private <T> T at(boolean value, Supplier<T> body) {
-        boolean saved = valuePosition;
-        valuePosition = value;
+    private <T> T at(Position kind, Supplier<T> body) {
+        Position saved = position;
+        position = kind;
         try {
             return body.get();
         } finally {
-            valuePosition = saved;
+            position = saved;
         }
     }
 
     private void atNonValue(Runnable body) {
-        at(false, () -> {
+        at(Position.ROWS, () -> {
             body.run();
             return null;
         });
     }
 
+    /** The position of an operand of a construct that computes on, compares or branches on its value. */
+    private Position operand() {
+        return position == Position.VALUE ? Position.OPERAND : position;
+    }
+
     /** Refuses a sensitive (or untraceable) column used outside a value position. */
     private Lineage guard(Lineage lineage) {
-        if (!valuePosition) {
-            requireNotSensitive(lineage, "filter, join, group or order");
+        switch (position) {
+            case VALUE -> {
+                // only feeds an output value, which the projector redacts
+            }
+            case OPERAND -> requireNotComputed(lineage);
+            case ROWS -> requireNotSensitive(lineage, "filter, join, group or order");
+            default -> throw new IllegalStateException();
         }
         return lineage;
+    }
+
+    private boolean isSensitive(Lineage lineage) {
+        if (!lineage.complete()) {
+            return true;
+        }
+        for (ColumnRef ref : lineage.refs()) {
+            if (sensitive.test(ref.column())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void requireNotSensitive(Lineage lineage, String uses) {
@@ -215,6 +294,20 @@ final class TreeChecker {
         if (!lineage.complete()) {
             throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "A column whose origin cannot be traced may be selected "
                     + "(values come back redacted) but not used to " + uses + ".");
+        }
+    }
+
+    /** Refuses a sensitive (or untraceable) value as the input of anything but a value-preserving, total construct. */
+    private void requireNotComputed(Lineage lineage) {
+        for (ColumnRef ref : lineage.refs()) {
+            if (sensitive.test(ref.column())) {
+                throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "Column " + SafeText.identifier(ref.column())
+                        + " is sensitive: its values may be selected (they come back redacted) but not computed on or compared.");
+            }
+        }
+        if (!lineage.complete()) {
+            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "A column whose origin cannot be traced may be selected "
+                    + "(values come back redacted) but not computed on or compared.");
         }
     }
 
@@ -288,7 +381,7 @@ final class TreeChecker {
         try {
             JsonNode query = field(cte.definition, "query_node");
             List<String> aliases = strings(cte.definition.path("aliases"));
-            List<Col> result = at(true, () -> "RECURSIVE_CTE_NODE".equals(text(query, "type"))
+            List<Col> result = at(Position.VALUE, () -> "RECURSIVE_CTE_NODE".equals(text(query, "type"))
                     ? recursiveCte(query, cte, outer, aliases)
                     : rename(node(query, outer, cte.env), aliases));
             cte.columns = result;
@@ -321,7 +414,7 @@ final class TreeChecker {
                     Col a = current.get(i);
                     Lineage l = Lineage.of(a).plus(Lineage.of(step.get(i)));
                     grew |= !l.refs().equals(a.lineage()) || l.complete() != a.complete();
-                    merged.add(Col.derived(a.name(), l));
+                    merged.add(combine(a, step.get(i), "WITH RECURSIVE"));
                 }
                 current = merged;
                 if (!grew) {
@@ -333,7 +426,7 @@ final class TreeChecker {
             }
             List<Col> untraced = new ArrayList<>();
             for (Col c : current) {
-                untraced.add(new Col(c.name(), c.lineage(), false, null));
+                untraced.add(new Col(c.name(), c.lineage(), false, null, c.text()));
             }
             if (!query.path("union_all").asBoolean(false)) {
                 requireComparable(untraced, "UNION in WITH RECURSIVE");
@@ -341,6 +434,91 @@ final class TreeChecker {
             return untraced;
         } finally {
             depth--;
+        }
+    }
+
+    /**
+     * One column of two queries a set operation (or WITH RECURSIVE) stacks. DuckDB casts both to a
+     * common type, and a cast from VARCHAR to a struct, list or the anchor's type fails by content
+     * (measured: {@code SELECT password ... UNION ALL SELECT {'a': 1}} is a conversion error for
+     * some values only): a sensitive value may only be stacked with text, where no cast happens.
+     */
+    private Col combine(Col a, Col b, String construct) {
+        Lineage l = Lineage.of(a).plus(Lineage.of(b));
+        boolean text = a.text() && b.text();
+        if (!text && (isSensitive(Lineage.of(a)) || isSensitive(Lineage.of(b)))) {
+            String column = sensitiveName(Lineage.of(a)).or(() -> sensitiveName(Lineage.of(b))).orElse("");
+            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, (column.isEmpty() ? "A column whose origin cannot be traced"
+                    : "Column " + SafeText.identifier(column) + " is sensitive: it") + " may be combined by " + construct
+                    + " only with text columns; cast each side to VARCHAR (values come back redacted).");
+        }
+        return new Col(a.name(), l.refs(), l.complete(), null, text);
+    }
+
+    private Optional<String> sensitiveName(Lineage lineage) {
+        for (ColumnRef ref : lineage.refs()) {
+            if (sensitive.test(ref.column())) {
+                return Optional.of(ref.column());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Functions whose result is always VARCHAR. */
+    private static final Set<String> TEXT_FUNCTIONS = Set.of("upper", "lower", "ucase", "lcase", "md5", "sha256", "reverse",
+            "trim", "ltrim", "rtrim", "concat_ws", "string_agg", "group_concat", "listagg");
+
+    /** Whether a select-list expression is certainly of type VARCHAR (false when unsure). */
+    private boolean isText(JsonNode item, Scope scope) {
+        switch (item.path("class").asText()) {
+            case "CONSTANT" -> {
+                String kind = item.path("literal").path("kind").asText("");
+                return "STRING".equals(kind) || "NULL_LITERAL".equals(kind);
+            }
+            case "CAST" -> {
+                return toVarchar(item);
+            }
+            case "FUNCTION" -> {
+                String name = fold(item.path("function_name").asText(""));
+                if (TEXT_FUNCTIONS.contains(name)) {
+                    return true;
+                }
+                JsonNode first = item.path("arguments").path(0).path("expression");
+                return Set.of("min", "max", "first", "last", "any_value", "arbitrary", "arg_min", "arg_max").contains(name)
+                        && !first.isMissingNode() && isText(first, scope);
+            }
+            case "COLUMN_REF" -> {
+                JsonNode names = item.path("column_names");
+                if (names.size() == 1 || names.size() == 2) {
+                    String column = fold(names.get(names.size() - 1).asText());
+                    String qualifier = names.size() == 2 ? fold(names.get(0).asText()) : null;
+                    for (Scope s = scope; s != null; s = s.parent) {
+                        if (names.size() == 1 && s.lambdaParameters.containsKey(column)) {
+                            return false;
+                        }
+                        Col found = null;
+                        int matches = 0;
+                        for (Source source : s.sources) {
+                            if (qualifier != null && !source.alias().equals(qualifier)) {
+                                continue;
+                            }
+                            for (Col col : source.columns()) {
+                                if (fold(col.name()).equals(column)) {
+                                    found = col;
+                                    matches++;
+                                }
+                            }
+                        }
+                        if (matches > 0) {
+                            return matches == 1 && found.text();
+                        }
+                    }
+                }
+                return false;
+            }
+            default -> {
+                return false;
+            }
         }
     }
 
@@ -354,7 +532,7 @@ final class TreeChecker {
         List<Col> out = new ArrayList<>(cols.size());
         for (int i = 0; i < cols.size(); i++) {
             Col c = cols.get(i);
-            out.add(i < aliases.size() ? new Col(aliases.get(i), c.lineage(), c.complete(), c.table()) : c);
+            out.add(i < aliases.size() ? new Col(aliases.get(i), c.lineage(), c.complete(), c.table(), c.text()) : c);
         }
         return out;
     }
@@ -372,7 +550,7 @@ final class TreeChecker {
             }
             Lineage lineage = expression(item, scope, inner);
             String name = outputName(item);
-            out.add(Col.derived(name, lineage));
+            out.add(new Col(name, lineage.refs(), lineage.complete(), null, isText(item, scope)));
             String alias = item.path("alias").asText("");
             if (!alias.isEmpty()) {
                 scope.selectAliases.put(fold(alias), lineage);
@@ -536,7 +714,7 @@ final class TreeChecker {
             Map<String, Col> byName = new LinkedHashMap<>();
             for (List<Col> result : results) {
                 for (Col c : result) {
-                    byName.merge(fold(c.name()), c, (a, b) -> Col.derived(a.name(), Lineage.of(a).plus(Lineage.of(b))));
+                    byName.merge(fold(c.name()), c, (a, b) -> combine(a, b, "UNION ALL"));
                 }
             }
             out = new ArrayList<>(byName.values());
@@ -548,7 +726,7 @@ final class TreeChecker {
                 }
                 for (int i = 0; i < out.size(); i++) {
                     Col a = out.get(i);
-                    out.set(i, Col.derived(a.name(), Lineage.of(a).plus(Lineage.of(result.get(i)))));
+                    out.set(i, combine(a, result.get(i), "UNION ALL"));
                 }
             }
         }
@@ -575,13 +753,13 @@ final class TreeChecker {
                     visit(subquery);
                     checkParameterMap(subquery.path("named_param_map"));
                     // a derived table: its columns carry their lineage to wherever the outer query uses them
-                    List<Col> cols = rename(at(true, () -> node(field(subquery, "node"), outer, env)),
+                    List<Col> cols = rename(at(Position.VALUE, () -> node(field(subquery, "node"), outer, env)),
                             strings(ref.path("column_name_alias")));
                     yield single(ref.path("alias").asText(""), Optional.empty(), cols);
                 }
                 case "TABLE_FUNCTION" -> tableFunction(ref, outer, env);
-                case "EXPRESSION_LIST" -> at(true, () -> values(ref, outer, env));
-                case "SHOW_REF" -> at(true, () -> show(ref, outer, env));
+                case "EXPRESSION_LIST" -> at(Position.VALUE, () -> values(ref, outer, env));
+                case "SHOW_REF" -> at(Position.VALUE, () -> show(ref, outer, env));
                 default -> throw construct("The query uses a FROM construct that is not supported here.");
             };
         } finally {
@@ -622,7 +800,8 @@ final class TreeChecker {
         tables.add(table.ref());
         List<Col> cols = new ArrayList<>();
         for (DuckDbCatalog.Column column : table.columns()) {
-            cols.add(new Col(column.name(), Set.of(new ColumnRef(table.ref(), column.name())), true, table));
+            cols.add(new Col(column.name(), Set.of(new ColumnRef(table.ref(), column.name())), true, table,
+                    "VARCHAR".equalsIgnoreCase(column.type())));
         }
         cols = rename(cols, renames);
         return single(alias.isEmpty() ? table.name() : alias, Optional.of(table), cols);
@@ -683,7 +862,7 @@ final class TreeChecker {
                         merged = merged.plus(Lineage.of(r));
                     }
                 }
-                star.add(new Col(c.name(), merged.refs(), merged.complete(), c.table()));
+                star.add(new Col(c.name(), merged.refs(), merged.complete(), c.table(), false));
             } else {
                 star.add(c);
             }
@@ -727,7 +906,7 @@ final class TreeChecker {
             }
         }
         // the arguments decide how many rows the table function returns
-        Lineage args = at(false, () -> functionArguments(function,
+        Lineage args = at(Position.ROWS, () -> functionArguments(function,
                 outer == null ? new Scope(null, From.EMPTY, Map.of()) : outer, env, false));
         String ordinality = ref.path("with_ordinality").asText("WITHOUT_ORDINALITY");
         List<Col> cols = new ArrayList<>();
@@ -943,9 +1122,10 @@ final class TreeChecker {
                 case "FUNCTION" -> function(node, scope, env);
                 case "WINDOW" -> window(node, scope, env);
                 case "CASE" -> {
+                    // a condition decides which branch is evaluated (and may fail); a branch is a value
                     Lineage l = Lineage.EMPTY;
                     for (JsonNode check : array(node, "case_checks")) {
-                        l = l.plus(expression(field(check, "when_expr"), scope, env));
+                        l = l.plus(at(operand(), () -> expression(field(check, "when_expr"), scope, env)));
                         l = l.plus(expression(field(check, "then_expr"), scope, env));
                     }
                     JsonNode otherwise = node.get("else_expr");
@@ -953,31 +1133,39 @@ final class TreeChecker {
                 }
                 case "CAST" -> {
                     castType(field(node, "type_expr"), scope, env);
-                    yield expression(field(node, "child"), scope, env);
+                    // a cast to VARCHAR never fails; any other cast may, depending on the value
+                    Position child = toVarchar(node) ? position : operand();
+                    yield at(child, () -> expression(field(node, "child"), scope, env));
                 }
                 case "COMPARISON" -> {
                     if (!COMPARISON_TYPES.contains(type)) {
                         throw construct("Unexpected comparison.");
                     }
-                    yield expression(field(node, "left"), scope, env).plus(expression(field(node, "right"), scope, env));
+                    yield at(operand(), () -> expression(field(node, "left"), scope, env)
+                            .plus(expression(field(node, "right"), scope, env)));
                 }
                 case "CONJUNCTION" -> {
                     if (!Set.of("CONJUNCTION_AND", "CONJUNCTION_OR").contains(type)) {
                         throw construct("Unexpected conjunction.");
                     }
-                    yield children(node, scope, env);
+                    yield at(operand(), () -> children(node, scope, env));
                 }
                 case "OPERATOR" -> {
                     if (!OPERATOR_TYPES.contains(type)) {
                         throw construct("The query uses an operator that is not supported here.");
                     }
-                    yield children(node, scope, env);
+                    if (position == Position.VALUE && TOTAL_OPERATORS.contains(type)) {
+                        List<JsonNode> operands = new ArrayList<>();
+                        array(node, "children").forEach(operands::add);
+                        yield valueOperands(operands, 0, Integer.MAX_VALUE, "OPERATOR_COALESCE".equals(type), scope, env);
+                    }
+                    yield at(operand(), () -> children(node, scope, env));
                 }
-                case "BETWEEN" -> expression(field(node, "input"), scope, env)
+                case "BETWEEN" -> at(operand(), () -> expression(field(node, "input"), scope, env)
                         .plus(expression(field(node, "lower"), scope, env))
-                        .plus(expression(field(node, "upper"), scope, env));
+                        .plus(expression(field(node, "upper"), scope, env)));
                 case "SUBQUERY" -> subquery(node, scope, env);
-                case "COLLATE" -> expression(field(node, "child"), scope, env);
+                case "COLLATE" -> at(operand(), () -> expression(field(node, "child"), scope, env));
                 case "POSITIONAL_REFERENCE" -> {
                     int index = field(node, "index").asInt(0);
                     if (index < 1 || index > scope.star.size()) {
@@ -1080,10 +1268,22 @@ final class TreeChecker {
         }
         // unnest's argument decides how many rows each input row becomes
         boolean rowCount = !operator && SET_RETURNING.contains(name);
-        Lineage l = at(valuePosition && !rowCount, () -> functionArguments(node, scope, env, true));
+        Lineage l;
+        if (rowCount) {
+            l = at(Position.ROWS, () -> functionArguments(node, scope, env, true));
+        } else if (position == Position.VALUE && TOTAL_FUNCTIONS.containsKey(name) && !hasLambda(node)) {
+            List<JsonNode> operands = new ArrayList<>();
+            for (JsonNode argument : array(node, "arguments")) {
+                operands.add(field(argument, "expression"));
+            }
+            int[] range = TOTAL_FUNCTIONS.get(name);
+            l = valueOperands(operands, range[0], range[1], Set.of("coalesce", "ifnull").contains(name), scope, env);
+        } else {
+            l = at(operand(), () -> functionArguments(node, scope, env, true));
+        }
         JsonNode filter = node.get("filter");
         if (filter != null && !filter.isNull()) {
-            l = l.plus(at(false, () -> expression(filter, scope, env)));
+            l = l.plus(at(Position.ROWS, () -> expression(filter, scope, env)));
         }
         JsonNode orderBys = node.get("order_bys");
         if (orderBys != null && !orderBys.isNull()) {
@@ -1093,10 +1293,53 @@ final class TreeChecker {
             }
             for (JsonNode order : array(orderBys, "orders")) {
                 visit(order);
-                l = l.plus(at(false, () -> expression(field(order, "expression"), scope, env)));
+                l = l.plus(at(Position.ROWS, () -> expression(field(order, "expression"), scope, env)));
             }
         }
         return l;
+    }
+
+    private static boolean hasLambda(JsonNode function) {
+        for (JsonNode argument : array(function, "arguments")) {
+            if ("LAMBDA".equals(argument.path("expression").path("class").asText())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The operands of a total construct in a value position: those from {@code first} to {@code last}
+     * are values (at most one of them sensitive), the others operands.
+     */
+    private Lineage valueOperands(List<JsonNode> operands, int first, int last, boolean lazy, Scope scope, Ctes env) {
+        Lineage l = Lineage.EMPTY;
+        int sensitiveValues = 0;
+        for (int i = 0; i < operands.size(); i++) {
+            JsonNode operand = operands.get(i);
+            boolean value = i >= first && i <= last;
+            if (lazy && sensitiveValues > 0
+                    && !Set.of("COLUMN_REF", "CONSTANT", "PARAMETER").contains(operand.path("class").asText())) {
+                // COALESCE evaluates a fallback only where the sensitive value is NULL: it must not be able to fail
+                throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "After a sensitive column, COALESCE and IFNULL may "
+                        + "only fall back to a column or a constant (values come back redacted).");
+            }
+            Lineage one = at(value ? Position.VALUE : Position.OPERAND, () -> expression(operand, scope, env));
+            if (value && isSensitive(one) && ++sensitiveValues > 1) {
+                throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "Only one sensitive column may feed one function or "
+                        + "COALESCE (values come back redacted); select sensitive columns separately instead.");
+            }
+            l = l.plus(one);
+        }
+        return l;
+    }
+
+    /** Whether a CAST node casts to VARCHAR (without a length or collation). */
+    private static boolean toVarchar(JsonNode cast) {
+        JsonNode type = cast.path("type_expr");
+        return VARCHAR_NAMES.contains(fold(type.path("type_name").asText("")))
+                && type.path("catalog").asText("").isEmpty() && type.path("schema").asText("").isEmpty()
+                && type.path("children").isEmpty() && type.path("qualified_name").path("path").size() == 1;
     }
 
     private void requireFunction(String called) {
@@ -1173,13 +1416,17 @@ final class TreeChecker {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Call functions without a schema or catalog name.");
         }
         requireFunction(name);
-        Lineage l = functionArguments(node, scope, env, false);
-        for (JsonNode child : array(node, "children")) {
-            l = l.plus(expression(child, scope, env));
-        }
+        // a window function's arguments (and its default) are computed on: lead(x, n), nth_value, sum(...)
+        Lineage l = at(operand(), () -> {
+            Lineage args = functionArguments(node, scope, env, false);
+            for (JsonNode child : array(node, "children")) {
+                args = args.plus(expression(child, scope, env));
+            }
+            return args;
+        });
         // partitions, orders, frame bounds, offsets and filters decide which rows feed the value
-        boolean saved = valuePosition;
-        valuePosition = false;
+        Position saved = position;
+        position = Position.ROWS;
         try {
             for (JsonNode partition : array(node, "partitions")) {
                 l = l.plus(expression(partition, scope, env));
@@ -1193,12 +1440,12 @@ final class TreeChecker {
             for (String f : List.of("start_expr", "end_expr", "offset_expr", "default_expr", "filter_expr")) {
                 JsonNode e = node.get(f);
                 if (e != null && !e.isNull()) {
-                    valuePosition = "default_expr".equals(f) && saved;
+                    position = "default_expr".equals(f) ? (saved == Position.VALUE ? Position.OPERAND : saved) : Position.ROWS;
                     l = l.plus(expression(e, scope, env));
                 }
             }
         } finally {
-            valuePosition = saved;
+            position = saved;
         }
         return l;
     }
@@ -1208,10 +1455,12 @@ final class TreeChecker {
         if (!Set.of("SCALAR", "EXISTS", "NOT_EXISTS", "ANY").contains(kind)) {
             throw construct("This kind of subquery is not supported here.");
         }
+        // ANY compares its operand with the subquery's values
+        Position compared = "ANY".equals(kind) ? operand() : position;
         Lineage l = Lineage.EMPTY;
         JsonNode child = node.get("child");
         if (child != null && !child.isNull()) {
-            l = l.plus(expression(child, scope, env));
+            l = l.plus(at(compared, () -> expression(child, scope, env)));
         }
         JsonNode statement = field(node, "subquery");
         visit(statement);
@@ -1222,8 +1471,8 @@ final class TreeChecker {
         List<Col> out;
         try {
             // EXISTS ignores the select list; SCALAR and ANY hand it on to where the subquery stands
-            boolean value = valuePosition || kind.endsWith("EXISTS");
-            out = at(value, () -> node(field(statement, "node"), scope, env));
+            Position select = kind.endsWith("EXISTS") ? Position.VALUE : compared;
+            out = at(select, () -> node(field(statement, "node"), scope, env));
         } finally {
             referenceCollectors.pop();
         }
