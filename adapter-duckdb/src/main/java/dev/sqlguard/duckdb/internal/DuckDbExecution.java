@@ -38,9 +38,15 @@ final class DuckDbExecution implements ExecutionPort {
         Connection connection = instance.duplicate();
         DuckDbCursor cursor = null;
         try {
-            PreparedStatement statement = connection.prepareStatement(plan.executableSql());
-            cursor = new DuckDbCursor(connection, statement, watchdog, deadline);
-            bind(statement, plan.parameters());
+            // the executable text is DuckDB's own rendering of the checked tree, re-parsed as exactly
+            // one SELECT, so running it unprepared when it has no parameters runs nothing else
+            if (plan.parameters().isEmpty()) {
+                cursor = new DuckDbCursor(connection, connection.createStatement(), plan.executableSql(), watchdog, deadline);
+            } else {
+                PreparedStatement statement = connection.prepareStatement(plan.executableSql());
+                cursor = new DuckDbCursor(connection, statement, null, watchdog, deadline);
+                bind(statement, plan.parameters());
+            }
             cursor.start();
             return cursor;
         } catch (SQLException e) {
