@@ -17,8 +17,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "eval", mixinStandardHelpOptions = true,
-        description = {"Runs the shipped 20-question evaluation set against the configured model and reports how many",
-                "answers are fully verified and correct. Each reference answer is computed by SQL on the same source.",
+        description = {"Runs the shipped 20-question evaluation set against the configured model.",
+                "Reports how many answers are fully verified and correct. Each reference answer is computed by SQL on the same source.",
                 "The source defaults to 'demo' (the set's source); it must hold the demo claims table.",
                 "Exit codes: 0 the set ran, 2 usage or no model configured, 4 the model was unavailable (the run stops)."})
 final class EvalCommand extends AbstractAgentCommand {

@@ -25,8 +25,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "mcp", mixinStandardHelpOptions = true,
-        description = {"Runs an MCP server on stdio: tools list_sources, describe_source, query_data, summary_stats and",
-                "plot_chart over the configured sources, on the same guarded path and audit as the CLI.",
+        description = {"Runs an MCP server on stdio with the guarded data tools.",
+                "Tools list_sources, describe_source, query_data, summary_stats and plot_chart serve the configured sources,",
+                "on the same guarded path and audit as the CLI.",
                 "stdout carries protocol messages only; logs and audit lines go to stderr. Stops when stdin closes.",
                 "Exit codes: 0 stdin closed, 2 a configuration error, 4 no source could start."})
 final class McpCommand implements Callable<Integer> {
