@@ -4,21 +4,25 @@ import java.util.List;
 
 import dev.sqlguard.domain.port.ResultCursor;
 
-/** A test cursor over fixed rows that records how many rows were read and whether it was closed or cancelled. */
-final class ListCursor implements ResultCursor {
+/**
+ * A test cursor over fixed rows that records how many rows were read and whether it was closed or
+ * cancelled; {@code next()} after either throws {@code CANCELLED}. Shared through core-domain's
+ * test-jar (the ports fake engine returns it too).
+ */
+public final class ListCursor implements ResultCursor {
     private final List<ResultColumn> columns;
     private final List<Object[]> rows;
     int position = -1;
     int nextCalls;
-    boolean closed;
-    boolean cancelled;
+    volatile boolean closed;
+    volatile boolean cancelled;
 
-    ListCursor(List<ResultColumn> columns, List<Object[]> rows) {
+    public ListCursor(List<ResultColumn> columns, List<Object[]> rows) {
         this.columns = columns;
         this.rows = rows;
     }
 
-    static ListCursor of(List<String> names, Object[]... rows) {
+    public static ListCursor of(List<String> names, Object[]... rows) {
         return new ListCursor(names.stream().map(n -> new ResultColumn(n, "VARCHAR")).toList(), List.of(rows));
     }
 
@@ -30,7 +34,7 @@ final class ListCursor implements ResultCursor {
     @Override
     public boolean next() {
         nextCalls++;
-        if (cancelled) {
+        if (cancelled || closed) {
             throw new GuardException(ErrorCode.CANCELLED);
         }
         return ++position < rows.size();

@@ -20,6 +20,7 @@ import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.ListCursor;
 import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
@@ -392,47 +393,6 @@ public final class InMemoryEngine implements Engine {
             case "round" -> first == null ? null : new BigDecimal(first.toString()).setScale(0, RoundingMode.HALF_UP);
             default -> throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "This function cannot be used per row here.");
         };
-    }
-
-    /** A cursor over an evaluated list. */
-    static final class ListCursor implements ResultCursor {
-        private final List<ResultColumn> columns;
-        private final List<Object[]> rows;
-        private int position = -1;
-        private volatile boolean cancelled;
-
-        ListCursor(List<ResultColumn> columns, List<Object[]> rows) {
-            this.columns = columns;
-            this.rows = rows;
-        }
-
-        @Override
-        public List<ResultColumn> columns() {
-            return columns;
-        }
-
-        @Override
-        public boolean next() {
-            if (cancelled) {
-                throw new GuardException(ErrorCode.CANCELLED);
-            }
-            return ++position < rows.size();
-        }
-
-        @Override
-        public Object get(int index) {
-            return rows.get(position)[index];
-        }
-
-        @Override
-        public void cancel() {
-            cancelled = true;
-        }
-
-        @Override
-        public void close() {
-            cancelled = true;
-        }
     }
 
     /** Simulates a scan that never ends: next() blocks until the deadline or a cancel. */
