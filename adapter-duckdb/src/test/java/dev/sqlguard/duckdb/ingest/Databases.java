@@ -75,6 +75,12 @@ final class Databases {
     }
 
     /** Rows as "a|b|c" strings, NULL as the word null. */
+    /** "column TYPE" for each column of {@code table}, in column order. */
+    static List<String> columnTypes(Path database, String table) throws SQLException {
+        return rows(database, "SELECT column_name || ' ' || data_type FROM duckdb_columns() WHERE table_name = '"
+                + table + "' ORDER BY column_index");
+    }
+
     static List<String> rows(Path database, String sql) throws SQLException {
         try (Connection c = openReadOnly(database)) {
             return query(c, sql);

@@ -35,8 +35,7 @@ class DuckDbLoaderTest {
     }
 
     private List<String> types(String table) throws Exception {
-        return rows(db(), "SELECT column_name || ' ' || data_type FROM duckdb_columns() WHERE table_name = '"
-                + table + "' ORDER BY column_index");
+        return Databases.columnTypes(db(), table);
     }
 
     @Test

@@ -45,8 +45,7 @@ class XlsxLoadTest {
     }
 
     private List<String> types(String table) throws Exception {
-        return rows(db(), "SELECT column_name || ' ' || data_type FROM duckdb_columns() WHERE table_name = '"
-                + table + "' ORDER BY column_index");
+        return Databases.columnTypes(db(), table);
     }
 
     /** Sheet "Claims": one column per inferred type, plus blank, error, duplicate and unnamed cells. */
