@@ -43,8 +43,7 @@ import dev.sqlguard.ports.contract.ContractDataset;
 @Timeout(300)
 class AttackVectorTest {
     private String database;
-    private Engine readOnly;
-    private Engine overPrivileged;
+    private BothAccounts engines;
     private final QueryService service = new QueryService(AuditSink.discarding());
     private static final String OUTFILE = "/tmp/sqlguard-outfile-" + UUID.randomUUID();
 
@@ -60,17 +59,13 @@ class AttackVectorTest {
         }
         var policy = MySqlServerTest.policy(Limits.defaults().withTimeout(Duration.ofSeconds(3)))
                 .withFunctions(java.util.Set.of("count", "sum", "avg", "min", "max", "f_write", "lower"));
-        readOnly = MySqlServerTest.engine(database, false, policy, Map.of());
-        overPrivileged = MySqlServerTest.engine(database, true, policy, Map.of());
+        engines = BothAccounts.open(database, policy);
     }
 
     @AfterAll
     void tearDown() {
-        if (readOnly != null) {
-            readOnly.close();
-        }
-        if (overPrivileged != null) {
-            overPrivileged.close();
+        if (engines != null) {
+            engines.close();
         }
         if (database != null) {
             TestServer.dropDatabase(database);
@@ -154,7 +149,7 @@ class AttackVectorTest {
     @ParameterizedTest(name = "[{index}] {0}: {1}")
     @MethodSource("cases")
     void nothingIsWrittenAndNothingLeaks(String account, String sql) throws Exception {
-        Engine engine = account.equals("ro") ? readOnly : overPrivileged;
+        Engine engine = engines.engine(account);
         String before = TestServer.fingerprint(database);
         ToolResult r = service.query(engine.binding(), QueryRequest.of("db", sql));
         String text = r.toString();

@@ -45,8 +45,7 @@ import dev.sqlguard.ports.contract.ContractDataset;
 @Timeout(120)
 class SensitiveOracleServerTest {
     private String database;
-    private Engine readOnly;
-    private Engine overPrivileged;
+    private BothAccounts engines;
     private final QueryService service = new QueryService(AuditSink.discarding());
 
     @BeforeAll
@@ -58,17 +57,13 @@ class SensitiveOracleServerTest {
                 "regions", List.of("*"),
                 "users", List.of("id", "name", "password", "api_key"))),
                 Set.of("count", "sum", "avg", "min", "max", "upper", "length", "concat"), Set.of(), Set.of(), Limits.defaults());
-        readOnly = MySqlServerTest.engine(database, false, policy, Map.of());
-        overPrivileged = MySqlServerTest.engine(database, true, policy, Map.of());
+        engines = BothAccounts.open(database, policy);
     }
 
     @AfterAll
     void tearDown() {
-        if (readOnly != null) {
-            readOnly.close();
-        }
-        if (overPrivileged != null) {
-            overPrivileged.close();
+        if (engines != null) {
+            engines.close();
         }
         if (database != null) {
             TestServer.dropDatabase(database);
@@ -76,7 +71,7 @@ class SensitiveOracleServerTest {
     }
 
     private Engine engine(String account) {
-        return account.equals("ro") ? readOnly : overPrivileged;
+        return engines.engine(account);
     }
 
     static List<String> oracles() {
