@@ -44,8 +44,6 @@ import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.SensitiveNames;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
-import dev.sqlguard.domain.ToolStatus;
-import dev.sqlguard.domain.port.AuditEvent;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
@@ -285,37 +283,24 @@ public final class SqlGuard implements AutoCloseable {
             ensureOpen();
             Slot slot = slots.get(source);
             if (slot == null) {
-                return service.reject(requestId, source.isBlank() ? "(none)" : source, sql, unknownSource(source));
+                return service.reject(requestId, source.isBlank() ? "(none)" : source, sql, unknownSource(source), execute);
             }
             QueryRequest request;
             try {
                 request = new QueryRequest(source, sql, new ArrayList<>(params), requestId);
             } catch (GuardException e) {
-                return service.reject(requestId, source, sql, e);
+                return service.reject(requestId, source, sql, e, execute);
             }
             Engine engine;
             try {
                 engine = slot.engine();
             } catch (GuardException e) {
-                return engineFailure(request, e, execute);
+                return service.sourceFailed(request, e, execute);
             }
             return masked(execute ? service.query(engine.binding(), request) : service.check(engine.binding(), request));
         } finally {
             lock.readLock().unlock();
         }
-    }
-
-    private ToolResult engineFailure(QueryRequest request, GuardException e, boolean execute) {
-        ToolResult result = ToolResult.failure(request.requestId(), ToolStatus.ERROR, request.sourceId(),
-                Optional.empty(), Set.of(), e, 0);
-        try {
-            audit.audit(new AuditEvent(request.requestId(), request.sourceId(), execute ? "query" : "check",
-                    ToolStatus.ERROR, Optional.of(e.code()), QueryService.sha256(request.sql()), Set.of(), 0, 0,
-                    clock.instant()));
-        } catch (RuntimeException ex) {
-            LOG.log(Level.WARNING, "audit sink failed: " + ex.getClass().getSimpleName());
-        }
-        return result;
     }
 
     private GuardException unknownSource(String source) {

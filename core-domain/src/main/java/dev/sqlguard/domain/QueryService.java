@@ -53,16 +53,39 @@ public final class QueryService {
         return call(source, request, false);
     }
 
-    /** A result for a request that never reached a source (unknown source, malformed arguments). */
+    /** A result for a query that never reached a source (unknown source, malformed arguments). */
     public ToolResult reject(String requestId, String sourceId, String sql, GuardException error) {
+        return reject(requestId, sourceId, sql, error, true);
+    }
+
+    /**
+     * A result for a request that never reached a source, audited as a {@code query} or, when
+     * {@code execute} is false, a {@code check}.
+     */
+    public ToolResult reject(String requestId, String sourceId, String sql, GuardException error, boolean execute) {
         ToolResult result = ToolResult.failure(requestId, ToolStatus.REJECTED, sourceId, Optional.empty(), Set.of(), error, 0);
-        emit(result, "query", sql);
+        emit(result, operation(execute), sql);
         return result;
+    }
+
+    /**
+     * A result for a request whose source could not start (for example, its database is
+     * unreachable): {@code ERROR}, audited, and without lifecycle records since nothing ran.
+     */
+    public ToolResult sourceFailed(QueryRequest request, GuardException error, boolean execute) {
+        ToolResult result = ToolResult.failure(request.requestId(), ToolStatus.ERROR, request.sourceId(), Optional.empty(),
+                Set.of(), error, 0);
+        emit(result, operation(execute), request.sql());
+        return result;
+    }
+
+    private static String operation(boolean execute) {
+        return execute ? "query" : "check";
     }
 
     private ToolResult call(SourceBinding source, QueryRequest request, boolean execute) {
         long start = System.nanoTime();
-        String operation = execute ? "query" : "check";
+        String operation = operation(execute);
         QueryPlan plan;
         try {
             plan = plan(source, request);

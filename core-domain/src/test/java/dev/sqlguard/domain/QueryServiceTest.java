@@ -137,6 +137,28 @@ class QueryServiceTest {
     }
 
     @Test
+    void aRefusalBeforeAnySourceIsAuditedUnderItsOperation() {
+        service.reject("r1", "s", "SELECT 1", new GuardException(ErrorCode.UNKNOWN_SOURCE));
+        service.reject("r2", "s", "SELECT 1", new GuardException(ErrorCode.INVALID_ARGUMENT), false);
+        assertThat(events).extracting(AuditEvent::operation).containsExactly("query", "check");
+        assertThat(events).allSatisfy(e -> assertThat(e.verdict()).isEqualTo(ToolStatus.REJECTED));
+        assertThat(executions).isZero();
+        assertThat(records).isEmpty();
+    }
+
+    @Test
+    void aSourceThatCannotStartIsAnAuditedErrorWithoutLifecycle() {
+        ToolResult r = service.sourceFailed(QueryRequest.of("s", "SELECT id"), new GuardException(ErrorCode.ENGINE_UNAVAILABLE), true);
+        assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+        assertThat(events).singleElement().satisfies(e -> {
+            assertThat(e.verdict()).isEqualTo(ToolStatus.ERROR);
+            assertThat(e.sqlSha256()).isEqualTo(QueryService.sha256("SELECT id"));
+        });
+        assertThat(records).isEmpty();
+    }
+
+    @Test
     void aParameterCountMismatchIsRefused() {
         ToolResult r = service.query(source, QueryRequest.of("s", "SELECT id", "extra"));
         assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.PARAMETER_COUNT_MISMATCH);

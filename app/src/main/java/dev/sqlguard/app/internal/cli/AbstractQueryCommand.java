@@ -192,15 +192,15 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
 
     private ToolResult run(SqlGuard guard, QueryService service, String sourceId, BatchLine line, String requestId) {
         if (line.error().isPresent()) {
-            return service.reject(requestId, sourceId, line.sql(), line.error().get());
+            return service.reject(requestId, sourceId, line.sql(), line.error().get(), execute());
         }
         try {
             QueryRequest request = new QueryRequest(sourceId, line.sql(), line.params(), requestId);
             return execute() ? guard.query(request) : guard.check(request);
         } catch (GuardException e) {
-            return service.reject(requestId, sourceId, line.sql(), e);
+            return service.reject(requestId, sourceId, line.sql(), e, execute());
         } catch (RuntimeException e) {
-            return service.reject(requestId, sourceId, line.sql(), new GuardException(ErrorCode.INTERNAL_ERROR));
+            return service.reject(requestId, sourceId, line.sql(), new GuardException(ErrorCode.INTERNAL_ERROR), execute());
         }
     }
 
