@@ -53,7 +53,7 @@ class DuckDbSensitiveColumnTest {
                 "SELECT count(*) FROM users WHERE main.users.password > 'm'",
                 "SELECT count(*) FROM users WHERE password IS NULL",
                 "SELECT count(*) FROM users WHERE CASE WHEN password LIKE 'a%' THEN true ELSE false END",
-                "SELECT count(*) FROM users WHERE list_contains(list_filter([password], x -> x LIKE 'h%'), name)",
+                "SELECT count(*) FROM users WHERE list_contains(list_filter([password], lambda x: x LIKE 'h%'), name)",
                 "SELECT count(*) FROM users WHERE #3 LIKE 'h%'",
                 "SELECT password AS p FROM users WHERE p LIKE 'h%'",
                 "SELECT count(*) FROM claims WHERE ssn BETWEEN '1' AND '2'",
@@ -111,6 +111,8 @@ class DuckDbSensitiveColumnTest {
                 "SELECT count(*) FROM (SELECT password FROM users UNION ALL SELECT 'x') t(p) WHERE p LIKE 'h%'",
                 "SELECT count(*) FROM users u, LATERAL (SELECT 1 AS one WHERE u.password LIKE 'h%')",
                 "SELECT count(*) FROM users u, LATERAL (SELECT u.password AS p) l WHERE l.p LIKE 'h%'",
+                // a subquery correlated on a sensitive column: DuckDB groups the distinct correlated values
+                "SELECT u2.p FROM users, LATERAL (SELECT users.password AS p) u2",
                 "WITH RECURSIVE r(p) AS (SELECT password FROM users UNION SELECT p FROM r) SELECT count(*) FROM r",
                 "WITH RECURSIVE r(n, p) AS (SELECT 1, password FROM users UNION ALL SELECT n + 1, p FROM r WHERE p > 'm' AND n < 3) "
                         + "SELECT count(*) FROM r",
@@ -150,21 +152,15 @@ class DuckDbSensitiveColumnTest {
                 "SELECT password GLOB 'a*' AS v FROM users",
                 "SELECT password SIMILAR TO 'a.*' AS v FROM users",
                 "SELECT nullif(password, 'x') AS v FROM users",
-                "SELECT NOT (password IS NULL) AS v FROM users",
                 // overflow, division, allocation driven by the value
                 "SELECT length(password) * 9223372036854775807 AS v FROM users",
                 "SELECT 1 / (length(password) - 3) AS v FROM users",
                 "SELECT 10 % (length(api_key) - 16) AS v FROM users",
                 "SELECT repeat('x', length(password) * 100000000) AS v FROM users",
                 "SELECT lpad(password, 1000000000, 'x') AS v FROM users",
-                "SELECT concat(password, password) AS v FROM users",
-                "SELECT password AS a, concat(a, a) AS b FROM users",
-                "SELECT concat(password, api_key) AS v FROM users",
                 // casts other than to VARCHAR
                 "SELECT CAST(password AS INTEGER) AS v FROM users",
                 "SELECT password::DATE AS v FROM users",
-                "SELECT TRY_CAST(password AS INTEGER) AS v FROM users",
-                "SELECT CAST(ssn AS VARCHAR(3)) AS v FROM claims",
                 "SELECT password::JSON AS v FROM users",
                 // regular expressions, substrings with computed arguments, lists, json, lambdas
                 "SELECT regexp_matches(name, password) AS v FROM users",
@@ -175,25 +171,15 @@ class DuckDbSensitiveColumnTest {
                 "SELECT [1, 2, 3][length(password)] AS v FROM users",
                 "SELECT string_split(password, '')[1] AS v FROM users",
                 "SELECT [password][1] AS v FROM users",
-                "SELECT list_transform([password], x -> x::INTEGER) AS v FROM users",
-                "SELECT list_transform([name], x -> password) AS v FROM users",
+                "SELECT list_transform([password], lambda x: x::INTEGER) AS v FROM users",
+                "SELECT list_transform([name], lambda x: password || x) AS v FROM users",
                 "SELECT list_transform([password], lambda x: x) AS v FROM users",
-                "SELECT {'p': password, 'n': name} AS v FROM users",
                 "SELECT map([name], [password]) AS v FROM users",
                 // windows and aggregates that compute on the value or order by it
-                "SELECT max(length(password)) OVER () AS v FROM users",
-                "SELECT lag(password) OVER (ORDER BY id) AS v FROM users",
-                "SELECT name, lag(name, length(password)) OVER (ORDER BY id) AS l FROM users",
-                "SELECT arg_max(name, password) AS v FROM users",
-                "SELECT arg_min(id, api_key) AS v FROM users",
                 "SELECT sum(length(password)) AS v FROM users",
-                "SELECT max(password, length(api_key)) AS v FROM users",
-                "SELECT string_agg(name, password) AS v FROM users",
-                "SELECT hash(name, password) AS v FROM users",
-                "SELECT concat_ws(password, name, 'x') AS v FROM users",
                 // COALESCE runs a fallback only where the sensitive value is NULL
                 "SELECT coalesce(password, CAST(name AS INTEGER)::VARCHAR) AS v FROM users",
-                "SELECT ifnull(password, repeat('x', 1000000000)) AS v FROM users",
+                "SELECT ifnull(password, repeat('x', 10)) AS v FROM users",
                 // the result of a total function is still sensitive, through aliases, derived tables, CTEs and subqueries
                 "SELECT length(password) AS n, n * 9223372036854775807 AS v FROM users",
                 "SELECT p * 2 AS v FROM (SELECT length(password) AS p FROM users)",
@@ -203,7 +189,6 @@ class DuckDbSensitiveColumnTest {
                 "SELECT v.p FROM users u, (VALUES (CAST(u.api_key AS INTEGER))) v(p)",
                 "SELECT EXISTS (SELECT CAST(password AS INTEGER) FROM users) AS e",
                 "SELECT CAST(p AS INTEGER) AS v FROM (SELECT password AS p FROM users UNION ALL SELECT name FROM users)",
-                "SELECT password COLLATE nocase AS v FROM users",
                 // stacking casts both sides to a common type: from VARCHAR to a struct or the anchor's type it fails by content
                 "SELECT password FROM users UNION ALL SELECT {'a': 1}",
                 "SELECT password FROM users UNION ALL SELECT [1]",
@@ -211,7 +196,44 @@ class DuckDbSensitiveColumnTest {
                 "SELECT password FROM users UNION ALL BY NAME SELECT {'a': 1} AS password",
                 "SELECT p FROM (SELECT password AS p FROM users UNION ALL SELECT name FROM users) UNION ALL SELECT {'a': 1}",
                 "WITH RECURSIVE r(n, p) AS (SELECT 1, 5 UNION ALL SELECT n + 1, password FROM r, users WHERE n < 2) SELECT n FROM r",
-                "SELECT length(password) AS n FROM users UNION ALL SELECT 1");
+                "SELECT [1] UNION ALL SELECT password FROM users");
+    }
+
+    /**
+     * Computations that never fail and never branch on a sensitive value's content (DuckDB's bound plan
+     * shows every step, implicit casts included): they run, and every output they feed comes back redacted.
+     */
+    static List<String> totalComputations() {
+        return List.of(
+                "SELECT NOT (password IS NULL) AS v FROM users",
+                "SELECT concat(password, password) AS v FROM users",
+                "SELECT password AS a, concat(a, a) AS b FROM users",
+                "SELECT concat(password, api_key) AS v FROM users",
+                "SELECT TRY_CAST(password AS INTEGER) AS v FROM users",
+                "SELECT CAST(ssn AS VARCHAR(3)) AS v FROM claims",
+                "SELECT {'p': password, 'n': name} AS v FROM users",
+                "SELECT max(length(password)) OVER () AS v FROM users",
+                "SELECT lag(password) OVER (ORDER BY id) AS v FROM users",
+                "SELECT lag(name, length(password)) OVER (ORDER BY id) AS v FROM users",
+                "SELECT arg_max(name, password) AS v FROM users",
+                "SELECT arg_min(id, api_key) AS v FROM users",
+                "SELECT max(password, length(api_key)) AS v FROM users",
+                "SELECT hash(name, password) AS v FROM users",
+                "SELECT concat_ws(password, name, 'x') AS v FROM users",
+                "SELECT password COLLATE nocase AS v FROM users",
+                "SELECT length(password) AS v FROM users UNION ALL SELECT 1");
+    }
+
+    @ParameterizedTest
+    @MethodSource("totalComputations")
+    void aTotalComputationOnASensitiveValueRunsAndComesBackRedacted(String sql) {
+        ToolResult r = query(engine, sql);
+        assertThat(r.error()).as(sql).isEmpty();
+        assertThat(r.rows()).as(sql).isNotEmpty();
+        int v = r.columns().size() - 1;
+        for (List<Object> row : r.rows()) {
+            assertThat(row.get(v)).as(sql).isEqualTo(ResultProjector.REDACTED);
+        }
     }
 
     @ParameterizedTest
@@ -228,8 +250,8 @@ class DuckDbSensitiveColumnTest {
     void theMeasuredConversionOracleIsRefusedWhileTheSameQueryOverAnOrdinaryColumnRuns() {
         ToolResult sensitive = query(engine,
                 "SELECT CAST(CASE WHEN password LIKE 'a%' THEN 'x' ELSE '1' END AS INTEGER) AS v FROM users");
-        assertThat(sensitive.error().orElseThrow().message()).isEqualTo(
-                "Column 'password' is sensitive: its values may be selected (they come back redacted) but not computed on or compared.");
+        assertThat(sensitive.error().orElseThrow().message()).isEqualTo("Column 'password' is sensitive: its values may be "
+                + "selected (they come back redacted) but not computed on or compared, as '~~' does.");
         // over an ordinary column the same shape is ordinary SQL: it runs, and fails only by its own data
         ToolResult ordinary = query(engine, "SELECT CAST(CASE WHEN name LIKE 'zzz%' THEN 'x' ELSE '1' END AS INTEGER) AS v FROM users");
         assertThat(ordinary.error()).isEmpty();
@@ -270,9 +292,9 @@ class DuckDbSensitiveColumnTest {
     void theRefusalNamesTheColumnAndWhatIsAllowed() {
         ToolResult r = query(engine, "SELECT count(*) AS n FROM users WHERE password LIKE 'a%'");
         assertThat(r.error().orElseThrow().message()).isEqualTo(
-                "Column 'password' is sensitive: it may be selected (values come back redacted) but not used to filter, join, group or order.");
+                "Column 'password' is sensitive: its values may be selected (they come back redacted) but not used to filter rows.");
         ToolResult union = query(engine, "SELECT api_key FROM users INTERSECT SELECT 'guess'");
-        assertThat(union.error().orElseThrow().message()).startsWith("Column 'api_key' is sensitive").contains("INTERSECT");
+        assertThat(union.error().orElseThrow().message()).startsWith("Column 'api_key' is sensitive").contains("set operation");
     }
 
     static List<String> honest() {
@@ -292,7 +314,6 @@ class DuckDbSensitiveColumnTest {
                 "SELECT u.id, u.password FROM users u JOIN users v USING (id) ORDER BY u.id",
                 "SELECT region, count(*) AS n, max(ssn) AS s FROM claims GROUP BY region ORDER BY region",
                 "SELECT * FROM (SELECT password AS p, name FROM users) ORDER BY name",
-                "SELECT u2.p FROM users, LATERAL (SELECT users.password AS p) u2",
                 // total functions and aggregates: the value comes back redacted, and they cannot fail on it
                 "SELECT arg_max(password, id) AS s FROM users",
                 "SELECT upper(password) AS shout FROM users ORDER BY id",

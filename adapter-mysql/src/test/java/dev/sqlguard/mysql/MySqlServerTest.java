@@ -151,7 +151,7 @@ class MySqlServerTest {
             try (Engine e = engine(database, admin, policy(Limits.defaults()), Map.of())) {
                 String before = TestServer.fingerprint(database);
                 QueryPlan forged = new QueryPlan("db", "x", "UPDATE `" + database + "`.`claims` SET amount = 0",
-                        List.of(), Set.of(), Set.of(), Set.of(), List.of(), Limits.defaults());
+                        List.of(), Set.of(), Set.of(), Set.of(), List.of(), List.of(), Limits.defaults());
                 assertThatThrownBy(() -> e.execution().execute(forged).close())
                         .isInstanceOf(GuardException.class)
                         .extracting(x -> ((GuardException) x).code()).isIn(ErrorCode.PERMISSION_DENIED, ErrorCode.QUERY_FAILED);

@@ -58,6 +58,31 @@ public record GuardrailPolicy(
         return false;
     }
 
+    /**
+     * Decides on the facts an engine established about a statement, the same way for every engine:
+     * every table and column it reads is allowlisted (a hidden one is refused exactly like a missing
+     * one), sensitive values follow {@link SensitiveFlow}, and every amplifying call stays within the
+     * bound the limits derive ({@link Amplification}).
+     *
+     * @throws GuardException with a policy or resources code for the first fact that breaks the policy
+     */
+    public void authorize(QueryPlan plan) {
+        for (TableRef table : plan.tables()) {
+            if (!tables.allowsTable(table)) {
+                throw Refusals.unknownTable(table.table());
+            }
+        }
+        for (ColumnUse use : plan.uses()) {
+            if (!tables.allowsColumn(use.column().table(), use.column().column())) {
+                throw Refusals.hiddenColumnRead();
+            }
+        }
+        SensitiveFlow.check(plan.uses(), this::isSensitive);
+        for (Amplification call : plan.amplifications()) {
+            call.requireWithin(plan.limits());
+        }
+    }
+
     /** The functions to enforce: the configured ones, or {@code engineDefault} when none are configured. */
     public Set<String> functionsOr(Set<String> engineDefault) {
         return functions.isEmpty() ? engineDefault : functions;

@@ -2,22 +2,27 @@ package dev.sqlguard.domain;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * A validated statement, ready to run. Only a {@link port.StatementValidator} creates plans, and an
- * {@link port.ExecutionPort} runs exactly {@link #executableSql()}, never the text the model sent.
+ * A checked statement, ready to run, with the facts its engine established about it. Only a
+ * {@link port.StatementValidator} creates plans; {@link GuardrailPolicy#authorize} decides on the
+ * facts, and an {@link port.ExecutionPort} runs exactly {@link #executableSql()}, never the text the
+ * model sent.
  *
  * @param sourceId the logical source
  * @param originalSql the text the model sent (for audit only; never executed)
  * @param executableSql the exact text the engine executes, with the row bound applied
  * @param parameters the bound parameter values, in placeholder order
- * @param tables the base tables referenced
- * @param columns the base-table columns referenced anywhere in the statement
+ * @param tables the base tables the statement reads, as the engine resolved them
+ * @param uses every use of a base column's value, with its position and the steps it passes through
  * @param functions the functions called (lower case)
  * @param outputs each output column with its lineage, in output order
+ * @param amplifications every call of an amplifying function, with its literal bound
  * @param limits the bounds that apply
  */
 public record QueryPlan(
@@ -26,9 +31,10 @@ public record QueryPlan(
         String executableSql,
         List<Object> parameters,
         Set<TableRef> tables,
-        Set<ColumnRef> columns,
+        Set<ColumnUse> uses,
         Set<String> functions,
         List<OutputColumn> outputs,
+        List<Amplification> amplifications,
         Limits limits) {
 
     public QueryPlan {
@@ -38,20 +44,29 @@ public record QueryPlan(
         if (executableSql.isBlank()) {
             throw new IllegalArgumentException("executableSql is blank");
         }
-        parameters = Collections.unmodifiableList(new java.util.ArrayList<>(requireNonNull(parameters, "parameters is null")));
+        parameters = Collections.unmodifiableList(new ArrayList<>(requireNonNull(parameters, "parameters is null")));
         tables = Set.copyOf(requireNonNull(tables, "tables is null"));
-        columns = Set.copyOf(requireNonNull(columns, "columns is null"));
+        uses = Collections.unmodifiableSet(new LinkedHashSet<>(requireNonNull(uses, "uses is null")));
+        uses.forEach(use -> requireNonNull(use, "use is null"));
         functions = Set.copyOf(requireNonNull(functions, "functions is null"));
         outputs = List.copyOf(requireNonNull(outputs, "outputs is null"));
+        amplifications = List.copyOf(requireNonNull(amplifications, "amplifications is null"));
         requireNonNull(limits, "limits is null");
+    }
+
+    /** The base columns the statement reads, in any position. */
+    public Set<ColumnRef> columns() {
+        Set<ColumnRef> out = new LinkedHashSet<>();
+        for (ColumnUse use : uses) {
+            out.add(use.column());
+        }
+        return out;
     }
 
     /** The same plan with other parameter values (plan reuse: validate once, bind many times). */
     public QueryPlan withParameters(List<Object> values) {
-        if (values.size() != parameters.size()) {
-            throw new GuardException(ErrorCode.PARAMETER_COUNT_MISMATCH,
-                    "The SQL has " + parameters.size() + " parameter placeholder(s) but " + values.size() + " value(s) were supplied.");
-        }
-        return new QueryPlan(sourceId, originalSql, executableSql, values, tables, columns, functions, outputs, limits);
+        Parameters.requireCount(parameters.size(), values.size());
+        return new QueryPlan(sourceId, originalSql, executableSql, values, tables, uses, functions, outputs,
+                amplifications, limits);
     }
 }

@@ -131,9 +131,8 @@ public final class QueryService {
             throw new GuardException(ErrorCode.EMPTY_QUERY);
         }
         QueryPlan plan = source.validator().validate(request);
-        if (plan.parameters().size() != request.params().size()) {
-            throw new GuardException(ErrorCode.PARAMETER_COUNT_MISMATCH);
-        }
+        Parameters.requireCount(plan.parameters().size(), request.params().size());
+        source.policy().authorize(plan);
         return plan;
     }
 

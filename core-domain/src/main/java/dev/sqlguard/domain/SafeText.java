@@ -37,4 +37,13 @@ public final class SafeText {
         }
         return "'" + name + "'";
     }
+
+    /** Quotes a function or operator name for a message ({@code pow}, {@code +}, {@code case when}), else a placeholder. */
+    public static String operation(String name) {
+        if (name == null || name.isEmpty() || name.length() > 40
+                || !name.chars().allMatch(c -> c < 128 && (Character.isLetterOrDigit(c) || " _.+-*/%<>=!|&^~@#".indexOf(c) >= 0))) {
+            return "(name withheld)";
+        }
+        return "'" + name + "'";
+    }
 }

@@ -39,7 +39,7 @@ class QueryServiceTest {
             throw new IllegalStateException("validator bug at /home/x");
         }
         return new QueryPlan("s", request.sql(), "EXEC " + request.sql(), List.of(), Set.of(), Set.of(), Set.of(),
-                List.of(OutputColumn.traced("id", Set.of(ColumnRef.of("t", "id")))), Limits.defaults())
+                List.of(OutputColumn.traced("id", Set.of(ColumnRef.of("t", "id")))), List.of(), Limits.defaults())
                 .withParameters(request.params());
     };
 

@@ -17,7 +17,7 @@ class ResultProjectorTest {
     private static final long FAR = System.nanoTime() + 60_000_000_000L;
 
     private static QueryPlan plan(Limits limits, OutputColumn... outputs) {
-        return new QueryPlan("s", "SELECT", "SELECT", List.of(), Set.of(), Set.of(), Set.of(), List.of(outputs), limits);
+        return new QueryPlan("s", "SELECT", "SELECT", List.of(), Set.of(), Set.of(), Set.of(), List.of(outputs), List.of(), limits);
     }
 
     private static OutputColumn col(String name, String table, String source) {

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.port.ExecutionPort;
+import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.ports.CatalogView;
 import dev.sqlguard.ports.Engine;
@@ -24,7 +25,7 @@ public final class DuckDbEngine implements Engine {
     private final DuckDbInstance instance;
     private final DuckDbCatalog catalog;
     private final DuckDbParser parser;
-    private final DuckDbValidator validator;
+    private final CachingValidator validator;
     private final DuckDbExecution execution;
     private final ScheduledExecutorService watchdog;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -37,7 +38,7 @@ public final class DuckDbEngine implements Engine {
         this.catalog = catalog;
         this.parser = parser;
         this.watchdog = watchdog;
-        this.validator = new DuckDbValidator(sourceId, policy, catalog, parser);
+        this.validator = new CachingValidator(new DuckDbValidator(sourceId, policy, catalog, parser));
         this.execution = new DuckDbExecution(instance, watchdog);
     }
 
@@ -105,7 +106,7 @@ public final class DuckDbEngine implements Engine {
 
     /** Number of plans in the reuse cache. */
     public int cachedPlans() {
-        return validator.cachedPlans();
+        return validator.size();
     }
 
     @Override

@@ -39,8 +39,11 @@ final class DuckDbParser implements AutoCloseable {
                     .build())
             .build());
 
-    private record Session(Connection connection, PreparedStatement serialize, PreparedStatement deserialize) {
+    private record Session(Connection connection, PreparedStatement serialize, PreparedStatement deserialize,
+                           PreparedStatement plan) {
     }
+
+    private enum Call { SERIALIZE, DESERIALIZE, PLAN }
 
     private final DuckDbInstance instance;
     private final ConcurrentLinkedQueue<Session> idle = new ConcurrentLinkedQueue<>();
@@ -52,12 +55,20 @@ final class DuckDbParser implements AutoCloseable {
 
     /** DuckDB's parse tree of {@code sql}, as JSON. */
     JsonNode serialize(String sql) {
-        return parse(call(sql, true));
+        return parse(call(sql, Call.SERIALIZE));
     }
 
     /** The SQL text DuckDB renders for a tree ({@code {"error":false,"statements":[...]}}). */
     String deserialize(String json) {
-        return call(json, false);
+        return call(json, Call.DESERIALIZE);
+    }
+
+    /**
+     * DuckDB's bound, unoptimized logical plan of {@code sql}, as JSON. Binding runs table-function
+     * binders, which can touch files: only call it on text whose parse tree passed the checks.
+     */
+    JsonNode plan(String sql) {
+        return parse(call(sql, Call.PLAN));
     }
 
     static JsonNode parse(String json) {
@@ -81,11 +92,15 @@ final class DuckDbParser implements AutoCloseable {
         }
     }
 
-    private String call(String argument, boolean serialize) {
+    private String call(String argument, Call kind) {
         Session session = take();
         boolean healthy = false;
         try {
-            PreparedStatement ps = serialize ? session.serialize() : session.deserialize();
+            PreparedStatement ps = switch (kind) {
+                case SERIALIZE -> session.serialize();
+                case DESERIALIZE -> session.deserialize();
+                case PLAN -> session.plan();
+            };
             ps.setString(1, argument);
             String out;
             try (ResultSet rs = ps.executeQuery()) {
@@ -96,10 +111,12 @@ final class DuckDbParser implements AutoCloseable {
             return out;
         } catch (SQLException e) {
             LOG.log(Level.FINE, "DuckDB parser call failed", e);
-            if (serialize) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed.", e);
-            }
-            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The query cannot be executed exactly as checked.", e);
+            throw switch (kind) {
+                case SERIALIZE -> new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed.", e);
+                case DESERIALIZE -> new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED,
+                        "The query cannot be executed exactly as checked.", e);
+                case PLAN -> new GuardException(ErrorCode.QUERY_FAILED, "DuckDB could not bind the query.", e);
+            };
         } finally {
             if (healthy && !closed) {
                 idle.offer(session);
@@ -117,7 +134,9 @@ final class DuckDbParser implements AutoCloseable {
         Connection connection = instance.duplicate();
         try {
             return new Session(connection, connection.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)"),
-                    connection.prepareStatement("SELECT json_deserialize_sql(?::JSON)"));
+                    connection.prepareStatement("SELECT json_deserialize_sql(?::JSON)"),
+                    connection.prepareStatement("SELECT json_serialize_plan(?::VARCHAR, optimize := false, "
+                            + "skip_null := true, skip_empty := true)"));
         } catch (SQLException e) {
             DuckDbInstance.closeQuietly(connection);
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The DuckDB parser is unavailable.", e);
@@ -127,6 +146,7 @@ final class DuckDbParser implements AutoCloseable {
     private static void discard(Session session) {
         DuckDbInstance.closeQuietly(session.serialize());
         DuckDbInstance.closeQuietly(session.deserialize());
+        DuckDbInstance.closeQuietly(session.plan());
         DuckDbInstance.closeQuietly(session.connection());
     }
 

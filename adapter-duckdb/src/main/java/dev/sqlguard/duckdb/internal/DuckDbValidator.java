@@ -5,9 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,14 +20,17 @@ import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.port.StatementValidator;
 
 /**
- * Classifies and checks model SQL with DuckDB's own parser before anything prepares it, and
- * builds the exact text that will run: DuckDB's rendering of the checked tree, wrapped in a row
- * bound. The wrapped text is parsed again and must contain the checked tree unchanged, so what
- * runs is what was checked. Plans are cached by SQL text (LRU); thread-safe.
+ * Checks model SQL in two passes, both DuckDB's own. First DuckDB's parse tree, before anything
+ * binds or prepares the text: exactly one SELECT, allowlisted tables, columns, functions and table
+ * functions, supported constructs (binding can touch files, so nothing binds a statement that has
+ * not passed this gate). Then DuckDB's bound plan of the exact text that will run (DuckDB's
+ * rendering of the checked tree, wrapped in a row bound): what DuckDB itself reads, where each
+ * column's value is used and through which functions, each output's lineage, every amplifying call.
+ * The plan is the reference: names the parse tree did not see DuckDB read (a bare table name is a
+ * whole row, an alias shadows a column in ORDER BY) are refused, and the policy decides on the
+ * plan's facts. Thread-safe; plans are reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}.
  */
 public final class DuckDbValidator implements StatementValidator {
-    /** Plans kept for reuse. */
-    static final int CACHE_SIZE = 256;
     static final String RESULT_ALIAS = "sqlguard_result";
 
     private final String sourceId;
@@ -38,14 +39,6 @@ public final class DuckDbValidator implements StatementValidator {
     private final DuckDbParser parser;
     private final Set<String> functions;
     private final Set<String> tableFunctions;
-    private final Map<String, QueryPlan> cache = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, QueryPlan> eldest) {
-            return size() > CACHE_SIZE;
-        }
-    });
 
     DuckDbValidator(String sourceId, GuardrailPolicy policy, DuckDbCatalog catalog, DuckDbParser parser) {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
@@ -58,26 +51,13 @@ public final class DuckDbValidator implements StatementValidator {
 
     @Override
     public QueryPlan validate(QueryRequest request) {
-        String sql = request.sql();
-        QueryPlan plan = cache.get(sql);
-        if (plan == null) {
-            try {
-                plan = plan(sql);
-            } catch (StackOverflowError e) {
-                throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is nested too deeply.");
-            }
-            cache.put(sql, plan);
-        }
-        if (plan.parameters().size() != request.params().size()) {
-            throw new GuardException(ErrorCode.PARAMETER_COUNT_MISMATCH, "The SQL has " + plan.parameters().size()
-                    + " parameter placeholder(s) but " + request.params().size() + " value(s) were supplied.");
+        QueryPlan plan;
+        try {
+            plan = plan(request.sql());
+        } catch (StackOverflowError e) {
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is nested too deeply.");
         }
         return plan.withParameters(request.params());
-    }
-
-    /** Number of cached plans (for tests of plan reuse). */
-    int cachedPlans() {
-        return cache.size();
     }
 
     private QueryPlan plan(String sql) {
@@ -96,9 +76,32 @@ public final class DuckDbValidator implements StatementValidator {
             // of the text that will run, which is what the plan then describes
             result = checker().check(inner);
         }
+        List<String> names = new ArrayList<>();
+        result.outputs().forEach(o -> names.add(o.name()));
+        PlanFacts facts = new BoundPlanReader(catalog, tableFunctions, result.inspection()).read(parser.plan(executable), names);
+        requireSameReads(result, facts);
         List<Object> placeholders = new ArrayList<>(Collections.nCopies(result.parameterCount(), null));
-        return new QueryPlan(sourceId, sql, executable, placeholders, result.tables(), result.columns(),
-                result.functions(), result.outputs(), policy.limits());
+        return new QueryPlan(sourceId, sql, executable, placeholders, facts.tables(), facts.uses(),
+                union(result.functions(), facts.functions()), facts.outputs(), facts.amplifications(), policy.limits());
+    }
+
+    /**
+     * Refuses a statement whose bound plan reads a base table or column its parse tree does not name:
+     * DuckDB resolved a name differently from how it reads (a bare table or alias name is its whole
+     * row; in ORDER BY, HAVING, QUALIFY and DISTINCT ON a select-list alias comes before a column).
+     */
+    private static void requireSameReads(TreeChecker.Result parsed, PlanFacts bound) {
+        if (!parsed.tables().containsAll(bound.tables()) || !parsed.columns().containsAll(bound.reads())) {
+            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "DuckDB reads a name in this query differently from "
+                    + "how it is written (a bare table or alias name stands for its whole row; an output alias can "
+                    + "shadow a column); qualify each column with its table alias and give outputs distinct names.");
+        }
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> out = new java.util.TreeSet<>(a);
+        out.addAll(b);
+        return out;
     }
 
     /** Exactly one SELECT statement of DuckDB's tree, or a refusal with the matching code. */
@@ -132,7 +135,7 @@ public final class DuckDbValidator implements StatementValidator {
     }
 
     private TreeChecker checker() {
-        return new TreeChecker(catalog, functions, tableFunctions, policy.tables().restricted(), policy::isSensitive);
+        return new TreeChecker(catalog, functions, tableFunctions, policy.tables().restricted(), policy.limits());
     }
 
     /**

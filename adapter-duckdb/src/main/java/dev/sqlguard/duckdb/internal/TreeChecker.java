@@ -22,30 +22,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.OutputColumn;
+import dev.sqlguard.domain.Refusals;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.TableRef;
 
 /**
- * Walks the parse tree DuckDB itself produced ({@code json_serialize_sql}) and enforces the
- * policy: base tables of the catalog only, the table and column allowlist (through aliases, CTEs
- * and subqueries), the function and table-function allowlists; it computes each output column's
- * lineage and counts parameters.
+ * The gate before anything binds a statement: walks the parse tree DuckDB itself produced
+ * ({@code json_serialize_sql}) and refuses what must never reach DuckDB's binder (binding runs
+ * table-function binders, which can touch files): anything but one SELECT, tables that are not
+ * allowlisted base tables, functions and table functions off the allowlists or on the never-list,
+ * constructs sqlguard does not support, named parameters. It also reports the tables and columns the
+ * text names, which DuckDB's bound plan must agree with, the output names and the parameter count.
  *
- * <p>Sensitive columns (a base column whose name the policy redacts) may only feed the value of an
- * output column, which the result projector then redacts. Every other position (predicates, join
- * keys, grouping, ordering, DISTINCT, set-operation comparisons, LIMIT, window partitions and
- * orders, aggregate FILTER and ORDER BY, table-function and {@code unnest} arguments) is a
- * <em>non-value position</em>: a column reference there whose lineage holds a sensitive column is
- * refused, because the query's row count or row order would reveal what redaction hides. The
- * select lists of derived tables and CTEs are value positions: their columns carry the lineage to
- * wherever the outer query uses them, and are checked there.
- *
- * <p>Inside an expression, a sensitive value may flow to the output only through constructs that
- * cannot fail, branch or allocate by its content: bare references, {@code CASE} branches, casts to
- * VARCHAR, {@code IS [NOT] NULL} and the value arguments of {@link #TOTAL_FUNCTIONS}. Every other
- * input (comparisons, arithmetic, other casts, other functions, lambdas, window functions) is an
- * <em>operand</em> position: a runtime error there would tell whether the value has some property.
+ * <p>It decides nothing about lineage, sensitive values or cost: those come from DuckDB's own bound
+ * plan ({@link BoundPlanReader}), not from a second guess of how DuckDB resolves names. Names it
+ * cannot see, or that are not allowlisted, are refused with one message, so a hidden name cannot be
+ * told from a missing one.
  *
  * <p>Fail closed: every object of the tree that carries a {@code class} or {@code type} must have
  * been handled by a rule here, or the statement is refused ({@link #requireAllVisited}). Not thread-safe:
@@ -65,68 +59,14 @@ final class TreeChecker {
             "COMPARE_LESSTHANOREQUALTO", "COMPARE_GREATERTHANOREQUALTO", "COMPARE_DISTINCT_FROM",
             "COMPARE_NOT_DISTINCT_FROM");
 
-    /** Where a sensitive value may flow through an expression: see {@link #guard}. */
-    private enum Position {
-        /** Only feeds an output value, which the result projector redacts when its lineage is sensitive. */
-        VALUE,
-        /** The input of a construct that computes on, compares or branches on it: it could fail, or allocate, by content. */
-        OPERAND,
-        /** Decides which rows come back, how many or in which order. */
-        ROWS
-    }
-
-    /** Operators that hand a value on unchanged or test it for NULL: total, and the result is as sensitive as the input. */
-    private static final Set<String> TOTAL_OPERATORS = Set.of("OPERATOR_IS_NULL", "OPERATOR_IS_NOT_NULL", "OPERATOR_COALESCE");
-
-    /**
-     * Functions a sensitive value may flow through in a value position: name to the range of argument
-     * indexes that are values ({@code [first, last]}); every other argument is an operand. Each never
-     * fails and never branches on the value's content in DuckDB 2.0 (no implicit cast from VARCHAR is
-     * involved: measured, DuckDB refuses mixed types at bind time), and allocates at most the size of
-     * its inputs; at most one value argument may be sensitive (no doubling through aliases or CTEs).
-     */
-    private static final Map<String, int[]> TOTAL_FUNCTIONS = totalFunctions();
-
-    private static Map<String, int[]> totalFunctions() {
-        Map<String, int[]> m = new HashMap<>();
-        int[] first = {0, 0};
-        int[] all = {0, Integer.MAX_VALUE};
-        // aggregates: the first argument is the value; ordering keys, separators and counts are operands
-        for (String f : List.of("count", "min", "max", "any_value", "first", "last", "arbitrary", "arg_min", "arg_max",
-                "argmin", "argmax", "min_by", "max_by", "string_agg", "group_concat", "listagg", "list", "array_agg",
-                "approx_count_distinct")) {
-            m.put(f, first);
-        }
-        // scalars
-        for (String f : List.of("upper", "lower", "ucase", "lcase", "length", "len", "strlen", "md5", "sha256", "hash",
-                "reverse", "trim", "ltrim", "rtrim")) {
-            m.put(f, first);
-        }
-        for (String f : List.of("concat", "||", "coalesce", "ifnull")) {
-            m.put(f, all);
-        }
-        m.put("concat_ws", new int[] {1, Integer.MAX_VALUE});
-        return Map.copyOf(m);
-    }
-
-    /** Type names of a cast to VARCHAR, which DuckDB can do for every value. */
-    private static final Set<String> VARCHAR_NAMES = Set.of("varchar", "text", "string");
-
-    /** Scalar functions that turn one row into as many rows as their argument holds. */
-    private static final Set<String> SET_RETURNING = Set.of("unnest", "generate_subscripts");
-
     /** The statistics SUMMARIZE reports after column_name and column_type, in DuckDB's order. */
     private static final List<String> SUMMARY_STATS = List.of(
             "min", "max", "approx_unique", "avg", "std", "q25", "q50", "q75", "count", "null_percentage");
 
     /** A column a relation exposes, with the base columns its value derives from. */
-    record Col(String name, Set<ColumnRef> lineage, boolean complete, DuckDbCatalog.Table table, boolean text) {
+    record Col(String name, Set<ColumnRef> lineage, boolean complete, DuckDbCatalog.Table table) {
         Col {
             lineage = Set.copyOf(lineage);
-        }
-
-        Col(String name, Set<ColumnRef> lineage, boolean complete, DuckDbCatalog.Table table) {
-            this(name, lineage, complete, table, false);
         }
 
         static Col derived(String name, Lineage lineage) {
@@ -205,14 +145,16 @@ final class TreeChecker {
 
     /** The outcome of a check. */
     record Result(Set<TableRef> tables, Set<ColumnRef> columns, Set<String> functions, List<OutputColumn> outputs,
-                  int parameterCount) {
+                  int parameterCount, Inspection inspection) {
     }
 
     private final DuckDbCatalog catalog;
     private final Set<String> functions;
     private final Set<String> tableFunctions;
     private final boolean restricted;
-    private final Predicate<String> sensitive;
+    private final ConstantFolding folding;
+    /** Whether the walk is inside a constant function call that {@link #folding} already checked. */
+    private boolean insideConstant;
 
     private final IdentityHashMap<JsonNode, Boolean> visited = new IdentityHashMap<>();
     private final Set<TableRef> tables = new LinkedHashSet<>();
@@ -222,100 +164,15 @@ final class TreeChecker {
     /** Collectors of every column referenced while analyzing a subquery expression. */
     private final Deque<Set<ColumnRef>> referenceCollectors = new ArrayDeque<>();
     private int depth;
-    /** What the value of the expression being walked is used for (see the class comment). */
-    private Position position = Position.VALUE;
+    /** What kind of schema inspection the statement is, if any. */
+    private Inspection inspection = Inspection.NONE;
 
-    TreeChecker(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted,
-                Predicate<String> sensitive) {
+    TreeChecker(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted, Limits limits) {
+        this.folding = new ConstantFolding(limits);
         this.catalog = catalog;
         this.functions = functions;
         this.tableFunctions = tableFunctions;
         this.restricted = restricted;
-        this.sensitive = sensitive;
-    }
-
-    // ---------------------------------------------------------------- value and non-value positions
-
-    /** Runs {@code body} with the given position kind, restoring the previous one afterwards. */
-    private <T> T at(Position kind, Supplier<T> body) {
-        Position saved = position;
-        position = kind;
-        try {
-            return body.get();
-        } finally {
-            position = saved;
-        }
-    }
-
-    private void atNonValue(Runnable body) {
-        at(Position.ROWS, () -> {
-            body.run();
-            return null;
-        });
-    }
-
-    /** The position of an operand of a construct that computes on, compares or branches on its value. */
-    private Position operand() {
-        return position == Position.VALUE ? Position.OPERAND : position;
-    }
-
-    /** Refuses a sensitive (or untraceable) column used outside a value position. */
-    private Lineage guard(Lineage lineage) {
-        switch (position) {
-            case VALUE -> {
-                // only feeds an output value, which the projector redacts
-            }
-            case OPERAND -> requireNotComputed(lineage);
-            case ROWS -> requireNotSensitive(lineage, "filter, join, group or order");
-            default -> throw new IllegalStateException();
-        }
-        return lineage;
-    }
-
-    private boolean isSensitive(Lineage lineage) {
-        if (!lineage.complete()) {
-            return true;
-        }
-        for (ColumnRef ref : lineage.refs()) {
-            if (sensitive.test(ref.column())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void requireNotSensitive(Lineage lineage, String uses) {
-        for (ColumnRef ref : lineage.refs()) {
-            if (sensitive.test(ref.column())) {
-                throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "Column " + SafeText.identifier(ref.column())
-                        + " is sensitive: it may be selected (values come back redacted) but not used to " + uses + ".");
-            }
-        }
-        if (!lineage.complete()) {
-            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "A column whose origin cannot be traced may be selected "
-                    + "(values come back redacted) but not used to " + uses + ".");
-        }
-    }
-
-    /** Refuses a sensitive (or untraceable) value as the input of anything but a value-preserving, total construct. */
-    private void requireNotComputed(Lineage lineage) {
-        for (ColumnRef ref : lineage.refs()) {
-            if (sensitive.test(ref.column())) {
-                throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "Column " + SafeText.identifier(ref.column())
-                        + " is sensitive: its values may be selected (they come back redacted) but not computed on or compared.");
-            }
-        }
-        if (!lineage.complete()) {
-            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "A column whose origin cannot be traced may be selected "
-                    + "(values come back redacted) but not computed on or compared.");
-        }
-    }
-
-    /** Comparisons of whole output rows (DISTINCT, UNION, INTERSECT, EXCEPT): no sensitive output may take part. */
-    private void requireComparable(List<Col> cols, String construct) {
-        for (Col col : cols) {
-            requireNotSensitive(Lineage.of(col), "filter, join, group or order (here: " + construct + ")");
-        }
     }
 
     /** Checks one statement ({@code {"node": ..., "named_param_map": ...}}). */
@@ -329,7 +186,7 @@ final class TreeChecker {
             outputs.add(new OutputColumn(col.name(), col.lineage(), col.complete()));
         }
         int count = parameters.isEmpty() ? 0 : ((TreeSet<Integer>) parameters).last();
-        return new Result(tables, columns, calledFunctions, outputs, count);
+        return new Result(tables, columns, calledFunctions, outputs, count, inspection);
     }
 
     // ---------------------------------------------------------------- query nodes
@@ -381,9 +238,9 @@ final class TreeChecker {
         try {
             JsonNode query = field(cte.definition, "query_node");
             List<String> aliases = strings(cte.definition.path("aliases"));
-            List<Col> result = at(Position.VALUE, () -> "RECURSIVE_CTE_NODE".equals(text(query, "type"))
+            List<Col> result = "RECURSIVE_CTE_NODE".equals(text(query, "type"))
                     ? recursiveCte(query, cte, outer, aliases)
-                    : rename(node(query, outer, cte.env), aliases));
+                    : rename(node(query, outer, cte.env), aliases);
             cte.columns = result;
             return result;
         } finally {
@@ -414,22 +271,16 @@ final class TreeChecker {
                     Col a = current.get(i);
                     Lineage l = Lineage.of(a).plus(Lineage.of(step.get(i)));
                     grew |= !l.refs().equals(a.lineage()) || l.complete() != a.complete();
-                    merged.add(combine(a, step.get(i), "WITH RECURSIVE"));
+                    merged.add(combine(a, step.get(i)));
                 }
                 current = merged;
                 if (!grew) {
-                    if (!query.path("union_all").asBoolean(false)) {
-                        requireComparable(current, "UNION in WITH RECURSIVE");
-                    }
                     return current;
                 }
             }
             List<Col> untraced = new ArrayList<>();
             for (Col c : current) {
-                untraced.add(new Col(c.name(), c.lineage(), false, null, c.text()));
-            }
-            if (!query.path("union_all").asBoolean(false)) {
-                requireComparable(untraced, "UNION in WITH RECURSIVE");
+                untraced.add(new Col(c.name(), c.lineage(), false, null));
             }
             return untraced;
         } finally {
@@ -437,89 +288,10 @@ final class TreeChecker {
         }
     }
 
-    /**
-     * One column of two queries a set operation (or WITH RECURSIVE) stacks. DuckDB casts both to a
-     * common type, and a cast from VARCHAR to a struct, list or the anchor's type fails by content
-     * (measured: {@code SELECT password ... UNION ALL SELECT {'a': 1}} is a conversion error for
-     * some values only): a sensitive value may only be stacked with text, where no cast happens.
-     */
-    private Col combine(Col a, Col b, String construct) {
+    /** One column of two queries a set operation (or WITH RECURSIVE) stacks. */
+    private static Col combine(Col a, Col b) {
         Lineage l = Lineage.of(a).plus(Lineage.of(b));
-        boolean text = a.text() && b.text();
-        if (!text && (isSensitive(Lineage.of(a)) || isSensitive(Lineage.of(b)))) {
-            String column = sensitiveName(Lineage.of(a)).or(() -> sensitiveName(Lineage.of(b))).orElse("");
-            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, (column.isEmpty() ? "A column whose origin cannot be traced"
-                    : "Column " + SafeText.identifier(column) + " is sensitive: it") + " may be combined by " + construct
-                    + " only with text columns; cast each side to VARCHAR (values come back redacted).");
-        }
-        return new Col(a.name(), l.refs(), l.complete(), null, text);
-    }
-
-    private Optional<String> sensitiveName(Lineage lineage) {
-        for (ColumnRef ref : lineage.refs()) {
-            if (sensitive.test(ref.column())) {
-                return Optional.of(ref.column());
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** Functions whose result is always VARCHAR. */
-    private static final Set<String> TEXT_FUNCTIONS = Set.of("upper", "lower", "ucase", "lcase", "md5", "sha256", "reverse",
-            "trim", "ltrim", "rtrim", "concat_ws", "string_agg", "group_concat", "listagg");
-
-    /** Whether a select-list expression is certainly of type VARCHAR (false when unsure). */
-    private boolean isText(JsonNode item, Scope scope) {
-        switch (item.path("class").asText()) {
-            case "CONSTANT" -> {
-                String kind = item.path("literal").path("kind").asText("");
-                return "STRING".equals(kind) || "NULL_LITERAL".equals(kind);
-            }
-            case "CAST" -> {
-                return toVarchar(item);
-            }
-            case "FUNCTION" -> {
-                String name = fold(item.path("function_name").asText(""));
-                if (TEXT_FUNCTIONS.contains(name)) {
-                    return true;
-                }
-                JsonNode first = item.path("arguments").path(0).path("expression");
-                return Set.of("min", "max", "first", "last", "any_value", "arbitrary", "arg_min", "arg_max").contains(name)
-                        && !first.isMissingNode() && isText(first, scope);
-            }
-            case "COLUMN_REF" -> {
-                JsonNode names = item.path("column_names");
-                if (names.size() == 1 || names.size() == 2) {
-                    String column = fold(names.get(names.size() - 1).asText());
-                    String qualifier = names.size() == 2 ? fold(names.get(0).asText()) : null;
-                    for (Scope s = scope; s != null; s = s.parent) {
-                        if (names.size() == 1 && s.lambdaParameters.containsKey(column)) {
-                            return false;
-                        }
-                        Col found = null;
-                        int matches = 0;
-                        for (Source source : s.sources) {
-                            if (qualifier != null && !source.alias().equals(qualifier)) {
-                                continue;
-                            }
-                            for (Col col : source.columns()) {
-                                if (fold(col.name()).equals(column)) {
-                                    found = col;
-                                    matches++;
-                                }
-                            }
-                        }
-                        if (matches > 0) {
-                            return matches == 1 && found.text();
-                        }
-                    }
-                }
-                return false;
-            }
-            default -> {
-                return false;
-            }
-        }
+        return new Col(a.name(), l.refs(), l.complete(), null);
     }
 
     private static List<Col> rename(List<Col> cols, List<String> aliases) {
@@ -532,7 +304,7 @@ final class TreeChecker {
         List<Col> out = new ArrayList<>(cols.size());
         for (int i = 0; i < cols.size(); i++) {
             Col c = cols.get(i);
-            out.add(i < aliases.size() ? new Col(aliases.get(i), c.lineage(), c.complete(), c.table(), c.text()) : c);
+            out.add(i < aliases.size() ? new Col(aliases.get(i), c.lineage(), c.complete(), c.table()) : c);
         }
         return out;
     }
@@ -550,19 +322,16 @@ final class TreeChecker {
             }
             Lineage lineage = expression(item, scope, inner);
             String name = outputName(item);
-            out.add(new Col(name, lineage.refs(), lineage.complete(), null, isText(item, scope)));
+            out.add(new Col(name, lineage.refs(), lineage.complete(), null));
             String alias = item.path("alias").asText("");
             if (!alias.isEmpty()) {
                 scope.selectAliases.put(fold(alias), lineage);
             }
         }
-        List<Col> outputs = out;
-        atNonValue(() -> {
-            optionalExpression(node.get("where_clause"), scope, inner);
-            for (JsonNode group : array(node, "group_expressions")) {
-                outputReferenceOrExpression(group, outputs, scope, inner);
-            }
-        });
+        optionalExpression(node.get("where_clause"), scope, inner);
+        for (JsonNode group : array(node, "group_expressions")) {
+            expression(group, scope, inner);
+        }
         for (JsonNode set : array(node, "group_sets")) {
             for (JsonNode index : set) {
                 if (!index.isIntegralNumber()) {
@@ -574,14 +343,8 @@ final class TreeChecker {
         if (!Set.of("STANDARD_HANDLING", "FORCE_AGGREGATES", "NO_AGGREGATES_ALLOWED").contains(handling)) {
             throw construct("Unexpected aggregate form.");
         }
-        if ("FORCE_AGGREGATES".equals(handling)) {
-            // GROUP BY ALL groups by the select list's non-aggregates; we do not guess which those are
-            requireComparable(out, "GROUP BY ALL");
-        }
-        atNonValue(() -> {
-            optionalExpression(node.get("having"), scope, inner);
-            optionalExpression(node.get("qualify"), scope, inner);
-        });
+        optionalExpression(node.get("having"), scope, inner);
+        optionalExpression(node.get("qualify"), scope, inner);
         sample(node.get("sample"));
         visitModifiers(node, new ModifierContext(scope, inner, out));
         checkUnusedCtes(inner, env, outer);
@@ -603,35 +366,7 @@ final class TreeChecker {
     private record ModifierContext(Scope scope, Ctes env, List<Col> outputs) {
     }
 
-    /**
-     * A GROUP BY, ORDER BY or DISTINCT ON target, in a non-value position. An integer constant names
-     * an output column by position (DuckDB's {@code ORDER BY 1}); so does a top-level {@code #n} in
-     * ORDER BY, while {@code #n} elsewhere names a FROM column: both readings are checked.
-     */
-    private void outputReferenceOrExpression(JsonNode target, List<Col> outputs, Scope scope, Ctes env) {
-        String cls = target.path("class").asText();
-        boolean constant = "CONSTANT".equals(cls) && "INTEGER".equals(target.path("literal").path("kind").asText());
-        if (constant || "POSITIONAL_REFERENCE".equals(cls)) {
-            int index;
-            try {
-                index = constant ? Integer.parseInt(target.path("literal").path("text").asText("")) : target.path("index").asInt(0);
-            } catch (NumberFormatException e) {
-                index = 0;
-            }
-            if (index >= 1 && index <= outputs.size()) {
-                requireNotSensitive(Lineage.of(outputs.get(index - 1)), "filter, join, group or order");
-            } else {
-                requireComparable(outputs, "a positional reference");
-            }
-        }
-        expression(target, scope, env);
-    }
-
     private void visitModifiers(JsonNode node, ModifierContext context) {
-        atNonValue(() -> visitModifiersAt(node, context));
-    }
-
-    private void visitModifiersAt(JsonNode node, ModifierContext context) {
         for (JsonNode modifier : array(node, "modifiers")) {
             visit(modifier);
             switch (text(modifier, "type")) {
@@ -643,13 +378,8 @@ final class TreeChecker {
                 }
                 case "DISTINCT_MODIFIER" -> {
                     requireContext(context);
-                    if (array(modifier, "distinct_on_targets").iterator().hasNext()) {
-                        for (JsonNode target : array(modifier, "distinct_on_targets")) {
-                            outputReferenceOrExpression(target, context.outputs(), context.scope(), context.env());
-                        }
-                    } else {
-                        // the number of distinct rows would count the sensitive values
-                        requireComparable(context.outputs(), "DISTINCT");
+                    for (JsonNode target : array(modifier, "distinct_on_targets")) {
+                        expression(target, context.scope(), context.env());
                     }
                 }
                 default -> throw construct("The query uses a clause that is not supported here.");
@@ -672,10 +402,9 @@ final class TreeChecker {
                 // ORDER BY ALL: sorts by the output columns, which were checked already
                 requireEmptyStar(expression, true);
                 visit(expression);
-                requireComparable(context.outputs(), "ORDER BY ALL");
                 continue;
             }
-            outputReferenceOrExpression(expression, context.outputs(), context.scope(), context.env());
+            expression(expression, context.scope(), context.env());
         }
     }
 
@@ -702,19 +431,14 @@ final class TreeChecker {
         List<List<Col>> results = new ArrayList<>();
         boolean all = node.path("setop_all").asBoolean(false);
         for (JsonNode child : children) {
-            List<Col> result = node(child, outer, inner);
-            if (!all || op.equals("INTERSECT") || op.equals("EXCEPT")) {
-                // the rows that survive the comparison would reveal the sensitive values
-                requireComparable(result, op.startsWith("UNION") ? "UNION without ALL" : op);
-            }
-            results.add(result);
+            results.add(node(child, outer, inner));
         }
         List<Col> out;
         if ("UNION_BY_NAME".equals(op)) {
             Map<String, Col> byName = new LinkedHashMap<>();
             for (List<Col> result : results) {
                 for (Col c : result) {
-                    byName.merge(fold(c.name()), c, (a, b) -> combine(a, b, "UNION ALL"));
+                    byName.merge(fold(c.name()), c, TreeChecker::combine);
                 }
             }
             out = new ArrayList<>(byName.values());
@@ -726,7 +450,7 @@ final class TreeChecker {
                 }
                 for (int i = 0; i < out.size(); i++) {
                     Col a = out.get(i);
-                    out.set(i, combine(a, result.get(i), "UNION ALL"));
+                    out.set(i, combine(a, result.get(i)));
                 }
             }
         }
@@ -753,13 +477,13 @@ final class TreeChecker {
                     visit(subquery);
                     checkParameterMap(subquery.path("named_param_map"));
                     // a derived table: its columns carry their lineage to wherever the outer query uses them
-                    List<Col> cols = rename(at(Position.VALUE, () -> node(field(subquery, "node"), outer, env)),
+                    List<Col> cols = rename(node(field(subquery, "node"), outer, env),
                             strings(ref.path("column_name_alias")));
                     yield single(ref.path("alias").asText(""), Optional.empty(), cols);
                 }
                 case "TABLE_FUNCTION" -> tableFunction(ref, outer, env);
-                case "EXPRESSION_LIST" -> at(Position.VALUE, () -> values(ref, outer, env));
-                case "SHOW_REF" -> at(Position.VALUE, () -> show(ref, outer, env));
+                case "EXPRESSION_LIST" -> values(ref, outer, env);
+                case "SHOW_REF" -> show(ref, outer, env);
                 default -> throw construct("The query uses a FROM construct that is not supported here.");
             };
         } finally {
@@ -788,20 +512,14 @@ final class TreeChecker {
             }
         }
         Optional<DuckDbCatalog.Table> found = catalog.find(catalogName, schema, name);
-        if (found.isEmpty()) {
-            throw new GuardException(ErrorCode.TABLE_NOT_ALLOWED,
-                    "The query names " + SafeText.identifier(name) + ", which is not a table of this source.");
+        if (found.isEmpty() || !catalog.allowsTable(found.get())) {
+            throw Refusals.unknownTable(name);
         }
         DuckDbCatalog.Table table = found.get();
-        if (!catalog.allowsTable(table)) {
-            throw new GuardException(ErrorCode.TABLE_NOT_ALLOWED,
-                    "The table " + SafeText.identifier(table.name()) + " is not allowlisted.");
-        }
         tables.add(table.ref());
         List<Col> cols = new ArrayList<>();
         for (DuckDbCatalog.Column column : table.columns()) {
-            cols.add(new Col(column.name(), Set.of(new ColumnRef(table.ref(), column.name())), true, table,
-                    "VARCHAR".equalsIgnoreCase(column.type())));
+            cols.add(new Col(column.name(), Set.of(new ColumnRef(table.ref(), column.name())), true, table));
         }
         cols = rename(cols, renames);
         return single(alias.isEmpty() ? table.name() : alias, Optional.of(table), cols);
@@ -828,7 +546,7 @@ final class TreeChecker {
         List<Source> sources = new ArrayList<>(left.sources());
         sources.addAll(right.sources());
         From both = new From(sources, concat(left.star(), right.star()));
-        atNonValue(() -> optionalExpression(ref.get("condition"), new Scope(outer, both, Map.of()), env));
+        optionalExpression(ref.get("condition"), new Scope(outer, both, Map.of()), env);
         Set<String> using = new LinkedHashSet<>();
         for (String column : strings(ref.path("using_columns"))) {
             using.add(fold(column));
@@ -844,7 +562,7 @@ final class TreeChecker {
         }
         for (Col c : concat(left.star(), right.star())) {
             if (using.contains(fold(c.name()))) {
-                requireNotSensitive(Lineage.of(c), "filter, join, group or order");
+                record(c);
             }
         }
         if (Set.of("SEMI", "ANTI").contains(joinType)) {
@@ -862,7 +580,7 @@ final class TreeChecker {
                         merged = merged.plus(Lineage.of(r));
                     }
                 }
-                star.add(new Col(c.name(), merged.refs(), merged.complete(), c.table(), false));
+                star.add(new Col(c.name(), merged.refs(), merged.complete(), c.table()));
             } else {
                 star.add(c);
             }
@@ -906,8 +624,7 @@ final class TreeChecker {
             }
         }
         // the arguments decide how many rows the table function returns
-        Lineage args = at(Position.ROWS, () -> functionArguments(function,
-                outer == null ? new Scope(null, From.EMPTY, Map.of()) : outer, env, false));
+        Lineage args = functionArguments(function, outer == null ? new Scope(null, From.EMPTY, Map.of()) : outer, env, false);
         String ordinality = ref.path("with_ordinality").asText("WITHOUT_ORDINALITY");
         List<Col> cols = new ArrayList<>();
         cols.add(Col.derived(name, args));
@@ -956,6 +673,8 @@ final class TreeChecker {
         String showType = text(ref, "show_type");
         String tableName = ref.path("table_name").asText("");
         JsonNode query = ref.get("query");
+        inspection = "SUMMARY".equals(showType) && (query == null || query.isNull() || isWholeTable(query))
+                ? Inspection.SUMMARY_OF_TABLE : Inspection.SCHEMA;
         List<Col> inspected;
         if (query != null && !query.isNull()) {
             inspected = node(query, outer, env);
@@ -976,8 +695,7 @@ final class TreeChecker {
             Optional<DuckDbCatalog.Table> table = catalog.find(ref.path("catalog_name").asText(""),
                     ref.path("schema_name").asText(""), tableName);
             if (table.isEmpty() || !catalog.allowsTable(table.get())) {
-                throw new GuardException(ErrorCode.TABLE_NOT_ALLOWED,
-                        "The query names " + SafeText.identifier(tableName) + ", which is not an allowlisted table of this source.");
+                throw Refusals.unknownTable(tableName);
             }
             tables.add(table.get().ref());
             inspected = new ArrayList<>();
@@ -1005,6 +723,27 @@ final class TreeChecker {
             }
             default -> throw construct("This SHOW form is not supported here.");
         }
+    }
+
+    /** Whether a query node is exactly {@code SELECT * FROM <table>} (how DuckDB parses SUMMARIZE of a table). */
+    private static boolean isWholeTable(JsonNode query) {
+        JsonNode list = query.path("select_list");
+        JsonNode from = query.path("from_table");
+        return "SELECT_NODE".equals(query.path("type").asText()) && list.size() == 1
+                && "STAR".equals(list.get(0).path("class").asText()) && list.get(0).path("relation_name").asText("").isEmpty()
+                && list.get(0).path("exclude_list").isEmpty() && list.get(0).path("replace_list").isEmpty()
+                && list.get(0).path("rename_list").isEmpty() && !list.get(0).path("columns").asBoolean(false)
+                && (list.get(0).get("expr") == null || list.get(0).get("expr").isNull())
+                && "BASE_TABLE".equals(from.path("type").asText()) && from.path("column_name_alias").isEmpty()
+                && query.path("modifiers").isEmpty() && query.path("cte_map").path("map").isEmpty()
+                && query.path("group_expressions").isEmpty() && isNullField(query, "where_clause")
+                && isNullField(query, "having") && isNullField(query, "qualify") && isNullField(query, "sample")
+                && isNullField(from, "sample") && isNullField(from, "at_clause");
+    }
+
+    private static boolean isNullField(JsonNode node, String name) {
+        JsonNode value = node.get(name);
+        return value == null || value.isNull();
     }
 
     private static List<Col> metadata(String... names) {
@@ -1063,7 +802,6 @@ final class TreeChecker {
             }
             requireAllowed(col);
             record(col);
-            guard(Lineage.of(col));
             out.add(col);
         }
         if (out.isEmpty()) {
@@ -1122,10 +860,9 @@ final class TreeChecker {
                 case "FUNCTION" -> function(node, scope, env);
                 case "WINDOW" -> window(node, scope, env);
                 case "CASE" -> {
-                    // a condition decides which branch is evaluated (and may fail); a branch is a value
                     Lineage l = Lineage.EMPTY;
                     for (JsonNode check : array(node, "case_checks")) {
-                        l = l.plus(at(operand(), () -> expression(field(check, "when_expr"), scope, env)));
+                        l = l.plus(expression(field(check, "when_expr"), scope, env));
                         l = l.plus(expression(field(check, "then_expr"), scope, env));
                     }
                     JsonNode otherwise = node.get("else_expr");
@@ -1133,39 +870,31 @@ final class TreeChecker {
                 }
                 case "CAST" -> {
                     castType(field(node, "type_expr"), scope, env);
-                    // a cast to VARCHAR never fails; any other cast may, depending on the value
-                    Position child = toVarchar(node) ? position : operand();
-                    yield at(child, () -> expression(field(node, "child"), scope, env));
+                    yield expression(field(node, "child"), scope, env);
                 }
                 case "COMPARISON" -> {
                     if (!COMPARISON_TYPES.contains(type)) {
                         throw construct("Unexpected comparison.");
                     }
-                    yield at(operand(), () -> expression(field(node, "left"), scope, env)
-                            .plus(expression(field(node, "right"), scope, env)));
+                    yield expression(field(node, "left"), scope, env).plus(expression(field(node, "right"), scope, env));
                 }
                 case "CONJUNCTION" -> {
                     if (!Set.of("CONJUNCTION_AND", "CONJUNCTION_OR").contains(type)) {
                         throw construct("Unexpected conjunction.");
                     }
-                    yield at(operand(), () -> children(node, scope, env));
+                    yield children(node, scope, env);
                 }
                 case "OPERATOR" -> {
                     if (!OPERATOR_TYPES.contains(type)) {
                         throw construct("The query uses an operator that is not supported here.");
                     }
-                    if (position == Position.VALUE && TOTAL_OPERATORS.contains(type)) {
-                        List<JsonNode> operands = new ArrayList<>();
-                        array(node, "children").forEach(operands::add);
-                        yield valueOperands(operands, 0, Integer.MAX_VALUE, "OPERATOR_COALESCE".equals(type), scope, env);
-                    }
-                    yield at(operand(), () -> children(node, scope, env));
+                    yield children(node, scope, env);
                 }
-                case "BETWEEN" -> at(operand(), () -> expression(field(node, "input"), scope, env)
+                case "BETWEEN" -> expression(field(node, "input"), scope, env)
                         .plus(expression(field(node, "lower"), scope, env))
-                        .plus(expression(field(node, "upper"), scope, env)));
+                        .plus(expression(field(node, "upper"), scope, env));
                 case "SUBQUERY" -> subquery(node, scope, env);
-                case "COLLATE" -> at(operand(), () -> expression(field(node, "child"), scope, env));
+                case "COLLATE" -> expression(field(node, "child"), scope, env);
                 case "POSITIONAL_REFERENCE" -> {
                     int index = field(node, "index").asInt(0);
                     if (index < 1 || index > scope.star.size()) {
@@ -1174,7 +903,7 @@ final class TreeChecker {
                     Col col = scope.star.get(index - 1);
                     requireAllowed(col);
                     record(col);
-                    yield guard(Lineage.of(col));
+                    yield Lineage.of(col);
                 }
                 case "STAR" -> {
                     requireEmptyStar(node, false);
@@ -1266,24 +995,25 @@ final class TreeChecker {
         if (node.path("export_state").asBoolean(false)) {
             throw construct("EXPORT_STATE is not supported here.");
         }
-        // unnest's argument decides how many rows each input row becomes
-        boolean rowCount = !operator && SET_RETURNING.contains(name);
-        Lineage l;
-        if (rowCount) {
-            l = at(Position.ROWS, () -> functionArguments(node, scope, env, true));
-        } else if (position == Position.VALUE && TOTAL_FUNCTIONS.containsKey(name) && !hasLambda(node)) {
-            List<JsonNode> operands = new ArrayList<>();
-            for (JsonNode argument : array(node, "arguments")) {
-                operands.add(field(argument, "expression"));
-            }
-            int[] range = TOTAL_FUNCTIONS.get(name);
-            l = valueOperands(operands, range[0], range[1], Set.of("coalesce", "ifnull").contains(name), scope, env);
-        } else {
-            l = at(operand(), () -> functionArguments(node, scope, env, true));
+        boolean outermostConstant = !insideConstant && ConstantFolding.isConstant(node, scope.lambdaParameters.keySet());
+        if (!outermostConstant) {
+            return functionBody(node, scope, env);
         }
+        // DuckDB's binder may evaluate this call while it binds: bound its cost first
+        folding.check(node);
+        insideConstant = true;
+        try {
+            return functionBody(node, scope, env);
+        } finally {
+            insideConstant = false;
+        }
+    }
+
+    private Lineage functionBody(JsonNode node, Scope scope, Ctes env) {
+        Lineage l = functionArguments(node, scope, env, true);
         JsonNode filter = node.get("filter");
         if (filter != null && !filter.isNull()) {
-            l = l.plus(at(Position.ROWS, () -> expression(filter, scope, env)));
+            l = l.plus(expression(filter, scope, env));
         }
         JsonNode orderBys = node.get("order_bys");
         if (orderBys != null && !orderBys.isNull()) {
@@ -1293,53 +1023,10 @@ final class TreeChecker {
             }
             for (JsonNode order : array(orderBys, "orders")) {
                 visit(order);
-                l = l.plus(at(Position.ROWS, () -> expression(field(order, "expression"), scope, env)));
+                l = l.plus(expression(field(order, "expression"), scope, env));
             }
         }
         return l;
-    }
-
-    private static boolean hasLambda(JsonNode function) {
-        for (JsonNode argument : array(function, "arguments")) {
-            if ("LAMBDA".equals(argument.path("expression").path("class").asText())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The operands of a total construct in a value position: those from {@code first} to {@code last}
-     * are values (at most one of them sensitive), the others operands.
-     */
-    private Lineage valueOperands(List<JsonNode> operands, int first, int last, boolean lazy, Scope scope, Ctes env) {
-        Lineage l = Lineage.EMPTY;
-        int sensitiveValues = 0;
-        for (int i = 0; i < operands.size(); i++) {
-            JsonNode operand = operands.get(i);
-            boolean value = i >= first && i <= last;
-            if (lazy && sensitiveValues > 0
-                    && !Set.of("COLUMN_REF", "CONSTANT", "PARAMETER").contains(operand.path("class").asText())) {
-                // COALESCE evaluates a fallback only where the sensitive value is NULL: it must not be able to fail
-                throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "After a sensitive column, COALESCE and IFNULL may "
-                        + "only fall back to a column or a constant (values come back redacted).");
-            }
-            Lineage one = at(value ? Position.VALUE : Position.OPERAND, () -> expression(operand, scope, env));
-            if (value && isSensitive(one) && ++sensitiveValues > 1) {
-                throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "Only one sensitive column may feed one function or "
-                        + "COALESCE (values come back redacted); select sensitive columns separately instead.");
-            }
-            l = l.plus(one);
-        }
-        return l;
-    }
-
-    /** Whether a CAST node casts to VARCHAR (without a length or collation). */
-    private static boolean toVarchar(JsonNode cast) {
-        JsonNode type = cast.path("type_expr");
-        return VARCHAR_NAMES.contains(fold(type.path("type_name").asText("")))
-                && type.path("catalog").asText("").isEmpty() && type.path("schema").asText("").isEmpty()
-                && type.path("children").isEmpty() && type.path("qualified_name").path("path").size() == 1;
     }
 
     private void requireFunction(String called) {
@@ -1416,36 +1103,24 @@ final class TreeChecker {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Call functions without a schema or catalog name.");
         }
         requireFunction(name);
-        // a window function's arguments (and its default) are computed on: lead(x, n), nth_value, sum(...)
-        Lineage l = at(operand(), () -> {
-            Lineage args = functionArguments(node, scope, env, false);
-            for (JsonNode child : array(node, "children")) {
-                args = args.plus(expression(child, scope, env));
+        Lineage l = functionArguments(node, scope, env, false);
+        for (JsonNode child : array(node, "children")) {
+            l = l.plus(expression(child, scope, env));
+        }
+        for (JsonNode partition : array(node, "partitions")) {
+            l = l.plus(expression(partition, scope, env));
+        }
+        for (String orderField : List.of("orders", "arg_orders")) {
+            for (JsonNode order : array(node, orderField)) {
+                visit(order);
+                l = l.plus(expression(field(order, "expression"), scope, env));
             }
-            return args;
-        });
-        // partitions, orders, frame bounds, offsets and filters decide which rows feed the value
-        Position saved = position;
-        position = Position.ROWS;
-        try {
-            for (JsonNode partition : array(node, "partitions")) {
-                l = l.plus(expression(partition, scope, env));
+        }
+        for (String f : List.of("start_expr", "end_expr", "offset_expr", "default_expr", "filter_expr")) {
+            JsonNode e = node.get(f);
+            if (e != null && !e.isNull()) {
+                l = l.plus(expression(e, scope, env));
             }
-            for (String orderField : List.of("orders", "arg_orders")) {
-                for (JsonNode order : array(node, orderField)) {
-                    visit(order);
-                    l = l.plus(expression(field(order, "expression"), scope, env));
-                }
-            }
-            for (String f : List.of("start_expr", "end_expr", "offset_expr", "default_expr", "filter_expr")) {
-                JsonNode e = node.get(f);
-                if (e != null && !e.isNull()) {
-                    position = "default_expr".equals(f) ? (saved == Position.VALUE ? Position.OPERAND : saved) : Position.ROWS;
-                    l = l.plus(expression(e, scope, env));
-                }
-            }
-        } finally {
-            position = saved;
         }
         return l;
     }
@@ -1455,12 +1130,10 @@ final class TreeChecker {
         if (!Set.of("SCALAR", "EXISTS", "NOT_EXISTS", "ANY").contains(kind)) {
             throw construct("This kind of subquery is not supported here.");
         }
-        // ANY compares its operand with the subquery's values
-        Position compared = "ANY".equals(kind) ? operand() : position;
         Lineage l = Lineage.EMPTY;
         JsonNode child = node.get("child");
         if (child != null && !child.isNull()) {
-            l = l.plus(at(compared, () -> expression(child, scope, env)));
+            l = l.plus(expression(child, scope, env));
         }
         JsonNode statement = field(node, "subquery");
         visit(statement);
@@ -1470,9 +1143,7 @@ final class TreeChecker {
         referenceCollectors.push(collector);
         List<Col> out;
         try {
-            // EXISTS ignores the select list; SCALAR and ANY hand it on to where the subquery stands
-            Position select = kind.endsWith("EXISTS") ? Position.VALUE : compared;
-            out = at(select, () -> node(field(statement, "node"), scope, env));
+            out = node(field(statement, "node"), scope, env);
         } finally {
             referenceCollectors.pop();
         }
@@ -1501,14 +1172,13 @@ final class TreeChecker {
         for (Scope s = scope; s != null; s = s.parent) {
             Lineage found = resolveIn(s, parts);
             if (found != null) {
-                return guard(found);
+                return found;
             }
         }
         if (parts.size() == 1 && FunctionDefaults.SQL_VALUE_NAMES.contains(parts.get(0))) {
             return Lineage.EMPTY;
         }
-        throw new GuardException(ErrorCode.UNKNOWN_COLUMN,
-                "The query names the column " + SafeText.identifier(String.join(".", parts)) + ", which does not exist or is not visible.");
+        throw Refusals.unknownColumn(String.join(".", parts));
     }
 
     private Lineage resolveIn(Scope scope, List<String> parts) {
@@ -1522,7 +1192,7 @@ final class TreeChecker {
                 if (matches(source, parts.subList(0, prefix))) {
                     Col col = findColumn(source.columns(), column);
                     if (col != null) {
-                        requireAllowed(col);
+                        requireNamedVisible(col, parts);
                         record(col);
                         return Lineage.of(col);
                     }
@@ -1535,7 +1205,7 @@ final class TreeChecker {
         for (Source source : scope.sources) {
             Col col = findColumn(source.columns(), column);
             if (col != null) {
-                requireAllowed(col);
+                requireNamedVisible(col, parts);
                 record(col);
                 found = found == null ? Lineage.of(col) : found.plus(Lineage.of(col));
             }
@@ -1574,18 +1244,31 @@ final class TreeChecker {
         return found;
     }
 
+    /** A column the query names: one it may not see is refused exactly like one that does not exist. */
+    private void requireNamedVisible(Col col, List<String> parts) {
+        if (!visible(col)) {
+            throw Refusals.unknownColumn(String.join(".", parts));
+        }
+    }
+
+    /** A column the query reads without naming it ({@code *}, {@code #n}, DESCRIBE): the refusal names no column. */
     private void requireAllowed(Col col) {
+        if (!visible(col)) {
+            throw Refusals.hiddenColumnRead();
+        }
+    }
+
+    private boolean visible(Col col) {
         if (col.table() != null && !catalog.allowsColumn(col.table(), col.name())) {
-            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED,
-                    "The column " + SafeText.identifier(col.name()) + " is not allowlisted; select allowlisted columns by name.");
+            return false;
         }
         for (ColumnRef ref : col.lineage()) {
             Optional<DuckDbCatalog.Table> table = catalog.find("", ref.table().schema().orElse(""), ref.table().table());
             if (table.isPresent() && !catalog.allowsColumn(table.get(), ref.column())) {
-                throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED,
-                        "The column " + SafeText.identifier(ref.column()) + " is not allowlisted.");
+                return false;
             }
         }
+        return true;
     }
 
     private void record(Col col) {

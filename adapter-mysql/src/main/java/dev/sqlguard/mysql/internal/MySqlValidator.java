@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import dev.sqlguard.domain.ColumnUse;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -96,7 +97,7 @@ public final class MySqlValidator implements StatementValidator {
         }
         SelectRenderer.Rendered r = new SelectRenderer(schema, policy, functions, hintMillis).render(select);
         return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
-                r.columns(), r.functions(), r.outputs(), policy.limits());
+                ColumnUse.coarse(r.outputs(), r.columns()), r.functions(), r.outputs(), List.of(), policy.limits());
     }
 
     /** Parses on this thread: the fast grammar first, then the complex one, as parseStatements does. */

@@ -76,7 +76,7 @@ class MySqlExecutorTest {
 
     private static QueryPlan plan(String sql) {
         return new QueryPlan("db", sql, sql, List.of(), Set.of(), Set.of(), Set.of(),
-                List.of(OutputColumn.traced("n", Set.of())), Limits.defaults());
+                List.of(OutputColumn.traced("n", Set.of())), List.of(), Limits.defaults());
     }
 
     @Test

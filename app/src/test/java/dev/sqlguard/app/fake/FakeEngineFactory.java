@@ -139,8 +139,9 @@ public final class FakeEngineFactory implements EngineFactory {
                     : List.of(OutputColumn.traced("n", Set.of(ColumnRef.of("t", "n"))),
                             OutputColumn.traced("amount", Set.of(ColumnRef.of("t", "amount"))),
                             OutputColumn.traced("label", Set.of(ColumnRef.of("t", "label"))));
-            return new QueryPlan(sourceId, request.sql(), sql + " /* checked */", request.params(), Set.of(TableRef.of("t")),
-                    Set.of(), Set.of(), outputs, policy.limits());
+            // the fake's data is no table a policy governs: it reports no table or column read, only lineage
+            return new QueryPlan(sourceId, request.sql(), sql + " /* checked */", request.params(), Set.of(),
+                    Set.of(), Set.of(), outputs, List.of(), policy.limits());
         }
 
         private static List<OutputColumn> paramOutputs(int n) {

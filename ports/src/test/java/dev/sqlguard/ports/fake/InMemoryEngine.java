@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ColumnUse;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -179,8 +180,8 @@ public final class InMemoryEngine implements Engine {
             template.add(null);
         }
         String executable = sql;
-        QueryPlan plan = new QueryPlan(sourceId, request.sql(), executable, template, Set.of(table), columns, functions,
-                outputs, policy.limits());
+        QueryPlan plan = new QueryPlan(sourceId, request.sql(), executable, template, Set.of(table), ColumnUse.coarse(outputs, columns),
+                functions, outputs, List.of(), policy.limits());
         Compiled compiled = new Compiled(data, items, conditions, order, runaway.test(sql));
         compiledPlans.put(executable, compiled);
         return plan.withParameters(request.params());

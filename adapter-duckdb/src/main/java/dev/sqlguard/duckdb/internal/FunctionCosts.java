@@ -1,0 +1,181 @@
+package dev.sqlguard.duckdb.internal;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.sqlguard.domain.CostClass;
+
+/**
+ * The cost class of every function sqlguard lets DuckDB run, and for amplifying ones the rule that
+ * bounds what a call can build. A function that is not here has no class, so no plan that calls it
+ * is accepted, and a policy that allowlists it does not start.
+ *
+ * <p>{@link CostClass#TOTAL}: never fails and never branches on its input's content (measured on
+ * DuckDB 2.0: no implicit cast from text is involved, mixed types are refused at bind time), and
+ * builds at most the sum of its inputs. {@link CostClass#PARTIAL}: can fail, or compares or computes
+ * on the value. {@link CostClass#AMPLIFYING}: its output or work grows faster than its input; its
+ * {@link Rule} says which arguments must be literals and what they bound.
+ */
+final class FunctionCosts {
+    /** How an amplifying call is bounded. */
+    enum Rule {
+        /** Builds at most the sum of its inputs, or a fixed-width value. */
+        LINEAR,
+        /** {@code repeat(s, n)}: n copies of s; n must be a literal. */
+        REPEAT,
+        /** {@code lpad(s, n, p)}, {@code rpad}: exactly n characters; n must be a literal. */
+        PAD,
+        /** {@code format(fmt, ...)}: fmt must be a literal; its widths and precisions are added up. */
+        FORMAT,
+        /** {@code printf(fmt, ...)}: as {@link #FORMAT}, with printf's width syntax. */
+        PRINTF,
+        /** {@code range(...)}, {@code generate_series(...)} as scalars: a list of as many elements as the literal bounds say. */
+        SERIES,
+        /** {@code list_resize(l, n[, v])}: n elements; n must be a literal. */
+        RESIZE,
+        /** Edit distances: work is the product of both lengths; one side must be a short literal. */
+        QUADRATIC,
+        /** {@code replace(s, from, to)}: each match becomes {@code to}; {@code to} must be a literal. */
+        REPLACE,
+        /** {@code regexp_replace(s, p, r[, opts])}: each match becomes r with back-references; r must be a literal. */
+        REGEXP_REPLACE,
+        /** {@code strftime(x, fmt)}: each specifier expands to a bounded width; fmt must be a literal. */
+        STRFTIME,
+        /** {@code to_base(n, radix, min_length)}: min_length must be a literal. */
+        TO_BASE,
+        /** {@code bitstring(s, n)}: n bits; n must be a literal. */
+        BITSTRING,
+        /** {@code equi_width_bins(min, max, n, nice)}: n bins; n must be a literal. */
+        BINS,
+        /** {@code bar(x, min, max[, width])}: width characters; width must be a literal. */
+        BAR
+    }
+
+    /** One function's class and its bounding rule. */
+    record Cost(CostClass costClass, Rule rule) {
+    }
+
+    private static final Map<String, Cost> COSTS = costs();
+
+    private FunctionCosts() {
+    }
+
+    /** The cost of a function by its lower-case name, or empty when sqlguard does not know it. */
+    static Optional<Cost> of(String name) {
+        return Optional.ofNullable(COSTS.get(name));
+    }
+
+    /** Every classified name. */
+    static Set<String> names() {
+        return COSTS.keySet();
+    }
+
+    private static Map<String, Cost> costs() {
+        Map<String, Cost> m = new HashMap<>();
+        Cost total = new Cost(CostClass.TOTAL, Rule.LINEAR);
+        Cost partial = new Cost(CostClass.PARTIAL, Rule.LINEAR);
+        // value-preserving aggregates and windows: pick, count or collect values, never compute on them
+        for (String f : List.of("count", "count_star", "min", "max", "any_value", "arbitrary", "first", "last",
+                "string_agg", "group_concat", "listagg", "list", "array_agg", "approx_count_distinct", "arg_min", "arg_max",
+                "argmin", "argmax", "min_by", "max_by", "arg_min_null", "arg_max_null", "mode", "histogram",
+                "lag", "lead", "first_value", "last_value", "nth_value")) {
+            m.put(f, total);
+        }
+        // value-preserving scalars: case, trimming, hashing, lengths, packing, concatenation
+        for (String f : List.of("upper", "lower", "ucase", "lcase", "length", "len", "strlen", "char_length",
+                "character_length", "octet_length", "md5", "sha1", "sha256", "hash", "reverse", "trim", "ltrim", "rtrim",
+                "concat", "concat_ws", "||", "coalesce", "ifnull", "typeof", "struct_pack", "row", "list_value", "list_pack",
+                "array_value", "strip_accents", "nfc_normalize", "cardinality", "array_length",
+                "list_concat", "list_cat", "array_concat", "array_cat", "flatten", "to_json", "base64", "to_base64")) {
+            m.put(f, total);
+        }
+        // computing, comparing, extracting, converting: each can fail or branch on a value
+        for (String f : List.of(
+                // operators
+                "+", "-", "*", "/", "//", "%", "**", "^", "&", "|", "#", "~", "<<", ">>", "!", "~~", "!~~", "~~*",
+                "!~~*", "~~~", "^@", "@>", "<@", "&&", "->>", "like_escape", "ilike_escape", "not_like_escape",
+                "not_ilike_escape",
+                // aggregates
+                "count_if", "countif", "sum", "avg", "mean", "median", "quantile", "quantile_cont", "quantile_disc",
+                "approx_quantile", "reservoir_quantile", "stddev", "stddev_pop", "stddev_samp", "var_pop", "var_samp",
+                "variance", "corr", "covar_pop", "covar_samp", "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or",
+                "entropy", "kurtosis", "kurtosis_pop", "skewness", "product", "fsum", "favg", "sumkahan", "kahan_sum",
+                "mad", "sem", "weighted_avg", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2",
+                "regr_slope", "regr_sxx", "regr_sxy", "regr_syy", "grouping", "grouping_id", "sum_no_overflow",
+                // windows
+                "row_number", "rank", "dense_rank", "rank_dense", "percent_rank", "cume_dist", "ntile",
+                // numbers
+                "abs", "round", "round_even", "roundbankers", "floor", "ceil", "ceiling", "trunc", "sqrt", "cbrt",
+                "power", "pow", "exp", "ln", "log", "log2", "log10", "sign", "greatest", "least", "mod", "pi", "degrees",
+                "radians", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh",
+                "atanh", "cot", "isnan", "isinf", "isfinite", "even", "gcd", "lcm", "factorial", "divide", "add",
+                "subtract", "multiply", "random", "bit_count", "xor", "signbit", "gamma", "lgamma", "nextafter",
+                // text
+                "substr", "substring", "left", "right", "position", "strpos", "instr", "contains", "starts_with", "ends_with", "prefix",
+                "suffix", "split_part", "string_split", "str_split", "string_to_array", "string_split_regex",
+                "str_split_regex", "regexp_split_to_array", "regexp_matches", "regexp_extract", "regexp_extract_all",
+                "regexp_full_match", "ascii", "chr", "unicode", "ord", "translate", "hamming", "mismatches",
+                "array_to_string", "list_aggr", "list_aggregate", "array_aggr", "array_aggregate", "aggregate",
+                "from_base64", "url_encode", "url_decode", "hex", "to_hex", "bin", "to_binary", "overlay",
+                "format_bytes", "formatreadablesize", "formatreadabledecimalsize",
+                // dates and times
+                "date_part", "datepart", "date_trunc", "datetrunc", "date_diff", "datediff", "date_sub", "datesub",
+                "date_add", "year", "month", "day", "dayofweek", "dayofyear", "dayofmonth", "week", "weekofyear",
+                "weekday", "quarter", "hour", "minute", "second", "millisecond", "microsecond", "nanosecond", "epoch",
+                "epoch_ms", "epoch_us", "epoch_ns", "make_date", "make_time", "make_timestamp", "strptime",
+                "try_strptime", "to_timestamp", "now", "today", "get_current_date", "get_current_time",
+                "get_current_timestamp", "current_date", "current_time", "current_timestamp", "current_localtime",
+                "current_localtimestamp", "transaction_timestamp", "age", "last_day", "monthname", "dayname",
+                "yearweek", "isodow", "isoyear", "era", "decade", "century", "millennium", "time_bucket", "to_days",
+                "to_months", "to_years", "to_hours", "to_minutes", "to_seconds", "to_milliseconds", "to_microseconds",
+                "to_weeks", "to_quarters", "to_decades", "to_centuries", "to_millennia", "days_in_month", "ago",
+                "julian", "timezone", "timezone_hour", "timezone_minute",
+                // conditionals and types
+                "nullif", "if", "iif",
+                // lists, structs, maps
+                "list_extract", "list_element", "array_extract", "list_contains", "list_has", "array_contains",
+                "array_has", "list_position", "list_indexof", "array_position", "array_indexof", "list_sort",
+                "array_sort", "list_reverse_sort", "array_reverse_sort", "list_distinct", "array_distinct",
+                "list_unique", "array_unique", "list_transform", "array_transform", "list_apply", "apply",
+                "array_apply", "list_filter", "array_filter", "filter", "list_reduce", "array_reduce", "reduce",
+                "list_slice", "array_slice", "list_append", "array_append", "list_prepend", "array_prepend",
+                "list_sum", "list_avg", "list_min", "list_max", "list_count", "list_first", "list_last",
+                "list_has_any", "list_has_all", "array_has_any", "array_has_all", "list_intersect",
+                "array_intersect", "list_zip", "array_zip", "list_select", "array_select", "list_where",
+                "array_where", "list_grade_up", "array_grade_up", "grade_up", "struct_extract", "struct_extract_at",
+                "map", "map_extract", "map_extract_value", "element_at", "map_keys", "map_values", "map_entries",
+                "map_contains", "map_from_entries", "map_concat", "in_search_path", "json_extract",
+                "json_extract_string", "json_extract_path", "json_extract_path_text", "json_value", "json_exists",
+                "json_array_length", "json_keys", "json_type", "json_valid", "json_contains")) {
+            m.put(f, partial);
+        }
+        m.put("repeat", amplifying(Rule.REPEAT));
+        m.put("lpad", amplifying(Rule.PAD));
+        m.put("rpad", amplifying(Rule.PAD));
+        m.put("format", amplifying(Rule.FORMAT));
+        m.put("printf", amplifying(Rule.PRINTF));
+        m.put("range", amplifying(Rule.SERIES));
+        m.put("generate_series", amplifying(Rule.SERIES));
+        m.put("list_resize", amplifying(Rule.RESIZE));
+        m.put("array_resize", amplifying(Rule.RESIZE));
+        for (String f : List.of("levenshtein", "editdist3", "damerau_levenshtein", "jaro_similarity",
+                "jaro_winkler_similarity", "jaccard")) {
+            m.put(f, amplifying(Rule.QUADRATIC));
+        }
+        m.put("replace", amplifying(Rule.REPLACE));
+        m.put("regexp_replace", amplifying(Rule.REGEXP_REPLACE));
+        m.put("strftime", amplifying(Rule.STRFTIME));
+        m.put("to_base", amplifying(Rule.TO_BASE));
+        m.put("bitstring", amplifying(Rule.BITSTRING));
+        m.put("equi_width_bins", amplifying(Rule.BINS));
+        m.put("bar", amplifying(Rule.BAR));
+        return Map.copyOf(m);
+    }
+
+    private static Cost amplifying(Rule rule) {
+        return new Cost(CostClass.AMPLIFYING, rule);
+    }
+}

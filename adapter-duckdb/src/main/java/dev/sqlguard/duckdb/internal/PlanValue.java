@@ -1,0 +1,184 @@
+package dev.sqlguard.duckdb.internal;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.CostClass;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FlowStep;
+import dev.sqlguard.domain.GuardException;
+
+/**
+ * What one column of a bound-plan operator, or one expression, carries: the base columns its value
+ * derives from, each with the steps it passed through, and how large the value can be. Immutable.
+ */
+final class PlanValue {
+    /** Flows kept per value at most; a plan that needs more is refused as too complex. */
+    static final int MAX_FLOWS = 4_096;
+    /** Steps remembered per flow; past it only the first non-total step still matters and is kept. */
+    static final int MAX_CHAIN = 32;
+
+    static final PlanValue NONE = new PlanValue(List.of(), Size.NONE, false);
+    static final PlanValue FIXED = new PlanValue(List.of(), Size.FIXED, false);
+
+    /**
+     * How large a value can be: {@code abs} characters (or elements) fixed by literals, plus {@code rel}
+     * times the largest value read from the data. Arithmetic saturates.
+     */
+    record Size(long abs, long rel) {
+        static final long CAP = Long.MAX_VALUE / 4;
+        static final Size NONE = new Size(0, 0);
+        /** Numbers, dates, booleans: one element whatever the input. */
+        static final Size FIXED = new Size(1, 0);
+        /** A value read from the data. */
+        static final Size DATA = new Size(0, 1);
+
+        Size {
+            abs = Math.min(CAP, Math.max(0, abs));
+            rel = Math.min(CAP, Math.max(0, rel));
+        }
+
+        Size plus(Size other) {
+            return new Size(saturatedAdd(abs, other.abs), saturatedAdd(rel, other.rel));
+        }
+
+        Size times(long factor) {
+            return new Size(saturatedMultiply(abs, factor), saturatedMultiply(rel, factor));
+        }
+
+        Size max(Size other) {
+            return new Size(Math.max(abs, other.abs), Math.max(rel, other.rel));
+        }
+
+        private static long saturatedAdd(long a, long b) {
+            return Math.min(CAP, a + b);
+        }
+
+        static long saturatedMultiply(long a, long b) {
+            if (a == 0 || b == 0) {
+                return 0;
+            }
+            return a > CAP / b ? CAP : a * b;
+        }
+    }
+
+    /** The steps a flow passed through, innermost first; a persistent list sharing its tail. */
+    static final class Chain {
+        static final Chain EMPTY = new Chain(null, null, 0, null);
+
+        final FlowStep step;
+        final Chain inner;
+        final int length;
+        final FlowStep firstNonTotal;
+
+        private Chain(FlowStep step, Chain inner, int length, FlowStep firstNonTotal) {
+            this.step = step;
+            this.inner = inner;
+            this.length = length;
+            this.firstNonTotal = firstNonTotal;
+        }
+
+        Chain then(FlowStep next) {
+            FlowStep nonTotal = firstNonTotal != null || next.costClass() == CostClass.TOTAL ? firstNonTotal : next;
+            if (length >= MAX_CHAIN && (nonTotal == firstNonTotal)) {
+                return this;
+            }
+            return new Chain(next, this, length + 1, nonTotal);
+        }
+
+        List<FlowStep> steps() {
+            List<FlowStep> out = new ArrayList<>(length);
+            for (Chain c = this; c.step != null; c = c.inner) {
+                out.add(c.step);
+            }
+            java.util.Collections.reverse(out);
+            return out;
+        }
+    }
+
+    /** One base column's value on its way to a use. */
+    record Flow(ColumnRef column, Chain chain) {
+        /** Flows that would be decided alike: same column, same first non-total step. */
+        Object key() {
+            return List.of(column, chain.firstNonTotal == null ? "" : chain.firstNonTotal.operation());
+        }
+    }
+
+    final List<Flow> flows;
+    final Size size;
+    /** Whether computing this value passes a step that can fail, whatever it derives from. */
+    final boolean mayFail;
+
+    private PlanValue(List<Flow> flows, Size size, boolean mayFail) {
+        this.flows = flows;
+        this.size = size;
+        this.mayFail = mayFail;
+    }
+
+    static PlanValue column(ColumnRef column, boolean fixedWidth) {
+        return new PlanValue(List.of(new Flow(column, Chain.EMPTY)), fixedWidth ? Size.FIXED : Size.DATA, false);
+    }
+
+    static PlanValue sized(Size size) {
+        return new PlanValue(List.of(), size, false);
+    }
+
+    PlanValue withSize(Size newSize) {
+        return new PlanValue(flows, newSize, mayFail);
+    }
+
+    /** This value after passing through {@code step}. */
+    PlanValue through(FlowStep step) {
+        boolean fails = mayFail || step.costClass() != CostClass.TOTAL;
+        if (flows.isEmpty()) {
+            return fails == mayFail ? this : new PlanValue(flows, size, true);
+        }
+        List<Flow> out = new ArrayList<>(flows.size());
+        for (Flow flow : flows) {
+            out.add(new Flow(flow.column(), flow.chain().then(step)));
+        }
+        return new PlanValue(dedupe(out), size, fails);
+    }
+
+    /** The flows of all {@code values}, with their sizes combined by {@code sum} or by maximum. */
+    static PlanValue merge(Collection<PlanValue> values, boolean sum) {
+        List<Flow> all = new ArrayList<>();
+        Size size = Size.NONE;
+        boolean fails = false;
+        for (PlanValue v : values) {
+            all.addAll(v.flows);
+            size = sum ? size.plus(v.size) : size.max(v.size);
+            fails |= v.mayFail;
+        }
+        return new PlanValue(dedupe(all), size, fails);
+    }
+
+    /** The base columns this value derives from. */
+    Set<ColumnRef> lineage() {
+        Set<ColumnRef> out = new LinkedHashSet<>();
+        for (Flow flow : flows) {
+            out.add(flow.column());
+        }
+        return out;
+    }
+
+    private static List<Flow> dedupe(List<Flow> flows) {
+        if (flows.size() <= 1) {
+            return List.copyOf(flows);
+        }
+        Map<Object, Flow> unique = new LinkedHashMap<>();
+        for (Flow flow : flows) {
+            unique.putIfAbsent(flow.key(), flow);
+        }
+        if (unique.size() > MAX_FLOWS) {
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query combines too many columns to check.");
+        }
+        return List.copyOf(unique.values());
+    }
+}
