@@ -24,7 +24,6 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 
 import dev.sqlguard.app.SqlGuard;
-import dev.sqlguard.app.internal.json.BatchLine;
 import dev.sqlguard.app.internal.json.JsonParams;
 import dev.sqlguard.app.internal.wiring.SqlGuardModule;
 import dev.sqlguard.domain.ErrorCode;

@@ -26,7 +26,7 @@ import dev.sqlguard.domain.GuardException;
  * {@code 007}) is a string as written. Objects and arrays are refused.
  */
 public final class JsonParams {
-    static final ObjectMapper MAPPER = JsonMapper.builder(ToolResultJson.FACTORY.copy()
+    private static final ObjectMapper MAPPER = JsonMapper.builder(ToolResultJson.FACTORY.copy()
                     .setStreamReadConstraints(StreamReadConstraints.builder()
                             .maxNestingDepth(64).maxNumberLength(400).maxStringLength(16 << 20).build()))
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -39,11 +39,21 @@ public final class JsonParams {
     private JsonParams() {
     }
 
+    /**
+     * Reads one JSON document by the rules parameters need: exact decimals, big integers, no
+     * duplicate keys, no trailing tokens, bounded nesting and lengths.
+     *
+     * @return the document, or null for blank text
+     */
+    public static JsonNode read(String json) throws JsonProcessingException {
+        return MAPPER.readTree(json);
+    }
+
     /** The typed value of one {@code --param}. */
     public static Object fromCommandLine(String text, int index) {
         JsonNode node;
         try {
-            node = MAPPER.readTree(text);
+            node = read(text);
         } catch (JsonProcessingException e) {
             return text;
         }

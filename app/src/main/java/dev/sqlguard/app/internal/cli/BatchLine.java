@@ -1,4 +1,4 @@
-package dev.sqlguard.app.internal.json;
+package dev.sqlguard.app.internal.cli;
 
 import static java.util.Objects.requireNonNull;
 
@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 
+import dev.sqlguard.app.internal.json.JsonParams;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.SafeText;
@@ -45,7 +46,7 @@ public record BatchLine(JsonNode id, boolean readable, String sql, List<Object> 
     public static BatchLine parse(String line) {
         JsonNode root;
         try {
-            root = JsonParams.MAPPER.readTree(line);
+            root = JsonParams.read(line);
         } catch (JsonProcessingException e) {
             return unreadable("The line is not valid JSON.");
         }
