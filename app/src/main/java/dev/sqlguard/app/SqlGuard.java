@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -20,21 +21,15 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 
-import com.google.inject.Guice;
-import com.google.inject.Inject;
-
 import dev.sqlguard.app.SqlGuardConfig.AuditConfig;
+import dev.sqlguard.app.SqlGuardConfig.ModelConfig;
 import dev.sqlguard.app.SqlGuardConfig.SourceConfig;
-import dev.sqlguard.app.agent.AgentSettings;
-import dev.sqlguard.app.agent.AgentSource;
-import dev.sqlguard.app.agent.AgentTools;
-import dev.sqlguard.app.agent.AnalystPlanner;
-import dev.sqlguard.app.agent.Evaluation;
 import dev.sqlguard.app.internal.config.ConfigReader;
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
+import dev.sqlguard.app.internal.wiring.JsonLinesAuditSink;
 import dev.sqlguard.app.internal.wiring.SecretMasker;
-import dev.sqlguard.app.internal.wiring.SqlGuardModule;
+import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -50,14 +45,14 @@ import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
 import dev.sqlguard.ports.TableDescription;
-import dev.sqlguard.ports.model.ModelPort;
 
 /**
  * The embedding API: one checked, read-only, bounded query per call, on the configured sources.
  *
  * <p>Build it from a configuration file ({@link #fromConfig(Path)}) or in code ({@link #builder()}).
- * Engines start on first use of their source and are shared by all threads; every method is
- * thread-safe. {@link #close()} waits for running calls, then closes every engine.
+ * Both are plain construction: nothing here needs a dependency-injection container. Engines start
+ * on first use of their source and are shared by all threads; every method is thread-safe.
+ * {@link #close()} waits for running calls, then closes every engine.
  *
  * <p>{@code query} and {@code check} never throw for a bad request: the outcome, refusals and
  * failures included, is a {@link ToolResult}. Every call emits one audit event to the
@@ -76,12 +71,11 @@ public final class SqlGuard implements AutoCloseable {
     private boolean closed;
     private Path workDirectory;
 
-    @Inject
-    SqlGuard(SqlGuardConfig config, EngineRegistry engines, QueryService service, AuditSink audit, Clock clock) {
+    private SqlGuard(SqlGuardConfig config, EngineRegistry engines, AuditSink audit, Clock clock) {
         this.engines = requireNonNull(engines, "engines is null");
-        this.service = requireNonNull(service, "service is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.service = new QueryService(audit, clock);
         this.masker = SecretMasker.of(config);
         for (SourceConfig source : config.sources().values()) {
             engines.require(source.engine(), "source '" + source.id() + "': ");
@@ -99,15 +93,20 @@ public final class SqlGuard implements AutoCloseable {
         requireNonNull(environment, "environment is null");
         EngineRegistry registry = EngineRegistry.discover();
         SqlGuardConfig config = ConfigReader.read(file, environment::get, registry);
-        return create(config, registry, Optional.empty());
+        return open(config, registry, Optional.empty());
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    private static SqlGuard create(SqlGuardConfig config, EngineRegistry registry, Optional<AuditSink> auditSink) {
-        return Guice.createInjector(new SqlGuardModule(config, registry, auditSink, System.err)).getInstance(SqlGuard.class);
+    /** Checks every source's engine, then opens the audit sink (the given one, else the configured file or stderr). */
+    private static SqlGuard open(SqlGuardConfig config, EngineRegistry registry, Optional<AuditSink> auditSink) {
+        for (SourceConfig source : config.sources().values()) {
+            registry.require(source.engine(), "source '" + source.id() + "': ");
+        }
+        AuditSink audit = auditSink.orElseGet(() -> JsonLinesAuditSink.of(config.audit(), System.err));
+        return new SqlGuard(config, registry, audit, Clock.systemUTC());
     }
 
     /** The logical source ids, in configuration order. */
@@ -191,54 +190,30 @@ public final class SqlGuard implements AutoCloseable {
     }
 
     /**
-     * The agent's tools on {@code sourceIds}, running every statement through this instance's
-     * guarded path and audit sink (as {@link #query} does). Starts those sources' engines.
-     *
-     * @param chartDirectory where {@code plot_chart} writes PNG files
-     * @throws GuardException {@code UNKNOWN_SOURCE}, or the engine's error when one cannot start
-     * @throws IllegalArgumentException when {@code sourceIds} is empty
-     */
-    public AgentTools agentTools(Path chartDirectory, List<String> sourceIds) {
-        return new AgentTools(service, agentSources(sourceIds), chartDirectory);
-    }
-
-    /**
-     * A planner that answers questions with {@code model} over {@code sourceIds}, through this
-     * instance's guarded path and audit sink. Starts those sources' engines.
+     * The guarded path on {@code sourceIds}, for the layers built on this facade (the agent's tools
+     * and planner, the MCP server): this instance's use case, so every statement run through it is
+     * checked, bounded and recorded by this instance's audit sink as {@link #query} is, and the
+     * sources' engines, started now.
      *
      * @throws GuardException {@code UNKNOWN_SOURCE}, or the engine's error when one cannot start
      * @throws IllegalArgumentException when {@code sourceIds} is empty
      */
-    public AnalystPlanner planner(ModelPort model, AgentSettings settings, List<String> sourceIds) {
-        return new AnalystPlanner(model, service, agentSources(sourceIds), settings);
-    }
-
-    /**
-     * An evaluation of {@code planner} whose reference SQL runs on {@code sourceId} through this
-     * instance's guarded path.
-     *
-     * @throws GuardException {@code UNKNOWN_SOURCE}, or the engine's error when it cannot start
-     */
-    public Evaluation evaluation(AnalystPlanner planner, String sourceId) {
-        return new Evaluation(planner, service, agentSources(List.of(sourceId)).get(0));
-    }
-
-    private List<AgentSource> agentSources(List<String> sourceIds) {
+    public GuardedPath guardedPath(List<String> sourceIds) {
         if (sourceIds.isEmpty()) {
             throw new IllegalArgumentException("no source");
         }
         lock.readLock().lock();
         try {
             ensureOpen();
-            List<AgentSource> out = new ArrayList<>();
+            List<GuardedPath.Source> out = new ArrayList<>();
             for (String id : sourceIds) {
                 Slot slot = slots.get(requireNonNull(id, "source id is null"));
                 if (slot == null) {
                     throw unknownSource(id);
                 }
-                out.add(new AgentSource(slot.engine(), slot.config.engine()));
+                out.add(new GuardedPath.Source(slot.engine(), slot.config.engine()));
             }
-            return out;
+            return new GuardedPath(service, out);
         } finally {
             lock.readLock().unlock();
         }
@@ -406,7 +381,11 @@ public final class SqlGuard implements AutoCloseable {
     /** Builds a {@link SqlGuard} in code, without a configuration file. */
     public static final class Builder {
         private final Map<String, SourceConfig> sources = new LinkedHashMap<>();
-        private final Map<String, Map<String, String>> rawProperties = new LinkedHashMap<>();
+        /** Sources added by {@link #source}: their properties are checked against their engine in {@link #build}. */
+        private final Set<String> unchecked = new HashSet<>();
+        private final List<EngineFactory> addedEngines = new ArrayList<>();
+        private Optional<List<EngineFactory>> onlyEngines = Optional.empty();
+        private Optional<ModelConfig> model = Optional.empty();
         private Optional<AuditSink> auditSink = Optional.empty();
         private AuditConfig auditConfig = AuditConfig.stderr();
         private ClassLoader classLoader = SqlGuard.class.getClassLoader();
@@ -430,11 +409,45 @@ public final class SqlGuard implements AutoCloseable {
                 throw new ConfigException("source id " + SafeText.identifier(id)
                         + " is invalid; use letters, digits, '_', '.' or '-' (at most 64).");
             }
-            if (sources.containsKey(id)) {
-                throw new ConfigException("source '" + id + "' is added twice.");
+            add(new SourceConfig(id, engine, properties, Set.of(), policy));
+            unchecked.add(id);
+            return this;
+        }
+
+        /**
+         * Adds every source of a configuration that is already read and checked (for example one
+         * built in code, or read from YAML), and takes its audit setting and the model secrets to
+         * mask.
+         */
+        public Builder config(SqlGuardConfig config) {
+            requireNonNull(config, "config is null");
+            config.sources().values().forEach(this::add);
+            this.model = config.model();
+            this.auditConfig = config.audit();
+            return this;
+        }
+
+        private void add(SourceConfig source) {
+            if (sources.putIfAbsent(source.id(), source) != null) {
+                throw new ConfigException("source '" + source.id() + "' is added twice.");
             }
-            sources.put(id, new SourceConfig(id, engine, properties, Set.of(), policy));
-            rawProperties.put(id, Map.copyOf(properties));
+        }
+
+        /**
+         * Plugs in an engine without {@link java.util.ServiceLoader}, next to the discovered ones.
+         * An engine whose name a discovered engine also has is an error, in {@link #build}.
+         */
+        public Builder engine(EngineFactory factory) {
+            addedEngines.add(requireNonNull(factory, "factory is null"));
+            return this;
+        }
+
+        /**
+         * Uses exactly these engines (and those added with {@link #engine}): nothing is discovered.
+         * Two with one name are an error, in {@link #build}.
+         */
+        public Builder engines(Collection<? extends EngineFactory> factories) {
+            this.onlyEngines = Optional.of(List.copyOf(factories));
             return this;
         }
 
@@ -457,33 +470,38 @@ public final class SqlGuard implements AutoCloseable {
         }
 
         /**
-         * @throws ConfigException when no source was added, an engine is unknown or a property is not
-         *     one its engine knows
+         * @throws ConfigException when no source was added, an engine is unknown or named twice, or a
+         *     property is not one its engine knows
          */
         public SqlGuard build() {
             if (sources.isEmpty()) {
                 throw new ConfigException("add at least one source.");
             }
-            EngineRegistry registry = EngineRegistry.discover(classLoader, System.err::println);
+            List<EngineFactory> base = onlyEngines.orElseGet(
+                    () -> ServiceDiscovery.load(EngineFactory.class, classLoader, System.err::println));
+            EngineRegistry registry = EngineRegistry.of(base).with(addedEngines);
             Map<String, SourceConfig> checked = new LinkedHashMap<>();
             for (SourceConfig source : sources.values()) {
-                EngineFactory factory = registry.require(source.engine(), "source '" + source.id() + "': ");
-                Set<String> known = factory.propertyNames();
-                Set<String> sensitive = new HashSet<>();
-                for (String key : rawProperties.get(source.id()).keySet()) {
-                    if (!known.isEmpty() && !known.contains(key)) {
-                        throw new ConfigException("source '" + source.id() + "': " + SafeText.identifier(key)
-                                + " is not a setting of engine '" + source.engine() + "'.");
-                    }
-                    if (factory.sensitivePropertyNames().contains(key) || SensitiveNames.isSensitive(key, Set.of())) {
-                        sensitive.add(key);
-                    }
-                }
-                checked.put(source.id(), new SourceConfig(source.id(), source.engine(), source.properties(), sensitive,
-                        source.policy()));
+                checked.put(source.id(), unchecked.contains(source.id()) ? checked(source, registry) : source);
             }
-            SqlGuardConfig config = new SqlGuardConfig(checked, Optional.empty(), auditConfig);
-            return create(config, registry, auditSink);
+            return open(new SqlGuardConfig(checked, model, auditConfig), registry, auditSink);
+        }
+
+        /** The source with its properties checked against its engine and its secrets marked. */
+        private static SourceConfig checked(SourceConfig source, EngineRegistry registry) {
+            EngineFactory factory = registry.require(source.engine(), "source '" + source.id() + "': ");
+            Set<String> known = factory.propertyNames();
+            Set<String> sensitive = new HashSet<>();
+            for (String key : source.properties().keySet()) {
+                if (!known.isEmpty() && !known.contains(key)) {
+                    throw new ConfigException("source '" + source.id() + "': " + SafeText.identifier(key)
+                            + " is not a setting of engine '" + source.engine() + "'.");
+                }
+                if (factory.sensitivePropertyNames().contains(key) || SensitiveNames.isSensitive(key, Set.of())) {
+                    sensitive.add(key);
+                }
+            }
+            return new SourceConfig(source.id(), source.engine(), source.properties(), sensitive, source.policy());
         }
     }
 }

@@ -17,12 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.sqlguard.app.agent.AgentTools;
-import dev.sqlguard.app.agent.ToolOutcome;
 import dev.sqlguard.app.fake.FakeEngineFactory;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
@@ -68,24 +67,62 @@ class SqlGuardTest {
     }
 
     @Test
-    void theAgentBuiltFromSqlGuardUsesItsGuardedPathAndAudit(@TempDir Path charts) {
+    void theGuardedPathRunsOnTheFacadesAuditSink() {
         try (SqlGuard guard = guard()) {
-            AgentTools tools = guard.agentTools(charts, List.of("claims"));
-            assertThat(tools.sourceIds()).containsExactly("claims");
+            GuardedPath path = guard.guardedPath(List.of("claims", "other"));
+            assertThat(path.sources()).extracting(s -> s.engine().sourceId()).containsExactly("claims", "other");
+            assertThat(path.sources()).extracting(GuardedPath.Source::engineName).containsExactly("fake", "fake");
 
-            ToolOutcome ok = tools.call(AgentTools.QUERY_DATA, "{\"source\":\"claims\",\"sql\":\"SELECT n FROM t\"}");
+            GuardedPath.Source claims = path.sources().get(0);
+            ToolResult ok = path.service().query(claims.engine().binding(), QueryRequest.of("claims", "SELECT n FROM t"));
             assertThat(ok.status()).isEqualTo(ToolStatus.OK);
-            assertThat(ok.modelJson()).startsWith("{\"id\":").contains("\"returned_count\":2");
 
-            ToolOutcome refused = tools.call(AgentTools.QUERY_DATA, "{\"source\":\"claims\",\"sql\":\"DELETE FROM t\"}");
-            assertThat(refused.status()).isEqualTo(ToolStatus.REJECTED);
-
-            assertThatThrownBy(() -> guard.agentTools(charts, List.of("nowhere")))
+            assertThatThrownBy(() -> guard.guardedPath(List.of("nowhere")))
                     .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_SOURCE));
-            assertThatThrownBy(() -> guard.agentTools(charts, List.of())).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> guard.guardedPath(List.of())).isInstanceOf(IllegalArgumentException.class);
         }
-        assertThat(events).as("the agent's calls reach the facade's audit sink")
-                .extracting(AuditEvent::verdict).containsExactly(ToolStatus.OK, ToolStatus.REJECTED);
+        assertThat(events).as("statements on the guarded path reach the facade's audit sink")
+                .extracting(AuditEvent::verdict).containsExactly(ToolStatus.OK);
+    }
+
+    @Test
+    void anEnginePluggedInByHandIsUsedWithoutDiscovery() {
+        try (SqlGuard guard = SqlGuard.builder()
+                .engine(new FakeEngineFactory("handmade"))
+                .source("s", "handmade", Map.of("rows", "1"), GuardrailPolicy.defaults())
+                .auditSink(events::add).build()) {
+            assertThat(guard.query("s", "SELECT n FROM t").returnedCount()).isEqualTo(1);
+        }
+        try (SqlGuard guard = SqlGuard.builder()
+                .engines(List.of())
+                .engine(new FakeEngineFactory("handmade"))
+                .source("s", "handmade", Map.of(), GuardrailPolicy.defaults())
+                .auditSink(events::add).build()) {
+            assertThat(guard.query("s", "SELECT n FROM t").status()).isEqualTo(ToolStatus.OK);
+        }
+        assertThatThrownBy(() -> SqlGuard.builder().engines(List.of())
+                .source("s", "fake", Map.of(), GuardrailPolicy.defaults()).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown engine 'fake'; engines found: none");
+    }
+
+    @Test
+    void anEnginePluggedInByHandMustNotReuseADiscoveredName() {
+        assertThatThrownBy(() -> SqlGuard.builder()
+                .engine(new FakeEngineFactory("fake"))
+                .source("s", "fake", Map.of(), GuardrailPolicy.defaults())
+                .build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("The engine 'fake' added to the builder")
+                .hasMessageContaining("has the name of an engine found on the class path");
+        assertThatThrownBy(() -> SqlGuard.builder()
+                .engines(List.of())
+                .engine(new FakeEngineFactory("twice"))
+                .engine(new FakeEngineFactory("twice"))
+                .source("s", "twice", Map.of(), GuardrailPolicy.defaults())
+                .build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("Two engine plug-ins are named 'twice'");
     }
 
     @Test

@@ -2,8 +2,10 @@ package dev.sqlguard.app.agent;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
 import java.util.Locale;
 
+import dev.sqlguard.app.GuardedPath;
 import dev.sqlguard.ports.Engine;
 
 /**
@@ -20,6 +22,11 @@ public record AgentSource(Engine engine, String engineName) {
         if (engineName.isEmpty()) {
             throw new IllegalArgumentException("engineName is blank");
         }
+    }
+
+    /** The sources of a facade's guarded path. */
+    public static List<AgentSource> of(GuardedPath path) {
+        return path.sources().stream().map(s -> new AgentSource(s.engine(), s.engineName())).toList();
     }
 
     public String id() {

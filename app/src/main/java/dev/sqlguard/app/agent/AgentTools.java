@@ -9,6 +9,8 @@ import java.util.logging.Logger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.sqlguard.app.GuardedPath;
+import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.agent.internal.AgentJson;
 import dev.sqlguard.app.agent.internal.ArgSchema;
 import dev.sqlguard.app.agent.internal.ClarifyTool;
@@ -58,6 +60,19 @@ public final class AgentTools {
                 new PlotChartTool(context, chartDirectory), new ClarifyTool())) {
             tools.put(tool.name(), tool);
         }
+    }
+
+    /**
+     * The tools on {@code sourceIds} of {@code guard}, running every statement through its guarded
+     * path and audit sink (as {@link SqlGuard#query} does). Starts those sources' engines.
+     *
+     * @param chartDirectory where {@code plot_chart} writes PNG files
+     * @throws GuardException {@code UNKNOWN_SOURCE}, or the engine's error when one cannot start
+     * @throws IllegalArgumentException when {@code sourceIds} is empty
+     */
+    public static AgentTools of(SqlGuard guard, Path chartDirectory, List<String> sourceIds) {
+        GuardedPath path = guard.guardedPath(sourceIds);
+        return new AgentTools(path.service(), AgentSource.of(path), chartDirectory);
     }
 
     /** The tool specifications to offer the model, each with the JSON Schema of its arguments. */

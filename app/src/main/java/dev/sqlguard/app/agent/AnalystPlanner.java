@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import dev.sqlguard.app.GuardedPath;
+import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.agent.AnalyticalResponse.ExecutedQuery;
 import dev.sqlguard.app.agent.AnalyticalResponse.Status;
 import dev.sqlguard.app.agent.AnalyticalResponse.Verification;
@@ -62,6 +64,18 @@ public final class AnalystPlanner {
     /** A planner with the standard claim verifier ({@link DomainAnswerVerifier#standard()}). */
     public AnalystPlanner(ModelPort model, QueryService service, List<AgentSource> sources, AgentSettings settings) {
         this(model, service, sources, DomainAnswerVerifier.standard(), settings);
+    }
+
+    /**
+     * A planner that answers questions with {@code model} over {@code sourceIds} of {@code guard},
+     * through its guarded path and audit sink. Starts those sources' engines.
+     *
+     * @throws GuardException {@code UNKNOWN_SOURCE}, or the engine's error when one cannot start
+     * @throws IllegalArgumentException when {@code sourceIds} is empty
+     */
+    public static AnalystPlanner of(SqlGuard guard, ModelPort model, AgentSettings settings, List<String> sourceIds) {
+        GuardedPath path = guard.guardedPath(sourceIds);
+        return new AnalystPlanner(model, path.service(), AgentSource.of(path), settings);
     }
 
     public AgentSettings settings() {

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import dev.sqlguard.app.GuardedPath;
+import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.agent.internal.AnswerNumbers;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
@@ -37,6 +39,17 @@ public final class Evaluation {
         this.planner = requireNonNull(planner, "planner is null");
         this.service = requireNonNull(service, "service is null");
         this.source = requireNonNull(source, "source is null");
+    }
+
+    /**
+     * An evaluation of {@code planner} whose reference SQL runs on {@code sourceId} of {@code guard},
+     * through its guarded path.
+     *
+     * @throws dev.sqlguard.domain.GuardException {@code UNKNOWN_SOURCE}, or the engine's error when it cannot start
+     */
+    public static Evaluation of(SqlGuard guard, AnalystPlanner planner, String sourceId) {
+        GuardedPath path = guard.guardedPath(List.of(sourceId));
+        return new Evaluation(planner, path.service(), AgentSource.of(path).get(0));
     }
 
     public EvaluationReport run(EvaluationSet set) {

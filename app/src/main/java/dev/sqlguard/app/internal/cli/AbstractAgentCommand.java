@@ -65,7 +65,7 @@ abstract class AbstractAgentCommand implements Callable<Integer> {
                     : DemoDatabase.cacheDirectory(ctx.env()).resolve("charts");
             AnalystPlanner planner;
             try {
-                planner = guard.planner(model, AgentSettings.defaults(chartDirectory), sourceIds);
+                planner = AnalystPlanner.of(guard, model, AgentSettings.defaults(chartDirectory), sourceIds);
             } catch (GuardException e) {
                 ctx.warn(e.safeMessage());
                 return e.code() == ErrorCode.UNKNOWN_SOURCE || e.code() == ErrorCode.CONFIGURATION_ERROR

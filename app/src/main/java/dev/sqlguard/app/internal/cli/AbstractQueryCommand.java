@@ -14,7 +14,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 
@@ -25,7 +24,6 @@ import com.google.inject.Injector;
 
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.internal.json.JsonParams;
-import dev.sqlguard.app.internal.wiring.SqlGuardModule;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.QueryRequest;
@@ -102,9 +100,7 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
         Injector injector;
         SqlGuard guard;
         try {
-            injector = Guice.createInjector(
-                    new SqlGuardModule(resolved.config(), resolved.engines(), Optional.empty(), ctx.stderr()),
-                    new CliModule(format, ctx.stdout()));
+            injector = Guice.createInjector(new SqlGuardModule(resolved, ctx.stderr()), new CliModule(format, ctx.stdout()));
             guard = injector.getInstance(SqlGuard.class);
         } catch (com.google.inject.ProvisionException | com.google.inject.CreationException e) {
             throw new CommandExit(ExitCodes.USAGE, Configs.wiringFailure(e));

@@ -16,7 +16,6 @@ import dev.sqlguard.app.internal.demo.DemoDatabase;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
 import dev.sqlguard.app.internal.wiring.ModelRegistry;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
-import dev.sqlguard.app.internal.wiring.SqlGuardModule;
 import dev.sqlguard.ports.ingest.DataLoader;
 
 /**
@@ -76,8 +75,7 @@ final class Configs {
      */
     static SqlGuard open(Resolved resolved, CliContext ctx) {
         try {
-            return Guice.createInjector(new SqlGuardModule(resolved.config(), resolved.engines(), Optional.empty(), ctx.stderr()))
-                    .getInstance(SqlGuard.class);
+            return Guice.createInjector(new SqlGuardModule(resolved, ctx.stderr())).getInstance(SqlGuard.class);
         } catch (com.google.inject.ProvisionException | com.google.inject.CreationException e) {
             throw new CommandExit(ExitCodes.USAGE, wiringFailure(e));
         }

@@ -50,7 +50,7 @@ final class EvalCommand extends AbstractAgentCommand {
     int run(SqlGuard guard, AnalystPlanner planner, List<String> sourceIds) {
         Evaluation evaluation;
         try {
-            evaluation = guard.evaluation(planner, sourceIds.get(0));
+            evaluation = Evaluation.of(guard, planner, sourceIds.get(0));
         } catch (GuardException e) {
             ctx.warn(e.safeMessage());
             return e.code() == ErrorCode.UNKNOWN_SOURCE ? ExitCodes.USAGE : ExitCodes.ERROR;

@@ -68,7 +68,7 @@ final class McpCommand implements Callable<Integer> {
                 ctx.warn("no source could start; the MCP server is not started.");
                 return ExitCodes.ERROR;
             }
-            AgentTools tools = guard.agentTools(charts, served);
+            AgentTools tools = AgentTools.of(guard, charts, served);
             String version = Optional.ofNullable(McpCommand.class.getPackage().getImplementationVersion()).orElse("development");
             StdioLifecycle stdio = new StdioLifecycle(ctx::warn);
             McpSyncServer server = new McpToolServer(tools, sources, version)

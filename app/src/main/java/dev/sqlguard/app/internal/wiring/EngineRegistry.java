@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
@@ -47,6 +48,28 @@ public final class EngineRegistry {
             }
         }
         return new EngineRegistry(byName);
+    }
+
+    /**
+     * This registry and the engines an embedder plugged in by hand; an added engine whose name is
+     * already taken is an error naming it.
+     */
+    public EngineRegistry with(Collection<? extends EngineFactory> added) {
+        Map<String, EngineFactory> byName = new TreeMap<>(factories);
+        for (EngineFactory factory : of(added).factories.values()) {
+            EngineFactory previous = byName.putIfAbsent(factory.name(), factory);
+            if (previous != null) {
+                throw new ConfigException("The engine '" + factory.name() + "' added to the builder ("
+                        + factory.getClass().getName() + ") has the name of an engine found on the class path ("
+                        + previous.getClass().getName() + "); rename or remove one of them.");
+            }
+        }
+        return new EngineRegistry(byName);
+    }
+
+    /** Every engine, ordered by name. */
+    public List<EngineFactory> factories() {
+        return List.copyOf(factories.values());
     }
 
     public Optional<EngineFactory> find(String name) {

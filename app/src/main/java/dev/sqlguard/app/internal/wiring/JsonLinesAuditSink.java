@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 import dev.sqlguard.app.ConfigException;
+import dev.sqlguard.app.SqlGuardConfig.AuditConfig;
 import dev.sqlguard.app.internal.json.AuditJson;
 import dev.sqlguard.domain.port.AuditEvent;
 import dev.sqlguard.domain.port.AuditSink;
@@ -27,6 +28,11 @@ public final class JsonLinesAuditSink implements AuditSink, AutoCloseable {
     private JsonLinesAuditSink(PrintStream out, boolean owned) {
         this.out = requireNonNull(out, "out is null");
         this.owned = owned;
+    }
+
+    /** The configured audit: appended to its file, else written to {@code stream}. */
+    public static JsonLinesAuditSink of(AuditConfig config, PrintStream stream) {
+        return config.file().map(JsonLinesAuditSink::appendingTo).orElseGet(() -> to(stream));
     }
 
     public static JsonLinesAuditSink to(PrintStream stream) {
