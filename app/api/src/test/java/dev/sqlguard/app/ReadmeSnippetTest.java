@@ -21,7 +21,7 @@ class ReadmeSnippetTest {
         int indent = body.stream().filter(l -> !l.isBlank()).mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
         String snippet = body.stream().map(l -> l.isBlank() ? "" : l.substring(indent)).collect(Collectors.joining("\n"));
 
-        String fragment = Files.readString(Path.of("../README.md"));
+        String fragment = Files.readString(Path.of("../../README.md"));
 
         assertThat(snippet).contains("SqlGuard.builder()");
         assertThat(fragment).contains("```java\n" + snippet + "\n```");
