@@ -2,14 +2,9 @@ package dev.sqlguard.app.internal.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -18,38 +13,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** The CLI run in-process against the fake engine: parsing, exit codes, stdout discipline. */
 class CliTest {
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
-
     @TempDir
     Path dir;
 
     private Path config;
-
-    record Run(int code, String out, String err) {
-        List<JsonNode> lines() {
-            List<JsonNode> nodes = new ArrayList<>();
-            for (String line : out.split("\n")) {
-                if (!line.isEmpty()) {
-                    try {
-                        nodes.add(JSON.readTree(line));
-                    } catch (IOException e) {
-                        throw new AssertionError("stdout line is not JSON: " + line, e);
-                    }
-                }
-            }
-            return nodes;
-        }
-
-        JsonNode json() {
-            assertThat(lines()).hasSize(1);
-            return lines().get(0);
-        }
-    }
 
     @BeforeEach
     void writeConfig() throws IOException {
@@ -64,23 +34,17 @@ class CliTest {
                 """);
     }
 
-    private Run run(String... args) {
+    private CliRun run(String... args) {
         return runWith("", Map.of(), args);
     }
 
-    private Run runWith(String stdin, Map<String, String> env, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        CliContext ctx = new CliContext(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                env, dir);
-        int code = Main.run(args, ctx);
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private CliRun runWith(String stdin, Map<String, String> env, String... args) {
+        return CliRun.of(dir, stdin, env, args);
     }
 
     @Test
     void anHonestQueryPrintsOneResultAndExitsZero() {
-        Run run = run("query", "--config", config.toString(), "--sql", "SELECT n, amount, label FROM t");
+        CliRun run = run("query", "--config", config.toString(), "--sql", "SELECT n, amount, label FROM t");
 
         assertThat(run.code()).isZero();
         JsonNode result = run.json();
@@ -94,7 +58,7 @@ class CliTest {
 
     @Test
     void theDefaultConfigFileIsReadFromTheWorkingDirectory() {
-        Run run = run("query", "--sql", "SELECT 1");
+        CliRun run = run("query", "--sql", "SELECT 1");
 
         assertThat(run.code()).isZero();
         assertThat(run.json().get("source").asText()).isEqualTo("claims");
@@ -105,11 +69,11 @@ class CliTest {
         assertThat(run("query", "--sql", "SELECT empty").code()).isZero();
         assertThat(run("query", "--sql", "SELECT empty").json().get("status").asText()).isEqualTo("NO_EVIDENCE");
 
-        Run rejected = run("query", "--sql", "DELETE FROM claims");
+        CliRun rejected = run("query", "--sql", "DELETE FROM claims");
         assertThat(rejected.code()).isEqualTo(3);
         assertThat(rejected.json().get("error").get("code").asText()).isEqualTo("STATEMENT_NOT_ALLOWED");
 
-        Run failed = run("query", "--sql", "SELECT fail");
+        CliRun failed = run("query", "--sql", "SELECT fail");
         assertThat(failed.code()).isEqualTo(4);
         assertThat(failed.json().get("status").asText()).isEqualTo("ERROR");
         assertThat(failed.json().get("error").get("code").asText()).isEqualTo("QUERY_FAILED");
@@ -129,7 +93,7 @@ class CliTest {
                 new String[] {"query", "--sql", "SELECT 1", "--config", "missing.yaml"},
                 new String[] {"query", "--batch", "missing.jsonl"},
                 new String[] {"load", "--db", "x.duckdb"})) {
-            Run run = run(args);
+            CliRun run = run(args);
             assertThat(run.code()).as(String.join(" ", args)).isEqualTo(2);
             assertThat(run.out()).as(String.join(" ", args)).isEmpty();
             assertThat(run.err()).as(String.join(" ", args)).isNotEmpty();
@@ -139,18 +103,18 @@ class CliTest {
     @Test
     void everyCommandHasHelp() {
         for (String command : List.of("query", "check", "sources", "load")) {
-            Run run = run(command, "--help");
+            CliRun run = run(command, "--help");
             assertThat(run.code()).as(command).isZero();
             assertThat(run.out()).as(command).contains("Usage:").contains(command);
         }
-        Run root = run("--help");
+        CliRun root = run("--help");
         assertThat(root.code()).isZero();
         assertThat(root.out()).contains("query").contains("check").contains("sources").contains("load");
     }
 
     @Test
     void paramsAreTypedAsJsonLiterals() {
-        Run run = run("query", "--sql", "SELECT params ?, ?, ?, ?, ?", "--param", "42", "--param", "north",
+        CliRun run = run("query", "--sql", "SELECT params ?, ?, ?, ?, ?", "--param", "42", "--param", "north",
                 "--param", "\"42\"", "--param", "4.50", "--param", "null");
 
         assertThat(run.code()).isZero();
@@ -165,13 +129,13 @@ class CliTest {
 
     @Test
     void checkValidatesWithoutRunning() {
-        Run ok = run("check", "--sql", "SELECT fail");
+        CliRun ok = run("check", "--sql", "SELECT fail");
         assertThat(ok.code()).isZero();
         assertThat(ok.json().get("status").asText()).isEqualTo("OK");
         assertThat(ok.json().get("sql").asText()).isEqualTo("SELECT fail /* checked */");
         assertThat(ok.json().get("rows").size()).isZero();
 
-        Run rejected = run("check", "--sql", "SELECT * FROM secret_table");
+        CliRun rejected = run("check", "--sql", "SELECT * FROM secret_table");
         assertThat(rejected.code()).isEqualTo(3);
         assertThat(rejected.json().get("error").get("code").asText()).isEqualTo("TABLE_NOT_ALLOWED");
     }
@@ -191,7 +155,7 @@ class CliTest {
                 "{\"sql\": \"SELECT empty\"}",
                 "{\"id\": [1], \"sql\": \"SELECT 1\"}");
 
-        Run run = runWith(batch, Map.of(), "query", "--batch", "-");
+        CliRun run = runWith(batch, Map.of(), "query", "--batch", "-");
 
         assertThat(run.code()).isZero();
         List<JsonNode> lines = run.lines();
@@ -217,7 +181,7 @@ class CliTest {
                 + "{\"id\": 2, \"sql\": \"" + "x".repeat(AbstractQueryCommand.MAX_LINE_CHARS) + "\"}\n"
                 + "{\"id\": 3, \"sql\": \"SELECT n FROM t\"}");
 
-        Run run = run("check", "--batch", file.toString());
+        CliRun run = run("check", "--batch", file.toString());
 
         assertThat(run.code()).isZero();
         assertThat(run.lines()).extracting(l -> l.get("status").asText()).containsExactly("OK", "REJECTED", "OK");
@@ -235,7 +199,7 @@ class CliTest {
                       limits: {timeout: forever}
                 """);
 
-        Run run = run("query", "--sql", "SELECT 1");
+        CliRun run = run("query", "--sql", "SELECT 1");
 
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
@@ -251,11 +215,11 @@ class CliTest {
                     password: ${FAKE_DB_PASSWORD}
                 """);
 
-        Run missing = run("query", "--sql", "SELECT 1");
+        CliRun missing = run("query", "--sql", "SELECT 1");
         assertThat(missing.code()).isEqualTo(2);
         assertThat(missing.err()).contains("environment variable FAKE_DB_PASSWORD is not set");
 
-        Run present = runWith("", Map.of("FAKE_DB_PASSWORD", "hunter2-very-secret"), "query", "--sql", "SELECT 1");
+        CliRun present = runWith("", Map.of("FAKE_DB_PASSWORD", "hunter2-very-secret"), "query", "--sql", "SELECT 1");
         assertThat(present.code()).isZero();
         assertThat(present.out() + present.err()).doesNotContain("hunter2-very-secret");
     }
@@ -270,7 +234,7 @@ class CliTest {
                     password: ${FAKE_DB_PASSWORD}
                 """);
 
-        Run run = runWith("", Map.of("FAKE_DB_PASSWORD", "hunter2-very-secret"), "query", "--sql", "SELECT 1");
+        CliRun run = runWith("", Map.of("FAKE_DB_PASSWORD", "hunter2-very-secret"), "query", "--sql", "SELECT 1");
 
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.err()).contains("rejected credentials ****").doesNotContain("hunter2-very-secret");
@@ -280,7 +244,7 @@ class CliTest {
     void anUnavailableEngineIsAnErrorResult() throws IOException {
         Files.writeString(config, "sources: {claims: {engine: fake, mode: unavailable}}\n");
 
-        Run run = run("query", "--sql", "SELECT 1");
+        CliRun run = run("query", "--sql", "SELECT 1");
 
         assertThat(run.code()).isEqualTo(4);
         assertThat(run.json().get("error").get("code").asText()).isEqualTo("ENGINE_UNAVAILABLE");
@@ -290,11 +254,11 @@ class CliTest {
     void severalSourcesNeedSource() throws IOException {
         Files.writeString(config, "sources: {a: {engine: fake}, b: {engine: fake, rows: 1}}\n");
 
-        Run ambiguous = run("query", "--sql", "SELECT 1");
+        CliRun ambiguous = run("query", "--sql", "SELECT 1");
         assertThat(ambiguous.code()).isEqualTo(2);
         assertThat(ambiguous.err()).contains("choose one with --source");
 
-        Run chosen = run("query", "--source", "b", "--sql", "SELECT n FROM t");
+        CliRun chosen = run("query", "--source", "b", "--sql", "SELECT n FROM t");
         assertThat(chosen.code()).isZero();
         assertThat(chosen.json().get("source").asText()).isEqualTo("b");
         assertThat(chosen.json().get("returned_count").asInt()).isEqualTo(1);
@@ -304,7 +268,7 @@ class CliTest {
     void anUnknownEngineExitsTwoListingTheEngines() throws IOException {
         Files.writeString(config, "sources: {a: {engine: oracle}}\n");
 
-        Run run = run("query", "--sql", "SELECT 1");
+        CliRun run = run("query", "--sql", "SELECT 1");
 
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.err()).contains("unknown engine 'oracle'; engines found: ").contains("fake");
@@ -312,7 +276,7 @@ class CliTest {
 
     @Test
     void sourcesListsTheAllowlistedSchema() {
-        Run run = run("sources");
+        CliRun run = run("sources");
 
         assertThat(run.code()).isZero();
         JsonNode source = run.json().get("sources").get(0);
@@ -328,31 +292,31 @@ class CliTest {
     @Test
     void sourcesStillListsEverySourceWhenOneIsBroken() throws IOException {
         Files.writeString(config, "sources: {good: {engine: fake}, down: {engine: fake, mode: unavailable}}\n");
-        Run unreachable = run("sources");
+        CliRun unreachable = run("sources");
         assertThat(unreachable.code()).isEqualTo(4);
         assertThat(unreachable.json().get("sources")).extracting(s -> s.get("error").isNull()).containsExactly(true, false);
 
         Files.writeString(config, "sources: {good: {engine: fake}, bad: {engine: fake, mode: badconfig}}\n");
-        Run misconfigured = run("sources");
+        CliRun misconfigured = run("sources");
         assertThat(misconfigured.code()).isEqualTo(2);
         assertThat(misconfigured.json().get("sources").get(1).get("error").get("code").asText()).isEqualTo("CONFIGURATION_ERROR");
     }
 
     @Test
     void tableFormatIsReadableAndNeutralisesControlCharacters() {
-        Run run = run("query", "--sql", "SELECT params ?, ?", "--param", "\"\\u001b[31mred\"", "--param", "7", "--format", "table");
+        CliRun run = run("query", "--sql", "SELECT params ?, ?", "--param", "\"\\u001b[31mred\"", "--param", "7", "--format", "table");
 
         assertThat(run.code()).isZero();
         assertThat(run.out()).contains("p1").contains("?[31mred").doesNotContain("\u001b").contains("(1 row, OK");
 
-        Run rejected = run("query", "--sql", "DROP TABLE x", "--format", "TABLE");
+        CliRun rejected = run("query", "--sql", "DROP TABLE x", "--format", "TABLE");
         assertThat(rejected.code()).isEqualTo(3);
         assertThat(rejected.out()).contains("REJECTED STATEMENT_NOT_ALLOWED: ");
     }
 
     @Test
     void loadWithoutAnyInputIsAUsageError() {
-        Run run = run("load", "--db", dir.resolve("x.duckdb").toString(), "--table", "t");
+        CliRun run = run("load", "--db", dir.resolve("x.duckdb").toString(), "--table", "t");
 
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.err()).contains("INPUT");
