@@ -37,8 +37,10 @@ import dev.sqlguard.ports.TableDescription;
  * {@code empty} returns no row, {@code params} returns the parameters as one row, anything else
  * ({@code leak} fails with a message holding the password) returns {@code rows} rows (property, default 3) of {@code n BIGINT, amount DECIMAL, label VARCHAR}.
  * Property {@code mode}: {@code unavailable} or {@code badconfig} make {@link #create} fail.
+ *
+ * <p>Not final: the CLI's plug-in folder test registers subclasses under other names in a jar.
  */
-public final class FakeEngineFactory implements EngineFactory {
+public class FakeEngineFactory implements EngineFactory {
     public static final AtomicInteger CLOSED = new AtomicInteger();
     public static final AtomicInteger CREATED = new AtomicInteger();
     public static final BigDecimal BIG = new BigDecimal("12345678901234567890.123456789");

@@ -15,6 +15,7 @@ import dev.sqlguard.app.internal.wiring.ModelRegistry;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.ports.model.ModelPort;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,9 +24,8 @@ import picocli.CommandLine.Option;
  * {@link SqlGuard} and build the planner on its guarded path and audit sink.
  */
 abstract class AbstractAgentCommand implements Callable<Integer> {
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "The configuration file. Default: ./sqlguard.yaml if it exists, else the built-in 'demo' source.")
-    Path config;
+    @Mixin
+    ConfigOptions configOptions;
 
     @Option(names = "--source", paramLabel = "NAME", description = "The one source to use; default: every source for ask, 'demo' for eval.")
     String source;
@@ -42,10 +42,15 @@ abstract class AbstractAgentCommand implements Callable<Integer> {
 
     @Override
     public final Integer call() {
-        Configs.Resolved resolved = Configs.resolveOrExit(config, ctx);
+        try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
+            return callWith(resolved);
+        }
+    }
+
+    private int callWith(Configs.Resolved resolved) {
         ModelPort model;
         try {
-            model = ModelRegistry.discover(Configs.class.getClassLoader(), ctx::warn)
+            model = ModelRegistry.discover(resolved.loader(), ctx::warn)
                     .create(resolved.config().model(), ctx.env());
         } catch (ConfigException e) {
             ctx.warn(e.getMessage());

@@ -11,7 +11,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -31,6 +30,7 @@ import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolResult;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -50,9 +50,8 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
         String batch;
     }
 
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "The configuration file. Default: ./sqlguard.yaml if it exists, else the built-in 'demo' source.")
-    Path config;
+    @Mixin
+    ConfigOptions configOptions;
 
     @Option(names = "--source", paramLabel = "NAME",
             description = "The source to query; may be left out when the configuration has exactly one.")
@@ -96,7 +95,12 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--param: " + e.safeMessage());
             }
         }
-        Configs.Resolved resolved = Configs.resolveOrExit(config, ctx);
+        try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
+            return run(resolved, typed);
+        }
+    }
+
+    private int run(Configs.Resolved resolved, List<Object> typed) {
         Injector injector;
         SqlGuard guard;
         try {

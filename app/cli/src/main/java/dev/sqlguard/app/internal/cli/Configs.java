@@ -2,6 +2,8 @@ package dev.sqlguard.app.internal.cli;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -20,15 +22,26 @@ import dev.sqlguard.ports.ingest.DataLoader;
 
 /**
  * Finds the configuration: {@code --config FILE}, else {@code ./sqlguard.yaml}, else the built-in
- * {@code demo} source (built into the user cache folder on first use).
+ * {@code demo} source (built into the user cache folder on first use); and the engines, on the
+ * class path and in the plug-in folder ({@link PluginFolder}).
  */
 final class Configs {
     static final String DEFAULT_FILE = "sqlguard.yaml";
 
-    record Resolved(SqlGuardConfig config, EngineRegistry engines, boolean demo) {
+    /**
+     * What a command serves: the configuration, the engines found, and the class loader they were
+     * found through (the plug-in folder's, when there is one; closing this closes it).
+     */
+    record Resolved(SqlGuardConfig config, EngineRegistry engines, ClassLoader loader, boolean demo) implements AutoCloseable {
         Resolved {
             requireNonNull(config, "config is null");
             requireNonNull(engines, "engines is null");
+            requireNonNull(loader, "loader is null");
+        }
+
+        @Override
+        public void close() {
+            closeLoader(loader);
         }
     }
 
@@ -39,17 +52,45 @@ final class Configs {
      * @throws dev.sqlguard.app.ConfigException for a configuration error
      * @throws dev.sqlguard.domain.GuardException when the demo database cannot be built
      */
-    static Resolved resolve(Path configOption, CliContext ctx) {
-        ClassLoader loader = Configs.class.getClassLoader();
-        EngineRegistry engines = EngineRegistry.discover(loader, ctx::warn);
-        Path file = ctx.cwd().resolve(configOption != null ? configOption : Path.of(DEFAULT_FILE));
-        if (configOption != null || Files.exists(file)) {
-            ModelRegistry models = ModelRegistry.discover(loader, ctx::warn);
-            return new Resolved(ConfigReader.read(file, ctx.env()::get, engines, models), engines, false);
+    static Resolved resolve(ConfigOptions options, CliContext ctx) {
+        ClassLoader loader = loader(options, ctx);
+        try {
+            EngineRegistry engines = EngineRegistry.discover(loader, ctx::warn);
+            Path file = ctx.cwd().resolve(options.config != null ? options.config : Path.of(DEFAULT_FILE));
+            if (options.config != null || Files.exists(file)) {
+                ModelRegistry models = ModelRegistry.discover(loader, ctx::warn);
+                return new Resolved(ConfigReader.read(file, ctx.env()::get, engines, models), engines, loader, false);
+            }
+            Path database = DemoDatabase.ensure(DemoDatabase.cacheDirectory(ctx.env()), dataLoader(ctx),
+                    line -> ctx.stderr().println(line));
+            return new Resolved(DemoDatabase.config(database), engines, loader, true);
+        } catch (RuntimeException e) {
+            closeLoader(loader);
+            throw e;
         }
-        Path database = DemoDatabase.ensure(DemoDatabase.cacheDirectory(ctx.env()), dataLoader(ctx),
-                line -> ctx.stderr().println(line));
-        return new Resolved(DemoDatabase.config(database), engines, true);
+    }
+
+    private static void closeLoader(ClassLoader loader) {
+        if (loader instanceof URLClassLoader plugins) {
+            try {
+                plugins.close();
+            } catch (IOException e) {
+                // the jars are released when the process ends
+            }
+        }
+    }
+
+    /** The CLI's own class loader, or one over the plug-in folder ({@code --plugins}, else {@code SQLGUARD_PLUGINS}). */
+    private static ClassLoader loader(ConfigOptions options, CliContext ctx) {
+        ClassLoader own = Configs.class.getClassLoader();
+        if (options.plugins != null) {
+            return PluginFolder.open(ctx.cwd().resolve(options.plugins), "--plugins", own, ctx);
+        }
+        String env = ctx.env().get(ConfigOptions.PLUGINS_ENV);
+        if (env != null && !env.isBlank()) {
+            return PluginFolder.open(ctx.cwd().resolve(env), ConfigOptions.PLUGINS_ENV, own, ctx);
+        }
+        return own;
     }
 
     /**
@@ -58,9 +99,9 @@ final class Configs {
      *
      * @throws CommandExit with that code and the safe message
      */
-    static Resolved resolveOrExit(Path configOption, CliContext ctx) {
+    static Resolved resolveOrExit(ConfigOptions options, CliContext ctx) {
         try {
-            return resolve(configOption, ctx);
+            return resolve(options, ctx);
         } catch (ConfigException e) {
             throw new CommandExit(ExitCodes.USAGE, e.getMessage());
         } catch (dev.sqlguard.domain.GuardException e) {

@@ -22,6 +22,7 @@ import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.ToolError;
 import io.modelcontextprotocol.server.McpSyncServer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "mcp", mixinStandardHelpOptions = true,
@@ -31,9 +32,8 @@ import picocli.CommandLine.Option;
                 "stdout carries protocol messages only; logs and audit lines go to stderr. Stops when stdin closes.",
                 "Exit codes: 0 stdin closed, 2 a configuration error, 4 no source could start."})
 final class McpCommand implements Callable<Integer> {
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "The configuration file. Default: ./sqlguard.yaml if it exists, else the built-in 'demo' source.")
-    Path config;
+    @Mixin
+    ConfigOptions configOptions;
 
     private final CliContext ctx;
 
@@ -43,7 +43,12 @@ final class McpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        Configs.Resolved resolved = Configs.resolveOrExit(config, ctx);
+        try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
+            return serve(resolved);
+        }
+    }
+
+    private int serve(Configs.Resolved resolved) throws IOException, InterruptedException {
         SqlGuard guard = Configs.open(resolved, ctx);
         Path charts = Files.createTempDirectory("sqlguard-mcp-charts");
         try (guard) {

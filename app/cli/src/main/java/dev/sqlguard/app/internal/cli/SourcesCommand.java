@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -20,6 +19,7 @@ import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.ports.TableDescription;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "sources", mixinStandardHelpOptions = true,
@@ -28,9 +28,8 @@ import picocli.CommandLine.Option;
 final class SourcesCommand implements Callable<Integer> {
     private static final JsonFactory JSON = new JsonFactory();
 
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "The configuration file. Default: ./sqlguard.yaml if it exists, else the built-in 'demo' source.")
-    Path config;
+    @Mixin
+    ConfigOptions configOptions;
 
     @Option(names = "--format", paramLabel = "json|table", defaultValue = "json", description = "json (default) or table.")
     OutputFormat format;
@@ -47,11 +46,9 @@ final class SourcesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Configs.Resolved resolved = Configs.resolveOrExit(config, ctx);
-        SqlGuard guard = Configs.open(resolved, ctx);
         int code = ExitCodes.OK;
         List<Described> described = new java.util.ArrayList<>();
-        try (guard) {
+        try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx); SqlGuard guard = Configs.open(resolved, ctx)) {
             for (String id : guard.sources()) {
                 SqlGuardConfig.SourceConfig source = resolved.config().sources().get(id);
                 try {
