@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.sqlguard.app.internal.json.JsonParams;
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.agent.AgentSource;
 import dev.sqlguard.app.agent.ChartOutput;
@@ -193,7 +194,7 @@ public final class PlotChartTool implements Tool {
         if (value.isNull()) {
             throw new ArgSchema.InvalidArgumentException("A filter value must not be null.");
         }
-        Object plain = ToolContext.parameter(value);
+        Object plain = JsonParams.scalar(value);
         if (plain instanceof String text && ColumnKind.of(column.type()) == ColumnKind.TEMPORAL) {
             String type = column.type().toUpperCase(Locale.ROOT);
             try {

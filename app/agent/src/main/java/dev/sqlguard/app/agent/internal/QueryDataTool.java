@@ -1,6 +1,5 @@
 package dev.sqlguard.app.agent.internal;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +8,7 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.sqlguard.app.agent.ToolOutcome;
+import dev.sqlguard.app.internal.json.JsonParams;
 import dev.sqlguard.domain.Limits;
 
 /** {@code query_data}: one guarded, read-only, bounded SQL query. */
@@ -53,11 +53,8 @@ public final class QueryDataTool implements Tool {
 
     @Override
     public ToolOutcome call(JsonNode arguments) {
-        List<Object> params = new ArrayList<>();
         JsonNode values = arguments.get("params");
-        if (values != null) {
-            values.forEach(v -> params.add(ToolContext.parameter(v)));
-        }
+        List<Object> params = values == null ? List.of() : JsonParams.fromArray(values);
         return ToolContext.outcome(NAME, context.run(context.source(arguments.get("source").textValue()),
                 arguments.get("sql").textValue(), params));
     }

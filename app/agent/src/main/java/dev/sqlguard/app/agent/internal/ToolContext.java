@@ -13,8 +13,6 @@ import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.agent.AgentSource;
 import dev.sqlguard.app.agent.ToolOutcome;
@@ -141,25 +139,5 @@ public final class ToolContext {
             values.add((long) result.returnedCount());
         }
         return values;
-    }
-
-    /** A JSON scalar argument as a bindable parameter value. */
-    public static Object parameter(JsonNode value) {
-        if (value == null || value.isNull()) {
-            return null;
-        }
-        if (value.isTextual()) {
-            return value.textValue();
-        }
-        if (value.isBoolean()) {
-            return value.booleanValue();
-        }
-        if (value.isIntegralNumber()) {
-            return value.canConvertToLong() ? (Object) value.longValue() : value.bigIntegerValue();
-        }
-        if (value.isNumber()) {
-            return value.decimalValue();
-        }
-        throw new ArgSchema.InvalidArgumentException("A parameter must be a string, number, boolean or null.");
     }
 }

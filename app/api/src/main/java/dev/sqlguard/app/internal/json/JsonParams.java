@@ -18,7 +18,7 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 
 /**
- * Parameter typing, shared by {@code --param} and batch lines.
+ * Parameter typing, shared by {@code --param}, batch lines and the agent's tool arguments.
  *
  * <p>A {@code --param} value is read as a JSON literal when it is one: {@code 42} is a number,
  * {@code 4.20} an exact decimal, {@code true}/{@code false} booleans, {@code null} SQL NULL and
@@ -72,8 +72,20 @@ public final class JsonParams {
         return out;
     }
 
-    /** A JSON scalar as a bindable value: Long (or BigInteger), BigDecimal, Boolean, String or null. */
+    /**
+     * A JSON scalar as a bindable value: Long (or BigInteger), BigDecimal, Boolean, String or null.
+     *
+     * @throws GuardException {@code UNSUPPORTED_PARAMETER} for an object or an array
+     */
+    public static Object scalar(JsonNode node) {
+        return scalar(node, "A parameter");
+    }
+
     static Object scalar(JsonNode node, int index) {
+        return scalar(node, "Parameter " + index);
+    }
+
+    private static Object scalar(JsonNode node, String which) {
         if (node.isNull()) {
             return null;
         }
@@ -92,6 +104,6 @@ public final class JsonParams {
             return value;
         }
         throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER,
-                "Parameter " + index + " must be a string, number, boolean or null, not an object or array.");
+                which + " must be a string, number, boolean or null, not an object or array.");
     }
 }
