@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -148,13 +149,8 @@ public final class SqlGuard implements AutoCloseable {
      */
     public List<TableDescription> describe(String source) {
         requireNonNull(source, "source is null");
-        lock.readLock().lock();
-        try {
-            ensureOpen();
-            Slot slot = slots.get(source);
-            if (slot == null) {
-                throw unknownSource(source);
-            }
+        return whileOpen(() -> {
+            Slot slot = slot(source);
             try {
                 return slot.engine().catalog().tables();
             } catch (GuardException e) {
@@ -163,9 +159,7 @@ public final class SqlGuard implements AutoCloseable {
                 LOG.log(Level.FINE, "catalog failed", e);
                 throw new GuardException(ErrorCode.INTERNAL_ERROR);
             }
-        } finally {
-            lock.readLock().unlock();
-        }
+        });
     }
 
     /**
@@ -176,17 +170,7 @@ public final class SqlGuard implements AutoCloseable {
      */
     public void start(String source) {
         requireNonNull(source, "source is null");
-        lock.readLock().lock();
-        try {
-            ensureOpen();
-            Slot slot = slots.get(source);
-            if (slot == null) {
-                throw unknownSource(source);
-            }
-            slot.engine();
-        } finally {
-            lock.readLock().unlock();
-        }
+        whileOpen(() -> slot(source).engine());
     }
 
     /**
@@ -202,21 +186,14 @@ public final class SqlGuard implements AutoCloseable {
         if (sourceIds.isEmpty()) {
             throw new IllegalArgumentException("no source");
         }
-        lock.readLock().lock();
-        try {
-            ensureOpen();
+        return whileOpen(() -> {
             List<GuardedPath.Source> out = new ArrayList<>();
             for (String id : sourceIds) {
-                Slot slot = slots.get(requireNonNull(id, "source id is null"));
-                if (slot == null) {
-                    throw unknownSource(id);
-                }
+                Slot slot = slot(requireNonNull(id, "source id is null"));
                 out.add(new GuardedPath.Source(slot.engine(), slot.config.engine()));
             }
             return new GuardedPath(service, out);
-        } finally {
-            lock.readLock().unlock();
-        }
+        });
     }
 
     /** The public JSON form of a result (one line): the same text the CLI prints. */
@@ -253,9 +230,7 @@ public final class SqlGuard implements AutoCloseable {
         requireNonNull(source, "source is null");
         requireNonNull(sql, "sql is null");
         requireNonNull(params, "params is null");
-        lock.readLock().lock();
-        try {
-            ensureOpen();
+        return whileOpen(() -> {
             Slot slot = slots.get(source);
             if (slot == null) {
                 return service.reject(requestId, source.isBlank() ? "(none)" : source, sql, unknownSource(source), execute);
@@ -273,9 +248,27 @@ public final class SqlGuard implements AutoCloseable {
                 return service.sourceFailed(request, e, execute);
             }
             return masked(execute ? service.query(engine.binding(), request) : service.check(engine.binding(), request));
+        });
+    }
+
+    /** Runs {@code body} while this instance is open; {@link #close()} waits for it. */
+    private <T> T whileOpen(Supplier<T> body) {
+        lock.readLock().lock();
+        try {
+            ensureOpen();
+            return body.get();
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /** The slot of {@code source}, or {@code UNKNOWN_SOURCE}. */
+    private Slot slot(String source) {
+        Slot slot = slots.get(source);
+        if (slot == null) {
+            throw unknownSource(source);
+        }
+        return slot;
     }
 
     private GuardException unknownSource(String source) {

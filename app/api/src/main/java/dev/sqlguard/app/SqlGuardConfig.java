@@ -46,6 +46,13 @@ public record SqlGuardConfig(Map<String, SourceConfig> sources, Optional<ModelCo
         return id != null && SOURCE_ID.matcher(id).matches();
     }
 
+    /** {@code values} sorted by key, with the values of {@code sensitive} keys replaced by {@code ****}. */
+    private static Map<String, String> masked(Map<String, String> values, Set<String> sensitive) {
+        Map<String, String> out = new TreeMap<>();
+        values.forEach((k, v) -> out.put(k, sensitive.contains(k) ? "****" : v));
+        return out;
+    }
+
     /**
      * One data source.
      *
@@ -72,9 +79,7 @@ public record SqlGuardConfig(Map<String, SourceConfig> sources, Optional<ModelCo
 
         /** The properties with secret values replaced by {@code ****}. */
         public Map<String, String> maskedProperties() {
-            Map<String, String> out = new TreeMap<>();
-            properties.forEach((k, v) -> out.put(k, sensitiveProperties.contains(k) ? "****" : v));
-            return out;
+            return masked(properties, sensitiveProperties);
         }
 
         @Override
@@ -133,9 +138,7 @@ public record SqlGuardConfig(Map<String, SourceConfig> sources, Optional<ModelCo
 
         /** The settings with secret values replaced by {@code ****}. */
         public Map<String, String> maskedSettings() {
-            Map<String, String> out = new TreeMap<>();
-            settings.forEach((k, v) -> out.put(k, sensitiveSettings.contains(k) ? "****" : v));
-            return out;
+            return masked(settings, sensitiveSettings);
         }
 
         @Override
