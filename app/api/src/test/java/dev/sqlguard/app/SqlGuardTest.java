@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.sqlguard.app.fake.FakeEngineFactory;
+import dev.sqlguard.app.fake.FakeGuard;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryRequest;
-import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditEvent;
@@ -33,12 +33,7 @@ class SqlGuardTest {
     private final List<AuditEvent> events = Collections.synchronizedList(new ArrayList<>());
 
     private SqlGuard guard() {
-        GuardrailPolicy policy = GuardrailPolicy.defaults().withTables(TableAllowlist.of(Map.of("claims", List.of("id", "region"))));
-        return SqlGuard.builder()
-                .source("claims", "fake", Map.of("rows", "2"), policy)
-                .source("other", "fake", Map.of(), GuardrailPolicy.defaults())
-                .auditSink(events::add)
-                .build();
+        return FakeGuard.twoSources(events::add);
     }
 
     @Test

@@ -7,16 +7,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.sqlguard.app.SqlGuard;
+import dev.sqlguard.app.fake.FakeGuard;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditEvent;
 
@@ -25,12 +23,7 @@ class SqlGuardAgentTest {
     private final List<AuditEvent> events = Collections.synchronizedList(new ArrayList<>());
 
     private SqlGuard guard() {
-        GuardrailPolicy policy = GuardrailPolicy.defaults().withTables(TableAllowlist.of(Map.of("claims", List.of("id", "region"))));
-        return SqlGuard.builder()
-                .source("claims", "fake", Map.of("rows", "2"), policy)
-                .source("other", "fake", Map.of(), GuardrailPolicy.defaults())
-                .auditSink(events::add)
-                .build();
+        return FakeGuard.twoSources(events::add);
     }
 
     @Test
