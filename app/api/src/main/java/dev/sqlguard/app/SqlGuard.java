@@ -79,7 +79,6 @@ public final class SqlGuard implements AutoCloseable {
         this.service = new QueryService(audit, clock);
         this.masker = SecretMasker.of(config);
         for (SourceConfig source : config.sources().values()) {
-            engines.require(source.engine(), "source '" + source.id() + "': ");
             slots.put(source.id(), new Slot(source));
         }
     }
@@ -101,7 +100,10 @@ public final class SqlGuard implements AutoCloseable {
         return new Builder();
     }
 
-    /** Checks every source's engine, then opens the audit sink (the given one, else the configured file or stderr). */
+    /**
+     * Checks that every source's engine exists, and only then opens the audit sink (the given one,
+     * else the configured file or stderr), so that a refused configuration leaves no file open.
+     */
     private static SqlGuard open(SqlGuardConfig config, EngineRegistry registry, Optional<AuditSink> auditSink) {
         for (SourceConfig source : config.sources().values()) {
             registry.require(source.engine(), "source '" + source.id() + "': ");
