@@ -473,7 +473,7 @@ public final class SqlGuard implements AutoCloseable {
                 throw new ConfigException("add at least one source.");
             }
             List<EngineFactory> base = onlyEngines.orElseGet(
-                    () -> ServiceDiscovery.load(EngineFactory.class, classLoader, System.err::println));
+                    () -> ServiceDiscovery.load(EngineFactory.class, classLoader, ServiceDiscovery.WARN_ON_STDERR));
             EngineRegistry registry = EngineRegistry.of(base).with(addedEngines);
             Map<String, SourceConfig> checked = new LinkedHashMap<>();
             for (SourceConfig source : sources.values()) {

@@ -33,6 +33,7 @@ import dev.sqlguard.app.SqlGuardConfig.ModelConfig;
 import dev.sqlguard.app.SqlGuardConfig.SourceConfig;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
 import dev.sqlguard.app.internal.wiring.ModelRegistry;
+import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.SensitiveNames;
@@ -72,7 +73,7 @@ public final class ConfigReader {
 
     /** Reads and checks a configuration file; {@code env} resolves {@code ${VAR}}. */
     public static SqlGuardConfig read(Path file, Function<String, String> env, EngineRegistry engines) {
-        return read(file, env, engines, ModelRegistry.discover(ConfigReader.class.getClassLoader(), System.err::println));
+        return read(file, env, engines, ModelRegistry.discover(ConfigReader.class.getClassLoader(), ServiceDiscovery.WARN_ON_STDERR));
     }
 
     public static SqlGuardConfig read(Path file, Function<String, String> env, EngineRegistry engines, ModelRegistry models) {

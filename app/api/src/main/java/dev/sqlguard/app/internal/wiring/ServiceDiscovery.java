@@ -16,6 +16,9 @@ public final class ServiceDiscovery {
     /** Stops a loader that keeps failing on the same entry from looping forever. */
     private static final int MAX_FAILURES = 100;
 
+    /** Where warnings go when the caller has no channel of its own: one line on standard error. */
+    public static final Consumer<String> WARN_ON_STDERR = message -> System.err.println("sqlguard: " + message);
+
     private ServiceDiscovery() {
     }
 
@@ -32,7 +35,7 @@ public final class ServiceDiscovery {
                 found.add(provider.get());
             } catch (ServiceConfigurationError | LinkageError e) {
                 failures++;
-                warn.accept("sqlguard: skipping a " + type.getSimpleName() + " plug-in that failed to load ("
+                warn.accept("skipping a " + type.getSimpleName() + " plug-in that failed to load ("
                         + e.getClass().getSimpleName() + ")");
             }
         }

@@ -68,6 +68,21 @@ class PluginFolderTest {
     }
 
     @Test
+    void aPluginThatFailsToLoadIsSkippedWithOneWarning() throws IOException {
+        Files.writeString(dir.resolve("sqlguard.yaml"), "sources: {p: {engine: fake}}\n");
+        try (OutputStream file = Files.newOutputStream(plugins.resolve("broken.jar")); JarOutputStream jar = new JarOutputStream(file)) {
+            jar.putNextEntry(new JarEntry("META-INF/services/" + EngineFactory.class.getName()));
+            jar.write("dev.sqlguard.nowhere.NoSuchEngineFactory\n".getBytes(StandardCharsets.UTF_8));
+        }
+
+        CliRun run = CliRun.of(dir, "", Map.of(), "query", "--plugins", "plugins", "--sql", "SELECT n FROM t");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.err()).contains("sqlguard: skipping a EngineFactory plug-in that failed to load")
+                .doesNotContain("sqlguard: sqlguard:");
+    }
+
+    @Test
     void aMissingPluginFolderIsAUsageError() {
         CliRun option = CliRun.of(dir, "", Map.of(), "query", "--plugins", "nowhere", "--sql", "SELECT 1");
         assertThat(option.code()).isEqualTo(2);
