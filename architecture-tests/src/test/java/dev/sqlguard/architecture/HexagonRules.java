@@ -2,19 +2,44 @@ package dev.sqlguard.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.Slice;
 
 /** The hexagon's rules, shared by the real check and by the proofs that each rule can fail. */
 final class HexagonRules {
     static final String DOMAIN = "dev.sqlguard.domain..";
     static final String PORTS = "dev.sqlguard.ports..";
-    static final String DUCKDB = "dev.sqlguard.duckdb..";
-    static final String MYSQL = "dev.sqlguard.mysql..";
-    static final String LLM = "dev.sqlguard.llm..";
     static final String APP = "dev.sqlguard.app..";
 
+    /** The app's layers, top to bottom: each may use only the layers below it (maven modules app/cli, mcp, agent, api). */
+    static final String[] CLI = {"dev.sqlguard.app.internal.cli..", "dev.sqlguard.app.internal.demo.."};
+    static final String[] MCP = {"dev.sqlguard.app.internal.mcp.."};
+    static final String[] AGENT = {"dev.sqlguard.app.agent.."};
+    static final String[] API = {"dev.sqlguard.app", "dev.sqlguard.app.internal.config..", "dev.sqlguard.app.internal.json..",
+            "dev.sqlguard.app.internal.wiring.."};
+
+    /** Every top-level package {@code dev.sqlguard.(*)} that is not one of these is an adapter. */
+    static final Set<String> NOT_ADAPTERS = Set.of("domain", "ports", "app", "architecture", "benchmarks");
+    static final String TOP_LEVEL_PACKAGES = "dev.sqlguard.(*)..";
+    static final DescribedPredicate<Slice> ADAPTERS = DescribedPredicate.describe(
+            "are adapters (every package but " + NOT_ADAPTERS + ")", slice -> !NOT_ADAPTERS.contains(slice.getNamePart(1)));
+
+    /** Every package a rule names, for the check that none is empty. */
+    static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, APP}, CLI, MCP, AGENT, API)
+            .flatMap(Stream::of).toList();
+
     private HexagonRules() {
+    }
+
+    private static String[] concat(String[]... packages) {
+        return Stream.of(packages).flatMap(Stream::of).toArray(String[]::new);
     }
 
     static final ArchRule DOMAIN_USES_ONLY_THE_JDK = classes().that().resideInAPackage(DOMAIN)
@@ -31,22 +56,33 @@ final class HexagonRules {
             .should().onlyDependOnClassesThat().resideInAnyPackage(PORTS, DOMAIN, "java..")
             .because("ports depends only on core-domain and the JDK");
 
-    static final ArchRule DUCKDB_IS_ALONE = noClasses().that().resideInAPackage(DUCKDB)
-            .should().dependOnClassesThat().resideInAnyPackage(MYSQL, LLM, APP);
-
-    static final ArchRule MYSQL_IS_ALONE = noClasses().that().resideInAPackage(MYSQL)
-            .should().dependOnClassesThat().resideInAnyPackage(DUCKDB, LLM, APP);
-
-    static final ArchRule LLM_IS_ALONE = noClasses().that().resideInAPackage(LLM)
-            .should().dependOnClassesThat().resideInAnyPackage(DUCKDB, MYSQL, APP);
+    static final ArchRule ADAPTERS_NEVER_SEE_EACH_OTHER = slices().matching(TOP_LEVEL_PACKAGES).that(ADAPTERS)
+            .should().notDependOnEachOther()
+            .because("an adapter depends on ports and its own libraries, never on another adapter");
 
     static final ArchRule NOTHING_DEPENDS_ON_APP = noClasses().that().resideOutsideOfPackage(APP)
             .should().dependOnClassesThat().resideInAPackage(APP)
-            .because("app is the composition root");
+            .because("app is the composition root and the front ends");
 
-    static final ArchRule GUICE_ONLY_IN_APP = noClasses().that().resideOutsideOfPackage(APP)
+    static final ArchRule EVERY_APP_CLASS_IS_IN_A_LAYER = classes().that().resideInAPackage(APP)
+            .should().resideInAnyPackage(concat(CLI, MCP, AGENT, API))
+            .because("a package outside the layers would escape the layering rules");
+
+    static final ArchRule API_USES_NO_HIGHER_LAYER = noClasses().that().resideInAnyPackage(API)
+            .should().dependOnClassesThat().resideInAnyPackage(concat(AGENT, MCP, CLI))
+            .because("the embedding API is the bottom layer of app");
+
+    static final ArchRule AGENT_USES_NEITHER_MCP_NOR_CLI = noClasses().that().resideInAnyPackage(AGENT)
+            .should().dependOnClassesThat().resideInAnyPackage(concat(MCP, CLI))
+            .because("the agent sits on the embedding API only");
+
+    static final ArchRule MCP_DOES_NOT_USE_THE_CLI = noClasses().that().resideInAnyPackage(MCP)
+            .should().dependOnClassesThat().resideInAnyPackage(CLI)
+            .because("the MCP server sits on the agent; the CLI starts it");
+
+    static final ArchRule GUICE_ONLY_IN_CLI = noClasses().that().resideOutsideOfPackages(CLI)
             .should().dependOnClassesThat().resideInAnyPackage("com.google.inject..", "javax.inject..", "jakarta.inject..")
-            .because("only app wires");
+            .because("only the CLI wires with Guice; the embedding API is plain construction");
 
     static final ArchRule MODEL_OUTPUT_IS_NEVER_EXECUTED = noClasses()
             .should().dependOnClassesThat().resideInAPackage("javax.script..")

@@ -8,6 +8,14 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 
+import dev.sqlguard.app.agent.archfixture.AgentClassUsingMcp;
+import dev.sqlguard.app.agent.archfixture.AgentThing;
+import dev.sqlguard.app.archfixture.AppThing;
+import dev.sqlguard.app.internal.cli.archfixture.CliThing;
+import dev.sqlguard.app.internal.mcp.archfixture.McpClassUsingCli;
+import dev.sqlguard.app.internal.mcp.archfixture.McpThing;
+import dev.sqlguard.app.internal.wiring.archfixture.ApiClassUsingGuice;
+import dev.sqlguard.app.internal.wiring.archfixture.ApiClassUsingTheAgent;
 import dev.sqlguard.domain.archfixture.DomainClassUsingJackson;
 import dev.sqlguard.domain.archfixture.DomainClassUsingJdbc;
 import dev.sqlguard.domain.archfixture.DomainClassUsingRegexOnly;
@@ -17,6 +25,7 @@ import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingGuice;
 import dev.sqlguard.llm.archfixture.LlmClassRunningAProcess;
 import dev.sqlguard.llm.archfixture.LlmClassUsingRuntimeExec;
 import dev.sqlguard.llm.archfixture.LlmClassUsingScriptEngine;
+import dev.sqlguard.mysql.archfixture.MySqlThing;
 import dev.sqlguard.ports.archfixture.PortClassUsingJackson;
 
 /** Every rule must fail on a deliberately bad class; otherwise it proves nothing. */
@@ -45,18 +54,41 @@ class RulesCanFailTest {
 
     @Test
     void adapterIsolationFails() {
-        assertViolated(HexagonRules.DUCKDB_IS_ALONE, DuckDbClassUsingMySql.class);
+        // a slice rule sees only the classes it is given: the adapter used must be imported too
+        assertViolated(HexagonRules.ADAPTERS_NEVER_SEE_EACH_OTHER, DuckDbClassUsingMySql.class, MySqlThing.class);
+    }
+
+    @Test
+    void adapterIsolationLeavesTheCoreAlone() {
+        HexagonRules.ADAPTERS_NEVER_SEE_EACH_OTHER.check(new ClassFileImporter()
+                .importClasses(DuckDbClassUsingApp.class, AppThing.class, DomainClassUsingRegexOnly.class));
     }
 
     @Test
     void appDependencyFails() {
         assertViolated(HexagonRules.NOTHING_DEPENDS_ON_APP, DuckDbClassUsingApp.class);
-        assertViolated(HexagonRules.DUCKDB_IS_ALONE, DuckDbClassUsingApp.class);
     }
 
     @Test
-    void guiceOutsideAppFails() {
-        assertViolated(HexagonRules.GUICE_ONLY_IN_APP, DuckDbClassUsingGuice.class);
+    void appLayeringFails() {
+        assertViolated(HexagonRules.API_USES_NO_HIGHER_LAYER, ApiClassUsingTheAgent.class);
+        assertViolated(HexagonRules.AGENT_USES_NEITHER_MCP_NOR_CLI, AgentClassUsingMcp.class);
+        assertViolated(HexagonRules.MCP_DOES_NOT_USE_THE_CLI, McpClassUsingCli.class);
+        assertViolated(HexagonRules.EVERY_APP_CLASS_IS_IN_A_LAYER, AppThing.class);
+    }
+
+    @Test
+    void appLayeringAllowsEachLayerItsOwnPackages() {
+        JavaClasses layered = new ClassFileImporter()
+                .importClasses(AgentThing.class, McpThing.class, CliThing.class, ApiClassUsingGuice.class);
+        HexagonRules.EVERY_APP_CLASS_IS_IN_A_LAYER.check(layered);
+        HexagonRules.API_USES_NO_HIGHER_LAYER.check(layered);
+    }
+
+    @Test
+    void guiceOutsideTheCliFails() {
+        assertViolated(HexagonRules.GUICE_ONLY_IN_CLI, DuckDbClassUsingGuice.class);
+        assertViolated(HexagonRules.GUICE_ONLY_IN_CLI, ApiClassUsingGuice.class);
     }
 
     @Test

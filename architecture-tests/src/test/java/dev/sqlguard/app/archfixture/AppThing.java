@@ -1,5 +1,5 @@
 package dev.sqlguard.app.archfixture;
 
-/** A stand-in class in app's package, for the rule proofs. */
+/** A stand-in class in app's package but in none of its layers, for the rule proofs. */
 public final class AppThing {
 }

@@ -1,0 +1,145 @@
+package dev.sqlguard.app.agent;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.sqlguard.app.GuardedPath;
+import dev.sqlguard.app.SqlGuard;
+import dev.sqlguard.app.agent.internal.AgentJson;
+import dev.sqlguard.app.agent.internal.ArgSchema;
+import dev.sqlguard.app.agent.internal.ClarifyTool;
+import dev.sqlguard.app.agent.internal.DescribeSourceTool;
+import dev.sqlguard.app.agent.internal.PlotChartTool;
+import dev.sqlguard.app.agent.internal.QueryDataTool;
+import dev.sqlguard.app.agent.internal.SummaryStatsTool;
+import dev.sqlguard.app.agent.internal.Tool;
+import dev.sqlguard.app.agent.internal.ToolContext;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.ErrorType;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.ports.model.ToolCall;
+import dev.sqlguard.ports.model.ToolSpec;
+
+/**
+ * The model's whole action space: {@code describe_source}, {@code query_data}, {@code summary_stats},
+ * {@code plot_chart} and {@code clarify}. No tool runs model-written code; every statement runs
+ * through {@link QueryService} on the source's guarded path.
+ *
+ * <p>{@link #call} never throws: malformed JSON, unknown or missing fields, wrong types and unknown
+ * tool names become a {@code REJECTED} outcome with code {@code INVALID_ARGUMENT}. Thread-safe.
+ */
+public final class AgentTools {
+    private static final Logger LOG = Logger.getLogger(AgentTools.class.getName());
+
+    public static final String DESCRIBE_SOURCE = DescribeSourceTool.NAME;
+    public static final String QUERY_DATA = QueryDataTool.NAME;
+    public static final String SUMMARY_STATS = SummaryStatsTool.NAME;
+    public static final String PLOT_CHART = PlotChartTool.NAME;
+    public static final String CLARIFY = ClarifyTool.NAME;
+
+    private final Map<String, Tool> tools = new LinkedHashMap<>();
+    private final ToolContext context;
+
+    /**
+     * @param service the guarded use case
+     * @param sources the sources the model may use (at least one, unique ids)
+     * @param chartDirectory where {@code plot_chart} writes PNG files
+     */
+    public AgentTools(QueryService service, List<AgentSource> sources, Path chartDirectory) {
+        this.context = new ToolContext(service, sources);
+        for (Tool tool : List.of(new DescribeSourceTool(context), new QueryDataTool(context), new SummaryStatsTool(context),
+                new PlotChartTool(context, chartDirectory), new ClarifyTool())) {
+            tools.put(tool.name(), tool);
+        }
+    }
+
+    /**
+     * The tools on {@code sourceIds} of {@code guard}, running every statement through its guarded
+     * path and audit sink (as {@link SqlGuard#query} does). Starts those sources' engines.
+     *
+     * @param chartDirectory where {@code plot_chart} writes PNG files
+     * @throws GuardException {@code UNKNOWN_SOURCE}, or the engine's error when one cannot start
+     * @throws IllegalArgumentException when {@code sourceIds} is empty
+     */
+    public static AgentTools of(SqlGuard guard, Path chartDirectory, List<String> sourceIds) {
+        GuardedPath path = guard.guardedPath(sourceIds);
+        return new AgentTools(path.service(), AgentSource.of(path), chartDirectory);
+    }
+
+    /** The tool specifications to offer the model, each with the JSON Schema of its arguments. */
+    public List<ToolSpec> specs() {
+        return tools.values().stream()
+                .map(t -> new ToolSpec(t.name(), t.description(), AgentJson.write(t.schema().toJson())))
+                .toList();
+    }
+
+    /** The ids of the sources these tools serve, in order. */
+    public List<String> sourceIds() {
+        return context.sourceIds();
+    }
+
+    /** Whether {@code name} is a tool that queries data (its failures count against the SQL retry budget). */
+    public static boolean isDataTool(String name) {
+        return QUERY_DATA.equals(name) || SUMMARY_STATS.equals(name) || PLOT_CHART.equals(name);
+    }
+
+    /** Runs one tool call. Never throws. */
+    public ToolOutcome call(ToolCall call) {
+        Tool tool = tools.get(call.name());
+        if (tool == null) {
+            GuardException error = new GuardException(ErrorCode.INVALID_ARGUMENT,
+                    "Unknown tool; the tools are " + tools.keySet() + ".");
+            return ToolContext.outcome("unknown", ToolContext.failure("", ToolStatus.REJECTED, error));
+        }
+        JsonNode arguments = null;
+        try {
+            arguments = AgentJson.parseArguments(call.argumentsJson());
+            tool.schema().check(arguments, "");
+            return tool.call(arguments);
+        } catch (ArgSchema.InvalidArgumentException e) {
+            return refused(tool, arguments, new GuardException(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
+        } catch (GuardException e) {
+            if (e.code().type() == ErrorType.USER || e.code().type() == ErrorType.POLICY) {
+                return refused(tool, arguments, e);
+            }
+            return ToolContext.outcome(tool.name(), ToolContext.failure(sourceOf(arguments), ToolStatus.ERROR, e));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "tool " + tool.name() + " failed: " + e.getClass().getSimpleName());
+            LOG.log(Level.FINE, "tool failure", e);
+            GuardException error = new GuardException(ErrorCode.INTERNAL_ERROR);
+            return ToolContext.outcome(tool.name(), ToolContext.failure(sourceOf(arguments), ToolStatus.ERROR, error));
+        }
+    }
+
+    private ToolOutcome refused(Tool tool, JsonNode arguments, GuardException error) {
+        String source = sourceOf(arguments);
+        ToolResult result;
+        if (tool.runsSql()) {
+            JsonNode sql = arguments == null ? null : arguments.get("sql");
+            result = context.reject(source, sql != null && sql.isTextual() ? sql.textValue() : "", error);
+        } else {
+            result = ToolContext.failure(source, ToolStatus.REJECTED, error);
+        }
+        return ToolContext.outcome(tool.name(), result);
+    }
+
+    private String sourceOf(JsonNode arguments) {
+        JsonNode source = arguments == null || !arguments.isObject() ? null : arguments.get("source");
+        return source != null && source.isTextual() && context.sourceIds().contains(source.textValue())
+                ? source.textValue() : "";
+    }
+
+    /** For tests and the MCP layer: the outcome of a call given by name and raw arguments. */
+    public ToolOutcome call(String name, String argumentsJson) {
+        return call(new ToolCall("call-" + ToolContext.newRequestId(), name, argumentsJson));
+    }
+}

@@ -1,0 +1,143 @@
+package dev.sqlguard.app.agent.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import dev.sqlguard.app.internal.json.ToolResultJson;
+import dev.sqlguard.app.agent.AgentSource;
+import dev.sqlguard.app.agent.ToolOutcome;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.SafeText;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.ports.TableDescription;
+import dev.sqlguard.ports.TableDescription.ColumnDescription;
+
+/** What every tool shares: the sources, the guarded use case, and catalog lookups. */
+public final class ToolContext {
+    private static final Logger LOG = Logger.getLogger(ToolContext.class.getName());
+
+    private final QueryService service;
+    private final Map<String, AgentSource> sources;
+
+    public ToolContext(QueryService service, List<AgentSource> sources) {
+        this.service = requireNonNull(service, "service is null");
+        Map<String, AgentSource> map = new LinkedHashMap<>();
+        for (AgentSource source : sources) {
+            if (map.put(source.id(), source) != null) {
+                throw new IllegalArgumentException("source " + source.id() + " is listed twice");
+            }
+        }
+        if (map.isEmpty()) {
+            throw new IllegalArgumentException("no source");
+        }
+        this.sources = java.util.Collections.unmodifiableMap(map);
+    }
+
+    public QueryService service() {
+        return service;
+    }
+
+    public List<String> sourceIds() {
+        return List.copyOf(sources.keySet());
+    }
+
+    public List<AgentSource> sources() {
+        return List.copyOf(sources.values());
+    }
+
+    /** A source named by validated arguments (the schema's enum admits known ids only). */
+    public AgentSource source(String id) {
+        AgentSource source = sources.get(id);
+        if (source == null) {
+            throw new GuardException(ErrorCode.UNKNOWN_SOURCE, "No data source has that name; sources: " + sources.keySet() + ".");
+        }
+        return source;
+    }
+
+    public static String newRequestId() {
+        return UUID.randomUUID().toString();
+    }
+
+    /** The allowlisted catalog of a source. */
+    public List<TableDescription> catalog(AgentSource source) {
+        try {
+            return source.engine().catalog().tables();
+        } catch (GuardException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "catalog failed", e);
+            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The catalog of the source could not be read.");
+        }
+    }
+
+    /** The catalog entry of a table the model named ({@code table} or {@code schema.table}, any case). */
+    public TableDescription table(AgentSource source, String name) {
+        String wanted = name.strip().toLowerCase(Locale.ROOT);
+        for (TableDescription table : catalog(source)) {
+            if (table.table().qualifiedName().equals(wanted) || table.table().table().equals(wanted)) {
+                return table;
+            }
+        }
+        throw new GuardException(ErrorCode.TABLE_NOT_ALLOWED, "Table " + SafeText.identifier(name)
+                + " is not allowlisted on this source; call describe_source for the tables.");
+    }
+
+    /** The catalog entry of a column, refusing redacted columns (their values are never shown). */
+    public ColumnDescription column(TableDescription table, String name) {
+        for (ColumnDescription column : table.columns()) {
+            if (column.name().equalsIgnoreCase(name.strip())) {
+                if (column.redacted()) {
+                    throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "Column " + SafeText.identifier(column.name())
+                            + " is redacted on this source; its values cannot be summarised or plotted.");
+                }
+                return column;
+            }
+        }
+        throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "Column " + SafeText.identifier(name) + " is not an allowlisted column of "
+                + SafeText.identifier(table.table().qualifiedName()) + "; call describe_source for the columns.");
+    }
+
+    /** Runs one statement on the guarded path. */
+    public ToolResult run(AgentSource source, String sql, List<Object> params) {
+        return service.query(source.engine().binding(), new QueryRequest(source.id(), sql, params, newRequestId()));
+    }
+
+    /** A refusal on the guarded path (audited, no database call). */
+    public ToolResult reject(String sourceId, String sql, GuardException error) {
+        return service.reject(newRequestId(), sourceId, sql, error);
+    }
+
+    /** A failure of a tool that runs no SQL (describe_source, clarify, unknown tools): not audited. */
+    public static ToolResult failure(String sourceId, ToolStatus status, GuardException error) {
+        return ToolResult.failure(newRequestId(), status, sourceId, Optional.empty(), Set.of(), error, 0);
+    }
+
+    /** The outcome of a call that produced exactly one result. */
+    public static ToolOutcome outcome(String tool, ToolResult result) {
+        return new ToolOutcome(tool, result.status(), AgentJson.write(ToolResultJson.toNode(result)),
+                List.of(result), shownValues(result), Optional.empty(), Optional.empty(), result.error());
+    }
+
+    /** What the model sees of a result besides its cells: the number of rows it returned. */
+    public static List<Object> shownValues(ToolResult result) {
+        List<Object> values = new ArrayList<>();
+        if (result.error().isEmpty()) {
+            values.add((long) result.returnedCount());
+        }
+        return values;
+    }
+}

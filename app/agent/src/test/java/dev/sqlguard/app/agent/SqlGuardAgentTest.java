@@ -1,0 +1,49 @@
+package dev.sqlguard.app.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.sqlguard.app.SqlGuard;
+import dev.sqlguard.app.fake.FakeGuard;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.port.AuditEvent;
+
+/** The agent built on a {@link SqlGuard} facade: its tools run on the facade's guarded path and audit. */
+class SqlGuardAgentTest {
+    private final List<AuditEvent> events = Collections.synchronizedList(new ArrayList<>());
+
+    private SqlGuard guard() {
+        return FakeGuard.twoSources(events::add);
+    }
+
+    @Test
+    void theAgentBuiltFromSqlGuardUsesItsGuardedPathAndAudit(@TempDir Path charts) {
+        try (SqlGuard guard = guard()) {
+            AgentTools tools = AgentTools.of(guard, charts, List.of("claims"));
+            assertThat(tools.sourceIds()).containsExactly("claims");
+
+            ToolOutcome ok = tools.call(AgentTools.QUERY_DATA, "{\"source\":\"claims\",\"sql\":\"SELECT n FROM t\"}");
+            assertThat(ok.status()).isEqualTo(ToolStatus.OK);
+            assertThat(ok.modelJson()).startsWith("{\"id\":").contains("\"returned_count\":2");
+
+            ToolOutcome refused = tools.call(AgentTools.QUERY_DATA, "{\"source\":\"claims\",\"sql\":\"DELETE FROM t\"}");
+            assertThat(refused.status()).isEqualTo(ToolStatus.REJECTED);
+
+            assertThatThrownBy(() -> AgentTools.of(guard, charts, List.of("nowhere")))
+                    .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_SOURCE));
+            assertThatThrownBy(() -> AgentTools.of(guard, charts, List.of())).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(events).as("the agent's calls reach the facade's audit sink")
+                .extracting(AuditEvent::verdict).containsExactly(ToolStatus.OK, ToolStatus.REJECTED);
+    }
+}

@@ -1,0 +1,246 @@
+package dev.sqlguard.app.fake;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.OutputColumn;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.ResultColumn;
+import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.domain.port.ExecutionPort;
+import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.domain.port.StatementValidator;
+import dev.sqlguard.ports.CatalogView;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineCapability;
+import dev.sqlguard.ports.EngineConfig;
+import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.TableDescription;
+
+/**
+ * A small engine for app tests, registered as {@code fake} in test META-INF/services.
+ *
+ * <p>Validator: one statement ({@code ;} refused), starting with SELECT, never naming
+ * {@code secret_table}; one parameter per {@code ?}. Execution: {@code fail} in the SQL fails,
+ * {@code empty} returns no row, {@code params} returns the parameters as one row, anything else
+ * ({@code leak} fails with a message holding the password) returns {@code rows} rows (property, default 3) of {@code n BIGINT, amount DECIMAL, label VARCHAR}.
+ * Property {@code mode}: {@code unavailable} or {@code badconfig} make {@link #create} fail.
+ *
+ * <p>Not final: the CLI's plug-in folder test registers subclasses under other names in a jar.
+ */
+public class FakeEngineFactory implements EngineFactory {
+    public static final AtomicInteger CLOSED = new AtomicInteger();
+    public static final AtomicInteger CREATED = new AtomicInteger();
+    public static final BigDecimal BIG = new BigDecimal("12345678901234567890.123456789");
+
+    private final String name;
+
+    public FakeEngineFactory() {
+        this("fake");
+    }
+
+    public FakeEngineFactory(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Set<String> propertyNames() {
+        return Set.of("rows", "password", "mode", "database");
+    }
+
+    @Override
+    public Set<String> sensitivePropertyNames() {
+        return Set.of("password");
+    }
+
+    @Override
+    public Engine create(EngineConfig config, EngineContext context) {
+        config.requireKnown(propertyNames());
+        String mode = config.property("mode").orElse("");
+        if (mode.equals("unavailable")) {
+            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The database could not be reached.");
+        }
+        if (mode.equals("badconfig")) {
+            // deliberately leaks the password, to prove the app masks it
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                    "Source '" + config.sourceId() + "' rejected credentials " + config.property("password").orElse("none") + ".");
+        }
+        int rows;
+        try {
+            rows = Integer.parseInt(config.property("rows").orElse("3"));
+        } catch (NumberFormatException e) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + config.sourceId() + "': rows must be a number.");
+        }
+        CREATED.incrementAndGet();
+        return new FakeEngine(config.sourceId(), config.policy(), rows, config.property("password").orElse(""));
+    }
+
+    static final class FakeEngine implements Engine {
+        private final String sourceId;
+        private final GuardrailPolicy policy;
+        private final int rows;
+        private final String password;
+
+        FakeEngine(String sourceId, GuardrailPolicy policy, int rows, String password) {
+            this.sourceId = sourceId;
+            this.policy = policy;
+            this.rows = rows;
+            this.password = password;
+        }
+
+        @Override
+        public String sourceId() {
+            return sourceId;
+        }
+
+        @Override
+        public GuardrailPolicy policy() {
+            return policy;
+        }
+
+        @Override
+        public StatementValidator validator() {
+            return this::validate;
+        }
+
+        private QueryPlan validate(QueryRequest request) {
+            String sql = request.sql().trim();
+            String lower = sql.toLowerCase(Locale.ROOT);
+            if (lower.contains(";")) {
+                throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS);
+            }
+            if (!lower.startsWith("select")) {
+                throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
+            }
+            if (lower.contains("secret_table")) {
+                throw new GuardException(ErrorCode.TABLE_NOT_ALLOWED, "The table 'secret_table' is not allowlisted.");
+            }
+            long placeholders = sql.chars().filter(c -> c == '?').count();
+            if (placeholders != request.params().size()) {
+                throw new GuardException(ErrorCode.PARAMETER_COUNT_MISMATCH);
+            }
+            List<OutputColumn> outputs = lower.contains("params")
+                    ? paramOutputs(request.params().size())
+                    : List.of(OutputColumn.traced("n", Set.of(ColumnRef.of("t", "n"))),
+                            OutputColumn.traced("amount", Set.of(ColumnRef.of("t", "amount"))),
+                            OutputColumn.traced("label", Set.of(ColumnRef.of("t", "label"))));
+            // the fake's data is no table a policy governs: it reports no table or column read, only lineage
+            return new QueryPlan(sourceId, request.sql(), sql + " /* checked */", request.params(), Set.of(),
+                    Set.of(), Set.of(), outputs, List.of(), policy.limits());
+        }
+
+        private static List<OutputColumn> paramOutputs(int n) {
+            List<OutputColumn> out = new ArrayList<>();
+            for (int i = 1; i <= n; i++) {
+                out.add(OutputColumn.traced("p" + i, Set.of()));
+            }
+            return out;
+        }
+
+        @Override
+        public ExecutionPort execution() {
+            return plan -> {
+                String lower = plan.originalSql().toLowerCase(Locale.ROOT);
+                if (lower.contains("leak")) {
+                    // deliberately careless, to prove the facade masks secrets in results
+                    throw new GuardException(ErrorCode.QUERY_FAILED, "Login with " + password + " was refused.");
+                }
+                if (lower.contains("fail")) {
+                    throw new GuardException(ErrorCode.QUERY_FAILED, "The engine could not run the query.");
+                }
+                if (lower.contains("params")) {
+                    List<ResultColumn> columns = new ArrayList<>();
+                    for (int i = 1; i <= plan.parameters().size(); i++) {
+                        columns.add(new ResultColumn("p" + i, "ANY"));
+                    }
+                    return new ListCursor(columns, List.of(new ArrayList<>(plan.parameters())));
+                }
+                List<List<Object>> data = new ArrayList<>();
+                int count = lower.contains("empty") ? 0 : rows;
+                for (int i = 1; i <= count; i++) {
+                    data.add(List.of((long) i, BIG.add(BigDecimal.valueOf(i)), "row-" + i));
+                }
+                return new ListCursor(List.of(new ResultColumn("n", "BIGINT"), new ResultColumn("amount", "DECIMAL(38,9)"),
+                        new ResultColumn("label", "VARCHAR")), data);
+            };
+        }
+
+        @Override
+        public CatalogView catalog() {
+            return () -> {
+                List<TableDescription> tables = new ArrayList<>();
+                for (Map.Entry<TableRef, Set<String>> e : policy.tables().tables().entrySet()) {
+                    List<TableDescription.ColumnDescription> columns = e.getValue().stream().sorted()
+                            .map(c -> new TableDescription.ColumnDescription(c, "VARCHAR", policy.isSensitive(c)))
+                            .toList();
+                    tables.add(new TableDescription(e.getKey(), columns, OptionalLong.of(rows)));
+                }
+                tables.sort((a, b) -> a.table().qualifiedName().compareTo(b.table().qualifiedName()));
+                return tables;
+            };
+        }
+
+        @Override
+        public Set<EngineCapability> capabilities() {
+            return Set.of(EngineCapability.GROUP_BY);
+        }
+
+        @Override
+        public void close() {
+            CLOSED.incrementAndGet();
+        }
+    }
+
+    static final class ListCursor implements ResultCursor {
+        private final List<ResultColumn> columns;
+        private final List<List<Object>> rows;
+        private int index = -1;
+
+        ListCursor(List<ResultColumn> columns, List<List<Object>> rows) {
+            this.columns = columns;
+            this.rows = rows;
+        }
+
+        @Override
+        public List<ResultColumn> columns() {
+            return columns;
+        }
+
+        @Override
+        public boolean next() {
+            index++;
+            return index < rows.size();
+        }
+
+        @Override
+        public Object get(int i) {
+            return rows.get(index).get(i);
+        }
+
+        @Override
+        public void cancel() {
+            index = rows.size();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.sqlguard.app.fake;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.sqlguard.app.SqlGuard;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.port.AuditSink;
+
+/** Facades on the fake engine, for the tests of the facade and of the layers built on it. */
+public final class FakeGuard {
+    private FakeGuard() {
+    }
+
+    /** Sources {@code claims} (two rows; table claims with id and region allowlisted) and {@code other} (defaults). */
+    public static SqlGuard twoSources(AuditSink audit) {
+        GuardrailPolicy policy = GuardrailPolicy.defaults().withTables(TableAllowlist.of(Map.of("claims", List.of("id", "region"))));
+        return SqlGuard.builder()
+                .source("claims", "fake", Map.of("rows", "2"), policy)
+                .source("other", "fake", Map.of(), GuardrailPolicy.defaults())
+                .auditSink(audit)
+                .build();
+    }
+}

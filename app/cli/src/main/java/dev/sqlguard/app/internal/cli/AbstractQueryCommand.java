@@ -1,0 +1,216 @@
+package dev.sqlguard.app.internal.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+
+import dev.sqlguard.app.SqlGuard;
+import dev.sqlguard.app.internal.json.JsonParams;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.ToolResult;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The options and flow shared by {@code query} and {@code check}. */
+abstract class AbstractQueryCommand implements Callable<Integer> {
+    /** Longest batch line read; longer lines are refused with QUERY_TOO_LONG. */
+    static final int MAX_LINE_CHARS = 1 << 20;
+
+    static final class Input {
+        @Option(names = "--sql", paramLabel = "SQL", required = true, description = "The SQL text of one query.")
+        String sql;
+
+        @Option(names = "--batch", paramLabel = "FILE|-", required = true,
+                description = "JSON Lines, one {\"id\": ..., \"sql\": ..., \"params\": [...]} per line; '-' reads stdin. "
+                        + "Prints one result line per input line, in order, echoing \"id\".")
+        String batch;
+    }
+
+    @Mixin
+    ConfigOptions configOptions;
+
+    @Option(names = "--source", paramLabel = "NAME",
+            description = "The source to query; may be left out when the configuration has exactly one.")
+    String source;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Input input;
+
+    @Option(names = "--param", paramLabel = "VALUE",
+            description = "A positional parameter for ?, repeatable. Read as a JSON literal when it is one "
+                    + "(42, 4.5, true, null, \"text\"); anything else is a string as written.")
+    List<String> params = new ArrayList<>();
+
+    @Option(names = "--format", paramLabel = "json|table", defaultValue = "json",
+            description = "json (one JSON object per result, the default) or table (for terminals).")
+    OutputFormat format;
+
+    @Spec
+    CommandSpec spec;
+
+    private final CliContext ctx;
+
+    AbstractQueryCommand(CliContext ctx) {
+        this.ctx = requireNonNull(ctx, "ctx is null");
+    }
+
+    /** True to run queries, false to validate only. */
+    abstract boolean execute();
+
+    @Override
+    public Integer call() {
+        if (input.batch != null && !params.isEmpty()) {
+            throw new ParameterException(spec.commandLine(),
+                    "--param cannot be combined with --batch; give each line its own \"params\".");
+        }
+        List<Object> typed = new ArrayList<>();
+        for (int i = 0; i < params.size(); i++) {
+            try {
+                typed.add(JsonParams.fromCommandLine(params.get(i), i + 1));
+            } catch (GuardException e) {
+                throw new ParameterException(spec.commandLine(), "--param: " + e.safeMessage());
+            }
+        }
+        try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
+            return run(resolved, typed);
+        }
+    }
+
+    private int run(Configs.Resolved resolved, List<Object> typed) {
+        Injector injector;
+        SqlGuard guard;
+        try {
+            injector = Guice.createInjector(new SqlGuardModule(resolved, ctx.stderr()), new CliModule(format, ctx.stdout()));
+            guard = injector.getInstance(SqlGuard.class);
+        } catch (com.google.inject.ProvisionException | com.google.inject.CreationException e) {
+            throw new CommandExit(ExitCodes.USAGE, Configs.wiringFailure(e));
+        }
+        try (guard) {
+            String sourceId = chooseSource(guard);
+            if (sourceId == null) {
+                return ExitCodes.USAGE;
+            }
+            try {
+                guard.start(sourceId);
+            } catch (GuardException e) {
+                if (e.code() == ErrorCode.CONFIGURATION_ERROR) {
+                    ctx.warn(e.safeMessage());
+                    return ExitCodes.USAGE;
+                }
+                // ENGINE_UNAVAILABLE and the like: each call reports it as an ERROR result
+            }
+            ResultPrinter printer = injector.getInstance(ResultPrinter.class);
+            if (input.sql != null) {
+                ToolResult result = execute() ? guard.query(sourceId, input.sql, typed) : guard.check(sourceId, input.sql, typed);
+                printer.print(result, null);
+                return ExitCodes.of(result.status());
+            }
+            return batch(guard, injector.getInstance(QueryService.class), printer, sourceId);
+        }
+    }
+
+    private String chooseSource(SqlGuard guard) {
+        List<String> sources = guard.sources();
+        if (source != null) {
+            if (!sources.contains(source)) {
+                ctx.warn("no source is named '" + TableResultPrinter.clean(source) + "'; the sources are: "
+                        + String.join(", ", sources) + ".");
+                return null;
+            }
+            return source;
+        }
+        if (sources.size() != 1) {
+            ctx.warn("the configuration has " + sources.size() + " sources (" + String.join(", ", sources)
+                    + "); choose one with --source.");
+            return null;
+        }
+        return sources.get(0);
+    }
+
+    private int batch(SqlGuard guard, QueryService service, ResultPrinter printer, String sourceId) {
+        InputStream stream;
+        if ("-".equals(input.batch)) {
+            stream = ctx.stdin();
+        } else {
+            try {
+                stream = Files.newInputStream(ctx.cwd().resolve(input.batch));
+            } catch (NoSuchFileException e) {
+                ctx.warn("--batch: the file does not exist.");
+                return ExitCodes.USAGE;
+            } catch (IOException | RuntimeException e) {
+                ctx.warn("--batch: the file cannot be read.");
+                return ExitCodes.USAGE;
+            }
+        }
+        Reader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE)), 1 << 16);
+        try (reader) {
+            BoundedLineReader lines = new BoundedLineReader(reader, MAX_LINE_CHARS);
+            boolean first = true;
+            for (BoundedLineReader.Line line = lines.next(); line != null; line = lines.next(), first = false) {
+                String text = first && line.text().startsWith("\uFEFF") ? line.text().substring(1) : line.text();
+                if (!line.tooLong() && text.isBlank()) {
+                    continue;
+                }
+                BatchLine parsed = line.tooLong() ? BatchLine.tooLong(MAX_LINE_CHARS) : BatchLine.parse(text);
+                String requestId = requestId(parsed);
+                ToolResult result = run(guard, service, sourceId, parsed, requestId);
+                JsonNode echo = !parsed.readable() ? NullNode.getInstance() : parsed.hasId() ? parsed.id() : null;
+                printer.print(result, echo);
+            }
+        } catch (IOException e) {
+            ctx.warn("--batch: reading the input failed; the batch stopped.");
+            return ExitCodes.ERROR;
+        }
+        return ExitCodes.OK;
+    }
+
+    private ToolResult run(SqlGuard guard, QueryService service, String sourceId, BatchLine line, String requestId) {
+        if (line.error().isPresent()) {
+            return service.reject(requestId, sourceId, line.sql(), line.error().get(), execute());
+        }
+        try {
+            QueryRequest request = new QueryRequest(sourceId, line.sql(), line.params(), requestId);
+            return execute() ? guard.query(request) : guard.check(request);
+        } catch (GuardException e) {
+            return service.reject(requestId, sourceId, line.sql(), e, execute());
+        } catch (RuntimeException e) {
+            return service.reject(requestId, sourceId, line.sql(), new GuardException(ErrorCode.INTERNAL_ERROR), execute());
+        }
+    }
+
+    /** The line's id as the audit request id when it is a short printable one, else a fresh UUID. */
+    private static String requestId(BatchLine line) {
+        if (line.hasId()) {
+            String text = line.id().isIntegralNumber() ? line.id().bigIntegerValue().toString() : line.id().asText();
+            if (!text.isBlank() && text.length() <= 128 && text.chars().noneMatch(Character::isISOControl)) {
+                return text;
+            }
+        }
+        return UUID.randomUUID().toString();
+    }
+}

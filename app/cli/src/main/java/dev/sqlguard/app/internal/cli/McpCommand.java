@@ -1,0 +1,97 @@
+package dev.sqlguard.app.internal.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+import dev.sqlguard.app.SqlGuard;
+import dev.sqlguard.app.agent.AgentTools;
+import dev.sqlguard.app.internal.mcp.McpToolServer;
+import dev.sqlguard.app.internal.mcp.McpToolServer.SourceInfo;
+import dev.sqlguard.app.internal.mcp.StdioLifecycle;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.ToolError;
+import io.modelcontextprotocol.server.McpSyncServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "mcp", mixinStandardHelpOptions = true,
+        description = {"Runs an MCP server on stdio with the guarded data tools.",
+                "Tools list_sources, describe_source, query_data, summary_stats and plot_chart serve the configured sources,",
+                "on the same guarded path and audit as the CLI.",
+                "stdout carries protocol messages only; logs and audit lines go to stderr. Stops when stdin closes.",
+                "Exit codes: 0 stdin closed, 2 a configuration error, 4 no source could start."})
+final class McpCommand implements Callable<Integer> {
+    @Mixin
+    ConfigOptions configOptions;
+
+    private final CliContext ctx;
+
+    McpCommand(CliContext ctx) {
+        this.ctx = requireNonNull(ctx, "ctx is null");
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
+            return serve(resolved);
+        }
+    }
+
+    private int serve(Configs.Resolved resolved) throws IOException, InterruptedException {
+        SqlGuard guard = Configs.open(resolved, ctx);
+        Path charts = Files.createTempDirectory("sqlguard-mcp-charts");
+        try (guard) {
+            List<SourceInfo> sources = new ArrayList<>();
+            List<String> served = new ArrayList<>();
+            for (String id : guard.sources()) {
+                String engine = resolved.config().sources().get(id).engine();
+                try {
+                    guard.start(id);
+                    served.add(id);
+                    sources.add(new SourceInfo(id, engine, Optional.empty()));
+                } catch (GuardException e) {
+                    if (e.code() == ErrorCode.CONFIGURATION_ERROR) {
+                        ctx.warn(e.safeMessage());
+                        return ExitCodes.USAGE;
+                    }
+                    ctx.warn("source '" + id + "' is not served: " + e.safeMessage());
+                    sources.add(new SourceInfo(id, engine, Optional.of(ToolError.of(e))));
+                }
+            }
+            if (served.isEmpty()) {
+                ctx.warn("no source could start; the MCP server is not started.");
+                return ExitCodes.ERROR;
+            }
+            AgentTools tools = AgentTools.of(guard, charts, served);
+            String version = Optional.ofNullable(McpCommand.class.getPackage().getImplementationVersion()).orElse("development");
+            StdioLifecycle stdio = new StdioLifecycle(ctx::warn);
+            McpSyncServer server = new McpToolServer(tools, sources, version)
+                    .start(stdio.input(ctx.stdin()), stdio.output(ctx.stdout()));
+            ctx.stderr().println("sqlguard: MCP server ready on stdio (sources: " + String.join(", ", served) + ")");
+            stdio.awaitEnd(); // requests still running when input ended are answered first
+            server.closeGracefully();
+            return ExitCodes.OK;
+        } finally {
+            deleteTree(charts);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

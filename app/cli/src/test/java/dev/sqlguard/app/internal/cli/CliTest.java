@@ -1,0 +1,324 @@
+package dev.sqlguard.app.internal.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** The CLI run in-process against the fake engine: parsing, exit codes, stdout discipline. */
+class CliTest {
+    @TempDir
+    Path dir;
+
+    private Path config;
+
+    @BeforeEach
+    void writeConfig() throws IOException {
+        config = dir.resolve("sqlguard.yaml");
+        Files.writeString(config, "\uFEFF" + """
+                sources:
+                  claims:
+                    engine: fake
+                    rows: 3
+                    policy:
+                      tables: {claims: [id, region, ssn]}
+                """);
+    }
+
+    private CliRun run(String... args) {
+        return runWith("", Map.of(), args);
+    }
+
+    private CliRun runWith(String stdin, Map<String, String> env, String... args) {
+        return CliRun.of(dir, stdin, env, args);
+    }
+
+    @Test
+    void anHonestQueryPrintsOneResultAndExitsZero() {
+        CliRun run = run("query", "--config", config.toString(), "--sql", "SELECT n, amount, label FROM t");
+
+        assertThat(run.code()).isZero();
+        JsonNode result = run.json();
+        assertThat(result.get("status").asText()).isEqualTo("OK");
+        assertThat(result.get("source").asText()).isEqualTo("claims");
+        assertThat(result.get("returned_count").asInt()).isEqualTo(3);
+        assertThat(result.get("rows").get(0).get(1).decimalValue()).isEqualByComparingTo("12345678901234567891.123456789");
+        assertThat(run.out()).contains("12345678901234567891.123456789");
+        assertThat(run.err()).contains("\"type\":\"audit\"").contains("\"verdict\":\"OK\"").doesNotContain("SELECT");
+    }
+
+    @Test
+    void theDefaultConfigFileIsReadFromTheWorkingDirectory() {
+        CliRun run = run("query", "--sql", "SELECT 1");
+
+        assertThat(run.code()).isZero();
+        assertThat(run.json().get("source").asText()).isEqualTo("claims");
+    }
+
+    @Test
+    void exitCodesFollowTheStatus() {
+        assertThat(run("query", "--sql", "SELECT empty").code()).isZero();
+        assertThat(run("query", "--sql", "SELECT empty").json().get("status").asText()).isEqualTo("NO_EVIDENCE");
+
+        CliRun rejected = run("query", "--sql", "DELETE FROM claims");
+        assertThat(rejected.code()).isEqualTo(3);
+        assertThat(rejected.json().get("error").get("code").asText()).isEqualTo("STATEMENT_NOT_ALLOWED");
+
+        CliRun failed = run("query", "--sql", "SELECT fail");
+        assertThat(failed.code()).isEqualTo(4);
+        assertThat(failed.json().get("status").asText()).isEqualTo("ERROR");
+        assertThat(failed.json().get("error").get("code").asText()).isEqualTo("QUERY_FAILED");
+    }
+
+    @Test
+    void usageErrorsExitTwoAndPrintNothingOnStdout() {
+        for (String[] args : List.of(
+                new String[] {},
+                new String[] {"frobnicate"},
+                new String[] {"query"},
+                new String[] {"query", "--sql", "SELECT 1", "--batch", "-"},
+                new String[] {"query", "--batch", "-", "--param", "1"},
+                new String[] {"query", "--sql", "SELECT 1", "--format", "xml"},
+                new String[] {"query", "--sql", "SELECT 1", "--source", "nope"},
+                new String[] {"query", "--sql", "SELECT ?", "--param", "[1]"},
+                new String[] {"query", "--sql", "SELECT 1", "--config", "missing.yaml"},
+                new String[] {"query", "--batch", "missing.jsonl"},
+                new String[] {"load", "--db", "x.duckdb"})) {
+            CliRun run = run(args);
+            assertThat(run.code()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(run.out()).as(String.join(" ", args)).isEmpty();
+            assertThat(run.err()).as(String.join(" ", args)).isNotEmpty();
+        }
+    }
+
+    @Test
+    void everyCommandHasHelp() {
+        for (String command : List.of("query", "check", "sources", "load")) {
+            CliRun run = run(command, "--help");
+            assertThat(run.code()).as(command).isZero();
+            assertThat(run.out()).as(command).contains("Usage:").contains(command);
+        }
+        CliRun root = run("--help");
+        assertThat(root.code()).isZero();
+        assertThat(root.out()).contains("query").contains("check").contains("sources").contains("load");
+    }
+
+    @Test
+    void paramsAreTypedAsJsonLiterals() {
+        CliRun run = run("query", "--sql", "SELECT params ?, ?, ?, ?, ?", "--param", "42", "--param", "north",
+                "--param", "\"42\"", "--param", "4.50", "--param", "null");
+
+        assertThat(run.code()).isZero();
+        JsonNode row = run.json().get("rows").get(0);
+        assertThat(row.get(0).isIntegralNumber()).isTrue();
+        assertThat(row.get(0).asLong()).isEqualTo(42);
+        assertThat(row.get(1).asText()).isEqualTo("north");
+        assertThat(row.get(2).isTextual()).isTrue();
+        assertThat(row.get(3).decimalValue()).isEqualByComparingTo("4.50");
+        assertThat(row.get(4).isNull()).isTrue();
+    }
+
+    @Test
+    void checkValidatesWithoutRunning() {
+        CliRun ok = run("check", "--sql", "SELECT fail");
+        assertThat(ok.code()).isZero();
+        assertThat(ok.json().get("status").asText()).isEqualTo("OK");
+        assertThat(ok.json().get("sql").asText()).isEqualTo("SELECT fail /* checked */");
+        assertThat(ok.json().get("rows").size()).isZero();
+
+        CliRun rejected = run("check", "--sql", "SELECT * FROM secret_table");
+        assertThat(rejected.code()).isEqualTo(3);
+        assertThat(rejected.json().get("error").get("code").asText()).isEqualTo("TABLE_NOT_ALLOWED");
+    }
+
+    @Test
+    void aBatchMixesHostileAndHonestLinesAndNeverStops() {
+        String batch = String.join("\n",
+                "{\"id\": \"a\", \"sql\": \"SELECT n FROM t\"}",
+                "{\"id\": 2, \"sql\": \"DROP TABLE claims\"}",
+                "not json at all",
+                "",
+                "{\"id\": \"c\", \"sql\": \"SELECT 1; DELETE FROM claims\"}",
+                "{\"id\": \"d\"}",
+                "{\"id\": \"e\", \"sql\": \"SELECT params ?\", \"params\": [{\"x\": 1}]}",
+                "{\"id\": \"f\", \"sql\": \"SELECT params ?\", \"params\": [7]}",
+                "{\"id\": \"g\", \"sql\": \"SELECT fail\"}",
+                "{\"sql\": \"SELECT empty\"}",
+                "{\"id\": [1], \"sql\": \"SELECT 1\"}");
+
+        CliRun run = runWith(batch, Map.of(), "query", "--batch", "-");
+
+        assertThat(run.code()).isZero();
+        List<JsonNode> lines = run.lines();
+        assertThat(lines).extracting(l -> l.get("status").asText()).containsExactly(
+                "OK", "REJECTED", "REJECTED", "REJECTED", "REJECTED", "REJECTED", "OK", "ERROR", "NO_EVIDENCE", "REJECTED");
+        assertThat(lines.get(0).get("id").asText()).isEqualTo("a");
+        assertThat(lines.get(1).get("id").isInt()).isTrue();
+        assertThat(lines.get(1).get("id").asInt()).isEqualTo(2);
+        assertThat(lines.get(2).get("id").isNull()).isTrue();
+        assertThat(lines.get(2).get("error").get("code").asText()).isEqualTo("INVALID_ARGUMENT");
+        assertThat(lines.get(3).get("error").get("code").asText()).isEqualTo("MULTIPLE_STATEMENTS");
+        assertThat(lines.get(4).get("id").asText()).isEqualTo("d");
+        assertThat(lines.get(5).get("error").get("code").asText()).isEqualTo("UNSUPPORTED_PARAMETER");
+        assertThat(lines.get(6).get("rows").get(0).get(0).asLong()).isEqualTo(7);
+        assertThat(lines.get(8).get("id").asText()).isNotBlank();
+        assertThat(lines.get(9).get("id").isNull()).isTrue();
+    }
+
+    @Test
+    void aBatchFileIsReadAndAnOverlongLineIsRefused() throws IOException {
+        Path file = dir.resolve("batch.jsonl");
+        Files.writeString(file, "\uFEFF{\"id\": 1, \"sql\": \"SELECT n FROM t\"}\r\n"
+                + "{\"id\": 2, \"sql\": \"" + "x".repeat(AbstractQueryCommand.MAX_LINE_CHARS) + "\"}\n"
+                + "{\"id\": 3, \"sql\": \"SELECT n FROM t\"}");
+
+        CliRun run = run("check", "--batch", file.toString());
+
+        assertThat(run.code()).isZero();
+        assertThat(run.lines()).extracting(l -> l.get("status").asText()).containsExactly("OK", "REJECTED", "OK");
+        assertThat(run.lines().get(1).get("error").get("code").asText()).isEqualTo("QUERY_TOO_LONG");
+        assertThat(run.lines().get(2).get("id").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void aConfigErrorExitsTwoWithPathAndLine() throws IOException {
+        Files.writeString(config, """
+                sources:
+                  claims:
+                    engine: fake
+                    policy:
+                      limits: {timeout: forever}
+                """);
+
+        CliRun run = run("query", "--sql", "SELECT 1");
+
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).contains("line 5, sources.claims.policy.limits.timeout: must be a positive duration");
+    }
+
+    @Test
+    void aMissingEnvironmentVariableIsNamed() throws IOException {
+        Files.writeString(config, """
+                sources:
+                  claims:
+                    engine: fake
+                    password: ${FAKE_DB_PASSWORD}
+                """);
+
+        CliRun missing = run("query", "--sql", "SELECT 1");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("environment variable FAKE_DB_PASSWORD is not set");
+
+        CliRun present = runWith("", Map.of("FAKE_DB_PASSWORD", "hunter2-very-secret"), "query", "--sql", "SELECT 1");
+        assertThat(present.code()).isZero();
+        assertThat(present.out() + present.err()).doesNotContain("hunter2-very-secret");
+    }
+
+    @Test
+    void anEngineConfigurationErrorExitsTwoAndMasksTheSecret() throws IOException {
+        Files.writeString(config, """
+                sources:
+                  claims:
+                    engine: fake
+                    mode: badconfig
+                    password: ${FAKE_DB_PASSWORD}
+                """);
+
+        CliRun run = runWith("", Map.of("FAKE_DB_PASSWORD", "hunter2-very-secret"), "query", "--sql", "SELECT 1");
+
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.err()).contains("rejected credentials ****").doesNotContain("hunter2-very-secret");
+    }
+
+    @Test
+    void anUnavailableEngineIsAnErrorResult() throws IOException {
+        Files.writeString(config, "sources: {claims: {engine: fake, mode: unavailable}}\n");
+
+        CliRun run = run("query", "--sql", "SELECT 1");
+
+        assertThat(run.code()).isEqualTo(4);
+        assertThat(run.json().get("error").get("code").asText()).isEqualTo("ENGINE_UNAVAILABLE");
+    }
+
+    @Test
+    void severalSourcesNeedSource() throws IOException {
+        Files.writeString(config, "sources: {a: {engine: fake}, b: {engine: fake, rows: 1}}\n");
+
+        CliRun ambiguous = run("query", "--sql", "SELECT 1");
+        assertThat(ambiguous.code()).isEqualTo(2);
+        assertThat(ambiguous.err()).contains("choose one with --source");
+
+        CliRun chosen = run("query", "--source", "b", "--sql", "SELECT n FROM t");
+        assertThat(chosen.code()).isZero();
+        assertThat(chosen.json().get("source").asText()).isEqualTo("b");
+        assertThat(chosen.json().get("returned_count").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void anUnknownEngineExitsTwoListingTheEngines() throws IOException {
+        Files.writeString(config, "sources: {a: {engine: oracle}}\n");
+
+        CliRun run = run("query", "--sql", "SELECT 1");
+
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.err()).contains("unknown engine 'oracle'; engines found: ").contains("fake");
+    }
+
+    @Test
+    void sourcesListsTheAllowlistedSchema() {
+        CliRun run = run("sources");
+
+        assertThat(run.code()).isZero();
+        JsonNode source = run.json().get("sources").get(0);
+        assertThat(source.get("id").asText()).isEqualTo("claims");
+        assertThat(source.get("engine").asText()).isEqualTo("fake");
+        JsonNode table = source.get("tables").get(0);
+        assertThat(table.get("name").asText()).isEqualTo("claims");
+        assertThat(table.get("columns")).extracting(c -> c.get("name").asText()).containsExactly("id", "region", "ssn");
+        assertThat(table.get("columns").get(2).get("redacted").asBoolean()).isTrue();
+        assertThat(source.get("error").isNull()).isTrue();
+    }
+
+    @Test
+    void sourcesStillListsEverySourceWhenOneIsBroken() throws IOException {
+        Files.writeString(config, "sources: {good: {engine: fake}, down: {engine: fake, mode: unavailable}}\n");
+        CliRun unreachable = run("sources");
+        assertThat(unreachable.code()).isEqualTo(4);
+        assertThat(unreachable.json().get("sources")).extracting(s -> s.get("error").isNull()).containsExactly(true, false);
+
+        Files.writeString(config, "sources: {good: {engine: fake}, bad: {engine: fake, mode: badconfig}}\n");
+        CliRun misconfigured = run("sources");
+        assertThat(misconfigured.code()).isEqualTo(2);
+        assertThat(misconfigured.json().get("sources").get(1).get("error").get("code").asText()).isEqualTo("CONFIGURATION_ERROR");
+    }
+
+    @Test
+    void tableFormatIsReadableAndNeutralisesControlCharacters() {
+        CliRun run = run("query", "--sql", "SELECT params ?, ?", "--param", "\"\\u001b[31mred\"", "--param", "7", "--format", "table");
+
+        assertThat(run.code()).isZero();
+        assertThat(run.out()).contains("p1").contains("?[31mred").doesNotContain("\u001b").contains("(1 row, OK");
+
+        CliRun rejected = run("query", "--sql", "DROP TABLE x", "--format", "TABLE");
+        assertThat(rejected.code()).isEqualTo(3);
+        assertThat(rejected.out()).contains("REJECTED STATEMENT_NOT_ALLOWED: ");
+    }
+
+    @Test
+    void loadWithoutAnyInputIsAUsageError() {
+        CliRun run = run("load", "--db", dir.resolve("x.duckdb").toString(), "--table", "t");
+
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.err()).contains("INPUT");
+    }
+}
