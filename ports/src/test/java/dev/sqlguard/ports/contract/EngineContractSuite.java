@@ -404,6 +404,67 @@ public abstract class EngineContractSuite {
         assertRefused(run(sql, params), ErrorCode.COLUMN_NOT_ALLOWED);
     }
 
+    /**
+     * A bare table name or alias that some engines read as the whole row (DuckDB binds it to a struct
+     * of every column, before aliases, outer columns and SQL value names): never a whole row in clear,
+     * and never a filter on one.
+     */
+    Stream<String> wholeRowReferences() {
+        return Stream.of(
+                "SELECT id AS c, c FROM claims c",
+                "SELECT c FROM claims c WHERE c.id = 1",
+                "SELECT claims FROM claims WHERE id = 1",
+                "SELECT id AS u, u FROM users u",
+                "SELECT x FROM (SELECT * FROM users) x",
+                "WITH x AS (SELECT * FROM users) SELECT x FROM x",
+                "SELECT current_date FROM users AS \"current_date\"",
+                "SELECT (SELECT u FROM users u WHERE u.id = x.u) AS v FROM (SELECT 1 AS u) x",
+                "SELECT id FROM claims c WHERE CAST(c AS VARCHAR) LIKE '%123-45%'",
+                "SELECT id FROM users u WHERE CAST(u AS VARCHAR) LIKE '%hunter2%'");
+    }
+
+    @ParameterizedTest
+    @MethodSource("wholeRowReferences")
+    void aWholeRowReferenceNeverReturnsOrFiltersARow(String sql) {
+        ToolResult result = run(sql);
+        if (result.status() == ToolStatus.OK || result.status() == ToolStatus.NO_EVIDENCE) {
+            for (List<Object> row : result.rows()) {
+                for (Object cell : row) {
+                    // a whole row comes back as a struct or map: only a redacted one is acceptable
+                    assertThat(cell).as(sql).isNotInstanceOf(Map.class).isNotInstanceOf(List.class);
+                }
+            }
+            // a filter on the row's text would single out the row holding the secret
+            assertThat(result.rows()).as(sql).isNotEqualTo(List.of(List.of(1L)));
+        }
+    }
+
+    /**
+     * An output alias that shadows a column: DuckDB and MySQL read ORDER BY and HAVING names as the
+     * alias first. Either the guard refuses, or the result is the one the column would give.
+     */
+    @Test
+    void anAliasShadowingAColumnNeverOrdersOrFiltersByASensitiveValue() {
+        ToolResult ordered = run("SELECT id, ssn AS region FROM claims ORDER BY region");
+        if (ordered.status() == ToolStatus.OK) {
+            Map<Long, String> regions = new java.util.HashMap<>();
+            ContractDataset.claims().forEach(c -> regions.put(c.id(), c.region()));
+            List<String> seen = ordered.rows().stream().map(r -> regions.get(((Number) r.get(0)).longValue())).toList();
+            assertThat(seen).as("ordered by the real region column, not by ssn").isSorted();
+        } else {
+            // refused: as a sensitive order, or as a name that is both an alias and a column
+            assertThat(ordered.status()).isEqualTo(ToolStatus.REJECTED);
+            assertThat(ordered.error().orElseThrow().code()).isIn(ErrorCode.COLUMN_NOT_ALLOWED, ErrorCode.AMBIGUOUS_COLUMN);
+        }
+        ToolResult having = run("SELECT region AS r, max(ssn) AS region FROM claims GROUP BY region HAVING region >= '900-00-0060'");
+        if (having.status() == ToolStatus.OK) {
+            // read as the region column, every group passes; read as max(ssn), only the group holding 0060 would
+            assertThat(having.rows()).as("filtered by the real region column, not by max(ssn)").hasSize(4);
+        } else {
+            assertThat(having.status()).isIn(ToolStatus.REJECTED, ToolStatus.ERROR);
+        }
+    }
+
     @Test
     void redactsConfiguredColumnsAndLeavesOthersAlone() {
         ToolResult plain = run("SELECT name FROM users ORDER BY id");
