@@ -147,4 +147,33 @@ class DuckDbEngineFactoryTest {
                 .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR));
         assertThat(Files.exists(db)).isTrue();
     }
+
+    @Test
+    void configuredFunctionsAreCheckedAgainstDuckDbsCatalogAtStart() throws Exception {
+        Path db = db();
+        Map<java.util.Set<String>, String> refused = Map.of(
+                java.util.Set.of("count", "nosuchfunc"), "'nosuchfunc', which DuckDB does not know",
+                java.util.Set.of("stdev_samp"), "Did you mean 'stddev_samp'?",
+                java.util.Set.of("current_setting"), "never allows it",
+                java.util.Set.of("sleep_ms"), "never allows it",
+                java.util.Set.of("editdist3", "to_aggregate_state"), "no cost class");
+        refused.forEach((functions, fragment) -> assertThatThrownBy(() -> factory.create(
+                config(Map.of("database", db.toString()), GuardrailPolicy.defaults().withFunctions(functions)), EngineContext.of(work)))
+                .isInstanceOfSatisfying(GuardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+                    assertThat(e.getMessage()).contains(fragment);
+                }));
+        assertThatThrownBy(() -> factory.create(config(Map.of("database", db.toString()),
+                GuardrailPolicy.defaults().withTableFunctions(java.util.Set.of("rnage"))), EngineContext.of(work)))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.getMessage()).contains("Did you mean 'range'"));
+        try (DuckDbEngine engine = (DuckDbEngine) factory.create(config(Map.of("database", db.toString()),
+                GuardrailPolicy.defaults().withFunctions(java.util.Set.of("count", "upper", "coalesce", "stddev_samp"))),
+                EngineContext.of(work))) {
+            assertThat(TestDatabases.query(engine, "SELECT upper(name) FROM users ORDER BY id").rows()).hasSize(3);
+            assertThat(TestDatabases.query(engine, "SELECT lower(name) FROM users").error().orElseThrow().message())
+                    .isEqualTo("The function 'lower' is not allowlisted.");
+            assertThat(TestDatabases.query(engine, "SELECT uper(name) FROM users").error().orElseThrow().message())
+                    .isEqualTo("The function 'uper' is not allowlisted. Did you mean 'upper'?");
+        }
+    }
 }

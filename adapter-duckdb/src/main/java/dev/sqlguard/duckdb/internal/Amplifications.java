@@ -72,6 +72,14 @@ final class Amplifications {
                 yield out;
             }
             case SERIES -> absolute(name, seriesLength(args), facts);
+            case SELECT -> {
+                // each index copies one element of the list: at most as many copies as the indexes hold
+                Size indexes = args.count() > 1 ? args.size(1) : Size.NONE;
+                if (args.count() < 2 || indexes.rel() > 0) {
+                    yield unbounded(name, facts);
+                }
+                yield recorded(name, args.size(0).times(Math.max(1, indexes.abs())), facts);
+            }
             case QUADRATIC -> {
                 // the work is the product of both lengths: one side must be a literal, whose length is the factor
                 long shortest = Long.MAX_VALUE;

@@ -52,6 +52,7 @@ public final class DuckDbEngine implements Engine {
             DuckDbCatalog catalog;
             synchronized (instance) {
                 catalog = DuckDbCatalog.load(instance.root(), policy);
+                ConfiguredFunctions.check(instance.root(), policy);
             }
             parser = new DuckDbParser(instance);
             ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -36,6 +36,8 @@ final class FunctionCosts {
         SERIES,
         /** {@code list_resize(l, n[, v])}: n elements; n must be a literal. */
         RESIZE,
+        /** {@code list_select(l, indexes)}: one element of l per index, repeats allowed; the indexes must not come from the data. */
+        SELECT,
         /** Edit distances: work is the product of both lengths; one side must be a short literal. */
         QUADRATIC,
         /** {@code replace(s, from, to)}: each match becomes {@code to}; {@code to} must be a literal. */
@@ -95,7 +97,7 @@ final class FunctionCosts {
         // computing, comparing, extracting, converting: each can fail or branch on a value
         for (String f : List.of(
                 // operators
-                "+", "-", "*", "/", "//", "%", "**", "^", "&", "|", "#", "~", "<<", ">>", "!", "~~", "!~~", "~~*",
+                "+", "-", "*", "/", "//", "%", "**", "^", "&", "|", "~", "<<", ">>", "!__postfix", "~~", "!~~", "~~*",
                 "!~~*", "~~~", "^@", "@>", "<@", "&&", "->>", "like_escape", "ilike_escape", "not_like_escape",
                 "not_ilike_escape",
                 // aggregates
@@ -103,7 +105,8 @@ final class FunctionCosts {
                 "approx_quantile", "reservoir_quantile", "stddev", "stddev_pop", "stddev_samp", "var_pop", "var_samp",
                 "variance", "corr", "covar_pop", "covar_samp", "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or",
                 "entropy", "kurtosis", "kurtosis_pop", "skewness", "product", "fsum", "favg", "sumkahan", "kahan_sum",
-                "mad", "sem", "weighted_avg", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2",
+                "mad", "sem", "weighted_avg", "wavg", "geomean", "geometric_mean", "fdiv", "fmod", "percentile_cont",
+                "percentile_disc", "unnest", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2",
                 "regr_slope", "regr_sxx", "regr_sxy", "regr_syy", "grouping", "grouping_id", "sum_no_overflow",
                 // windows
                 "row_number", "rank", "dense_rank", "rank_dense", "percent_rank", "cume_dist", "ntile",
@@ -144,7 +147,7 @@ final class FunctionCosts {
                 "list_slice", "array_slice", "list_append", "array_append", "list_prepend", "array_prepend",
                 "list_sum", "list_avg", "list_min", "list_max", "list_count", "list_first", "list_last",
                 "list_has_any", "list_has_all", "array_has_any", "array_has_all", "list_intersect",
-                "array_intersect", "list_zip", "array_zip", "list_select", "array_select", "list_where",
+                "array_intersect", "list_zip", "array_zip", "list_where",
                 "array_where", "list_grade_up", "array_grade_up", "grade_up", "struct_extract", "struct_extract_at",
                 "map", "map_extract", "map_extract_value", "element_at", "map_keys", "map_values", "map_entries",
                 "map_contains", "map_from_entries", "map_concat", "in_search_path", "json_extract",
@@ -160,6 +163,8 @@ final class FunctionCosts {
         m.put("range", amplifying(Rule.SERIES));
         m.put("generate_series", amplifying(Rule.SERIES));
         m.put("list_resize", amplifying(Rule.RESIZE));
+        m.put("list_select", amplifying(Rule.SELECT));
+        m.put("array_select", amplifying(Rule.SELECT));
         m.put("array_resize", amplifying(Rule.RESIZE));
         for (String f : List.of("levenshtein", "editdist3", "damerau_levenshtein", "jaro_similarity",
                 "jaro_winkler_similarity", "jaccard")) {

@@ -24,7 +24,9 @@ public final class FunctionDefaults {
             "current_database", "current_catalog", "current_schema", "current_schemas", "pg_sleep", "error",
             "nextval", "currval", "setseed", "make_secret", "enable_logging", "disable_logging", "enable_profiling",
             "disable_profiling", "truncate_duckdb_logs", "arrow_scan", "arrow_scan_dumb", "seq_scan",
-            "register_external_resource", "create_external_resource", "test_all_types", "test_vector_types");
+            "register_external_resource", "create_external_resource", "test_all_types", "test_vector_types",
+            "sleep_ms", "write_log", "setval", "current_query_id", "current_connection_id", "current_transaction_id",
+            "txid_current", "parse_duckdb_log_message", "icu_sort_key", "version");
 
     /** Prefixes refused whatever a policy says. */
     public static final Set<String> NEVER_PREFIXES = Set.of("read_", "duckdb_", "pragma_", "parquet_", "pg_", "has_", "sqlite_");

@@ -26,6 +26,7 @@ import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.Refusals;
 import dev.sqlguard.domain.SafeText;
+import dev.sqlguard.domain.Suggestions;
 import dev.sqlguard.domain.TableRef;
 
 /**
@@ -1033,8 +1034,8 @@ final class TreeChecker {
         // count(*) parses as count_star: it is the function count
         String name = "count_star".equals(called) ? "count" : called;
         if (FunctionDefaults.isNever(name) || !functions.contains(name)) {
-            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED,
-                    "The function " + SafeText.identifier(name) + " is not allowlisted.");
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "The function " + SafeText.identifier(name)
+                    + " is not allowlisted." + Suggestions.didYouMean(name, functions));
         }
         calledFunctions.add(name);
     }
