@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import org.duckdb.DuckDBStruct;
 
@@ -37,6 +38,7 @@ final class DuckDbCursor implements ResultCursor {
     private final String sql;
     private final ScheduledExecutorService watchdog;
     private final long deadlineNanos;
+    private final Consumer<Connection> release;
     private final Object lock = new Object();
 
     private volatile boolean timedOut;
@@ -53,9 +55,12 @@ final class DuckDbCursor implements ResultCursor {
      *     measured 10 to 15% slower on aggregates)
      * @param sql the text a plain statement runs; {@code null} for a prepared one (DuckDB's plain
      *     statements are {@code PreparedStatement}s too, so the type cannot tell them apart)
+     * @param release receives the connection once the cursor no longer needs it (to close it)
      */
-    DuckDbCursor(Connection connection, Statement statement, String sql, ScheduledExecutorService watchdog, long deadlineNanos) {
+    DuckDbCursor(Connection connection, Statement statement, String sql, ScheduledExecutorService watchdog, long deadlineNanos,
+                 Consumer<Connection> release) {
         this.connection = connection;
+        this.release = release;
         this.statement = statement;
         this.sql = sql;
         this.watchdog = watchdog;
@@ -175,7 +180,7 @@ final class DuckDbCursor implements ResultCursor {
             DuckDbInstance.closeQuietly(resultSet);
         }
         DuckDbInstance.closeQuietly(statement);
-        DuckDbInstance.closeQuietly(connection);
+        release.accept(connection);
     }
 
     /** JDBC values to the types the domain accepts. */

@@ -39,7 +39,7 @@ public final class DuckDbEngine implements Engine {
         this.parser = parser;
         this.watchdog = watchdog;
         this.validator = new CachingValidator(new DuckDbValidator(sourceId, policy, catalog, parser));
-        this.execution = new DuckDbExecution(instance, watchdog);
+        this.execution = new DuckDbExecution(instance, watchdog, sourceId);
     }
 
     /** Opens (or shares) the locked instance for {@code settings} and reads its catalog under {@code policy}. */
@@ -116,6 +116,7 @@ public final class DuckDbEngine implements Engine {
             return;
         }
         watchdog.shutdownNow();
+        execution.close();
         parser.close();
         instance.release();
     }

@@ -19,32 +19,39 @@ import dev.sqlguard.domain.port.ResultCursor;
 
 /**
  * Runs checked plans on a fresh {@code duplicate()} of the locked instance, one per call, so no
- * temp object, variable or prepared statement outlives the call. Results stream; a watchdog
- * stops the query at the plan's deadline, also while {@code rs.next()} is blocked.
+ * temp object, variable or prepared statement outlives the call; the next connection is opened,
+ * and the last one closed, off the critical path ({@link FreshConnections}). Results stream; a
+ * watchdog stops the query at the plan's deadline, also while {@code rs.next()} is blocked.
  */
-final class DuckDbExecution implements ExecutionPort {
-    private final DuckDbInstance instance;
+final class DuckDbExecution implements ExecutionPort, AutoCloseable {
+    private final FreshConnections connections;
     private final ScheduledExecutorService watchdog;
 
-    DuckDbExecution(DuckDbInstance instance, ScheduledExecutorService watchdog) {
-        this.instance = instance;
+    DuckDbExecution(DuckDbInstance instance, ScheduledExecutorService watchdog, String sourceId) {
+        this.connections = new FreshConnections(instance, sourceId);
         this.watchdog = watchdog;
+    }
+
+    @Override
+    public void close() {
+        connections.close();
     }
 
     @Override
     public ResultCursor execute(QueryPlan plan) {
         long start = System.nanoTime();
         long deadline = start + plan.limits().timeout().toNanos();
-        Connection connection = instance.duplicate();
+        Connection connection = connections.take();
         DuckDbCursor cursor = null;
         try {
             // the executable text is DuckDB's own rendering of the checked tree, re-parsed as exactly
             // one SELECT, so running it unprepared when it has no parameters runs nothing else
             if (plan.parameters().isEmpty()) {
-                cursor = new DuckDbCursor(connection, connection.createStatement(), plan.executableSql(), watchdog, deadline);
+                cursor = new DuckDbCursor(connection, connection.createStatement(), plan.executableSql(), watchdog, deadline,
+                        connections::retire);
             } else {
                 PreparedStatement statement = connection.prepareStatement(plan.executableSql());
-                cursor = new DuckDbCursor(connection, statement, null, watchdog, deadline);
+                cursor = new DuckDbCursor(connection, statement, null, watchdog, deadline, connections::retire);
                 bind(statement, plan.parameters());
             }
             cursor.start();
@@ -54,14 +61,14 @@ final class DuckDbExecution implements ExecutionPort {
             if (cursor != null) {
                 cursor.close();
             } else {
-                DuckDbInstance.closeQuietly(connection);
+                connections.retire(connection);
             }
             throw mapped;
         } catch (RuntimeException e) {
             if (cursor != null) {
                 cursor.close();
             } else {
-                DuckDbInstance.closeQuietly(connection);
+                connections.retire(connection);
             }
             throw e;
         }
