@@ -2,13 +2,32 @@ package dev.sqlguard.domain;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.List;
+import java.util.Map;
 
-/** JSON-safe scalar checks shared by {@link ToolResult} and the projector. */
+/** JSON-safe value checks shared by {@link ToolResult} and the projector. */
 public final class JsonValues {
     private JsonValues() {
     }
 
+    /** A JSON scalar, or a list of JSON-safe values, or a map from text to JSON-safe values. */
     public static boolean isJsonSafe(Object value) {
+        if (value instanceof List<?> list) {
+            for (Object item : list) {
+                if (!isJsonSafe(item)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (value instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                if (!(e.getKey() instanceof String) || !isJsonSafe(e.getValue())) {
+                    return false;
+                }
+            }
+            return true;
+        }
         return value == null || value instanceof String || value instanceof Boolean || value instanceof Long
                 || value instanceof BigInteger || value instanceof BigDecimal
                 || (value instanceof Double d && Double.isFinite(d));
@@ -39,6 +58,20 @@ public final class JsonValues {
         }
         if (value instanceof BigDecimal d) {
             return d.toString().length();
+        }
+        if (value instanceof List<?> list) {
+            long bytes = 2 + Math.max(0, list.size() - 1);
+            for (Object item : list) {
+                bytes += jsonBytes(item);
+            }
+            return bytes;
+        }
+        if (value instanceof Map<?, ?> map) {
+            long bytes = 2 + Math.max(0, map.size() - 1);
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                bytes += jsonBytes(String.valueOf(e.getKey())) + 1 + jsonBytes(e.getValue());
+            }
+            return bytes;
         }
         return value.toString().length();
     }

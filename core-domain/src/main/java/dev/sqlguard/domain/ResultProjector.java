@@ -56,7 +56,7 @@ public final class ResultProjector {
                 if (redact[i]) {
                     row[i] = REDACTED;
                 } else {
-                    CellValues.Cell cell = CellValues.convert(cursor.get(i), limits.maxCellChars());
+                    CellValues.Cell cell = CellValues.convert(cursor.get(i), limits.maxCellChars(), policy::isSensitive);
                     row[i] = cell.value();
                     cellCut |= cell.cut();
                 }

@@ -13,8 +13,9 @@ import java.util.Set;
  * The public result of one tool call; its JSON form is the project's public contract:
  * {@code id, status, source, sql, columns, rows, returned_count, truncated, limits_hit, error, elapsed_ms}.
  *
- * <p>Rows hold JSON-safe scalars only: {@code null}, {@link Boolean}, {@link Long},
- * {@link java.math.BigInteger}, {@link java.math.BigDecimal}, {@link Double} (finite) and {@link String}.
+ * <p>Rows hold JSON-safe values only: {@code null}, {@link Boolean}, {@link Long},
+ * {@link java.math.BigInteger}, {@link java.math.BigDecimal}, {@link Double} (finite), {@link String},
+ * and lists and maps (text keys) of these, for nested engine values.
  */
 public record ToolResult(
         String id,
@@ -41,7 +42,7 @@ public record ToolResult(
             }
             for (Object cell : row) {
                 if (!JsonValues.isJsonSafe(cell)) {
-                    throw new IllegalArgumentException("cell is not a JSON-safe scalar: " + cell.getClass().getName());
+                    throw new IllegalArgumentException("cell is not a JSON-safe value: " + cell.getClass().getName());
                 }
             }
             rowCopy.add(Collections.unmodifiableList(new ArrayList<>(row)));

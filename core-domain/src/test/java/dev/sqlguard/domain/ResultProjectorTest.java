@@ -8,6 +8,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 
@@ -115,9 +116,52 @@ class ResultProjectorTest {
                 .project(cursor, plan(Limits.defaults().withMaxCellChars(8), col("v", "t", "v")), FAR);
         assertThat(p.rows()).extracting(r -> r.get(0)).containsExactly(
                 new BigDecimal("12345678901234567890.123456789"), "2024-02-", "2024-02-", 7L, "NaN",
-                new BigDecimal("1.5"), "AAAAAAAA", "[1, 2]");
+                new BigDecimal("1.5"), "AAAAAAAA", List.of(1L, 2L));
         assertThat(p.limitsHit()).contains(LimitKind.CELLS);
         p.rows().forEach(r -> assertThat(JsonValues.isJsonSafe(r.get(0))).isTrue());
+    }
+
+    @Test
+    void listsStructsAndMapsBecomeJsonArraysAndObjects() {
+        // the two lists printed alike as text ("[a, b]") are different JSON values
+        assertThat(CellValues.convert(List.of("a, b"), 100).value()).isEqualTo(List.of("a, b"));
+        assertThat(CellValues.convert(List.of("a", "b"), 100).value()).isEqualTo(List.of("a", "b"));
+        Map<Object, Object> struct = new java.util.LinkedHashMap<>();
+        struct.put("n", 1);
+        struct.put("when", java.time.LocalTime.of(10, 0));
+        struct.put("tags", List.of("x", List.of(true)));
+        Object converted = CellValues.convert(struct, 100).value();
+        assertThat(converted).isEqualTo(Map.of("n", 1L, "when", "10:00:00", "tags", List.of("x", List.of(true))));
+        assertThat(JsonValues.isJsonSafe(converted)).isTrue();
+        assertThat(CellValues.convert(Map.of(7, "seven"), 100).value()).isEqualTo(Map.of("7", "seven"));
+        assertThat(CellValues.convert(new Object[] {1, "a"}, 100).value()).isEqualTo(List.of(1L, "a"));
+    }
+
+    @Test
+    void aFieldNamedLikeASensitiveColumnIsRedactedInsideAStruct() {
+        ListCursor cursor = new ListCursor(List.of(new ResultColumn("v", "STRUCT")), new ArrayList<>(List.<Object[]>of(
+                new Object[] {Map.of("name", "alice", "password", "hunter2")})));
+        Projection p = new ResultProjector(GuardrailPolicy.defaults()).project(cursor, plan(Limits.defaults(), col("v", "t", "v")), FAR);
+        assertThat(p.rows().get(0).get(0)).isEqualTo(Map.of("name", "alice", "password", ResultProjector.REDACTED));
+    }
+
+    @Test
+    void aNestedValueIsCutToTheCellLimitAsAWhole() {
+        List<String> many = java.util.Collections.nCopies(100, "abcdefghij");
+        CellValues.Cell cell = CellValues.convert(many, 50);
+        assertThat(cell.cut()).isTrue();
+        assertThat(JsonValues.jsonBytes(cell.value())).isLessThanOrEqualTo(50 + 13);
+        assertThat((List<?>) cell.value()).hasSizeLessThan(100).allMatch(v -> "abcdefghij".startsWith((String) v));
+    }
+
+    @Test
+    void timesAndTimestampsAlwaysShowSeconds() {
+        assertThat(CellValues.convert(java.time.LocalTime.of(10, 0), 100).value()).isEqualTo("10:00:00");
+        assertThat(CellValues.convert(java.time.LocalTime.of(10, 0, 5), 100).value()).isEqualTo("10:00:05");
+        assertThat(CellValues.convert(LocalDateTime.of(2024, 1, 1, 10, 0), 100).value()).isEqualTo("2024-01-01T10:00:00");
+        assertThat(CellValues.convert(java.time.OffsetDateTime.of(2024, 1, 1, 10, 0, 0, 0, java.time.ZoneOffset.UTC), 100).value())
+                .isEqualTo("2024-01-01T10:00:00Z");
+        assertThat(CellValues.convert(LocalDate.of(2024, 1, 1), 100).value()).isEqualTo("2024-01-01");
     }
 
     @Test

@@ -140,6 +140,14 @@ public final class ToolResultJson {
             return DecimalNode.valueOf(d); // keeps the scale: 4912.60 stays 4912.60
         } else if (cell instanceof Double d) {
             return NODES.numberNode(d);
+        } else if (cell instanceof java.util.List<?> list) {
+            com.fasterxml.jackson.databind.node.ArrayNode array = NODES.arrayNode();
+            list.forEach(item -> array.add(cell(item)));
+            return array;
+        } else if (cell instanceof java.util.Map<?, ?> map) {
+            com.fasterxml.jackson.databind.node.ObjectNode object = NODES.objectNode();
+            map.forEach((key, value) -> object.set(String.valueOf(key), cell(value)));
+            return object;
         }
         return NODES.textNode(String.valueOf(cell));
     }

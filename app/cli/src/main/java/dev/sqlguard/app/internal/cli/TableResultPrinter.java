@@ -13,11 +13,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.ToolError;
+import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.domain.ToolResult;
 
 /**
- * A readable table for terminals. Control characters in data are shown as {@code ?} so that a
- * value cannot drive the terminal; wide cells are cut with an ellipsis.
+ * A readable table for terminals. Control characters in data are escaped ({@code \n}, {@code \u001b})
+ * so that a value cannot drive the terminal or break a row; NULL shows as {@code NULL} and the text
+ * "NULL" quoted; columns are aligned by display width (CJK takes two columns); wide cells are cut
+ * with an ellipsis; lists and structs show as JSON.
  */
 final class TableResultPrinter implements ResultPrinter {
     static final int MAX_WIDTH = 40;
@@ -64,13 +67,13 @@ final class TableResultPrinter implements ResultPrinter {
         String[] header = new String[n];
         for (int i = 0; i < n; i++) {
             header[i] = fit(clean(columns.get(i).name()));
-            width[i] = header[i].length();
+            width[i] = DisplayWidth.of(header[i]);
         }
         for (List<Object> row : result.rows()) {
             String[] line = new String[n];
             for (int i = 0; i < n; i++) {
                 line[i] = fit(cell(row.get(i)));
-                width[i] = Math.max(width[i], line[i].length());
+                width[i] = Math.max(width[i], DisplayWidth.of(line[i]));
             }
             cells.add(line);
         }
@@ -93,30 +96,54 @@ final class TableResultPrinter implements ResultPrinter {
     private static void appendRow(StringBuilder text, String[] cells, int[] width, boolean[] right) {
         for (int i = 0; i < cells.length; i++) {
             text.append(i == 0 ? "" : " | ");
-            String pad = " ".repeat(width[i] - cells[i].length());
+            String pad = " ".repeat(Math.max(0, width[i] - DisplayWidth.of(cells[i])));
             text.append(right[i] ? pad + cells[i] : cells[i] + (i == cells.length - 1 ? "" : pad));
         }
         text.append('\n');
     }
 
+    /** How a SQL NULL shows; a text cell that reads the same is quoted so the two never look alike. */
+    static final String NULL = "NULL";
+
     private static String cell(Object value) {
         if (value == null) {
-            return "NULL";
+            return NULL;
         }
         if (value instanceof BigDecimal d) {
             return d.toPlainString();
         }
-        return clean(String.valueOf(value));
+        if (value instanceof java.util.List<?> || value instanceof java.util.Map<?, ?>) {
+            return clean(ToolResultJson.cell(value).toString());
+        }
+        String text = String.valueOf(value);
+        return NULL.equals(text) ? "\"NULL\"" : clean(text);
     }
 
     private static String fit(String s) {
-        return s.length() <= MAX_WIDTH ? s : s.substring(0, MAX_WIDTH - 1) + "\u2026";
+        return DisplayWidth.of(s) <= MAX_WIDTH ? s : DisplayWidth.cut(s, MAX_WIDTH - 1) + "\u2026";
     }
 
-    /** Replaces control characters (escape sequences, newlines, tabs) with {@code ?}. */
+    /**
+     * Escapes control characters so nothing the data holds can move the cursor or break a line:
+     * {@code \n}, {@code \r}, {@code \t} by name, the others (escape sequences included) as
+     * {@code \u001b}.
+     */
     static String clean(String s) {
         StringBuilder out = new StringBuilder(s.length());
-        s.codePoints().forEach(c -> out.appendCodePoint(Character.isISOControl(c) || c == 0x2028 || c == 0x2029 ? '?' : c));
+        s.codePoints().forEach(c -> {
+            switch (c) {
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (Character.isISOControl(c) || c == 0x2028 || c == 0x2029) {
+                        out.append(String.format(java.util.Locale.ROOT, "\\u%04x", c));
+                    } else {
+                        out.appendCodePoint(c);
+                    }
+                }
+            }
+        });
         return out.toString();
     }
 }

@@ -307,7 +307,7 @@ class CliTest {
         CliRun run = run("query", "--sql", "SELECT params ?, ?", "--param", "\"\\u001b[31mred\"", "--param", "7", "--format", "table");
 
         assertThat(run.code()).isZero();
-        assertThat(run.out()).contains("p1").contains("?[31mred").doesNotContain("\u001b").contains("(1 row, OK");
+        assertThat(run.out()).contains("p1").contains("\\u001b[31mred").doesNotContain("\u001b").contains("(1 row, OK");
 
         CliRun rejected = run("query", "--sql", "DROP TABLE x", "--format", "TABLE");
         assertThat(rejected.code()).isEqualTo(3);
