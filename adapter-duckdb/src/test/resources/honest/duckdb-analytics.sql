@@ -1272,6 +1272,17 @@ SELECT event_id FROM events ORDER BY event_id DESC OFFSET 3990
 SELECT product_id, product_name FROM products ORDER BY product_id LIMIT 5%
 ;;
 
+-- ===== Positional references (#n counts the FROM columns; after USING/NATURAL the duplicated key too) =====
+
+SELECT #1 AS region_id, #2 AS region_name FROM regions ORDER BY region_id
+;;
+-- KNOWN REFUSAL: COLUMN_NOT_ALLOWED, #n after a USING join (counting the duplicated key as DuckDB does) is read as another column
+SELECT #2 AS region_name, #8 AS q1 FROM regions JOIN quarterly_targets USING (region_id) WHERE #7 = 2024 ORDER BY region_name
+;;
+-- KNOWN REFUSAL: COLUMN_NOT_ALLOWED, #n after a NATURAL join (counting the duplicated key as DuckDB does) is read as another column
+SELECT #2 AS full_name, #11 AS order_id, #14 AS order_date FROM customers NATURAL JOIN orders WHERE #1 = 7 ORDER BY order_id
+;;
+
 -- ===== Parameters =====
 
 -- params: ["North"]
