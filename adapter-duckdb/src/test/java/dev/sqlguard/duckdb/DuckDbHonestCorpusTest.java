@@ -31,6 +31,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.sqlguard.domain.CellValues;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.ToolError;
@@ -57,13 +58,14 @@ import dev.sqlguard.duckdb.internal.DuckDbEngine;
  * <ul>
  *   <li>raw values first go through the same conversion the engine applies to JDBC values
  *       ({@code java.sql} dates and times to {@code java.time}, arrays to lists, structs and maps to
- *       maps, nested values too), then both sides go through one canonical form;</li>
+ *       maps, nested values too) and the domain's own cell conversion ({@code CellValues}), then both
+ *       sides go through one canonical form;</li>
  *   <li>integral numbers of any width and {@code BigDecimal}s compare by numeric value
  *       ({@code 5}, {@code 5.00} and {@code Long 5} are equal); {@code Float}s are read through their
  *       decimal text, as the engine does; finite {@code Double}s compare rounded to 12 significant
  *       digits; non-finite ones as the text the engine returns;</li>
- *   <li>dates, times, timestamps, lists, structs, maps and intervals compare as the text the engine
- *       returns for them ({@code toString()} of the converted value, ISO-8601 for times); binary as
+ *   <li>dates, times, timestamps and intervals compare as the ISO-8601 text the engine returns for
+ *       them; lists, structs and maps element by element, in the same canonical form; binary as
  *       base64;</li>
  *   <li>strings and booleans compare exactly, and a string never equals a number;</li>
  *   <li>a query with an {@code ORDER BY} outside every parenthesis is compared row by row in order;
@@ -319,7 +321,7 @@ class DuckDbHonestCorpusTest {
                 while (rs.next() && rows.size() <= MAX_ROWS) {
                     List<String> row = new ArrayList<>(columns.size());
                     for (int i = 1; i <= columns.size(); i++) {
-                        row.add(canonical(likeTheEngine(rs.getObject(i))));
+                        row.add(canonical(CellValues.convert(likeTheEngine(rs.getObject(i)), Integer.MAX_VALUE).value()));
                     }
                     rows.add(row);
                 }
@@ -401,6 +403,16 @@ class DuckDbHonestCorpusTest {
         if (value instanceof byte[] bytes) {
             return "s:" + Base64.getEncoder().encodeToString(bytes);
         }
-        return "s:" + value; // text, and the engine's text for times, lists, structs, maps and intervals
+        if (value instanceof List<?> list) {
+            StringBuilder out = new StringBuilder("l:[");
+            list.forEach(item -> out.append(canonical(item)).append(';'));
+            return out.append(']').toString();
+        }
+        if (value instanceof Map<?, ?> map) {
+            StringBuilder out = new StringBuilder("m:{");
+            map.forEach((k, v) -> out.append(k).append('=').append(canonical(v)).append(';'));
+            return out.append('}').toString();
+        }
+        return "s:" + value; // text, and the engine's ISO-8601 text for dates, times and intervals
     }
 }

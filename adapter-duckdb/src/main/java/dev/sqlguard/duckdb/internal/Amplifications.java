@@ -18,7 +18,6 @@ final class Amplifications {
     /** The most one strftime specifier expands to. */
     static final int STRFTIME_WIDTH = 32;
 
-    private static final Pattern FORMAT_SPEC = Pattern.compile("\\{[^{}]*\\}");
     private static final Pattern PRINTF_SPEC = Pattern.compile("%[-+ #0']*(\\*|\\d*)(?:\\.(\\*|\\d*))?[a-zA-Z%]");
     private static final Pattern DIGITS = Pattern.compile("\\d+");
 
@@ -159,27 +158,52 @@ final class Amplifications {
 
     /** The widths and precisions a format string asks for, or -1 when one comes from an argument. */
     static long widths(String format, boolean braces) {
+        return braces ? braceWidths(format) : printfWidths(format);
+    }
+
+    /**
+     * {@code format}'s fmt syntax: {@code {}}, {@code {0}}, {@code {:>10}}, {@code {:.3f}}, with
+     * {@code {{}} and {@code }}} as literal braces. A replacement field holding another field
+     * ({@code {:>{}}}) takes its width from an argument: unbounded.
+     */
+    private static long braceWidths(String format) {
         long total = 0;
-        Matcher m = (braces ? FORMAT_SPEC : PRINTF_SPEC).matcher(format);
+        int i = 0;
+        while (i < format.length()) {
+            char c = format.charAt(i);
+            if (c == '{' && i + 1 < format.length() && format.charAt(i + 1) == '{') {
+                i += 2;
+                continue;
+            }
+            if (c != '{') {
+                i++;
+                continue;
+            }
+            int end = format.indexOf('}', i + 1);
+            int nested = format.indexOf('{', i + 1);
+            if (end < 0 || (nested >= 0 && nested < end)) {
+                return -1;
+            }
+            Matcher digits = DIGITS.matcher(format.substring(i + 1, end));
+            while (digits.find()) {
+                total = addDigits(total, digits.group());
+            }
+            i = end + 1;
+        }
+        return total;
+    }
+
+    private static long printfWidths(String format) {
+        long total = 0;
+        Matcher m = PRINTF_SPEC.matcher(format);
         while (m.find()) {
-            if (braces) {
-                String spec = m.group();
-                if (spec.indexOf('{', 1) >= 0) {
+            for (int g = 1; g <= 2; g++) {
+                String part = m.group(g);
+                if ("*".equals(part)) {
                     return -1;
                 }
-                Matcher digits = DIGITS.matcher(spec);
-                while (digits.find()) {
-                    total = addDigits(total, digits.group());
-                }
-            } else {
-                for (int g = 1; g <= 2; g++) {
-                    String part = m.group(g);
-                    if ("*".equals(part)) {
-                        return -1;
-                    }
-                    if (part != null && !part.isEmpty()) {
-                        total = addDigits(total, part);
-                    }
+                if (part != null && !part.isEmpty()) {
+                    total = addDigits(total, part);
                 }
             }
         }

@@ -54,14 +54,16 @@ final class BoundExpressions {
 
 
     private final PlanFacts facts;
+    private final int literalChars;
 
     /**
      * Functions in the plan need a cost class, not a place on the policy's list: the parse-tree check
      * already held every name the query wrote to the list, and the others are what DuckDB's binder
      * inserted (casts, collations, whole-row {@code struct_pack}) or an allowlisted macro expands to.
      */
-    BoundExpressions(PlanFacts facts) {
+    BoundExpressions(PlanFacts facts, int literalChars) {
         this.facts = facts;
+        this.literalChars = literalChars;
     }
 
     /** The value of one scalar expression (aggregates and windows only where their operator allows them). */
@@ -283,6 +285,10 @@ final class BoundExpressions {
         }
         if (size.rel() > 1 && !fixed(e)) {
             facts.amplification(Amplification.relative(name, size.rel()));
+        }
+        if (size.abs() > literalChars && !fixed(e)) {
+            // larger than every literal of the statement together: the query built it, so it is bounded too
+            facts.amplification(Amplification.absolute(name, size.abs()));
         }
         return merge(args, step).withSize(fixed(e) ? Size.FIXED : size);
     }

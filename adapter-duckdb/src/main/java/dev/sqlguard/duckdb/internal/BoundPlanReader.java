@@ -45,7 +45,7 @@ final class BoundPlanReader {
     private final Set<String> tableFunctions;
     private final boolean showStatement;
     private final PlanFacts facts = new PlanFacts();
-    private final BoundExpressions expressions = new BoundExpressions(facts);
+    private final BoundExpressions expressions;
     /** Output values by table binding index ({@code BOUND_COLUMN_REF}). */
     private final Map<Long, List<PlanValue>> bindings = new HashMap<>();
     /** Output values of CTE definitions by their table index ({@code LOGICAL_CTE_REF.cte_index}). */
@@ -55,8 +55,11 @@ final class BoundPlanReader {
      * @param tableFunctions the table functions the policy allows
      * @param inspection whether the checked statement is SHOW, DESCRIBE or SUMMARIZE, whose plans
      *     read constant chunks or the catalog
+     * @param literalChars the length of the statement's text: the most its literals can hold, so a
+     *     value larger than that was built by the query (a constant doubled through CTEs)
      */
-    BoundPlanReader(DuckDbCatalog catalog, Set<String> tableFunctions, Inspection inspection) {
+    BoundPlanReader(DuckDbCatalog catalog, Set<String> tableFunctions, Inspection inspection, int literalChars) {
+        this.expressions = new BoundExpressions(facts, literalChars);
         this.catalog = catalog;
         this.tableFunctions = tableFunctions;
         this.showStatement = inspection != Inspection.NONE;
@@ -67,7 +70,7 @@ final class BoundPlanReader {
 
     /**
      * Reads a {@code json_serialize_plan} document of one statement whose output columns are named
-     * {@code names} (from the parse-tree check).
+     * {@code names} (from the parse-tree check), or {@code null} when only its reads and uses matter.
      */
     PlanFacts read(JsonNode document, List<String> names) {
         if (document.path("error").asBoolean(true)) {
@@ -78,11 +81,11 @@ final class BoundPlanReader {
             throw unsupported("statement count");
         }
         List<PlanValue> out = operator(plans.get(0));
-        if (out.size() != names.size()) {
+        if (names != null && out.size() != names.size()) {
             throw unsupported("output width " + out.size() + " vs " + names.size());
         }
         for (int i = 0; i < out.size(); i++) {
-            facts.output(names.get(i), out.get(i));
+            facts.output(names == null ? "column" + i : names.get(i), out.get(i));
         }
         return facts;
     }
@@ -310,7 +313,7 @@ final class BoundPlanReader {
 
     private static List<PlanValue> joined(String joinType, List<PlanValue> left, List<PlanValue> right, PlanValue mark) {
         return switch (joinType) {
-            case "INNER", "LEFT", "RIGHT", "OUTER", "SINGLE" -> concat(left, right);
+            case "INNER", "LEFT", "RIGHT", "OUTER", "FULL", "SINGLE" -> concat(left, right);
             case "SEMI", "ANTI" -> left;
             case "RIGHT_SEMI", "RIGHT_ANTI" -> right;
             case "MARK" -> {
@@ -361,6 +364,7 @@ final class BoundPlanReader {
         }
         long index = number(node, "table_index");
         List<PlanValue> current = operator(children.get(0));
+        PlanValue.Size[] increments = null;
         for (int round = 0; round < RECURSION_ROUNDS; round++) {
             ctes.put(index, current);
             List<PlanValue> step = operator(children.get(1));
@@ -368,19 +372,24 @@ final class BoundPlanReader {
                 throw unsupported("recursive CTE width");
             }
             List<PlanValue> merged = new ArrayList<>();
+            PlanValue.Size[] growth = new PlanValue.Size[current.size()];
             boolean grew = false;
             for (int i = 0; i < current.size(); i++) {
                 PlanValue a = current.get(i);
                 PlanValue m = PlanValue.merge(List.of(a, step.get(i)), false);
-                if (m.size.rel() > a.size.rel()) {
-                    // each round multiplies what the data contributes: the result has no bound
+                growth[i] = new PlanValue.Size(step.get(i).size.abs() - a.size.abs(), step.get(i).size.rel() - a.size.rel());
+                if (increments != null && (growth[i].abs() > increments[i].abs() || growth[i].rel() > increments[i].rel())) {
+                    // each round adds more than the one before: the value doubles or worse, round after round
                     facts.amplification(dev.sqlguard.domain.Amplification.unbounded("with recursive"));
                 }
                 grew |= m.flows.size() != a.flows.size();
                 merged.add(m);
             }
             current = merged;
-            if (!grew) {
+            boolean steady = increments != null;
+            increments = growth;
+            if (!grew && steady) {
+                // lineage is final, and values grow by at most the same amount per round (a path built level by level)
                 break;
             }
         }

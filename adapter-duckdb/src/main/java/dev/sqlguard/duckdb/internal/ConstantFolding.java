@@ -128,9 +128,16 @@ final class ConstantFolding {
         }
         Optional<FunctionCosts.Cost> cost = FunctionCosts.of(name);
         if (lambda != null) {
-            // the binder maps the lambda over the whole constant list while it binds
-            if (args.isEmpty() || !isLiteral(args.get(0)) || amplifies(lambda.path("expr"))) {
+            // the binder maps the lambda over the whole constant list while it binds: a literal list,
+            // or a series with literal bounds within the limit, and a body that amplifies nothing
+            if (args.isEmpty() || amplifies(lambda.path("expr"))) {
                 throw refused(name);
+            }
+            if (!isLiteral(args.get(0))) {
+                if (!isLiteralSeries(args.get(0))) {
+                    throw refused(name);
+                }
+                function(args.get(0), lambdaParameters);
             }
         } else if (cost.isPresent() && cost.get().rule() != FunctionCosts.Rule.LINEAR) {
             for (JsonNode arg : args) {
@@ -147,6 +154,23 @@ final class ConstantFolding {
         for (JsonNode arg : node.path("arguments")) {
             walk(arg, lambdaParameters);
         }
+    }
+
+    /** Whether an expression is {@code range(...)} or {@code generate_series(...)} of literals. */
+    private static boolean isLiteralSeries(JsonNode e) {
+        if (!"FUNCTION".equals(e.path("class").asText())) {
+            return false;
+        }
+        Optional<FunctionCosts.Cost> cost = FunctionCosts.of(fold(e.path("function_name").asText("")));
+        if (cost.isEmpty() || cost.get().rule() != FunctionCosts.Rule.SERIES) {
+            return false;
+        }
+        for (JsonNode argument : e.path("arguments")) {
+            if (!isLiteral(argument.path("expression"))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether a lambda body calls an amplifying function or another lambda. */

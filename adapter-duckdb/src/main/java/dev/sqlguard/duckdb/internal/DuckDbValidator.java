@@ -78,8 +78,18 @@ public final class DuckDbValidator implements StatementValidator {
         }
         List<String> names = new ArrayList<>();
         result.outputs().forEach(o -> names.add(o.name()));
-        PlanFacts facts = new BoundPlanReader(catalog, tableFunctions, result.inspection()).read(parser.plan(executable), names);
+        PlanFacts facts = new BoundPlanReader(catalog, tableFunctions, result.inspection(), executable.length())
+                .read(parser.plan(executable), names);
         requireSameReads(result, facts);
+        for (JsonNode inspected : inspectedQueries(inner.path("node"), new ArrayList<>())) {
+            // DESCRIBE and SHOW of a query plan as constant rows computed from the query's types:
+            // bind the query itself, so what it reads (a whole row's hidden columns) is checked too
+            String text = render(inspected);
+            PlanFacts inspectedFacts = new BoundPlanReader(catalog, tableFunctions, Inspection.NONE, text.length())
+                    .read(parser.plan(text), null);
+            requireSameReads(result, inspectedFacts);
+            facts.include(inspectedFacts);
+        }
         List<Object> placeholders = new ArrayList<>(Collections.nCopies(result.parameterCount(), null));
         return new QueryPlan(sourceId, sql, executable, placeholders, facts.tables(), facts.uses(),
                 union(result.functions(), facts.functions()), facts.outputs(), facts.amplifications(), policy.limits());
@@ -96,6 +106,35 @@ public final class DuckDbValidator implements StatementValidator {
                     + "how it is written (a bare table or alias name stands for its whole row; an output alias can "
                     + "shadow a column); qualify each column with its table alias and give outputs distinct names.");
         }
+    }
+
+    /** The query nodes of every SHOW_REF (DESCRIBE, SHOW, SUMMARIZE of a query) in a tree. */
+    private static List<JsonNode> inspectedQueries(JsonNode node, List<JsonNode> out) {
+        if (node.isObject() && "SHOW_REF".equals(node.path("type").asText()) && node.path("query").isObject()) {
+            out.add(node.path("query"));
+        }
+        for (JsonNode child : node) {
+            if (child.isContainerNode()) {
+                inspectedQueries(child, out);
+            }
+        }
+        return out;
+    }
+
+    /** DuckDB's rendering of one query node as a statement. */
+    private String render(JsonNode queryNode) {
+        ObjectNode statement = JsonNodeFactory.instance.objectNode();
+        statement.set("node", queryNode);
+        statement.putArray("named_param_map");
+        return renderStatement(statement);
+    }
+
+    /** DuckDB's rendering of one statement tree ({@code {"node": ..., "named_param_map": ...}}). */
+    private String renderStatement(JsonNode statement) {
+        ObjectNode document = JsonNodeFactory.instance.objectNode();
+        document.put("error", false);
+        document.putArray("statements").add(statement);
+        return parser.deserialize(DuckDbParser.write(document));
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
@@ -144,11 +183,7 @@ public final class DuckDbValidator implements StatementValidator {
      * accepts it only as that wrapper around a tree that passes the checks.
      */
     private String wrap(JsonNode statement) {
-        ObjectNode document = JsonNodeFactory.instance.objectNode();
-        document.put("error", false);
-        document.putArray("statements").add(statement);
-        String inner = parser.deserialize(DuckDbParser.write(document));
-        return "SELECT * FROM (" + inner + ") AS " + RESULT_ALIAS + " LIMIT " + (policy.limits().maxRows() + 1);
+        return "SELECT * FROM (" + renderStatement(statement) + ") AS " + RESULT_ALIAS + " LIMIT " + (policy.limits().maxRows() + 1);
     }
 
     /** Whether {@code statement} is exactly the row-bound wrapper around {@code checkedNode}. */

@@ -90,7 +90,7 @@ final class FunctionCosts {
         for (String f : List.of("upper", "lower", "ucase", "lcase", "length", "len", "strlen", "char_length",
                 "character_length", "octet_length", "md5", "sha1", "sha256", "hash", "reverse", "trim", "ltrim", "rtrim",
                 "concat", "concat_ws", "||", "coalesce", "ifnull", "typeof", "struct_pack", "row", "list_value", "list_pack",
-                "array_value", "strip_accents", "nfc_normalize", "cardinality", "array_length",
+                "array_value", "unpivot_list", "strip_accents", "nfc_normalize", "cardinality", "array_length",
                 "list_concat", "list_cat", "array_concat", "array_cat", "flatten", "to_json", "base64", "to_base64")) {
             m.put(f, total);
         }

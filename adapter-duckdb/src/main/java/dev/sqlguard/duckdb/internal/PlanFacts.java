@@ -84,6 +84,15 @@ final class PlanFacts {
         return b.bound().isPresent() && a.bound().getAsLong() > b.bound().getAsLong();
     }
 
+    /** Takes in another plan's tables, reads, uses, functions and amplifications (not its outputs). */
+    void include(PlanFacts other) {
+        tables.addAll(other.tables);
+        reads.addAll(other.reads);
+        other.uses.forEach(uses::putIfAbsent);
+        functions.addAll(other.functions);
+        other.amplifications.values().forEach(this::amplification);
+    }
+
     void output(String name, PlanValue value) {
         outputs.add(OutputColumn.traced(name, value.lineage()));
         use(value, UsePosition.OUTPUT);

@@ -18,6 +18,9 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
@@ -316,6 +319,7 @@ final class TreeChecker {
         From from = from(field(node, "from_table"), outer, inner);
         Scope scope = new Scope(outer, from, Map.of());
         List<Col> out = new ArrayList<>();
+        expandStarsOverHiddenColumns(node, scope);
         for (JsonNode item : array(node, "select_list")) {
             if ("STAR".equals(item.path("class").asText())) {
                 out.addAll(star(item, scope, inner));
@@ -485,6 +489,7 @@ final class TreeChecker {
                 case "TABLE_FUNCTION" -> tableFunction(ref, outer, env);
                 case "EXPRESSION_LIST" -> values(ref, outer, env);
                 case "SHOW_REF" -> show(ref, outer, env);
+                case "PIVOT" -> pivot(ref, outer, env);
                 default -> throw construct("The query uses a FROM construct that is not supported here.");
             };
         } finally {
@@ -505,6 +510,11 @@ final class TreeChecker {
         String name = text(ref, "table_name");
         String alias = ref.path("alias").asText("");
         List<String> renames = strings(ref.path("column_name_alias"));
+        boolean namesCte = catalogName.isEmpty() && schema.isEmpty() && env.find(fold(name)).isPresent();
+        if (!renames.isEmpty() && restricted && !namesCte) {
+            // renaming a table's columns by position would tell how many columns it has
+            throw construct("Rename columns in the select list; a column-alias list on a table is not supported for this source.");
+        }
         if (catalogName.isEmpty() && schema.isEmpty()) {
             Optional<Cte> cte = env.find(fold(name));
             if (cte.isPresent()) {
@@ -533,7 +543,7 @@ final class TreeChecker {
         From right = from(field(ref, "right"), lateral, env);
         String joinType = text(ref, "join_type");
         String refType = text(ref, "ref_type");
-        if (!Set.of("INNER", "LEFT", "RIGHT", "OUTER", "SEMI", "ANTI").contains(joinType)
+        if (!Set.of("INNER", "LEFT", "RIGHT", "OUTER", "FULL", "SEMI", "ANTI").contains(joinType)
                 || !Set.of("REGULAR", "CROSS", "NATURAL", "ASOF", "POSITIONAL").contains(refType)) {
             throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "This kind of join is not supported here.");
         }
@@ -551,6 +561,18 @@ final class TreeChecker {
         Set<String> using = new LinkedHashSet<>();
         for (String column : strings(ref.path("using_columns"))) {
             using.add(fold(column));
+            // each USING column must be a visible column of both sides, or it is refused like a missing one
+            for (From side : List.of(left, right)) {
+                Col col = findColumn(side.star(), fold(column));
+                if (col == null || !visible(col)) {
+                    throw Refusals.unknownColumn(column);
+                }
+            }
+        }
+        if ("NATURAL".equals(refType) && restricted) {
+            // which columns a NATURAL join compares depends on columns an agent may not see
+            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED,
+                    "Name the join columns with USING (...) or ON; NATURAL joins are not supported for this source.");
         }
         if ("NATURAL".equals(refType)) {
             Set<String> leftNames = new LinkedHashSet<>();
@@ -669,6 +691,141 @@ final class TreeChecker {
         return single(alias, Optional.empty(), cols);
     }
 
+    /**
+     * PIVOT and UNPIVOT in FROM (the statement forms parse to these too). The columns named here
+     * are the parse view, for resolving outer names and for the reads DuckDB's plan must agree
+     * with: DuckDB plans a PIVOT as an aggregate with one FILTER per value, an UNPIVOT as an unnest.
+     */
+    private From pivot(JsonNode ref, Scope outer, Ctes env) {
+        From source = from(field(ref, "source"), outer, env);
+        Scope scope = new Scope(outer, source, Map.of());
+        List<JsonNode> aggregates = new ArrayList<>();
+        array(ref, "aggregates").forEach(aggregates::add);
+        List<String> valueNames = strings(ref.path("unpivot_names"));
+        List<JsonNode> pivots = new ArrayList<>();
+        array(ref, "pivots").forEach(pivots::add);
+        if (pivots.size() != 1) {
+            throw construct("PIVOT over more than one set of columns is not supported here.");
+        }
+        JsonNode pivot = pivots.get(0);
+        if (!pivot.path("pivot_enum").asText("").isEmpty()) {
+            throw construct("PIVOT over an ENUM type is not supported here; list the values with IN (...).");
+        }
+        List<String> nameColumns = strings(pivot.path("unpivot_names"));
+        Set<String> consumed = new LinkedHashSet<>();
+        List<Col> out = new ArrayList<>();
+        if (aggregates.isEmpty()) {
+            // UNPIVOT: the listed columns become one name column and one value column per value name
+            Lineage values = Lineage.EMPTY;
+            for (JsonNode entry : array(pivot, "entries")) {
+                visit(entry);
+                JsonNode column = field(entry, "star_expr");
+                if (!"COLUMN_REF".equals(column.path("class").asText()) || array(entry, "values").iterator().hasNext()) {
+                    throw construct("UNPIVOT lists columns by name only here.");
+                }
+                values = values.plus(expression(column, scope, env));
+                JsonNode parts = column.path("column_names");
+                consumed.add(fold(parts.get(parts.size() - 1).asText()));
+            }
+            if (nameColumns.size() != 1 || valueNames.isEmpty()) {
+                throw construct("This UNPIVOT form is not supported here.");
+            }
+            for (Col col : source.star()) {
+                if (!consumed.contains(fold(col.name()))) {
+                    out.add(col);
+                }
+            }
+            out.add(Col.derived(nameColumns.get(0), Lineage.EMPTY));
+            for (String value : valueNames) {
+                out.add(Col.derived(value, values));
+            }
+        } else {
+            if (!valueNames.isEmpty() || !nameColumns.isEmpty()) {
+                throw construct("This PIVOT form is not supported here.");
+            }
+            Lineage pivotLineage = Lineage.EMPTY;
+            for (JsonNode e : array(pivot, "pivot_expressions")) {
+                pivotLineage = pivotLineage.plus(expression(e, scope, env));
+                if ("COLUMN_REF".equals(e.path("class").asText())) {
+                    JsonNode parts = e.path("column_names");
+                    consumed.add(fold(parts.get(parts.size() - 1).asText()));
+                }
+            }
+            Lineage aggregated = Lineage.EMPTY;
+            List<String> aggregateNames = new ArrayList<>();
+            for (JsonNode aggregate : aggregates) {
+                aggregated = aggregated.plus(expression(aggregate, scope, env));
+                for (JsonNode argument : array(aggregate, "arguments")) {
+                    JsonNode arg = argument.path("expression");
+                    if ("COLUMN_REF".equals(arg.path("class").asText())) {
+                        JsonNode parts = arg.path("column_names");
+                        consumed.add(fold(parts.get(parts.size() - 1).asText()));
+                    }
+                }
+                aggregateNames.add(aggregate.path("alias").asText(""));
+            }
+            List<String> groups = strings(ref.path("groups"));
+            if (groups.isEmpty()) {
+                for (Col col : source.star()) {
+                    if (!consumed.contains(fold(col.name()))) {
+                        requireAllowed(col);
+                        record(col);
+                        out.add(col);
+                    }
+                }
+            } else {
+                for (String group : groups) {
+                    Col col = findColumn(source.star(), fold(group));
+                    if (col == null) {
+                        throw Refusals.unknownColumn(group);
+                    }
+                    requireNamedVisible(col, List.of(group));
+                    record(col);
+                    out.add(col);
+                }
+            }
+            Lineage values = aggregated.plus(pivotLineage);
+            boolean suffixed = aggregates.size() > 1 || aggregateNames.stream().anyMatch(n -> !n.isEmpty());
+            for (JsonNode entry : array(pivot, "entries")) {
+                visit(entry);
+                String entryName = entryName(entry, scope, env);
+                for (int i = 0; i < aggregates.size(); i++) {
+                    String suffix = aggregateNames.get(i).isEmpty() ? aggregates.get(i).path("function_name").asText("") : aggregateNames.get(i);
+                    out.add(Col.derived(suffixed ? entryName + "_" + suffix : entryName, values));
+                }
+            }
+        }
+        List<Col> cols = rename(out, strings(ref.path("column_name_alias")));
+        return single(ref.path("alias").asText(""), Optional.empty(), cols);
+    }
+
+    /** The column name a PIVOT value gets: its alias, else its literal text (several joined by '_'). */
+    private String entryName(JsonNode entry, Scope scope, Ctes env) {
+        String alias = entry.path("alias").asText("");
+        List<String> texts = new ArrayList<>();
+        List<JsonNode> values = new ArrayList<>();
+        JsonNode star = entry.get("star_expr");
+        if (star != null && !star.isNull()) {
+            values.add(star);
+        }
+        for (JsonNode value : array(entry, "values")) {
+            if (value.isObject()) {
+                values.add(value);
+            } else {
+                visitSubtree(value);
+                texts.add(value.path("value").asText(value.asText()));
+            }
+        }
+        for (JsonNode value : values) {
+            if (!"CONSTANT".equals(value.path("class").asText())) {
+                throw construct("PIVOT ... IN lists constants only here.");
+            }
+            expression(value, scope, env);
+            texts.add(value.path("literal").path("text").asText(""));
+        }
+        return alias.isEmpty() ? String.join("_", texts) : alias;
+    }
+
     /** SHOW, DESCRIBE and SUMMARIZE: schema inspection of allowlisted tables and checked queries. */
     private From show(JsonNode ref, Scope outer, Ctes env) {
         String showType = text(ref, "show_type");
@@ -777,25 +934,8 @@ final class TreeChecker {
     private List<Col> star(JsonNode item, Scope scope, Ctes env) {
         visit(item);
         requireEmptyStar(item, false);
-        String relation = fold(item.path("relation_name").asText(""));
-        List<Col> base;
-        if (relation.isEmpty()) {
-            base = scope.star;
-        } else {
-            base = null;
-            for (Source source : scope.sources) {
-                if (source.alias().equals(relation)) {
-                    base = source.columns();
-                }
-            }
-            if (base == null) {
-                throw new GuardException(ErrorCode.UNKNOWN_COLUMN, "The query uses " + SafeText.identifier(relation) + ".* but no table has that name.");
-            }
-        }
-        Set<String> excluded = new LinkedHashSet<>();
-        for (JsonNode name : array(item, "exclude_list")) {
-            excluded.add(fold(name.isTextual() ? name.asText() : text(name, "name")));
-        }
+        List<Col> base = starBase(item, scope);
+        Set<String> excluded = excluded(item, base);
         List<Col> out = new ArrayList<>();
         for (Col col : base) {
             if (excluded.contains(fold(col.name()))) {
@@ -809,6 +949,101 @@ final class TreeChecker {
             throw new GuardException(ErrorCode.QUERY_FAILED, "The * selects no column.");
         }
         return out;
+    }
+
+    /** The EXCLUDE names of a star: each must be a visible column it expands to, or it is refused like a missing one. */
+    private Set<String> excluded(JsonNode star, List<Col> base) {
+        Set<String> excluded = new LinkedHashSet<>();
+        for (JsonNode name : array(star, "exclude_list")) {
+            String column = name.isTextual() ? name.asText() : text(name, "name");
+            Col col = findColumn(base, fold(column));
+            if (col == null || !visible(col)) {
+                throw Refusals.unknownColumn(column);
+            }
+            excluded.add(fold(column));
+        }
+        return excluded;
+    }
+
+    /** The columns a star expands to, before EXCLUDE. */
+    private static List<Col> starBase(JsonNode item, Scope scope) {
+        String relation = fold(item.path("relation_name").asText(""));
+        if (relation.isEmpty()) {
+            return scope.star;
+        }
+        List<Col> base = null;
+        for (Source source : scope.sources) {
+            if (source.alias().equals(relation)) {
+                base = source.columns();
+            }
+        }
+        if (base == null) {
+            throw new GuardException(ErrorCode.UNKNOWN_COLUMN, "The query uses " + SafeText.identifier(relation) + ".* but no table has that name.");
+        }
+        return base;
+    }
+
+    /**
+     * A {@code *} over a table with columns the policy hides expands, in the tree that will run, to
+     * the visible columns named one by one ({@code alias.column}): the result is the same whether or
+     * not hidden columns exist, and DuckDB is left no column to add.
+     */
+    private void expandStarsOverHiddenColumns(JsonNode node, Scope scope) {
+        JsonNode list = node.get("select_list");
+        if (!(list instanceof ArrayNode items)) {
+            return;
+        }
+        for (int i = items.size() - 1; i >= 0; i--) {
+            JsonNode item = items.get(i);
+            if (!"STAR".equals(item.path("class").asText())) {
+                continue;
+            }
+            requireEmptyStar(item, false);
+            List<Col> base = starBase(item, scope);
+            Set<String> excluded = excluded(item, base);
+            if (base.stream().allMatch(this::visible)) {
+                continue;
+            }
+            String relation = fold(item.path("relation_name").asText(""));
+            List<Source> sources = new ArrayList<>();
+            for (Source source : scope.sources) {
+                if (relation.isEmpty() || source.alias().equals(relation)) {
+                    sources.add(source);
+                }
+            }
+            List<Col> columns = new ArrayList<>();
+            sources.forEach(source -> columns.addAll(source.columns()));
+            if (!columns.equals(base)) {
+                // merged USING keys: the columns cannot all be named through one table
+                throw Refusals.hiddenColumnRead();
+            }
+            List<JsonNode> named = new ArrayList<>();
+            for (Source source : sources) {
+                for (Col col : source.columns()) {
+                    if (!visible(col) || excluded.contains(fold(col.name()))) {
+                        continue;
+                    }
+                    if (source.alias().isEmpty()) {
+                        throw Refusals.hiddenColumnRead();
+                    }
+                    ObjectNode ref = JsonNodeFactory.instance.objectNode();
+                    ref.put("class", "COLUMN_REF");
+                    ref.put("type", "COLUMN_REF");
+                    ref.put("alias", col.name());
+                    ref.set("query_location", item.path("query_location"));
+                    ref.put("query_location_length", 0);
+                    ref.putArray("column_names").add(source.alias()).add(col.name());
+                    named.add(ref);
+                }
+            }
+            if (named.isEmpty()) {
+                throw Refusals.hiddenColumnRead();
+            }
+            items.remove(i);
+            for (int j = named.size() - 1; j >= 0; j--) {
+                items.insert(i, named.get(j));
+            }
+        }
     }
 
     private static void requireEmptyStar(JsonNode star, boolean allowColumns) {
@@ -897,11 +1132,18 @@ final class TreeChecker {
                 case "SUBQUERY" -> subquery(node, scope, env);
                 case "COLLATE" -> expression(field(node, "child"), scope, env);
                 case "POSITIONAL_REFERENCE" -> {
-                    int index = field(node, "index").asInt(0);
-                    if (index < 1 || index > scope.star.size()) {
-                        throw new GuardException(ErrorCode.UNKNOWN_COLUMN, "A positional reference is out of range.");
+                    if (restricted) {
+                        // a position past a hidden column would tell that the column exists
+                        throw construct("Refer to columns by name; #n positions are not supported for this source.");
                     }
-                    Col col = scope.star.get(index - 1);
+                    // DuckDB counts every column of every joined table, a USING key twice
+                    List<Col> all = new ArrayList<>();
+                    scope.sources.forEach(source -> all.addAll(source.columns()));
+                    int index = field(node, "index").asInt(0);
+                    if (index < 1 || index > all.size()) {
+                        throw Refusals.hiddenColumnRead();
+                    }
+                    Col col = all.get(index - 1);
                     requireAllowed(col);
                     record(col);
                     yield Lineage.of(col);
