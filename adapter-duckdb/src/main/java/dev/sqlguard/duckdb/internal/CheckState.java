@@ -1,0 +1,133 @@
+package dev.sqlguard.duckdb.internal;
+
+import static dev.sqlguard.duckdb.internal.ParseTrees.construct;
+import static dev.sqlguard.duckdb.internal.ParseTrees.text;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.Refusals;
+import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.duckdb.internal.ParseScope.Col;
+
+/**
+ * What one run of the parse-tree gate has seen and decided so far: the tables, columns, functions and
+ * parameters the text names, the nodes visited (fail closed on the rest), the nesting depth, and the
+ * column visibility rules. One instance per statement; not thread-safe.
+ */
+final class CheckState {
+    final DuckDbCatalog catalog;
+    final Set<String> functions;
+    final Set<String> tableFunctions;
+    final boolean restricted;
+    final ConstantFolding folding;
+
+    /** Whether the walk is inside a constant function call that {@link #folding} already checked. */
+    boolean insideConstant;
+
+    final IdentityHashMap<JsonNode, Boolean> visited = new IdentityHashMap<>();
+    final Set<TableRef> tables = new LinkedHashSet<>();
+    final Set<ColumnRef> columns = new LinkedHashSet<>();
+    final Set<String> calledFunctions = new TreeSet<>();
+    final Set<Integer> parameters = new TreeSet<>();
+
+    /** Collectors of every column referenced while analyzing a subquery expression. */
+    final Deque<Set<ColumnRef>> referenceCollectors = new ArrayDeque<>();
+
+    int depth;
+
+    /** What kind of schema inspection the statement is, if any. */
+    Inspection inspection = Inspection.NONE;
+
+    CheckState(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted,
+               ConstantFolding folding) {
+        this.catalog = catalog;
+        this.functions = functions;
+        this.tableFunctions = tableFunctions;
+        this.restricted = restricted;
+        this.folding = folding;
+    }
+
+    /** A column the query names: one it may not see is refused exactly like one that does not exist. */
+    void requireNamedVisible(Col col, List<String> parts) {
+        if (!visible(col)) {
+            throw Refusals.unknownColumn(String.join(".", parts));
+        }
+    }
+
+    /** A column the query reads without naming it ({@code *}, {@code #n}, DESCRIBE): the refusal names no column. */
+    void requireAllowed(Col col) {
+        if (!visible(col)) {
+            throw Refusals.hiddenColumnRead();
+        }
+    }
+
+    boolean visible(Col col) {
+        if (col.table() != null && !catalog.allowsColumn(col.table(), col.name())) {
+            return false;
+        }
+        for (ColumnRef ref : col.lineage()) {
+            Optional<DuckDbCatalog.Table> table = catalog.find("", ref.table().schema().orElse(""), ref.table().table());
+            if (table.isPresent() && !catalog.allowsColumn(table.get(), ref.column())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void record(Col col) {
+        columns.addAll(col.lineage());
+        for (Set<ColumnRef> collector : referenceCollectors) {
+            collector.addAll(col.lineage());
+        }
+    }
+
+    // ---------------------------------------------------------------- fail-closed bookkeeping
+
+    void visit(JsonNode node) {
+        if (node != null && node.isObject()) {
+            visited.put(node, Boolean.TRUE);
+        }
+    }
+
+    void visitSubtree(JsonNode node) {
+        visit(node);
+        for (JsonNode child : node) {
+            visitSubtree(child);
+        }
+    }
+
+    /** Refuses the statement if any typed object of the tree escaped the rules above. */
+    void requireAllVisited(JsonNode root) {
+        Deque<JsonNode> stack = new ArrayDeque<>();
+        stack.push(root);
+        while (!stack.isEmpty()) {
+            JsonNode node = stack.pop();
+            if (node.isObject() && (node.has("class") || node.has("type")) && !visited.containsKey(node)) {
+                throw construct("The query uses a construct that is not supported here.");
+            }
+            for (JsonNode child : node) {
+                if (child.isContainerNode()) {
+                    stack.push(child);
+                }
+            }
+        }
+    }
+
+    void enter() {
+        if (++depth > TreeChecker.MAX_DEPTH) {
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is nested too deeply.");
+        }
+    }
+}

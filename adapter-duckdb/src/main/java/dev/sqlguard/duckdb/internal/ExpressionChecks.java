@@ -1,0 +1,434 @@
+package dev.sqlguard.duckdb.internal;
+
+import static dev.sqlguard.duckdb.internal.ParseScope.findColumn;
+import static dev.sqlguard.duckdb.internal.ParseScope.matches;
+import static dev.sqlguard.duckdb.internal.ParseTrees.array;
+import static dev.sqlguard.duckdb.internal.ParseTrees.construct;
+import static dev.sqlguard.duckdb.internal.ParseTrees.field;
+import static dev.sqlguard.duckdb.internal.ParseTrees.fold;
+import static dev.sqlguard.duckdb.internal.ParseTrees.text;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.Refusals;
+import dev.sqlguard.duckdb.internal.ParseScope.Col;
+import dev.sqlguard.duckdb.internal.ParseScope.Ctes;
+import dev.sqlguard.duckdb.internal.ParseScope.From;
+import dev.sqlguard.duckdb.internal.ParseScope.Lineage;
+import dev.sqlguard.duckdb.internal.ParseScope.Scope;
+import dev.sqlguard.duckdb.internal.ParseScope.Source;
+
+/** Expressions of the parse-tree gate: functions, windows, lambdas, subqueries, casts, parameters, names. */
+final class ExpressionChecks {
+    private final CheckState state;
+    private final TreeChecker queries;
+    private final FunctionRules functionRules;
+
+    ExpressionChecks(CheckState state, TreeChecker queries, FunctionRules functionRules) {
+        this.state = state;
+        this.queries = queries;
+        this.functionRules = functionRules;
+    }
+
+    static final Set<String> OPERATOR_TYPES = Set.of(
+            "OPERATOR_NOT", "OPERATOR_IS_NULL", "OPERATOR_IS_NOT_NULL", "COMPARE_IN", "COMPARE_NOT_IN",
+            "ARRAY_EXTRACT", "ARRAY_SLICE", "STRUCT_EXTRACT", "OPERATOR_COALESCE", "ARRAY_CONSTRUCTOR",
+            "OPERATOR_TRY", "OPERATOR_NULLIF", "GROUPING_FUNCTION");
+
+    static final Set<String> COMPARISON_TYPES = Set.of(
+            "COMPARE_EQUAL", "COMPARE_NOTEQUAL", "COMPARE_LESSTHAN", "COMPARE_GREATERTHAN",
+            "COMPARE_LESSTHANOREQUALTO", "COMPARE_GREATERTHANOREQUALTO", "COMPARE_DISTINCT_FROM",
+            "COMPARE_NOT_DISTINCT_FROM");
+
+    // ---------------------------------------------------------------- expressions
+
+    void optionalExpression(JsonNode node, Scope scope, Ctes env) {
+        if (node != null && !node.isNull()) {
+            expression(node, scope, env);
+        }
+    }
+
+    Lineage expression(JsonNode node, Scope scope, Ctes env) {
+        state.enter();
+        try {
+            state.visit(node);
+            String cls = text(node, "class");
+            String type = text(node, "type");
+            return switch (cls) {
+                case "COLUMN_REF" -> columnRef(node, scope);
+                case "CONSTANT" -> {
+                    if (!"VALUE_CONSTANT".equals(type)) {
+                        throw construct("Unexpected constant.");
+                    }
+                    yield Lineage.EMPTY;
+                }
+                case "PARAMETER" -> parameter(node);
+                case "FUNCTION" -> function(node, scope, env);
+                case "WINDOW" -> window(node, scope, env);
+                case "CASE" -> {
+                    Lineage l = Lineage.EMPTY;
+                    for (JsonNode check : array(node, "case_checks")) {
+                        l = l.plus(expression(field(check, "when_expr"), scope, env));
+                        l = l.plus(expression(field(check, "then_expr"), scope, env));
+                    }
+                    JsonNode otherwise = node.get("else_expr");
+                    yield otherwise == null || otherwise.isNull() ? l : l.plus(expression(otherwise, scope, env));
+                }
+                case "CAST" -> {
+                    castType(field(node, "type_expr"), scope, env);
+                    yield expression(field(node, "child"), scope, env);
+                }
+                case "COMPARISON" -> {
+                    if (!COMPARISON_TYPES.contains(type)) {
+                        throw construct("Unexpected comparison.");
+                    }
+                    yield expression(field(node, "left"), scope, env).plus(expression(field(node, "right"), scope, env));
+                }
+                case "CONJUNCTION" -> {
+                    if (!Set.of("CONJUNCTION_AND", "CONJUNCTION_OR").contains(type)) {
+                        throw construct("Unexpected conjunction.");
+                    }
+                    yield children(node, scope, env);
+                }
+                case "OPERATOR" -> {
+                    if (!OPERATOR_TYPES.contains(type)) {
+                        throw construct("The query uses an operator that is not supported here.");
+                    }
+                    yield children(node, scope, env);
+                }
+                case "BETWEEN" -> expression(field(node, "input"), scope, env)
+                        .plus(expression(field(node, "lower"), scope, env))
+                        .plus(expression(field(node, "upper"), scope, env));
+                case "SUBQUERY" -> subquery(node, scope, env);
+                case "COLLATE" -> expression(field(node, "child"), scope, env);
+                case "POSITIONAL_REFERENCE" -> {
+                    if (state.restricted) {
+                        // a position past a hidden column would tell that the column exists
+                        throw construct("Refer to columns by name; #n positions are not supported for this source.");
+                    }
+                    // DuckDB counts every column of every joined table, a USING key twice
+                    List<Col> all = new ArrayList<>();
+                    scope.sources.forEach(source -> all.addAll(source.columns()));
+                    int index = field(node, "index").asInt(0);
+                    if (index < 1 || index > all.size()) {
+                        throw Refusals.hiddenColumnRead();
+                    }
+                    Col col = all.get(index - 1);
+                    state.requireAllowed(col);
+                    state.record(col);
+                    yield Lineage.of(col);
+                }
+                case "STAR" -> {
+                    TreeChecker.requireEmptyStar(node, false);
+                    Lineage l = Lineage.EMPTY;
+                    for (Col col : queries.star(node, scope, env)) {
+                        l = l.plus(Lineage.of(col));
+                    }
+                    yield l;
+                }
+                default -> throw construct("The query uses an expression that is not supported here.");
+            };
+        } finally {
+            state.depth--;
+        }
+    }
+
+    Lineage children(JsonNode node, Scope scope, Ctes env) {
+        Lineage l = Lineage.EMPTY;
+        for (JsonNode child : array(node, "children")) {
+            l = l.plus(expression(child, scope, env));
+        }
+        return l;
+    }
+
+    void castType(JsonNode type, Scope scope, Ctes env) {
+        state.visit(type);
+        if (!"TYPE".equals(type.path("class").asText())) {
+            throw construct("Unexpected CAST form.");
+        }
+        for (JsonNode child : array(type, "children")) {
+            if (child.has("class")) {
+                Lineage l = expression(child, scope, env);
+                if (!l.refs().isEmpty()) {
+                    throw construct("Unexpected CAST form.");
+                }
+            } else {
+                castType(child, scope, env);
+            }
+        }
+    }
+
+    Lineage parameter(JsonNode node) {
+        if (!"VALUE_PARAMETER".equals(text(node, "type"))) {
+            throw construct("Unexpected parameter form.");
+        }
+        String identifier = text(node, "identifier");
+        int index;
+        try {
+            index = Integer.parseInt(identifier);
+        } catch (NumberFormatException e) {
+            throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER, "Use ? or $1, $2, ... for parameters; named parameters are not supported.");
+        }
+        if (index < 1 || index > 1000) {
+            throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER, "Parameter numbers must be between 1 and 1000.");
+        }
+        state.parameters.add(index);
+        return Lineage.EMPTY;
+    }
+
+    void checkParameterMap(JsonNode map) {
+        if (map.isMissingNode() || map.isNull()) {
+            return;
+        }
+        for (JsonNode entry : map) {
+            try {
+                Integer.parseInt(entry.path("key").asText(""));
+            } catch (NumberFormatException e) {
+                throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER, "Use ? or $1, $2, ... for parameters; named parameters are not supported.");
+            }
+        }
+    }
+
+    Lineage function(JsonNode node, Scope scope, Ctes env) {
+        if (!"FUNCTION".equals(text(node, "type"))) {
+            throw construct("Unexpected function form.");
+        }
+        String name = fold(text(node, "function_name"));
+        boolean operator = node.path("is_operator").asBoolean(false);
+        if (!node.path("schema").asText("").isEmpty() || !node.path("catalog").asText("").isEmpty()) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Call functions without a schema or catalog name.");
+        }
+        if (operator) {
+            if (!FunctionDefaults.OPERATORS.contains(name)) {
+                throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "The query uses an operator that is not allowed.");
+            }
+        } else {
+            functionRules.requireFunction(name);
+        }
+        if (node.path("export_state").asBoolean(false)) {
+            throw construct("EXPORT_STATE is not supported here.");
+        }
+        boolean outermostConstant = !state.insideConstant && ConstantFolding.isConstant(node, scope.lambdaParameters.keySet());
+        if (!outermostConstant) {
+            return functionBody(node, scope, env);
+        }
+        // DuckDB's binder may evaluate this call while it binds: bound its cost first
+        state.folding.check(node);
+        state.insideConstant = true;
+        try {
+            return functionBody(node, scope, env);
+        } finally {
+            state.insideConstant = false;
+        }
+    }
+
+    Lineage functionBody(JsonNode node, Scope scope, Ctes env) {
+        Lineage l = functionArguments(node, scope, env, true);
+        JsonNode filter = node.get("filter");
+        if (filter != null && !filter.isNull()) {
+            l = l.plus(expression(filter, scope, env));
+        }
+        JsonNode orderBys = node.get("order_bys");
+        if (orderBys != null && !orderBys.isNull()) {
+            state.visit(orderBys);
+            if (!"ORDER_MODIFIER".equals(text(orderBys, "type"))) {
+                throw construct("Unexpected function form.");
+            }
+            for (JsonNode order : array(orderBys, "orders")) {
+                state.visit(order);
+                l = l.plus(expression(field(order, "expression"), scope, env));
+            }
+        }
+        return l;
+    }
+
+    /** The arguments of a function; a lambda's parameters stand for the values of the other arguments. */
+    Lineage functionArguments(JsonNode function, Scope scope, Ctes env, boolean lambdasAllowed) {
+        Lineage plain = Lineage.EMPTY;
+        List<JsonNode> lambdas = new ArrayList<>();
+        for (JsonNode argument : array(function, "arguments")) {
+            JsonNode expression = field(argument, "expression");
+            if ("LAMBDA".equals(expression.path("class").asText())) {
+                if (!lambdasAllowed) {
+                    throw construct("Unexpected lambda.");
+                }
+                lambdas.add(expression);
+            } else {
+                plain = plain.plus(expression(expression, scope, env));
+            }
+        }
+        Lineage l = plain;
+        for (JsonNode lambda : lambdas) {
+            l = l.plus(lambda(lambda, plain, scope, env));
+        }
+        return l;
+    }
+
+    Lineage lambda(JsonNode lambda, Lineage parameterLineage, Scope scope, Ctes env) {
+        state.enter();
+        try {
+            state.visit(lambda);
+            JsonNode lhs = field(lambda, "lhs");
+            state.visit(lhs);
+            List<JsonNode> names = new ArrayList<>();
+            if ("COLUMN_REF".equals(lhs.path("class").asText())) {
+                names.add(lhs);
+            } else if ("FUNCTION".equals(lhs.path("class").asText()) && "row".equals(lhs.path("function_name").asText())) {
+                if (!lhs.path("order_bys").isMissingNode()) {
+                    state.visit(lhs.get("order_bys"));
+                }
+                for (JsonNode argument : array(lhs, "arguments")) {
+                    names.add(field(argument, "expression"));
+                }
+            } else {
+                throw construct("Unexpected lambda form.");
+            }
+            Map<String, Lineage> lambdaParameters = new HashMap<>(scope.lambdaParameters);
+            for (JsonNode name : names) {
+                state.visit(name);
+                JsonNode parts = name.path("column_names");
+                if (!"COLUMN_REF".equals(name.path("class").asText()) || parts.size() != 1) {
+                    throw construct("Unexpected lambda form.");
+                }
+                lambdaParameters.put(fold(parts.get(0).asText()), parameterLineage);
+            }
+            Scope inner = new Scope(scope, new From(scope.sources, scope.star), lambdaParameters);
+            inner.selectAliases.putAll(scope.selectAliases);
+            return expression(field(lambda, "expr"), inner, env);
+        } finally {
+            state.depth--;
+        }
+    }
+
+    Lineage window(JsonNode node, Scope scope, Ctes env) {
+        String name = fold(text(node, "function_name"));
+        if (!node.path("schema").asText("").isEmpty() || !node.path("catalog").asText("").isEmpty()) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Call functions without a schema or catalog name.");
+        }
+        functionRules.requireFunction(name);
+        Lineage l = functionArguments(node, scope, env, false);
+        for (JsonNode child : array(node, "children")) {
+            l = l.plus(expression(child, scope, env));
+        }
+        for (JsonNode partition : array(node, "partitions")) {
+            l = l.plus(expression(partition, scope, env));
+        }
+        for (String orderField : List.of("orders", "arg_orders")) {
+            for (JsonNode order : array(node, orderField)) {
+                state.visit(order);
+                l = l.plus(expression(field(order, "expression"), scope, env));
+            }
+        }
+        for (String f : List.of("start_expr", "end_expr", "offset_expr", "default_expr", "filter_expr")) {
+            JsonNode e = node.get(f);
+            if (e != null && !e.isNull()) {
+                l = l.plus(expression(e, scope, env));
+            }
+        }
+        return l;
+    }
+
+    Lineage subquery(JsonNode node, Scope scope, Ctes env) {
+        String kind = text(node, "subquery_type");
+        if (!Set.of("SCALAR", "EXISTS", "NOT_EXISTS", "ANY").contains(kind)) {
+            throw construct("This kind of subquery is not supported here.");
+        }
+        Lineage l = Lineage.EMPTY;
+        JsonNode child = node.get("child");
+        if (child != null && !child.isNull()) {
+            l = l.plus(expression(child, scope, env));
+        }
+        JsonNode statement = field(node, "subquery");
+        state.visit(statement);
+        checkParameterMap(statement.path("named_param_map"));
+        // the value of a subquery depends on every column it reads, filters included
+        Set<ColumnRef> collector = new LinkedHashSet<>();
+        state.referenceCollectors.push(collector);
+        List<Col> out;
+        try {
+            out = queries.node(field(statement, "node"), scope, env);
+        } finally {
+            state.referenceCollectors.pop();
+        }
+        for (Set<ColumnRef> outerCollector : state.referenceCollectors) {
+            outerCollector.addAll(collector);
+        }
+        for (Col col : out) {
+            l = l.plus(Lineage.of(col));
+        }
+        return l.plus(new Lineage(collector, true));
+    }
+
+    // ---------------------------------------------------------------- column resolution
+
+    Lineage columnRef(JsonNode node, Scope scope) {
+        if (!"COLUMN_REF".equals(text(node, "type"))) {
+            throw construct("Unexpected column reference.");
+        }
+        List<String> parts = new ArrayList<>();
+        for (JsonNode part : array(node, "column_names")) {
+            parts.add(fold(part.asText()));
+        }
+        if (parts.isEmpty()) {
+            throw construct("Unexpected column reference.");
+        }
+        for (Scope s = scope; s != null; s = s.parent) {
+            Lineage found = resolveIn(s, parts);
+            if (found != null) {
+                return found;
+            }
+        }
+        if (parts.size() == 1 && FunctionDefaults.SQL_VALUE_NAMES.contains(parts.get(0))) {
+            return Lineage.EMPTY;
+        }
+        throw Refusals.unknownColumn(String.join(".", parts));
+    }
+
+    Lineage resolveIn(Scope scope, List<String> parts) {
+        if (parts.size() == 1 && scope.lambdaParameters.containsKey(parts.get(0))) {
+            return scope.lambdaParameters.get(parts.get(0));
+        }
+        // qualified: [alias, column, fields...], [schema, table, column, ...], [catalog, schema, table, column, ...]
+        for (int prefix = Math.min(3, parts.size() - 1); prefix >= 1; prefix--) {
+            String column = parts.get(prefix);
+            for (Source source : scope.sources) {
+                if (matches(source, parts.subList(0, prefix))) {
+                    Col col = findColumn(source.columns(), column);
+                    if (col != null) {
+                        state.requireNamedVisible(col, parts);
+                        state.record(col);
+                        return Lineage.of(col);
+                    }
+                }
+            }
+        }
+        // unqualified: [column, fields...]
+        String column = parts.get(0);
+        Lineage found = null;
+        for (Source source : scope.sources) {
+            Col col = findColumn(source.columns(), column);
+            if (col != null) {
+                state.requireNamedVisible(col, parts);
+                state.record(col);
+                found = found == null ? Lineage.of(col) : found.plus(Lineage.of(col));
+            }
+        }
+        if (found != null) {
+            return found;
+        }
+        if (parts.size() == 1 && scope.selectAliases.containsKey(column)) {
+            return scope.selectAliases.get(column);
+        }
+        return null;
+    }
+}
