@@ -54,7 +54,7 @@ public record DuckDbSettings(Path database, Optional<Path> tempDirectory, Option
     }
 
     /**
-     * The open-time connection properties, in the ADR's order: extensions off, external access
+     * The open-time connection properties, in this order: extensions off, external access
      * off, resource bounds, spill folder, streaming, and {@code lock_configuration} last.
      */
     public Properties connectionProperties() {

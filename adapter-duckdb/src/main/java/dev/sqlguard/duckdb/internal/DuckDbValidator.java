@@ -61,7 +61,7 @@ public final class DuckDbValidator implements StatementValidator {
     }
 
     private QueryPlan plan(String sql) {
-        SqlText.requireNoLeadingPragma(sql);
+        LeadingPragma.requireNoLeadingPragma(sql);
         JsonNode statement = single(parser.serialize(sql));
         TreeChecker.Result result = checker().check(statement);
         int bound = policy.limits().maxRows() + 1;

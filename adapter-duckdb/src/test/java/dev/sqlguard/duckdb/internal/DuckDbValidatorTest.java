@@ -143,11 +143,11 @@ class DuckDbValidatorTest {
     @Test
     void theLeadingPragmaCheckWorksWithoutDuckDb() {
         for (String sql : List.of("PRAGMA version", "  /* x */ -- y\n pragma x", "(PRAGMA version)", ";PRAGMA\tversion")) {
-            assertThatThrownBy(() -> SqlText.requireNoLeadingPragma(sql))
+            assertThatThrownBy(() -> LeadingPragma.requireNoLeadingPragma(sql))
                     .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.STATEMENT_NOT_ALLOWED));
         }
-        SqlText.requireNoLeadingPragma("SELECT 'PRAGMA'");
-        SqlText.requireNoLeadingPragma("pragmatic_view");
+        LeadingPragma.requireNoLeadingPragma("SELECT 'PRAGMA'");
+        LeadingPragma.requireNoLeadingPragma("pragmatic_view");
     }
 
     @Test

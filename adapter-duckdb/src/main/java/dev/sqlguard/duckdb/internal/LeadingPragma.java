@@ -5,14 +5,15 @@ import java.util.Locale;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 
-/** Text checks made before DuckDB's parser sees the SQL: defence in depth only. */
-final class SqlText {
-    private SqlText() {
+/** The one text check made before DuckDB's parser sees the SQL: a leading PRAGMA (defence in depth only). */
+final class LeadingPragma {
+    private LeadingPragma() {
     }
 
     /**
      * Refuses a statement whose first keyword, after comments and whitespace, is {@code PRAGMA}
-     * (the ADR's guardrail 3). DuckDB's serializer refuses PRAGMA too; this check does not depend on it.
+     * (PRAGMA reads and changes settings). DuckDB's serializer refuses PRAGMA too; this check does not
+     * depend on it.
      */
     static void requireNoLeadingPragma(String sql) {
         String head = stripLeadingNoise(sql);
