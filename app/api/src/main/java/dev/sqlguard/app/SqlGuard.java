@@ -350,7 +350,7 @@ public final class SqlGuard implements AutoCloseable {
             EngineConfig engineConfig = new EngineConfig(config.id(), config.properties(), config.policy());
             LOG.fine(() -> "starting source " + config);
             try {
-                Engine created = factory.create(engineConfig, new EngineContext(workDirectory(), clock));
+                Engine created = factory.create(engineConfig, EngineContext.of(workDirectory(), clock));
                 return requireNonNull(created, "engine factory returned null");
             } catch (GuardException e) {
                 throw masked(e);
