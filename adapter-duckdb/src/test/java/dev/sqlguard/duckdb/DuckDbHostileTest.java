@@ -23,7 +23,7 @@ import dev.sqlguard.domain.ErrorType;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
-import dev.sqlguard.ports.contract.ContractDataset;
+import dev.sqlguard.testing.ContractDataset;
 import dev.sqlguard.duckdb.internal.DuckDbEngine;
 
 /**

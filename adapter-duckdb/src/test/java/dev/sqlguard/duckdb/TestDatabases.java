@@ -17,7 +17,7 @@ import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
-import dev.sqlguard.ports.contract.ContractDataset;
+import dev.sqlguard.testing.ContractDataset;
 import dev.sqlguard.duckdb.internal.DuckDbEngine;
 
 /** Real DuckDB files for tests, created through a plain read-write connection that is closed before any engine opens them. */

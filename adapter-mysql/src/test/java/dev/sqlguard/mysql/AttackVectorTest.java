@@ -30,7 +30,7 @@ import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.ports.Engine;
-import dev.sqlguard.ports.contract.ContractDataset;
+import dev.sqlguard.testing.ContractDataset;
 
 /**
  * Every vector of the MySQL design seed and every MySQL/JSqlParser pitfall of FACTS, run through

@@ -20,7 +20,7 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolStatus;
-import dev.sqlguard.ports.contract.ContractDataset;
+import dev.sqlguard.testing.ContractDataset;
 import dev.sqlguard.ports.model.ToolSpec;
 
 class AgentToolsTest {
