@@ -192,7 +192,9 @@ public final class SqlGuard implements AutoCloseable {
             List<GuardedPath.Source> out = new ArrayList<>();
             for (String id : sourceIds) {
                 Slot slot = slot(requireNonNull(id, "source id is null"));
-                out.add(new GuardedPath.Source(slot.engine(), slot.config.engine()));
+                Engine engine = slot.engine();
+                EngineFactory factory = engines.require(slot.config.engine(), "source '" + id + "': ");
+                out.add(new GuardedPath.Source(engine, factory.name(), factory.dialect()));
             }
             return new GuardedPath(service, out);
         });

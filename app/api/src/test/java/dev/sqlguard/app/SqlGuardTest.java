@@ -27,6 +27,7 @@ import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditEvent;
 import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.TableDescription;
 
 class SqlGuardTest {
@@ -67,6 +68,8 @@ class SqlGuardTest {
             GuardedPath path = guard.guardedPath(List.of("claims", "other"));
             assertThat(path.sources()).extracting(s -> s.engine().sourceId()).containsExactly("claims", "other");
             assertThat(path.sources()).extracting(GuardedPath.Source::engineName).containsExactly("fake", "fake");
+            assertThat(path.sources()).extracting(GuardedPath.Source::dialect).as("the fake engine declares no dialect")
+                    .containsOnly(EngineDialect.PLAIN);
 
             GuardedPath.Source claims = path.sources().get(0);
             ToolResult ok = path.service().query(claims.engine().binding(), QueryRequest.of("claims", "SELECT n FROM t"));

@@ -7,8 +7,10 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.port.AuditEvent;
 import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.ports.Engine;
 import dev.sqlguard.testing.memory.ContractTables;
 import dev.sqlguard.testing.memory.InMemoryEngine;
+import dev.sqlguard.testing.memory.InMemoryEngineFactory;
 
 /** The in-memory fake engine over the contract dataset's 60 claims, and an audit sink that keeps events. */
 final class AgentFixtures {
@@ -26,7 +28,12 @@ final class AgentFixtures {
     }
 
     static AgentSource source() {
-        return new AgentSource(engine(), "inmemory");
+        return source(engine());
+    }
+
+    /** The engine as a source of the in-memory engine's factory: its name and dialect. */
+    static AgentSource source(Engine engine) {
+        return new AgentSource(engine, InMemoryEngineFactory.NAME, InMemoryEngineFactory.DIALECT);
     }
 
     static final class RecordingAudit implements AuditSink {
