@@ -28,6 +28,8 @@ import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditEvent;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.ports.EngineDialect;
+import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.PropertySpec;
 import dev.sqlguard.ports.TableDescription;
 
 class SqlGuardTest {
@@ -185,7 +187,16 @@ class SqlGuardTest {
                 .hasMessageContaining("fake");
         assertThatThrownBy(() -> SqlGuard.builder().source("s", "fake", Map.of("colour", "red"), GuardrailPolicy.defaults()).build())
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("'colour' is not a setting of engine 'fake'");
+                .hasMessageContaining("'colour' is not a setting of engine 'fake'; known: database, mode, password, rows.");
+        EngineFactory needy = new FakeEngineFactory("needy") {
+            @Override
+            public List<PropertySpec> properties() {
+                return List.of(PropertySpec.required("database", "The database file."));
+            }
+        };
+        assertThatThrownBy(() -> SqlGuard.builder().engine(needy).source("s", "needy", Map.of(), GuardrailPolicy.defaults()).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("source 's': engine 'needy' needs the setting 'database': The database file.");
         assertThatThrownBy(() -> SqlGuard.builder().source("s", "fake", Map.of(), GuardrailPolicy.defaults())
                 .source("s", "fake", Map.of(), GuardrailPolicy.defaults()))
                 .isInstanceOf(ConfigException.class);
