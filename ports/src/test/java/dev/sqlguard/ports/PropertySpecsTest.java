@@ -20,16 +20,11 @@ class PropertySpecsTest {
             PropertySpec.optional("password", "The account's password.").asSensitive(),
             PropertySpec.optional("poolSize", "4", "Connections in the pool."));
 
-    /** A factory declaring its settings with specs. */
-    static final class Declaring implements EngineFactory {
+    /** A factory that is only a name and declarations; the subclasses below override what they declare. */
+    abstract static class Stub implements EngineFactory {
         @Override
         public String name() {
-            return "declaring";
-        }
-
-        @Override
-        public List<PropertySpec> properties() {
-            return SPECS;
+            return getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
         }
 
         @Override
@@ -38,13 +33,16 @@ class PropertySpecsTest {
         }
     }
 
-    /** A factory written before specs: bare name sets. */
-    static final class NamesOnly implements EngineFactory {
+    /** Declares its settings with specs. */
+    static final class Declaring extends Stub {
         @Override
-        public String name() {
-            return "names";
+        public List<PropertySpec> properties() {
+            return SPECS;
         }
+    }
 
+    /** Written before specs: bare name sets. */
+    static final class NamesOnly extends Stub {
         @Override
         public Set<String> propertyNames() {
             return Set.of("host", "secretKey", "pin");
@@ -54,24 +52,10 @@ class PropertySpecsTest {
         public Set<String> sensitivePropertyNames() {
             return Set.of("pin");
         }
-
-        @Override
-        public Engine create(EngineConfig config, EngineContext context) {
-            throw new UnsupportedOperationException();
-        }
     }
 
-    /** A factory that declares nothing. */
-    static final class Open implements EngineFactory {
-        @Override
-        public String name() {
-            return "open";
-        }
-
-        @Override
-        public Engine create(EngineConfig config, EngineContext context) {
-            throw new UnsupportedOperationException();
-        }
+    /** Declares nothing. */
+    static final class Open extends Stub {
     }
 
     @Test
