@@ -1,32 +1,31 @@
 package dev.sqlguard.duckdb;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.duckdb.internal.DuckDbEngine;
 import dev.sqlguard.duckdb.internal.DuckDbSettings;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.PropertySpec;
 
 /**
  * The embedded DuckDB engine, named {@code duckdb}.
  *
- * <p>Properties: {@code database} (required: an existing DuckDB file), {@code tempDirectory}
- * (optional: the spill folder, default a private folder under the host's work directory;
- * {@code disabled} turns spilling off) and {@code maxTempSize} (optional, e.g. {@code 1GB}).
+ * <p>Settings ({@link #properties()}): {@code database} (required: an existing DuckDB file),
+ * {@code tempDirectory} (the spill folder, default a private folder under the host's work
+ * directory; {@code disabled} turns spilling off) and {@code maxTempSize} (default {@code 1GB}).
  * Memory and threads come from the policy's limits. See {@code docs/engines/duckdb.md}.
  */
 public final class DuckDbEngineFactory implements EngineFactory {
@@ -39,7 +38,21 @@ public final class DuckDbEngineFactory implements EngineFactory {
     /** The {@code tempDirectory} value that disables spilling ({@code temp_directory=''}). */
     public static final String DISABLED = "disabled";
 
-    private static final Set<String> PROPERTIES = Set.of(DATABASE, TEMP_DIRECTORY, MAX_TEMP_SIZE);
+    private static final List<PropertySpec> PROPERTIES = List.of(
+            PropertySpec.required(DATABASE,
+                    "Path of an existing DuckDB file, made by trusted ingestion (sqlguard load). It is opened read-only."),
+            PropertySpec.optional(TEMP_DIRECTORY, "a private folder under the host's work directory",
+                    "Where large sorts and aggregates spill. It must lie outside the database's folder; "
+                            + "'" + DISABLED + "' turns spilling off, and such queries then fail with a memory error."),
+            PropertySpec.optional(MAX_TEMP_SIZE, DEFAULT_MAX_TEMP_SIZE,
+                    "The most the spill folder may hold, e.g. 1GB or 512MiB. Not allowed with tempDirectory: " + DISABLED + "."));
+
+    /** DuckDB's SQL as the host writes it: double-quoted identifiers and {@code quantile_cont}. */
+    private static final EngineDialect DIALECT = new EngineDialect("DuckDB", Optional.of('"'),
+            Optional.of("quantile_cont({column}, {fraction})"), List.of(
+                    "Quote identifiers with double quotes and text with single quotes.",
+                    "median(x) and quantile_cont(x, 0.9) compute medians and percentiles.",
+                    "Dates: DATE '2024-01-31', date_trunc('month', d), date_part('year', d)."));
 
     @Override
     public String name() {
@@ -47,13 +60,13 @@ public final class DuckDbEngineFactory implements EngineFactory {
     }
 
     @Override
-    public Set<String> sensitivePropertyNames() {
-        return Set.of();
+    public List<PropertySpec> properties() {
+        return PROPERTIES;
     }
 
     @Override
-    public Set<String> propertyNames() {
-        return PROPERTIES;
+    public EngineDialect dialect() {
+        return DIALECT;
     }
 
     @Override
@@ -63,7 +76,7 @@ public final class DuckDbEngineFactory implements EngineFactory {
 
     /** The checked instance settings for a configuration. */
     public static DuckDbSettings settings(EngineConfig config, EngineContext context) {
-        config.requireKnown(PROPERTIES);
+        config.check(PROPERTIES);
         String source = config.sourceId();
         Path database = database(config);
         Optional<Path> temp = tempDirectory(config, context, database);
@@ -123,12 +136,8 @@ public final class DuckDbEngineFactory implements EngineFactory {
         return Optional.of(folder);
     }
 
+    /** The first 16 hex digits of the text's SHA-256. */
     private static String shortHash(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from the JDK", e);
-        }
+        return QueryService.sha256(text).substring(0, 16);
     }
 }

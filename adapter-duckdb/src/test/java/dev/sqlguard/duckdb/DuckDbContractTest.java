@@ -12,8 +12,9 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
-import dev.sqlguard.ports.contract.EngineContractSuite;
-import dev.sqlguard.ports.contract.EngineFixture;
+import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.testing.EngineContractSuite;
+import dev.sqlguard.testing.EngineFixture;
 
 /** The engine contract on a real DuckDB file. */
 class DuckDbContractTest extends EngineContractSuite {
@@ -37,8 +38,13 @@ class DuckDbContractTest extends EngineContractSuite {
         }
 
         @Override
+        public EngineFactory factory() {
+            return new DuckDbEngineFactory();
+        }
+
+        @Override
         public Engine engine(String sourceId, GuardrailPolicy policy) {
-            return new DuckDbEngineFactory().create(new EngineConfig(sourceId, Map.of("database", database.toString()), policy),
+            return factory().create(new EngineConfig(sourceId, Map.of("database", database.toString()), policy),
                     EngineContext.of(work));
         }
 

@@ -23,12 +23,13 @@ import dev.sqlguard.domain.ErrorType;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
-import dev.sqlguard.ports.contract.ContractDataset;
 import dev.sqlguard.duckdb.internal.DuckDbEngine;
+import dev.sqlguard.testing.ContractDataset;
 
 /**
- * Every hole FACTS lists for DuckDB and every vector of ADR-0009's Verification section, each sent
- * through QueryService and the whole engine. After each one the database file is byte-for-byte
+ * Every way measured on DuckDB 2.0 to write, read files, change settings or run SQL text that a
+ * read-only, locked instance still allows, and every vector the engine's guardrails exist to stop,
+ * each sent through QueryService and the whole engine. After each one the database file is byte-for-byte
  * unchanged, no WAL file appeared, nothing was written into the temp directory, and an honest
  * query still works.
  */
@@ -89,7 +90,7 @@ class DuckDbHostileTest {
         return out;
     }
 
-    /** FACTS: DuckDB allows the file, its WAL files and the temp folder on its own; none of them is writable through the engine. */
+    /** DuckDB itself allows writing the file, its WAL files and the temp folder; none of them is writable through the engine. */
     @ParameterizedTest
     @MethodSource("writesIntoAllowedPaths")
     void copyExportAndAttachIntoTheDatabaseItsWalAndItsTempFolderAreRefused(String sql) {
@@ -121,7 +122,7 @@ class DuckDbHostileTest {
         return out;
     }
 
-    /** FACTS: read_blob/read_text of the database file return every column, redacted ones included. */
+    /** On DuckDB 2.0, read_blob/read_text of the database file return every column, redacted ones included. */
     @ParameterizedTest
     @MethodSource("readsOfTheDatabaseFile")
     void fileReadersAndFilePathsAsTablesAreRefused(String sql) {
@@ -216,7 +217,7 @@ class DuckDbHostileTest {
                 "-- only a comment");
     }
 
-    /** FACTS: these work on a locked read-only connection; the engine refuses every one before DuckDB prepares it. */
+    /** These work on a locked read-only DuckDB connection; the engine refuses every one before DuckDB prepares it. */
     @ParameterizedTest
     @MethodSource("stateAndConfiguration")
     void stateConfigurationSecretsExtensionsAndSqlRunningFunctionsAreRefused(String sql) {
@@ -236,7 +237,7 @@ class DuckDbHostileTest {
                 "SELECT ';'; SELECT 2");
     }
 
-    /** FACTS: prepareStatement("A; B") runs A at prepare time. The engine classifies before preparing, so nothing of A runs. */
+    /** DuckDB's prepareStatement("A; B") runs A at prepare time. The engine classifies before preparing, so nothing of A runs. */
     @ParameterizedTest
     @MethodSource("multiStatements")
     void multiStatementTextRunsNothing(String sql) {

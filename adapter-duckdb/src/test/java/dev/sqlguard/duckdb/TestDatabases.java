@@ -17,8 +17,8 @@ import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
-import dev.sqlguard.ports.contract.ContractDataset;
 import dev.sqlguard.duckdb.internal.DuckDbEngine;
+import dev.sqlguard.testing.ContractDataset;
 
 /** Real DuckDB files for tests, created through a plain read-write connection that is closed before any engine opens them. */
 final class TestDatabases {

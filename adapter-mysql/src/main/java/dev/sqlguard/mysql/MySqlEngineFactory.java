@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
@@ -30,18 +31,37 @@ import dev.sqlguard.mysql.internal.ServerFlavor;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.PropertySpec;
 
 /**
  * The {@code mysql} engine: MySQL 8 and MariaDB 10.6+ through Connector/J.
  *
- * <p>Properties: {@code url} ({@code jdbc:mysql://host[:port][/database]}), {@code username},
- * {@code password}, optional {@code defaultSchema} (else the URL's database),
+ * <p>Settings ({@link #properties()}): {@code url} ({@code jdbc:mysql://host[:port][/database]}),
+ * {@code username}, {@code password}, {@code defaultSchema} (else the URL's database),
  * {@code requireReadOnlyAccount} (default false) and {@code poolSize} (default 4). The policy must
- * carry a restricted table allowlist.
+ * carry a restricted table allowlist. See {@code docs/engines/mysql.md}.
  */
 public final class MySqlEngineFactory implements EngineFactory {
     private static final Logger LOG = Logger.getLogger(MySqlEngineFactory.class.getName());
+
+    private static final List<PropertySpec> PROPERTIES = List.of(
+            PropertySpec.required(MySqlSettings.URL, "jdbc:mysql://host[:port][/database][?property=value&...], one plain host. "
+                    + "Only TLS, timeout and time-zone properties are accepted in the URL."),
+            PropertySpec.required(MySqlSettings.USERNAME, "The database account; give it SELECT on the allowlisted tables only."),
+            PropertySpec.optional(MySqlSettings.PASSWORD, "empty", "The account's password.").asSensitive(),
+            PropertySpec.optional(MySqlSettings.DEFAULT_SCHEMA, "the URL's database",
+                    "The database unqualified table names resolve to; it or the URL's database is required."),
+            PropertySpec.optional(MySqlSettings.REQUIRE_READ_ONLY_ACCOUNT, "false",
+                    "true refuses to start when the account holds any privilege beyond reading; false only warns."),
+            PropertySpec.optional(MySqlSettings.POOL_SIZE, Integer.toString(MySqlSettings.DEFAULT_POOL_SIZE),
+                    "Connections in the query pool, 1 to 64."));
+
+    /** MySQL's and MariaDB's SQL as the host writes it: backtick identifiers, no quantile aggregate. */
+    private static final EngineDialect DIALECT = new EngineDialect("MySQL/MariaDB", Optional.of('`'), Optional.empty(), List.of(
+            "Quote identifiers with backticks and text with single quotes; double quotes may mean text.",
+            "There is no median or quantile aggregate."));
 
     @Override
     public String name() {
@@ -49,17 +69,18 @@ public final class MySqlEngineFactory implements EngineFactory {
     }
 
     @Override
-    public Set<String> sensitivePropertyNames() {
-        return Set.of(MySqlSettings.PASSWORD);
+    public List<PropertySpec> properties() {
+        return PROPERTIES;
     }
 
     @Override
-    public Set<String> propertyNames() {
-        return MySqlSettings.PROPERTIES;
+    public EngineDialect dialect() {
+        return DIALECT;
     }
 
     @Override
     public Engine create(EngineConfig config, EngineContext context) {
+        config.check(PROPERTIES);
         MySqlSettings settings = MySqlSettings.parse(config);
         String source = config.sourceId();
         GuardrailPolicy policy = config.policy();

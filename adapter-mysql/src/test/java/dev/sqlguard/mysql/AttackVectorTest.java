@@ -30,11 +30,13 @@ import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.ports.Engine;
-import dev.sqlguard.ports.contract.ContractDataset;
+import dev.sqlguard.testing.ContractDataset;
 
 /**
- * Every vector of the MySQL design seed and every MySQL/JSqlParser pitfall of FACTS, run through
- * QueryService and the engine against the server with both accounts. Nothing may be written (the
+ * Every vector against what a naive MySQL engine would trust (the parser's view of the text, the
+ * driver's read-only flag, setMaxRows, the driver's timeout, grants) and every MySQL, MariaDB and
+ * JSqlParser pitfall measured on a real server, run through QueryService and the engine against the
+ * server with both accounts. Nothing may be written (the
  * data fingerprint, a sequence, a procedure's side table and the OUTFILE path are checked) and no
  * secret may appear in any result or message.
  */

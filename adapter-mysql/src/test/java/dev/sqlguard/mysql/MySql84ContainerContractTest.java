@@ -5,8 +5,8 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.mysql.MySQLContainer;
 
-import dev.sqlguard.ports.contract.EngineContractSuite;
-import dev.sqlguard.ports.contract.EngineFixture;
+import dev.sqlguard.testing.EngineContractSuite;
+import dev.sqlguard.testing.EngineFixture;
 
 /**
  * The engine contract on a real MySQL 8.4 server in a container, with the least-privilege account.

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Tag;
 
-import dev.sqlguard.ports.contract.EngineContractSuite;
-import dev.sqlguard.ports.contract.EngineFixture;
+import dev.sqlguard.testing.EngineContractSuite;
+import dev.sqlguard.testing.EngineFixture;
 
 /** The engine contract with the least-privilege account ({@code SELECT} on the test databases only). */
 @Tag("mysql")

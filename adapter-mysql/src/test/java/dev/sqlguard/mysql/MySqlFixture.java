@@ -8,7 +8,8 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
-import dev.sqlguard.ports.contract.EngineFixture;
+import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.testing.EngineFixture;
 
 /** A private {@code sqlguard_t_*} database on the test server, queried through one of the two accounts. */
 final class MySqlFixture implements EngineFixture {
@@ -27,8 +28,13 @@ final class MySqlFixture implements EngineFixture {
     }
 
     @Override
+    public EngineFactory factory() {
+        return new MySqlEngineFactory();
+    }
+
+    @Override
     public Engine engine(String sourceId, GuardrailPolicy policy) {
-        return new MySqlEngineFactory().create(new EngineConfig(sourceId, TestServer.properties(server, database, admin), policy),
+        return factory().create(new EngineConfig(sourceId, TestServer.properties(server, database, admin), policy),
                 EngineContext.of(Path.of("target")));
     }
 

@@ -33,7 +33,7 @@ import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.ports.Engine;
-import dev.sqlguard.ports.contract.ContractDataset;
+import dev.sqlguard.testing.ContractDataset;
 
 /**
  * Sensitive columns used as oracles (filters, joins, grouping, ordering, DISTINCT, value-dependent

@@ -15,7 +15,7 @@ import java.util.UUID;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.mysql.MySQLContainer;
 
-import dev.sqlguard.ports.contract.ContractDataset;
+import dev.sqlguard.testing.ContractDataset;
 
 /**
  * The server under test: the local MariaDB named by {@code SQLGUARD_MYSQL_URL} (CI and this

@@ -17,6 +17,8 @@ final class HexagonRules {
     static final String DOMAIN = "dev.sqlguard.domain..";
     static final String PORTS = "dev.sqlguard.ports..";
     static final String APP = "dev.sqlguard.app..";
+    /** The adapter kit's test side (sqlguard-testing): the contract suite and the in-memory engine. */
+    static final String TESTING = "dev.sqlguard.testing..";
 
     /** The app's layers, top to bottom: each may use only the layers below it (maven modules app/cli, mcp, agent, api). */
     static final String[] CLI = {"dev.sqlguard.app.internal.cli..", "dev.sqlguard.app.internal.demo.."};
@@ -26,13 +28,13 @@ final class HexagonRules {
             "dev.sqlguard.app.internal.wiring.."};
 
     /** Every top-level package {@code dev.sqlguard.(*)} that is not one of these is an adapter. */
-    static final Set<String> NOT_ADAPTERS = Set.of("domain", "ports", "app", "architecture", "benchmarks");
+    static final Set<String> NOT_ADAPTERS = Set.of("domain", "ports", "testing", "app", "architecture", "benchmarks");
     static final String TOP_LEVEL_PACKAGES = "dev.sqlguard.(*)..";
     static final DescribedPredicate<Slice> ADAPTERS = DescribedPredicate.describe(
             "are adapters (every package but " + NOT_ADAPTERS + ")", slice -> !NOT_ADAPTERS.contains(slice.getNamePart(1)));
 
     /** Every package a rule names, for the check that none is empty. */
-    static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, APP}, CLI, MCP, AGENT, API)
+    static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, TESTING, APP}, CLI, MCP, AGENT, API)
             .flatMap(Stream::of).toList();
 
     private HexagonRules() {
@@ -55,6 +57,15 @@ final class HexagonRules {
     static final ArchRule PORTS_DEPEND_ONLY_ON_THE_DOMAIN = classes().that().resideInAPackage(PORTS)
             .should().onlyDependOnClassesThat().resideInAnyPackage(PORTS, DOMAIN, "java..")
             .because("ports depends only on core-domain and the JDK");
+
+    static final ArchRule TESTING_USES_ONLY_THE_KIT = classes().that().resideInAPackage(TESTING)
+            .should().onlyDependOnClassesThat().resideInAnyPackage(TESTING, PORTS, DOMAIN, "java..", "org.junit..", "org.assertj..")
+            .because("sqlguard-testing is what a third-party adapter builds on: ports, core-domain, JUnit and AssertJ, "
+                    + "never an adapter or the app");
+
+    static final ArchRule NO_PRODUCTION_CODE_USES_THE_TEST_KIT = noClasses().that().resideOutsideOfPackage(TESTING)
+            .should().dependOnClassesThat().resideInAPackage(TESTING)
+            .because("the contract suite and the in-memory engine are for tests; production code never ships them");
 
     static final ArchRule ADAPTERS_NEVER_SEE_EACH_OTHER = slices().matching(TOP_LEVEL_PACKAGES).that(ADAPTERS)
             .should().notDependOnEachOther()

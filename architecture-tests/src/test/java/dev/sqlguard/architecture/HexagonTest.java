@@ -46,7 +46,7 @@ class HexagonTest {
     void theAdapterRuleFindsEveryAdapter() {
         List<Slice> adapters = Slices.matching(HexagonRules.TOP_LEVEL_PACKAGES).transform(production).stream()
                 .filter(HexagonRules.ADAPTERS).toList();
-        assertThat(adapters).extracting(s -> s.getNamePart(1)).contains("duckdb", "mysql", "llm");
+        assertThat(adapters).extracting(s -> s.getNamePart(1)).contains("duckdb", "mysql", "llm").doesNotContain("testing");
         assertThat(adapters).allSatisfy(slice -> assertThat(slice).isNotEmpty());
     }
 
@@ -63,6 +63,16 @@ class HexagonTest {
     @Test
     void portsDependOnlyOnTheDomain() {
         HexagonRules.PORTS_DEPEND_ONLY_ON_THE_DOMAIN.check(production);
+    }
+
+    @Test
+    void theTestingKitUsesOnlyPortsAndTheDomain() {
+        HexagonRules.TESTING_USES_ONLY_THE_KIT.check(production);
+    }
+
+    @Test
+    void noProductionCodeUsesTheTestKit() {
+        HexagonRules.NO_PRODUCTION_CODE_USES_THE_TEST_KIT.check(production);
     }
 
     @Test

@@ -22,11 +22,15 @@ import dev.sqlguard.domain.archfixture.DomainClassUsingRegexOnly;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingMySql;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingApp;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingGuice;
+import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingTheTestKit;
 import dev.sqlguard.llm.archfixture.LlmClassRunningAProcess;
 import dev.sqlguard.llm.archfixture.LlmClassUsingRuntimeExec;
 import dev.sqlguard.llm.archfixture.LlmClassUsingScriptEngine;
 import dev.sqlguard.mysql.archfixture.MySqlThing;
 import dev.sqlguard.ports.archfixture.PortClassUsingJackson;
+import dev.sqlguard.testing.archfixture.KitClassUsingAnAdapter;
+import dev.sqlguard.testing.archfixture.KitClassUsingApp;
+import dev.sqlguard.testing.archfixture.KitThing;
 
 /** Every rule must fail on a deliberately bad class; otherwise it proves nothing. */
 class RulesCanFailTest {
@@ -50,6 +54,22 @@ class RulesCanFailTest {
     @Test
     void portsRuleFailsOnJackson() {
         assertViolated(HexagonRules.PORTS_DEPEND_ONLY_ON_THE_DOMAIN, PortClassUsingJackson.class);
+    }
+
+    @Test
+    void theTestingKitRuleFailsOnAnAdapterOrTheApp() {
+        assertViolated(HexagonRules.TESTING_USES_ONLY_THE_KIT, KitClassUsingAnAdapter.class);
+        assertViolated(HexagonRules.TESTING_USES_ONLY_THE_KIT, KitClassUsingApp.class);
+    }
+
+    @Test
+    void theTestingKitRuleAllowsPortsTheDomainJUnitAndAssertJ() {
+        HexagonRules.TESTING_USES_ONLY_THE_KIT.check(new ClassFileImporter().importClasses(KitThing.class));
+    }
+
+    @Test
+    void productionCodeUsingTheTestKitFails() {
+        assertViolated(HexagonRules.NO_PRODUCTION_CODE_USES_THE_TEST_KIT, DuckDbClassUsingTheTestKit.class);
     }
 
     @Test

@@ -2,10 +2,10 @@ package dev.sqlguard.ports;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -45,21 +45,33 @@ public record EngineConfig(String sourceId, Map<String, String> properties, Guar
         };
     }
 
-    /** Refuses properties the engine does not know, naming the first one. */
-    public void requireKnown(Set<String> known) {
-        for (String name : new TreeMap<>(properties).keySet()) {
-            if (!known.contains(name)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
-                        "Source '" + sourceId + "': unknown property '" + name + "'; known: " + new java.util.TreeSet<>(known) + ".");
+    /**
+     * Checks the keys against exactly these settings, with the same check the app's configuration
+     * reader uses ({@link PropertySpecs}): refuses a key that is not one of them and a required
+     * setting that is missing or blank, each with {@code CONFIGURATION_ERROR} naming the key. The
+     * values are the factory's to check.
+     */
+    public void check(List<PropertySpec> specs) {
+        PropertySpecs settings = PropertySpecs.of(specs);
+        Optional<String> unknown = settings.firstUnknown(properties.keySet());
+        if (unknown.isPresent()) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': unknown property '"
+                    + unknown.get() + "'; known: " + settings.names() + ".");
+        }
+        for (PropertySpec spec : settings.list()) {
+            if (spec.required()) {
+                requireProperty(spec.name());
             }
         }
     }
 
-    /** The properties with sensitive values replaced by {@code ****}, for logs. */
-    public Map<String, String> masked(Set<String> sensitive) {
-        Map<String, String> out = new TreeMap<>();
-        properties.forEach((k, v) -> out.put(k, sensitive.contains(k) ? "****" : v));
-        return out;
+    /**
+     * Refuses properties the engine does not know, naming the first one: {@link #check(List)} for
+     * an engine that declares names only. An engine that declares {@link EngineFactory#properties()}
+     * calls {@link #check(List)} with them, which also refuses a missing required setting.
+     */
+    public void requireKnown(Set<String> known) {
+        check(known.stream().sorted().map(name -> PropertySpec.optional(name, "A setting.")).toList());
     }
 
     @Override

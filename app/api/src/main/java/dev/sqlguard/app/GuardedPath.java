@@ -6,6 +6,8 @@ import java.util.List;
 
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineDialect;
+import dev.sqlguard.ports.EngineFactory;
 
 /**
  * A {@link SqlGuard}'s guarded path on some of its sources, for the layers built on the facade
@@ -26,11 +28,13 @@ public record GuardedPath(QueryService service, List<Source> sources) {
      *
      * @param engine its engine, started
      * @param engineName the name of the engine factory that built it ({@code duckdb}, {@code mysql}, ...)
+     * @param dialect the SQL dialect that factory declares ({@link EngineFactory#dialect()})
      */
-    public record Source(Engine engine, String engineName) {
+    public record Source(Engine engine, String engineName, EngineDialect dialect) {
         public Source {
             requireNonNull(engine, "engine is null");
             requireNonNull(engineName, "engineName is null");
+            requireNonNull(dialect, "dialect is null");
         }
     }
 }

@@ -20,6 +20,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.sqlguard.app.SqlGuardConfig.AuditConfig;
@@ -37,7 +38,6 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.SafeText;
-import dev.sqlguard.domain.SensitiveNames;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.port.AuditSink;
@@ -45,6 +45,8 @@ import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.PropertySpec;
+import dev.sqlguard.ports.PropertySpecs;
 import dev.sqlguard.ports.TableDescription;
 
 /**
@@ -192,7 +194,9 @@ public final class SqlGuard implements AutoCloseable {
             List<GuardedPath.Source> out = new ArrayList<>();
             for (String id : sourceIds) {
                 Slot slot = slot(requireNonNull(id, "source id is null"));
-                out.add(new GuardedPath.Source(slot.engine(), slot.config.engine()));
+                Engine engine = slot.engine();
+                EngineFactory factory = engines.require(slot.config.engine(), "source '" + id + "': ");
+                out.add(new GuardedPath.Source(engine, factory.name(), factory.dialect()));
             }
             return new GuardedPath(service, out);
         });
@@ -350,7 +354,7 @@ public final class SqlGuard implements AutoCloseable {
             EngineConfig engineConfig = new EngineConfig(config.id(), config.properties(), config.policy());
             LOG.fine(() -> "starting source " + config);
             try {
-                Engine created = factory.create(engineConfig, new EngineContext(workDirectory(), clock));
+                Engine created = factory.create(engineConfig, EngineContext.of(workDirectory(), clock));
                 return requireNonNull(created, "engine factory returned null");
             } catch (GuardException e) {
                 throw masked(e);
@@ -482,20 +486,20 @@ public final class SqlGuard implements AutoCloseable {
             return open(new SqlGuardConfig(checked, model, auditConfig), registry, auditSink);
         }
 
-        /** The source with its properties checked against its engine and its secrets marked. */
+        /** The source with its properties checked against its engine's settings and its secrets marked. */
         private static SourceConfig checked(SourceConfig source, EngineRegistry registry) {
-            EngineFactory factory = registry.require(source.engine(), "source '" + source.id() + "': ");
-            Set<String> known = factory.propertyNames();
-            Set<String> sensitive = new HashSet<>();
-            for (String key : source.properties().keySet()) {
-                if (!known.isEmpty() && !known.contains(key)) {
-                    throw new ConfigException("source '" + source.id() + "': " + SafeText.identifier(key)
-                            + " is not a setting of engine '" + source.engine() + "'.");
-                }
-                if (factory.sensitivePropertyNames().contains(key) || SensitiveNames.isSensitive(key, Set.of())) {
-                    sensitive.add(key);
-                }
+            PropertySpecs settings = PropertySpecs.of(registry.require(source.engine(), "source '" + source.id() + "': "));
+            Set<String> keys = source.properties().keySet();
+            settings.firstUnknown(keys).ifPresent(key -> {
+                throw new ConfigException("source '" + source.id() + "': " + SafeText.identifier(key)
+                        + " is not a setting of engine '" + source.engine() + "'; known: " + String.join(", ", settings.names()) + ".");
+            });
+            List<PropertySpec> missing = settings.missing(keys);
+            if (!missing.isEmpty()) {
+                throw new ConfigException("source '" + source.id() + "': engine '" + source.engine() + "' needs the setting '"
+                        + missing.get(0).name() + "': " + missing.get(0).description());
             }
+            Set<String> sensitive = keys.stream().filter(settings::isSensitive).collect(Collectors.toSet());
             return new SourceConfig(source.id(), source.engine(), source.properties(), sensitive, source.policy());
         }
     }

@@ -27,6 +27,9 @@ import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditEvent;
 import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.ports.EngineDialect;
+import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.PropertySpec;
 import dev.sqlguard.ports.TableDescription;
 
 class SqlGuardTest {
@@ -67,6 +70,8 @@ class SqlGuardTest {
             GuardedPath path = guard.guardedPath(List.of("claims", "other"));
             assertThat(path.sources()).extracting(s -> s.engine().sourceId()).containsExactly("claims", "other");
             assertThat(path.sources()).extracting(GuardedPath.Source::engineName).containsExactly("fake", "fake");
+            assertThat(path.sources()).extracting(GuardedPath.Source::dialect).as("the fake engine declares no dialect")
+                    .containsOnly(EngineDialect.PLAIN);
 
             GuardedPath.Source claims = path.sources().get(0);
             ToolResult ok = path.service().query(claims.engine().binding(), QueryRequest.of("claims", "SELECT n FROM t"));
@@ -182,7 +187,16 @@ class SqlGuardTest {
                 .hasMessageContaining("fake");
         assertThatThrownBy(() -> SqlGuard.builder().source("s", "fake", Map.of("colour", "red"), GuardrailPolicy.defaults()).build())
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("'colour' is not a setting of engine 'fake'");
+                .hasMessageContaining("'colour' is not a setting of engine 'fake'; known: database, mode, password, rows.");
+        EngineFactory needy = new FakeEngineFactory("needy") {
+            @Override
+            public List<PropertySpec> properties() {
+                return List.of(PropertySpec.required("database", "The database file."));
+            }
+        };
+        assertThatThrownBy(() -> SqlGuard.builder().engine(needy).source("s", "needy", Map.of(), GuardrailPolicy.defaults()).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("source 's': engine 'needy' needs the setting 'database': The database file.");
         assertThatThrownBy(() -> SqlGuard.builder().source("s", "fake", Map.of(), GuardrailPolicy.defaults())
                 .source("s", "fake", Map.of(), GuardrailPolicy.defaults()))
                 .isInstanceOf(ConfigException.class);

@@ -7,14 +7,17 @@ import java.util.Locale;
 
 import dev.sqlguard.app.GuardedPath;
 import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineDialect;
+import dev.sqlguard.ports.EngineFactory;
 
 /**
- * One data source the agent may use: a started engine and the name of the engine factory that
- * built it ({@code duckdb}, {@code mysql}, ...). The name picks the SQL dialect the agent's own
- * generated SQL (summary statistics, charts) is written in; an unknown name gets a conservative
- * dialect that uses plain identifiers only.
+ * One data source the agent may use: a started engine, the name of the engine factory that built it
+ * ({@code duckdb}, {@code mysql}, ...) and the SQL dialect that factory declares. The dialect is
+ * what the agent's own generated SQL (summary statistics, charts) is written in and what the system
+ * prompt tells the model; an engine that declares none gets {@link EngineDialect#PLAIN}, which
+ * uses plain identifiers only.
  */
-public record AgentSource(Engine engine, String engineName) {
+public record AgentSource(Engine engine, String engineName, EngineDialect dialect) {
     public AgentSource {
         requireNonNull(engine, "engine is null");
         requireNonNull(engineName, "engineName is null");
@@ -22,11 +25,17 @@ public record AgentSource(Engine engine, String engineName) {
         if (engineName.isEmpty()) {
             throw new IllegalArgumentException("engineName is blank");
         }
+        requireNonNull(dialect, "dialect is null");
+    }
+
+    /** An engine built by {@code factory}: the factory's name and dialect. */
+    public static AgentSource of(Engine engine, EngineFactory factory) {
+        return new AgentSource(engine, factory.name(), factory.dialect());
     }
 
     /** The sources of a facade's guarded path. */
     public static List<AgentSource> of(GuardedPath path) {
-        return path.sources().stream().map(s -> new AgentSource(s.engine(), s.engineName())).toList();
+        return path.sources().stream().map(s -> new AgentSource(s.engine(), s.engineName(), s.dialect())).toList();
     }
 
     public String id() {

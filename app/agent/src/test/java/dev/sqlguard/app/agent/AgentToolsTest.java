@@ -20,7 +20,7 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolStatus;
-import dev.sqlguard.ports.contract.ContractDataset;
+import dev.sqlguard.testing.ContractDataset;
 import dev.sqlguard.ports.model.ToolSpec;
 
 class AgentToolsTest {
@@ -187,8 +187,7 @@ class AgentToolsTest {
 
     @Test
     void summaryStatsReportsCleanlyWhenThePolicyAllowsNoAggregate() throws Exception {
-        AgentSource strict = new AgentSource(AgentFixtures.engine(GuardrailPolicy.defaults().withFunctions(java.util.Set.of("upper"))),
-                "inmemory");
+        AgentSource strict = AgentFixtures.source(AgentFixtures.engine(GuardrailPolicy.defaults().withFunctions(java.util.Set.of("upper"))));
         AgentTools strictTools = new AgentTools(new QueryService(audit), List.of(strict), charts);
         ToolOutcome outcome = strictTools.call("summary_stats", "{\"source\":\"claims_db\",\"table\":\"claims\",\"columns\":[\"amount\"]}");
         assertThat(outcome.status()).isEqualTo(ToolStatus.REJECTED);

@@ -139,8 +139,8 @@ class AnalystPlannerTest {
 
     @Test
     void aNonRetryableErrorEndsSqlRetriesAndTheModelMayStillAnswer() {
-        AgentSource broken = new AgentSource(new FailingEngine(AgentFixtures.engine(),
-                new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED)), "inmemory");
+        AgentSource broken = AgentFixtures.source(new FailingEngine(AgentFixtures.engine(),
+                new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED)));
         ScriptedModel model = new ScriptedModel(
                 call("query_data", COUNT_DENIED),
                 request -> {
@@ -161,8 +161,8 @@ class AnalystPlannerTest {
 
     @Test
     void aDataCallAfterANonRetryableErrorEndsTheRun() {
-        AgentSource broken = new AgentSource(new FailingEngine(AgentFixtures.engine(),
-                new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED)), "inmemory");
+        AgentSource broken = AgentFixtures.source(new FailingEngine(AgentFixtures.engine(),
+                new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED)));
         ScriptedModel model = ScriptedModel.forever(call("query_data", COUNT_DENIED));
         AnalyticalResponse response = new AnalystPlanner(model, new QueryService(AuditSink.discarding()), List.of(broken),
                 DomainAnswerVerifier.standard(), AgentSettings.defaults(charts)).ask("How many claims were denied?");

@@ -72,21 +72,24 @@ class DuckDbAgentTest {
         }
         engine = open(policy());
         service = new QueryService(AuditSink.discarding());
-        source = new AgentSource(engine, "duckdb");
+        source = AgentSource.of(engine, factory());
     }
 
     static GuardrailPolicy policy() {
         return GuardrailPolicy.defaults().withTables(TableAllowlist.of(Map.of("claims", List.of("*"))));
     }
 
-    static Engine open(GuardrailPolicy policy) throws Exception {
-        // the app's own discovery: it skips the deliberately missing provider that app's tests register
-        EngineFactory factory = ServiceDiscovery.load(EngineFactory.class, DuckDbAgentTest.class.getClassLoader(), warning -> { })
+    /** The app's own discovery: it skips the deliberately missing provider that app's tests register. */
+    static EngineFactory factory() {
+        return ServiceDiscovery.load(EngineFactory.class, DuckDbAgentTest.class.getClassLoader(), warning -> { })
                 .stream().filter(f -> f.name().equals("duckdb")).findFirst().orElseThrow();
+    }
+
+    static Engine open(GuardrailPolicy policy) throws Exception {
         if (work == null) {
             work = Files.createDirectories(folder.resolve("work"));
         }
-        return factory.create(new EngineConfig(SOURCE, Map.of("database", database.toString()), policy), EngineContext.of(work));
+        return factory().create(new EngineConfig(SOURCE, Map.of("database", database.toString()), policy), EngineContext.of(work));
     }
 
     @AfterAll
@@ -136,7 +139,7 @@ class DuckDbAgentTest {
     @Test
     void summaryStatsLeavesOutWhatTheSourcePolicyRefusesAndSaysWhy() throws Exception {
         try (Engine strict = open(policy().withFunctions(Set.of("count", "count_star", "min", "max", "avg")))) {
-            AgentTools tools = new AgentTools(service, List.of(new AgentSource(strict, "duckdb")), folder.resolve("charts"));
+            AgentTools tools = new AgentTools(service, List.of(AgentSource.of(strict, factory())), folder.resolve("charts"));
             ToolOutcome outcome = tools.call("summary_stats", "{\"source\":\"demo\",\"table\":\"claims\",\"columns\":[\"amount\"]}");
             assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
             JsonNode out = json(outcome.modelJson());

@@ -19,7 +19,6 @@ import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.port.ExecutionPort;
-import dev.sqlguard.domain.port.ResultCursor;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.ports.CatalogView;
 import dev.sqlguard.ports.Engine;
@@ -27,7 +26,9 @@ import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.PropertySpec;
 import dev.sqlguard.ports.TableDescription;
+import dev.sqlguard.testing.ListCursor;
 
 /**
  * A small engine for app tests, registered as {@code fake} in test META-INF/services.
@@ -61,18 +62,17 @@ public class FakeEngineFactory implements EngineFactory {
     }
 
     @Override
-    public Set<String> propertyNames() {
-        return Set.of("rows", "password", "mode", "database");
-    }
-
-    @Override
-    public Set<String> sensitivePropertyNames() {
-        return Set.of("password");
+    public List<PropertySpec> properties() {
+        return List.of(
+                PropertySpec.optional("rows", "3", "Rows every query returns."),
+                PropertySpec.optional("password", "A password the engine leaks on purpose (in the SQL 'leak').").asSensitive(),
+                PropertySpec.optional("mode", "unavailable or badconfig make create fail."),
+                PropertySpec.optional("database", "Ignored."));
     }
 
     @Override
     public Engine create(EngineConfig config, EngineContext context) {
-        config.requireKnown(propertyNames());
+        config.check(properties());
         String mode = config.property("mode").orElse("");
         if (mode.equals("unavailable")) {
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The database could not be reached.");
@@ -170,7 +170,7 @@ public class FakeEngineFactory implements EngineFactory {
                     for (int i = 1; i <= plan.parameters().size(); i++) {
                         columns.add(new ResultColumn("p" + i, "ANY"));
                     }
-                    return new ListCursor(columns, List.of(new ArrayList<>(plan.parameters())));
+                    return new ListCursor(columns, List.of(plan.parameters()));
                 }
                 List<List<Object>> data = new ArrayList<>();
                 int count = lower.contains("empty") ? 0 : rows;
@@ -205,42 +205,6 @@ public class FakeEngineFactory implements EngineFactory {
         @Override
         public void close() {
             CLOSED.incrementAndGet();
-        }
-    }
-
-    static final class ListCursor implements ResultCursor {
-        private final List<ResultColumn> columns;
-        private final List<List<Object>> rows;
-        private int index = -1;
-
-        ListCursor(List<ResultColumn> columns, List<List<Object>> rows) {
-            this.columns = columns;
-            this.rows = rows;
-        }
-
-        @Override
-        public List<ResultColumn> columns() {
-            return columns;
-        }
-
-        @Override
-        public boolean next() {
-            index++;
-            return index < rows.size();
-        }
-
-        @Override
-        public Object get(int i) {
-            return rows.get(index).get(i);
-        }
-
-        @Override
-        public void cancel() {
-            index = rows.size();
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

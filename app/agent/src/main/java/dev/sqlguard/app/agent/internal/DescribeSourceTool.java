@@ -37,7 +37,7 @@ public final class DescribeSourceTool implements Tool {
     @Override
     public String description() {
         return "Lists the allowlisted tables of a data source with their columns, types, row counts and which columns"
-                + " are redacted. Call it first to learn the names you may use.";
+                + " are redacted, and the source's SQL dialect. Call it first to learn the names you may use.";
     }
 
     @Override
@@ -62,6 +62,9 @@ public final class DescribeSourceTool implements Tool {
             ObjectNode s = list.addObject();
             s.put("source", source.id());
             s.put("engine", source.engineName());
+            s.put("dialect", source.dialect().name());
+            ArrayNode notes = s.putArray("dialect_notes");
+            source.dialect().notes().forEach(notes::add);
             ArrayNode tables = s.putArray("tables");
             for (TableDescription table : context.catalog(source)) {
                 ObjectNode t = tables.addObject();

@@ -88,7 +88,7 @@ public final class PlotChartTool implements Tool {
     @Override
     public ToolOutcome call(JsonNode arguments) {
         AgentSource source = context.source(arguments.get("source").textValue());
-        SqlDialect dialect = SqlDialect.forEngine(source.engineName());
+        SqlWriter writer = new SqlWriter(source.dialect());
         JsonNode c = arguments.get("chart");
         TableDescription table = context.table(source, c.get("table").textValue());
         ColumnDescription x = context.column(table, c.get("x").textValue());
@@ -116,7 +116,7 @@ public final class PlotChartTool implements Tool {
                     + aggregation.wireName() + "'.");
         }
         List<Object> params = new ArrayList<>();
-        String sql = sql(dialect, table, spec, params);
+        String sql = sql(writer, table, spec, params);
         ToolResult result = context.run(source, sql, params);
         if (result.error().isPresent()) {
             return ToolContext.outcome(NAME, result);
@@ -165,20 +165,20 @@ public final class PlotChartTool implements Tool {
     }
 
     /** The SQL of a chart; only catalog names (quoted) and {@code ?} placeholders reach the text. */
-    static String sql(SqlDialect dialect, TableDescription table, ChartSpec spec, List<Object> params) {
-        String x = dialect.quote(spec.x());
-        Optional<String> series = spec.series().map(dialect::quote);
+    static String sql(SqlWriter writer, TableDescription table, ChartSpec spec, List<Object> params) {
+        String x = writer.quote(spec.x());
+        Optional<String> series = spec.series().map(writer::quote);
         String yExpr = switch (spec.aggregation()) {
             case COUNT -> "count(*)";
-            case NONE -> dialect.quote(spec.y().orElseThrow());
-            default -> spec.aggregation().wireName() + "(" + dialect.quote(spec.y().orElseThrow()) + ")";
+            case NONE -> writer.quote(spec.y().orElseThrow());
+            default -> spec.aggregation().wireName() + "(" + writer.quote(spec.y().orElseThrow()) + ")";
         };
         StringBuilder sql = new StringBuilder("SELECT ").append(x).append(" AS chart_x");
         series.ifPresent(s -> sql.append(", ").append(s).append(" AS chart_series"));
-        sql.append(", ").append(yExpr).append(" AS chart_y FROM ").append(dialect.table(table.table()));
+        sql.append(", ").append(yExpr).append(" AS chart_y FROM ").append(writer.table(table.table()));
         for (int i = 0; i < spec.filters().size(); i++) {
             ChartSpec.Filter f = spec.filters().get(i);
-            sql.append(i == 0 ? " WHERE " : " AND ").append(dialect.quote(f.column())).append(' ').append(f.op()).append(" ?");
+            sql.append(i == 0 ? " WHERE " : " AND ").append(writer.quote(f.column())).append(' ').append(f.op()).append(" ?");
             params.add(f.value());
         }
         if (spec.aggregation() != ChartSpec.Aggregation.NONE) {

@@ -25,8 +25,8 @@ import dev.sqlguard.ports.TableDescription.ColumnDescription;
  * allowlisted columns. This class writes the SQL from catalog names only (quoted for the dialect)
  * and runs it on the guarded path, so the source's function allowlist applies to it too.
  *
- * <p>Engines differ: DuckDB has {@code quantile_cont}; MySQL and MariaDB have no quantile
- * aggregate; other engines are tried. The statement is tried at up to three levels (with
+ * <p>Engines differ: quartiles are computed only where the source's dialect declares a quantile
+ * aggregate (DuckDB's {@code quantile_cont}; MySQL and MariaDB have none). The statement is tried at up to three levels (with
  * quartiles; without them; without distinct counts and standard deviations). A level that the
  * source refuses with a USER or POLICY error (say {@code FUNCTION_NOT_ALLOWED}) moves to the next,
  * and a note tells the model which statistics were left out and why. Any other failure (time,
@@ -83,7 +83,7 @@ public final class SummaryStatsTool implements Tool {
     @Override
     public ToolOutcome call(JsonNode arguments) {
         AgentSource source = context.source(arguments.get("source").textValue());
-        SqlDialect dialect = SqlDialect.forEngine(source.engineName());
+        SqlWriter writer = new SqlWriter(source.dialect());
         TableDescription table = context.table(source, arguments.get("table").textValue());
         List<Target> targets = new ArrayList<>();
         JsonNode requested = arguments.get("columns");
@@ -109,13 +109,13 @@ public final class SummaryStatsTool implements Tool {
         ToolResult result = null;
         Level used = null;
         for (Level level : Level.values()) {
-            if (level == Level.FULL && (!numeric || !dialect.hasQuantiles())) {
+            if (level == Level.FULL && (!numeric || !writer.hasQuantiles())) {
                 if (numeric) {
                     notes.add("Quartiles are not computed on this engine (it has no quantile aggregate the agent uses).");
                 }
                 continue;
             }
-            String sql = sql(dialect, table, targets, level);
+            String sql = sql(writer, table, targets, level);
             if (sql.equals(previousSql)) {
                 continue;
             }
@@ -204,11 +204,11 @@ public final class SummaryStatsTool implements Tool {
         return "c" + index + "_" + stat;
     }
 
-    private static String sql(SqlDialect dialect, TableDescription table, List<Target> targets, Level level) {
+    private static String sql(SqlWriter writer, TableDescription table, List<Target> targets, Level level) {
         StringBuilder sql = new StringBuilder("SELECT count(*) AS row_count");
         for (int i = 0; i < targets.size(); i++) {
             Target target = targets.get(i);
-            String c = dialect.quote(target.column().name());
+            String c = writer.quote(target.column().name());
             for (String stat : statNames(target, level)) {
                 String expr = switch (stat) {
                     case "count" -> "count(" + c + ")";
@@ -217,11 +217,11 @@ public final class SummaryStatsTool implements Tool {
                     case "max" -> "max(" + c + ")";
                     case "mean" -> "avg(" + c + ")";
                     case "stddev" -> "stddev_samp(" + c + ")";
-                    default -> dialect.quantile(c, FRACTIONS.get(QUARTILES.indexOf(stat)));
+                    default -> writer.quantile(c, FRACTIONS.get(QUARTILES.indexOf(stat)));
                 };
                 sql.append(", ").append(expr).append(" AS ").append(alias(i, stat));
             }
         }
-        return sql.append(" FROM ").append(dialect.table(table.table())).toString();
+        return sql.append(" FROM ").append(writer.table(table.table())).toString();
     }
 }

@@ -1,8 +1,11 @@
 package dev.sqlguard.app.agent.internal;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import dev.sqlguard.app.agent.AgentSource;
+import dev.sqlguard.ports.EngineDialect;
 
 /** The planner's system message. The guardrails do not depend on it; it only makes good runs likelier. */
 public final class SystemPrompt {
@@ -15,9 +18,18 @@ public final class SystemPrompt {
                 .append(" summary_stats, plot_chart and clarify; they are your only way to see data.\n");
         text.append("Sources:");
         for (AgentSource source : sources) {
-            text.append(" '").append(source.id()).append("' (").append(dialectName(source.engineName())).append(" SQL)");
+            text.append(" '").append(source.id()).append("' (").append(source.dialect().name()).append(" SQL)");
         }
         text.append(".\n");
+        Set<EngineDialect> dialects = new LinkedHashSet<>();
+        sources.forEach(source -> dialects.add(source.dialect()));
+        for (EngineDialect dialect : dialects) {
+            if (!dialect.notes().isEmpty()) {
+                text.append(dialect.name()).append(" SQL:");
+                dialect.notes().forEach(note -> text.append(' ').append(note));
+                text.append('\n');
+            }
+        }
         text.append("Rules:\n");
         text.append("- Call describe_source first to learn the allowlisted tables and columns; use no other names.\n");
         text.append("- query_data runs exactly one read-only SELECT. Put values from the question in params with ? placeholders.\n");
@@ -30,13 +42,5 @@ public final class SystemPrompt {
         text.append("- When you are done, reply without a tool call: one to three sentences answering the question, then a line"
                 + " 'Key findings:' followed by up to five lines starting with '- '.\n");
         return text.toString();
-    }
-
-    private static String dialectName(String engineName) {
-        return switch (SqlDialect.forEngine(engineName)) {
-            case DUCKDB -> "DuckDB";
-            case MYSQL -> "MySQL/MariaDB";
-            case PLAIN -> "standard";
-        };
     }
 }

@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.sqlguard.app.internal.json.ToolResultJson;
+import dev.sqlguard.app.agent.AgentSource;
+import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.ports.EngineDialect;
+import dev.sqlguard.testing.memory.InMemoryEngine;
 
 class AgentInternalsTest {
     @ParameterizedTest
@@ -60,15 +65,32 @@ class AgentInternalsTest {
 
     @Test
     void dialectsQuoteEveryIdentifierOrRefuseOnesThatNeedQuoting() {
-        assertThat(SqlDialect.forEngine("duckdb").quote("we\"ird")).isEqualTo("\"we\"\"ird\"");
-        assertThat(SqlDialect.forEngine("MariaDB").quote("we`ird")).isEqualTo("`we``ird`");
-        assertThat(SqlDialect.forEngine("mysql").table(TableRef.of("shop", "orders"))).isEqualTo("`shop`.`orders`");
-        assertThat(SqlDialect.forEngine("postgres")).isEqualTo(SqlDialect.PLAIN);
-        assertThat(SqlDialect.PLAIN.quote("amount")).isEqualTo("amount");
-        assertThatThrownBy(() -> SqlDialect.PLAIN.quote("amount) FROM users --"))
+        SqlWriter doubleQuotes = new SqlWriter(new EngineDialect("DuckDB", Optional.of('"'),
+                Optional.of("quantile_cont({column}, {fraction})"), List.of()));
+        SqlWriter backticks = new SqlWriter(new EngineDialect("MySQL/MariaDB", Optional.of('`'), Optional.empty(), List.of()));
+        SqlWriter plain = new SqlWriter(EngineDialect.PLAIN);
+        assertThat(doubleQuotes.quote("we\"ird")).isEqualTo("\"we\"\"ird\"");
+        assertThat(backticks.quote("we`ird")).isEqualTo("`we``ird`");
+        assertThat(backticks.table(TableRef.of("shop", "orders"))).isEqualTo("`shop`.`orders`");
+        assertThat(plain.quote("amount")).isEqualTo("amount");
+        assertThatThrownBy(() -> plain.quote("amount) FROM users --"))
                 .isInstanceOf(ArgSchema.InvalidArgumentException.class).hasMessageContaining("needs quoting");
-        assertThat(SqlDialect.DUCKDB.hasQuantiles()).isTrue();
-        assertThat(SqlDialect.MYSQL.hasQuantiles()).isFalse();
+        assertThatThrownBy(() -> plain.table(TableRef.of("my schema", "orders")))
+                .isInstanceOf(ArgSchema.InvalidArgumentException.class).hasMessageContaining("needs quoting");
+        assertThat(doubleQuotes.hasQuantiles()).isTrue();
+        assertThat(doubleQuotes.quantile("\"amount\"", "0.25")).isEqualTo("quantile_cont(\"amount\", 0.25)");
+        assertThat(backticks.hasQuantiles()).isFalse();
+    }
+
+    @Test
+    void theSystemPromptNamesEachSourcesDeclaredDialectAndItsNotes() {
+        EngineDialect declared = new EngineDialect("Postgres", Optional.of('"'), Optional.empty(),
+                List.of("Use percentile_cont(0.5) WITHIN GROUP (ORDER BY x) for medians."));
+        String prompt = SystemPrompt.of(List.of(
+                new AgentSource(new InMemoryEngine("pg", GuardrailPolicy.defaults(), Map.of(), sql -> false), "postgres", declared),
+                new AgentSource(new InMemoryEngine("other", GuardrailPolicy.defaults(), Map.of(), sql -> false), "other", EngineDialect.PLAIN)));
+        assertThat(prompt).contains("'pg' (Postgres SQL)").contains("'other' (standard SQL)")
+                .contains("Postgres SQL: Use percentile_cont(0.5) WITHIN GROUP (ORDER BY x) for medians.");
     }
 
     @ParameterizedTest

@@ -38,7 +38,8 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.SensitiveNames;
 import dev.sqlguard.domain.TableAllowlist;
-import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.PropertySpec;
+import dev.sqlguard.ports.PropertySpecs;
 import dev.sqlguard.ports.model.ModelPortFactory;
 
 /**
@@ -139,9 +140,7 @@ public final class ConfigReader {
             throw fail(node, path + ".engine", "is missing; name the engine, e.g. duckdb or mysql");
         }
         String engine = plainScalar(engineNode, path + ".engine");
-        EngineFactory factory = engines.require(engine, where(engineNode, path + ".engine"));
-        Set<String> known = factory.propertyNames();
-        Set<String> sensitiveNames = factory.sensitivePropertyNames();
+        PropertySpecs settings = PropertySpecs.of(engines.require(engine, where(engineNode, path + ".engine")));
         Map<String, String> properties = new LinkedHashMap<>();
         Set<String> sensitive = new HashSet<>();
         for (Map.Entry<String, YamlNode> e : node.map().entrySet()) {
@@ -150,8 +149,8 @@ public final class ConfigReader {
                 continue;
             }
             String keyPath = path + "." + YamlReader.printable(key);
-            if (!known.isEmpty() && !known.contains(key)) {
-                Set<String> all = new TreeSet<>(known);
+            if (!settings.accepts(key)) {
+                Set<String> all = new TreeSet<>(settings.names());
                 all.addAll(SOURCE_RESERVED);
                 throw failAt(node.lineOf(key), keyPath, "is not a setting of engine '" + engine + "'; known: " + String.join(", ", all));
             }
@@ -161,10 +160,15 @@ public final class ConfigReader {
             }
             EnvSubstitution.Result resolved = substitute(value, keyPath);
             properties.put(key, resolved.text());
-            if (sensitiveNames.contains(key) || SensitiveNames.isSensitive(key, Set.of())
-                    || resolved.variables().stream().anyMatch(v -> SensitiveNames.isSensitive(v, Set.of()))) {
+            if (settings.isSensitive(key) || resolved.variables().stream().anyMatch(v -> SensitiveNames.isSensitive(v, Set.of()))) {
                 sensitive.add(key);
             }
+        }
+        List<PropertySpec> missing = settings.missing(properties.keySet());
+        if (!missing.isEmpty()) {
+            String description = missing.get(0).description();
+            throw fail(node, path + "." + missing.get(0).name(), "is missing; engine '" + engine + "' needs it: "
+                    + (description.endsWith(".") ? description.substring(0, description.length() - 1) : description));
         }
         YamlNode policyNode = node.map().get("policy");
         GuardrailPolicy policy = policyNode == null || policyNode.kind() == YamlNode.Kind.NULL

@@ -25,6 +25,7 @@ import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.PropertySpec;
 import dev.sqlguard.ports.model.ModelPort;
 import dev.sqlguard.ports.model.ModelPortFactory;
 
@@ -40,6 +41,25 @@ class ConfigReaderTest {
         @Override
         public String name() {
             return name;
+        }
+
+        @Override
+        public Engine create(EngineConfig config, EngineContext context) {
+            throw new UnsupportedOperationException("not started in config tests");
+        }
+    }
+
+    /** An engine with a required setting and a secret one, declared as property specs. */
+    static final class SpecFactory implements EngineFactory {
+        @Override
+        public String name() {
+            return "specs";
+        }
+
+        @Override
+        public List<PropertySpec> properties() {
+            return List.of(PropertySpec.required("database", "The database file."),
+                    PropertySpec.optional("connection", "How to connect.").asSensitive());
         }
 
         @Override
@@ -212,6 +232,28 @@ class ConfigReaderTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("sqlguard.yaml, line 4, sources.f.pasword: is not a setting of engine 'fake'; known: ")
                 .message().doesNotContain("hunter2-secret");
+    }
+
+    @Test
+    void sourceSettingsAreCheckedAgainstTheEnginesPropertySpecs() {
+        EngineRegistry engines = EngineRegistry.of(List.of(new SpecFactory()));
+        java.util.function.Function<String, SqlGuardConfig> read = yaml ->
+                ConfigReader.read(new StringReader(yaml), "sqlguard.yaml", ENV::get, engines, MODELS);
+        assertThatThrownBy(() -> read.apply("""
+                sources:
+                  s:
+                    engine: specs
+                    connection: tcp://user:hunter2-secret@db
+                """))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("sqlguard.yaml, line 3, sources.s.database: is missing; engine 'specs' needs it: The database file.");
+        assertThatThrownBy(() -> read.apply("sources: {s: {engine: specs, database: x.db, colour: red}}\n"))
+                .hasMessage("sqlguard.yaml, line 1, sources.s.colour: is not a setting of engine 'specs'; known: connection, database, "
+                        + "engine, policy.");
+
+        SqlGuardConfig config = read.apply("sources: {s: {engine: specs, database: x.db, connection: 'tcp://user:pw@db'}}\n");
+        assertThat(config.sources().get("s").sensitiveProperties()).containsExactly("connection");
+        assertThat(config.sources().get("s").toString()).doesNotContain("user:pw");
     }
 
     @Test

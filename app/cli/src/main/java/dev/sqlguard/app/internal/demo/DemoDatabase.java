@@ -2,15 +2,13 @@ package dev.sqlguard.app.internal.demo;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +23,7 @@ import dev.sqlguard.app.SqlGuardConfig.SourceConfig;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.ports.ingest.DataLoader;
 import dev.sqlguard.ports.ingest.LoadRequest;
@@ -72,7 +71,9 @@ public final class DemoDatabase {
     /** The demo database file in {@code cacheDirectory}, built with {@code loader} when missing. */
     public static Path ensure(Path cacheDirectory, Optional<DataLoader> loader, Consumer<String> progress) {
         byte[] csv = resource();
-        String name = "demo-claims-" + version() + "-" + sha256(csv).substring(0, 12) + ".duckdb";
+        // the dataset is UTF-8 text: its hash names the file, so a new dataset gets a new file
+        String name = "demo-claims-" + version() + "-" + QueryService.sha256(new String(csv, StandardCharsets.UTF_8)).substring(0, 12)
+                + ".duckdb";
         Path target = cacheDirectory.resolve(name);
         if (Files.isRegularFile(target)) {
             return target;
@@ -116,14 +117,6 @@ public final class DemoDatabase {
             return in.readAllBytes();
         } catch (IOException e) {
             throw new GuardException(ErrorCode.INTERNAL_ERROR, "The demo dataset could not be read.", e);
-        }
-    }
-
-    static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from the JDK", e);
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.sqlguard.ports.contract;
+package dev.sqlguard.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,7 +30,9 @@ import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ResultProjector;
+import dev.sqlguard.domain.SensitiveNames;
 import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditEvent;
@@ -38,12 +40,16 @@ import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.domain.port.LifecycleRecord;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
-import dev.sqlguard.ports.contract.ContractDataset.Claim;
+import dev.sqlguard.ports.EngineDialect;
+import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.PropertySpec;
+import dev.sqlguard.testing.ContractDataset.Claim;
 
 /**
- * The engine contract: every engine adapter extends this class once and provides an
- * {@link EngineFixture}. It is capability-driven: where an engine lacks an
- * {@link EngineCapability}, the suite asserts the documented refusal code instead of skipping.
+ * The engine contract: every engine adapter extends this class once, in a test of its own module
+ * (with {@code sqlguard-testing} in test scope), and provides an {@link EngineFixture}. It is
+ * capability-driven: where an engine lacks an {@link EngineCapability}, the suite asserts the
+ * documented refusal code instead of skipping.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(120)
@@ -241,6 +247,32 @@ public abstract class EngineContractSuite {
         assertThat(result.status()).isEqualTo(ToolStatus.OK);
         int ssn = columnIndex(result, "ssn");
         assertThat(result.rows().get(0).get(ssn)).isEqualTo(ResultProjector.REDACTED);
+    }
+
+    // ---------------------------------------------------------------- what the factory declares
+
+    /**
+     * The factory declares its settings (so the host refuses a misspelt key and masks secrets) and
+     * its dialect (so the host's own SQL and the agent's prompt fit the engine), and the engine reads
+     * identifiers quoted the way the dialect says.
+     */
+    @Test
+    void theFactoryDeclaresItsSettingsAndADialectItsEngineReads() {
+        EngineFactory factory = fixture.factory();
+        assertThat(factory.properties()).as("EngineFactory.properties(): declare every setting").isNotEmpty();
+        for (PropertySpec spec : factory.properties()) {
+            if (SensitiveNames.isSensitive(spec.name(), Set.of())) {
+                assertThat(spec.sensitive()).as("setting '%s' looks like a secret: declare it sensitive", spec.name()).isTrue();
+            }
+        }
+        EngineDialect dialect = factory.dialect();
+        assertThat(dialect).as("EngineFactory.dialect(): declare the dialect").isNotEqualTo(EngineDialect.PLAIN);
+
+        String id = dialect.quote("id").orElseThrow();
+        String sql = "SELECT " + id + " FROM " + dialect.table(TableRef.of("claims")).orElseThrow() + " WHERE " + id + " = 1";
+        ToolResult result = run(sql);
+        assertThat(result.status()).as(sql).isEqualTo(ToolStatus.OK);
+        assertThat(ids(result)).as(sql).containsExactly(1L);
     }
 
     // ---------------------------------------------------------------- statements that are not one SELECT

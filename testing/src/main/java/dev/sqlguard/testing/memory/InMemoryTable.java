@@ -1,4 +1,4 @@
-package dev.sqlguard.ports.fake;
+package dev.sqlguard.testing.memory;
 
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.sqlguard.ports.contract;
+package dev.sqlguard.testing;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;

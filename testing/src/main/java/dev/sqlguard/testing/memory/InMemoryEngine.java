@@ -1,4 +1,4 @@
-package dev.sqlguard.ports.fake;
+package dev.sqlguard.testing.memory;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -18,15 +18,17 @@ import java.util.regex.Pattern;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ColumnUse;
+import dev.sqlguard.domain.CostClass;
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FlowStep;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.domain.ListCursor;
 import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.domain.UsePosition;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
 import dev.sqlguard.domain.port.StatementValidator;
@@ -34,13 +36,21 @@ import dev.sqlguard.ports.CatalogView;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.TableDescription;
+import dev.sqlguard.testing.ListCursor;
 
 /**
- * An in-memory fake engine for tests. It understands a deliberately tiny dialect:
- * {@code SELECT item, ... FROM table [alias] [WHERE col op value AND ...] [ORDER BY col]}, where an
- * item is a column, {@code count(*)} or {@code f(col|'text', ...)} with an optional {@code AS alias}.
- * It lacks GROUP BY, joins, subqueries, CTEs, set operations and wildcards, and refuses them with
- * the documented codes. A query matching the {@code runaway} predicate simulates an endless scan.
+ * An in-memory engine for tests, and the smallest complete example of an engine. It understands a
+ * deliberately tiny dialect: {@code SELECT item, ... FROM table [alias] [WHERE col op value AND ...]
+ * [ORDER BY col]}, where an item is a column, {@code count(*)} or {@code f(col|'text', ...)} with an
+ * optional {@code AS alias}. It lacks GROUP BY, joins, subqueries, CTEs, set operations and
+ * wildcards, and refuses them with the documented codes. A query matching the {@code runaway}
+ * predicate simulates an endless scan.
+ *
+ * <p>Its validator parses and reports facts; it does not decide the sensitive-column rule. Every
+ * use of a base column goes into the plan with its position ({@code OUTPUT}, {@code FILTER},
+ * {@code ORDERING}) and the function it passes through with that function's {@link CostClass}, and
+ * {@link GuardrailPolicy#authorize} refuses, the same way as for every engine, a sensitive column
+ * that filters or orders rows or passes through a partial function.
  */
 public final class InMemoryEngine implements Engine {
     private static final Pattern SELECT = Pattern.compile(
@@ -49,6 +59,15 @@ public final class InMemoryEngine implements Engine {
     private static final Pattern CALL = Pattern.compile("(?is)^(?<fn>[A-Za-z_]\\w*)\\s*\\((?<args>.*)\\)$");
     private static final Pattern CONDITION = Pattern.compile("(?is)^(?<col>[\\w.]+)\\s*(?<op><=|>=|<>|=|<|>)\\s*(?<val>\\?|'[^']*'|-?\\d+(?:\\.\\d+)?)$");
     private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg");
+    /**
+     * How each function treats its input. Total ones never fail or branch on a value and do not
+     * amplify it; {@code sum} and {@code avg} can overflow and {@code round} fails on text, so they
+     * are partial. A function missing here is partial (fail closed).
+     */
+    private static final Map<String, CostClass> COST_CLASSES = Map.of(
+            "count", CostClass.TOTAL, "min", CostClass.TOTAL, "max", CostClass.TOTAL,
+            "upper", CostClass.TOTAL, "lower", CostClass.TOTAL, "length", CostClass.TOTAL,
+            "coalesce", CostClass.TOTAL, "concat", CostClass.TOTAL);
 
     private final String sourceId;
     private final GuardrailPolicy policy;
@@ -143,16 +162,20 @@ public final class InMemoryEngine implements Engine {
         String alias = m.group("alias");
         List<Item> items = new ArrayList<>();
         List<OutputColumn> outputs = new ArrayList<>();
-        Set<ColumnRef> columns = new LinkedHashSet<>();
+        Set<ColumnUse> uses = new LinkedHashSet<>();
         Set<String> functions = new LinkedHashSet<>();
         int aggregates = 0;
         for (String raw : splitTopLevel(m.group("items"))) {
-            Item item = parseItem(raw.strip(), table, alias, data, columns, functions);
+            Item item = parseItem(raw.strip(), table, alias, data, functions);
             items.add(item);
+            List<FlowStep> chain = item.function() == null ? List.of()
+                    : List.of(new FlowStep(item.function(), COST_CLASSES.getOrDefault(item.function(), CostClass.PARTIAL)));
             Set<ColumnRef> lineage = new LinkedHashSet<>();
             for (String arg : item.args()) {
                 if (!arg.startsWith("'") && !arg.equals("*")) {
-                    lineage.add(new ColumnRef(table, arg));
+                    ColumnRef ref = new ColumnRef(table, arg);
+                    lineage.add(ref);
+                    uses.add(new ColumnUse(ref, UsePosition.OUTPUT, chain));
                 }
             }
             outputs.add(OutputColumn.traced(item.label(), lineage));
@@ -169,19 +192,22 @@ public final class InMemoryEngine implements Engine {
                 if (!c.matches()) {
                     throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed by this source's dialect.");
                 }
-                String column = notSensitive(column(c.group("col"), table, alias, data, columns));
+                String column = column(c.group("col"), table, alias, data);
+                uses.add(new ColumnUse(new ColumnRef(table, column), UsePosition.FILTER, List.of(FlowStep.partial(c.group("op")))));
                 boolean placeholder = c.group("val").equals("?");
                 conditions.add(new Condition(column, c.group("op"), placeholder ? null : c.group("val"), placeholder ? parameters++ : -1));
             }
         }
-        String order = m.group("order") == null ? null : notSensitive(column(m.group("order"), table, alias, data, columns));
+        String order = m.group("order") == null ? null : column(m.group("order"), table, alias, data);
+        if (order != null) {
+            uses.add(ColumnUse.direct(new ColumnRef(table, order), UsePosition.ORDERING));
+        }
         List<Object> template = new ArrayList<>();
         for (int i = 0; i < parameters; i++) {
             template.add(null);
         }
         String executable = sql;
-        QueryPlan plan = new QueryPlan(sourceId, request.sql(), executable, template, Set.of(table), ColumnUse.coarse(outputs, columns),
-                functions, outputs, List.of(), policy.limits());
+        QueryPlan plan = new QueryPlan(sourceId, request.sql(), executable, template, Set.of(table), uses, functions, outputs, List.of(), policy.limits());
         Compiled compiled = new Compiled(data, items, conditions, order, runaway.test(sql));
         compiledPlans.put(executable, compiled);
         return plan.withParameters(request.params());
@@ -192,7 +218,7 @@ public final class InMemoryEngine implements Engine {
     record Compiled(InMemoryTable table, List<Item> items, List<Condition> conditions, String order, boolean runaway) {
     }
 
-    private Item parseItem(String raw, TableRef table, String alias, InMemoryTable data, Set<ColumnRef> columns, Set<String> functions) {
+    private Item parseItem(String raw, TableRef table, String alias, InMemoryTable data, Set<String> functions) {
         String label = null;
         Matcher as = Pattern.compile("(?is)^(.+?)\\s+as\\s+([A-Za-z_]\\w*)$").matcher(raw);
         String expr = raw;
@@ -218,16 +244,16 @@ public final class InMemoryEngine implements Engine {
                 } else if (a.startsWith("'") && a.endsWith("'") && a.length() >= 2) {
                     args.add(a);
                 } else {
-                    args.add(column(a, table, alias, data, columns));
+                    args.add(column(a, table, alias, data));
                 }
             }
             return new Item(label == null ? fn : label, fn, args);
         }
-        String column = column(expr, table, alias, data, columns);
+        String column = column(expr, table, alias, data);
         return new Item(label == null ? column : label, null, List.of(column));
     }
 
-    private String column(String raw, TableRef table, String alias, InMemoryTable data, Set<ColumnRef> columns) {
+    private String column(String raw, TableRef table, String alias, InMemoryTable data) {
         String name = raw;
         int dot = raw.indexOf('.');
         if (dot >= 0) {
@@ -241,17 +267,7 @@ public final class InMemoryEngine implements Engine {
         if (!name.matches("[a-z_]\\w*") || !data.columns().contains(name) || !policy.tables().allowsColumn(table, name)) {
             throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "A column is not allowlisted.");
         }
-        columns.add(new ColumnRef(table, name));
         return name;
-    }
-
-    /** A sensitive column may only feed redacted output, never a filter or an order (it would be an oracle). */
-    private String notSensitive(String column) {
-        if (policy.isSensitive(column)) {
-            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED,
-                    "Column " + dev.sqlguard.domain.SafeText.identifier(column) + " is sensitive: it may be selected (values come back redacted) but not used to filter or order.");
-        }
-        return column;
     }
 
     private static List<String> splitTopLevel(String text) {
@@ -302,7 +318,7 @@ public final class InMemoryEngine implements Engine {
                 i.function() == null ? compiled.table().type(i.args().get(0)) : "VARCHAR")).toList();
     }
 
-    private static List<Object[]> evaluate(Compiled c, List<Object> params) {
+    private static List<List<Object>> evaluate(Compiled c, List<Object> params) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (Map<String, Object> row : c.table().rows()) {
             boolean keep = true;
@@ -318,19 +334,19 @@ public final class InMemoryEngine implements Engine {
             rows.sort(Comparator.comparing(r -> comparable(r.get(c.order()))));
         }
         boolean aggregate = c.items().stream().anyMatch(i -> i.function() != null && AGGREGATES.contains(i.function()));
-        List<Object[]> out = new ArrayList<>();
+        List<List<Object>> out = new ArrayList<>();
         if (aggregate) {
-            Object[] row = new Object[c.items().size()];
-            for (int i = 0; i < row.length; i++) {
-                row[i] = aggregate(c.items().get(i), rows);
+            List<Object> row = new ArrayList<>();
+            for (Item item : c.items()) {
+                row.add(aggregate(item, rows));
             }
             out.add(row);
             return out;
         }
         for (Map<String, Object> r : rows) {
-            Object[] row = new Object[c.items().size()];
-            for (int i = 0; i < row.length; i++) {
-                row[i] = scalar(c.items().get(i), r);
+            List<Object> row = new ArrayList<>();
+            for (Item item : c.items()) {
+                row.add(scalar(item, r));
             }
             out.add(row);
         }

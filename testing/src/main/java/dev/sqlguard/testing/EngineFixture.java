@@ -1,18 +1,22 @@
-package dev.sqlguard.ports.contract;
+package dev.sqlguard.testing;
 
 import java.util.List;
 
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineFactory;
 
 /**
  * What an engine module provides to the contract suite: a private database holding
  * {@link ContractDataset}, engines over it, and the dialect-specific probes.
  */
 public interface EngineFixture extends AutoCloseable {
+    /** The engine's factory, as the host discovers it; the suite checks the settings and the dialect it declares. */
+    EngineFactory factory();
+
     /**
      * An engine for source {@code sourceId} over the fixture's database with {@code policy},
-     * built through the engine's {@link dev.sqlguard.ports.EngineFactory}. The suite closes it.
+     * built through {@link #factory()}. The suite closes it.
      */
     Engine engine(String sourceId, GuardrailPolicy policy);
 

@@ -1,0 +1,51 @@
+package dev.sqlguard.ports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import dev.sqlguard.domain.TableRef;
+
+class EngineDialectTest {
+    private static final EngineDialect ANSI = new EngineDialect("Postgres", Optional.of('"'),
+            Optional.of("percentile_cont({fraction}) WITHIN GROUP (ORDER BY {column})"), List.of("Dates: DATE '2024-01-31'."));
+
+    @Test
+    void quotesWithItsCharacterAndDoublesItInside() {
+        assertThat(ANSI.quote("we\"ird")).contains("\"we\"\"ird\"");
+        assertThat(ANSI.table(TableRef.of("sales", "orders"))).contains("\"sales\".\"orders\"");
+        EngineDialect backticks = new EngineDialect("MySQL", Optional.of('`'), Optional.empty(), List.of());
+        assertThat(backticks.quote("a`b")).contains("`a``b`");
+    }
+
+    @Test
+    void thePlainDialectWritesPlainNamesOnly() {
+        assertThat(EngineDialect.PLAIN.quote("amount")).contains("amount");
+        assertThat(EngineDialect.PLAIN.quote("amount) FROM users --")).isEmpty();
+        assertThat(EngineDialect.PLAIN.table(TableRef.of("sales", "orders"))).contains("sales.orders");
+        assertThat(EngineDialect.PLAIN.table(TableRef.of("my sales", "orders"))).isEmpty();
+        assertThat(EngineDialect.PLAIN.quantile("amount", "0.5")).isEmpty();
+    }
+
+    @Test
+    void fillsTheQuantileTemplate() {
+        assertThat(ANSI.quantile("\"amount\"", "0.25")).contains("percentile_cont(0.25) WITHIN GROUP (ORDER BY \"amount\")");
+    }
+
+    @Test
+    void checksItself() {
+        assertThatThrownBy(() -> new EngineDialect(" ", Optional.empty(), Optional.empty(), List.of()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new EngineDialect("x", Optional.empty(), Optional.of("median({column})"), List.of()))
+                .hasMessageContaining("{fraction}");
+        assertThatThrownBy(() -> new EngineDialect("x", Optional.empty(), Optional.empty(), List.of("two\nlines")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new EngineDialect("x", Optional.empty(), Optional.empty(),
+                Collections.nCopies(EngineDialect.MAX_NOTES + 1, "a note"))).isInstanceOf(IllegalArgumentException.class);
+    }
+}
