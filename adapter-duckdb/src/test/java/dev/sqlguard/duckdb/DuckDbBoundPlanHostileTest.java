@@ -38,7 +38,7 @@ import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
-import dev.sqlguard.ports.contract.ContractDataset;
+import dev.sqlguard.testing.ContractDataset;
 import dev.sqlguard.duckdb.internal.DuckDbEngine;
 import dev.sqlguard.duckdb.internal.FunctionDefaults;
 
