@@ -50,6 +50,7 @@ public enum ErrorCode {
     ENGINE_UNAVAILABLE(300, ErrorType.EXTERNAL, true, "The database could not be reached."),
     READ_ONLY_NOT_ENFORCED(301, ErrorType.EXTERNAL, false, "The database connection is not read-only, so no query was run."),
     MODEL_UNAVAILABLE(302, ErrorType.EXTERNAL, true, "The model endpoint could not be reached."),
+    AUDIT_UNAVAILABLE(303, ErrorType.EXTERNAL, true, "The call could not be written to the audit log, so no result is returned."),
 
     // INTERNAL
     INTERNAL_ERROR(400, ErrorType.INTERNAL, false, "An internal error occurred."),

@@ -21,22 +21,43 @@ import dev.sqlguard.domain.port.LifecycleRecord.Phase;
 import dev.sqlguard.domain.port.ResultCursor;
 
 /**
- * The use case that runs one tool call: validate, plan, execute, project, record.
+ * The use case that runs one tool call: validate, plan, authorize, execute, project, record.
  *
  * <p>Every outcome is a {@link ToolResult}; nothing throws to the caller. A refused request is
  * {@code REJECTED} and makes no database call (no lifecycle record); once a plan is authorized,
  * a failure is an {@code ERROR} with a lifecycle {@code ERROR} record. Every call, refused or not,
- * produces one {@link AuditEvent}. Thread-safe.
+ * produces one {@link AuditEvent}, written before its result is returned. When the audit sink
+ * cannot record it, the call fails closed by default ({@link AuditFailure#REFUSE}): the query does
+ * not start when its start cannot be recorded, and a result whose audit event cannot be written is
+ * replaced by an {@link ErrorCode#AUDIT_UNAVAILABLE} error without rows. Thread-safe.
  */
 public final class QueryService {
     private static final Logger LOG = Logger.getLogger(QueryService.class.getName());
 
+    /** What a call does when its audit record cannot be written. */
+    public enum AuditFailure {
+        /** No result without an audit record: the call fails with {@link ErrorCode#AUDIT_UNAVAILABLE}. */
+        REFUSE,
+        /** The result is returned anyway; the lost record is logged as a warning. */
+        CONTINUE
+    }
+
     private final AuditSink audit;
     private final Clock clock;
+    private final AuditFailure onAuditFailure;
+    /** Calls running now, by request id: what {@link #cancel(String)} stops. */
+    private final java.util.concurrent.ConcurrentHashMap<String, ResultCursor> running = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Request ids cancelled before their query started: they never start. */
+    private final java.util.Set<String> cancelledEarly = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    public QueryService(AuditSink audit, Clock clock) {
+    public QueryService(AuditSink audit, Clock clock, AuditFailure onAuditFailure) {
         this.audit = requireNonNull(audit, "audit is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.onAuditFailure = requireNonNull(onAuditFailure, "onAuditFailure is null");
+    }
+
+    public QueryService(AuditSink audit, Clock clock) {
+        this(audit, clock, AuditFailure.REFUSE);
     }
 
     public QueryService(AuditSink audit) {
@@ -45,47 +66,62 @@ public final class QueryService {
 
     /** Validates and runs the request. */
     public ToolResult query(SourceBinding source, QueryRequest request) {
-        return call(source, request, true);
+        return call(source, request, Operation.QUERY);
     }
 
     /** Validates the request without running it: status OK (with the SQL that would run) or REJECTED. */
     public ToolResult check(SourceBinding source, QueryRequest request) {
-        return call(source, request, false);
+        return call(source, request, Operation.CHECK);
+    }
+
+    /** Runs {@code operation} on the request. */
+    public ToolResult run(Operation operation, SourceBinding source, QueryRequest request) {
+        return call(source, request, requireNonNull(operation, "operation is null"));
+    }
+
+    /**
+     * Stops the call with this request id, as a timeout does: a running query is cancelled on its
+     * engine and the call returns {@link ErrorCode#CANCELLED}; a call that has not started yet
+     * will not start. Returns whether a running query was found. Safe from any thread.
+     */
+    public boolean cancel(String requestId) {
+        ResultCursor cursor = running.get(requestId);
+        if (cursor != null) {
+            cursor.cancel();
+            return true;
+        }
+        cancelledEarly.add(requestId);
+        if (cancelledEarly.size() > 10_000) {
+            cancelledEarly.clear(); // bounded: a cancel for a call that never came is forgotten
+        }
+        return false;
     }
 
     /** A result for a query that never reached a source (unknown source, malformed arguments). */
     public ToolResult reject(String requestId, String sourceId, String sql, GuardException error) {
-        return reject(requestId, sourceId, sql, error, true);
+        return reject(requestId, sourceId, sql, error, Operation.QUERY);
     }
 
-    /**
-     * A result for a request that never reached a source, audited as a {@code query} or, when
-     * {@code execute} is false, a {@code check}.
-     */
-    public ToolResult reject(String requestId, String sourceId, String sql, GuardException error, boolean execute) {
+    /** A result for a request that never reached a source, audited as {@code operation}. */
+    public ToolResult reject(String requestId, String sourceId, String sql, GuardException error, Operation operation) {
         ToolResult result = ToolResult.failure(requestId, ToolStatus.REJECTED, sourceId, Optional.empty(), Set.of(), error, 0);
-        emit(result, operation(execute), sql);
-        return result;
+        return finish(result, operation, sql);
     }
 
     /**
      * A result for a request whose source could not start (for example, its database is
      * unreachable): {@code ERROR}, audited, and without lifecycle records since nothing ran.
+     *
+     * @param elapsedMs how long the attempt to start the source took
      */
-    public ToolResult sourceFailed(QueryRequest request, GuardException error, boolean execute) {
+    public ToolResult sourceFailed(QueryRequest request, GuardException error, Operation operation, long elapsedMs) {
         ToolResult result = ToolResult.failure(request.requestId(), ToolStatus.ERROR, request.sourceId(), Optional.empty(),
-                Set.of(), error, 0);
-        emit(result, operation(execute), request.sql());
-        return result;
+                Set.of(), error, Math.max(0, elapsedMs));
+        return finish(result, operation, request.sql());
     }
 
-    private static String operation(boolean execute) {
-        return execute ? "query" : "check";
-    }
-
-    private ToolResult call(SourceBinding source, QueryRequest request, boolean execute) {
+    private ToolResult call(SourceBinding source, QueryRequest request, Operation operation) {
         long start = System.nanoTime();
-        String operation = operation(execute);
         QueryPlan plan;
         try {
             plan = plan(source, request);
@@ -97,19 +133,38 @@ public final class QueryService {
             return finish(ToolResult.failure(request.requestId(), ToolStatus.REJECTED, source.id(), Optional.empty(),
                     Set.of(), new GuardException(ErrorCode.INTERNAL_ERROR), millisSince(start)), operation, request.sql());
         }
-        if (!execute) {
+        if (operation == Operation.CHECK) {
             return finish(new ToolResult(request.requestId(), ToolStatus.OK, source.id(), Optional.of(plan.executableSql()),
                     List.of(), List.of(), false, Set.of(), Optional.empty(), millisSince(start)), operation, request.sql());
         }
-        lifecycle(request, source, Phase.STARTED, null);
+        if (cancelledEarly.remove(request.requestId())) {
+            return finish(ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(), Optional.empty(), Set.of(),
+                    new GuardException(ErrorCode.CANCELLED), millisSince(start)), operation, request.sql());
+        }
+        if (!lifecycle(request, source, Phase.STARTED, null)) {
+            // the start of a query that runs must be on record before it runs
+            return finish(ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(), Optional.empty(), Set.of(),
+                    new GuardException(ErrorCode.AUDIT_UNAVAILABLE), millisSince(start)), operation, request.sql());
+        }
         long deadline = start + plan.limits().timeout().toNanos();
         try (ResultCursor cursor = source.execution().execute(plan)) {
-            Projection projection = new ResultProjector(source.policy()).project(cursor, plan, deadline);
+            running.put(request.requestId(), cursor);
+            if (cancelledEarly.remove(request.requestId())) {
+                cursor.cancel();
+            }
+            Projection projection;
+            try {
+                projection = new ResultProjector(source.policy()).project(cursor, plan, deadline);
+            } finally {
+                running.remove(request.requestId(), cursor);
+            }
             ToolStatus status = projection.rows().isEmpty() ? ToolStatus.NO_EVIDENCE : ToolStatus.OK;
             ToolResult result = new ToolResult(request.requestId(), status, source.id(), Optional.of(plan.executableSql()),
                     projection.columns(), projection.rows(), projection.truncated(), projection.limitsHit(),
                     Optional.empty(), millisSince(start));
-            lifecycle(request, source, Phase.COMPLETED, null);
+            if (!lifecycle(request, source, Phase.COMPLETED, null)) {
+                return finish(auditLost(result), operation, request.sql());
+            }
             return finish(result, operation, request.sql());
         } catch (GuardException e) {
             return failed(source, request, plan, e, start, operation);
@@ -137,38 +192,58 @@ public final class QueryService {
     }
 
     private ToolResult failed(SourceBinding source, QueryRequest request, QueryPlan plan, GuardException e,
-                              long start, String operation) {
+                              long start, Operation operation) {
         Set<LimitKind> hit = EnumSet.noneOf(LimitKind.class);
         if (e.code() == ErrorCode.EXCEEDED_TIME_LIMIT) {
             hit.add(LimitKind.TIMEOUT);
         } else if (e.code() == ErrorCode.EXCEEDED_MEMORY_LIMIT) {
             hit.add(LimitKind.MEMORY);
         }
-        lifecycle(request, source, Phase.ERROR, e.code());
-        return finish(ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(),
-                Optional.of(plan.executableSql()), hit, e, millisSince(start)), operation, request.sql());
+        ToolResult result = ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(),
+                Optional.of(plan.executableSql()), hit, e, millisSince(start));
+        if (!lifecycle(request, source, Phase.ERROR, e.code())) {
+            result = auditLost(result);
+        }
+        return finish(result, operation, request.sql());
     }
 
-    private ToolResult finish(ToolResult result, String operation, String sql) {
-        emit(result, operation, sql);
-        return result;
+    /** Records the call's audit event; when that fails and the service fails closed, the result is withheld. */
+    private ToolResult finish(ToolResult result, Operation operation, String sql) {
+        if (record(result, operation, sql)) {
+            return result;
+        }
+        return auditLost(result);
     }
 
-    private void emit(ToolResult result, String operation, String sql) {
+    /** The result to return when a record of it could not be written. */
+    private ToolResult auditLost(ToolResult result) {
+        if (onAuditFailure == AuditFailure.CONTINUE || result.error().map(e -> e.code() == ErrorCode.AUDIT_UNAVAILABLE).orElse(false)) {
+            return result;
+        }
+        return ToolResult.failure(result.id(), ToolStatus.ERROR, result.source(), result.sql(), Set.of(),
+                new GuardException(ErrorCode.AUDIT_UNAVAILABLE), result.elapsedMs());
+    }
+
+    private boolean record(ToolResult result, Operation operation, String sql) {
         try {
             audit.audit(new AuditEvent(result.id(), result.source(), operation, result.status(),
                     result.error().map(ToolError::code), sha256(sql), result.limitsHit(), result.elapsedMs(),
                     result.returnedCount(), clock.instant()));
+            return true;
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "audit sink failed: " + e.getClass().getSimpleName());
+            LOG.log(Level.WARNING, "an audit record could not be written (" + e.getClass().getSimpleName() + ")"
+                    + (onAuditFailure == AuditFailure.REFUSE ? "; the call's result is withheld" : ""));
+            return false;
         }
     }
 
-    private void lifecycle(QueryRequest request, SourceBinding source, Phase phase, ErrorCode code) {
+    private boolean lifecycle(QueryRequest request, SourceBinding source, Phase phase, ErrorCode code) {
         try {
             audit.lifecycle(new LifecycleRecord(request.requestId(), source.id(), phase, Optional.ofNullable(code), clock.instant()));
+            return true;
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "audit sink failed: " + e.getClass().getSimpleName());
+            LOG.log(Level.WARNING, "a lifecycle record could not be written (" + e.getClass().getSimpleName() + ")");
+            return onAuditFailure == AuditFailure.CONTINUE;
         }
     }
 

@@ -133,14 +133,14 @@ class QueryServiceTest {
         assertThat(ok.sql()).contains("EXEC SELECT id");
         assertThat(service.check(source, QueryRequest.of("s", "DROP x")).status()).isEqualTo(ToolStatus.REJECTED);
         assertThat(executions).isZero();
-        assertThat(events).hasSize(2).allSatisfy(e -> assertThat(e.operation()).isEqualTo("check"));
+        assertThat(events).hasSize(2).allSatisfy(e -> assertThat(e.operation()).isEqualTo(Operation.CHECK));
     }
 
     @Test
     void aRefusalBeforeAnySourceIsAuditedUnderItsOperation() {
         service.reject("r1", "s", "SELECT 1", new GuardException(ErrorCode.UNKNOWN_SOURCE));
-        service.reject("r2", "s", "SELECT 1", new GuardException(ErrorCode.INVALID_ARGUMENT), false);
-        assertThat(events).extracting(AuditEvent::operation).containsExactly("query", "check");
+        service.reject("r2", "s", "SELECT 1", new GuardException(ErrorCode.INVALID_ARGUMENT), Operation.CHECK);
+        assertThat(events).extracting(AuditEvent::operation).containsExactly(Operation.QUERY, Operation.CHECK);
         assertThat(events).allSatisfy(e -> assertThat(e.verdict()).isEqualTo(ToolStatus.REJECTED));
         assertThat(executions).isZero();
         assertThat(records).isEmpty();
@@ -148,9 +148,11 @@ class QueryServiceTest {
 
     @Test
     void aSourceThatCannotStartIsAnAuditedErrorWithoutLifecycle() {
-        ToolResult r = service.sourceFailed(QueryRequest.of("s", "SELECT id"), new GuardException(ErrorCode.ENGINE_UNAVAILABLE), true);
+        ToolResult r = service.sourceFailed(QueryRequest.of("s", "SELECT id"), new GuardException(ErrorCode.ENGINE_UNAVAILABLE),
+                Operation.QUERY, 1300);
         assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
         assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+        assertThat(r.elapsedMs()).isEqualTo(1300);
         assertThat(events).singleElement().satisfies(e -> {
             assertThat(e.verdict()).isEqualTo(ToolStatus.ERROR);
             assertThat(e.sqlSha256()).isEqualTo(QueryService.sha256("SELECT id"));
@@ -166,8 +168,96 @@ class QueryServiceTest {
     }
 
     @Test
-    void aFailingAuditSinkDoesNotBreakTheCall() {
+    void aFailingAuditSinkNeverThrowsToTheCallerAndWithholdsTheResult() {
         QueryService fragile = new QueryService(event -> { throw new IllegalStateException("sink down"); });
-        assertThat(fragile.query(source, QueryRequest.of("s", "SELECT id")).status()).isEqualTo(ToolStatus.OK);
+        ToolResult r = fragile.query(source, QueryRequest.of("s", "SELECT id"));
+        assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.AUDIT_UNAVAILABLE);
+        assertThat(r.error().get().message()).doesNotContain("sink down");
+    }
+
+    /** A sink whose audit or lifecycle writes fail on demand, like a full disk or a deleted file. */
+    private static final class FailingSink implements AuditSink {
+        boolean failAudit;
+        boolean failLifecycle;
+        final List<AuditEvent> written = new java.util.ArrayList<>();
+
+        @Override
+        public void audit(AuditEvent event) {
+            if (failAudit) {
+                throw new java.io.UncheckedIOException(new java.io.IOException("No space left on device"));
+            }
+            written.add(event);
+        }
+
+        @Override
+        public void lifecycle(LifecycleRecord record) {
+            if (failLifecycle) {
+                throw new java.io.UncheckedIOException(new java.io.IOException("No space left on device"));
+            }
+        }
+    }
+
+    @Test
+    void aResultWhoseAuditCannotBeWrittenIsWithheldByDefault() {
+        FailingSink failing = new FailingSink();
+        failing.failAudit = true;
+        QueryService closed = new QueryService(failing);
+        ToolResult r = closed.query(source, QueryRequest.of("s", "SELECT id"));
+        assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.AUDIT_UNAVAILABLE);
+        assertThat(r.rows()).isEmpty();
+        assertThat(r.error().get().message()).doesNotContain("space").doesNotContain("/");
+    }
+
+    @Test
+    void aQueryWhoseStartCannotBeRecordedNeverRuns() {
+        FailingSink failing = new FailingSink();
+        failing.failLifecycle = true;
+        int before = executions;
+        ToolResult r = new QueryService(failing).query(source, QueryRequest.of("s", "SELECT id"));
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.AUDIT_UNAVAILABLE);
+        assertThat(executions).isEqualTo(before);
+        // the refusal itself is audited when the audit log still takes events
+        assertThat(failing.written).singleElement().satisfies(e -> assertThat(e.code()).contains(ErrorCode.AUDIT_UNAVAILABLE));
+    }
+
+    @Test
+    void continuingWithoutAnAuditRecordIsAnExplicitChoice() {
+        FailingSink failing = new FailingSink();
+        failing.failAudit = true;
+        failing.failLifecycle = true;
+        ToolResult r = new QueryService(failing, java.time.Clock.systemUTC(), QueryService.AuditFailure.CONTINUE)
+                .query(source, QueryRequest.of("s", "SELECT id"));
+        assertThat(r.status()).isIn(ToolStatus.OK, ToolStatus.NO_EVIDENCE);
+    }
+
+    @Test
+    void aCallCancelledBeforeItStartsNeverRuns() {
+        QueryRequest request = QueryRequest.of("s", "SELECT id");
+        assertThat(service.cancel(request.requestId())).isFalse();
+        int before = executions;
+        ToolResult r = service.query(source, request);
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(executions).isEqualTo(before);
+        // the cancel is used once: the same id runs again afterwards
+        assertThat(service.query(source, new QueryRequest("s", "SELECT id", List.of(), request.requestId())).status())
+                .isEqualTo(ToolStatus.OK);
+    }
+
+    @Test
+    void aRunningCallIsCancelledOnItsEngineByRequestId() {
+        String id = "req-cancel";
+        ExecutionPort cancelling = plan -> {
+            ListCursor cursor = ListCursor.of(List.of("id"), new Object[] {1L}, new Object[] {2L});
+            // the request arrives while the query runs: it reaches the engine's cursor
+            new Thread(() -> service.cancel(id)).run();
+            return cursor;
+        };
+        SourceBinding binding = new SourceBinding("s", GuardrailPolicy.defaults(), validator, cancelling);
+        ToolResult r = service.query(binding, new QueryRequest("s", "SELECT id", List.of(), id));
+        assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(r.rows()).isEmpty();
     }
 }

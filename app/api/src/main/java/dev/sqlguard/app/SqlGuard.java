@@ -35,6 +35,7 @@ import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.Operation;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.SafeText;
@@ -121,7 +122,7 @@ public final class SqlGuard implements AutoCloseable {
 
     /** Validates and runs {@code sql} on {@code source} with positional parameters. */
     public ToolResult query(String source, String sql, List<?> params) {
-        return call(source, sql, params, UUID.randomUUID().toString(), true);
+        return call(source, sql, params, UUID.randomUUID().toString(), Operation.QUERY);
     }
 
     public ToolResult query(String source, String sql) {
@@ -130,12 +131,12 @@ public final class SqlGuard implements AutoCloseable {
 
     /** Runs a prepared request; its id appears in the result and in the audit event. */
     public ToolResult query(QueryRequest request) {
-        return call(request.sourceId(), request.sql(), request.params(), request.requestId(), true);
+        return call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.QUERY);
     }
 
     /** Validates {@code sql} without running it: status OK (with the SQL that would run) or REJECTED. */
     public ToolResult check(String source, String sql, List<?> params) {
-        return call(source, sql, params, UUID.randomUUID().toString(), false);
+        return call(source, sql, params, UUID.randomUUID().toString(), Operation.CHECK);
     }
 
     public ToolResult check(String source, String sql) {
@@ -143,7 +144,7 @@ public final class SqlGuard implements AutoCloseable {
     }
 
     public ToolResult check(QueryRequest request) {
-        return call(request.sourceId(), request.sql(), request.params(), request.requestId(), false);
+        return call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.CHECK);
     }
 
     /**
@@ -232,28 +233,29 @@ public final class SqlGuard implements AutoCloseable {
         }
     }
 
-    private ToolResult call(String source, String sql, List<?> params, String requestId, boolean execute) {
+    private ToolResult call(String source, String sql, List<?> params, String requestId, Operation operation) {
         requireNonNull(source, "source is null");
         requireNonNull(sql, "sql is null");
         requireNonNull(params, "params is null");
         return whileOpen(() -> {
             Slot slot = slots.get(source);
             if (slot == null) {
-                return service.reject(requestId, source.isBlank() ? "(none)" : source, sql, unknownSource(source), execute);
+                return service.reject(requestId, source.isBlank() ? "(none)" : source, sql, unknownSource(source), operation);
             }
             QueryRequest request;
             try {
                 request = new QueryRequest(source, sql, new ArrayList<>(params), requestId);
             } catch (GuardException e) {
-                return service.reject(requestId, source, sql, e, execute);
+                return service.reject(requestId, source, sql, e, operation);
             }
             Engine engine;
+            long opening = System.nanoTime();
             try {
                 engine = slot.engine();
             } catch (GuardException e) {
-                return service.sourceFailed(request, e, execute);
+                return service.sourceFailed(request, e, operation, (System.nanoTime() - opening) / 1_000_000);
             }
-            return masked(execute ? service.query(engine.binding(), request) : service.check(engine.binding(), request));
+            return masked(service.run(operation, engine.binding(), request));
         });
     }
 

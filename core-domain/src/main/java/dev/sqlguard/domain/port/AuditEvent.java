@@ -8,6 +8,7 @@ import java.util.Set;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.LimitKind;
+import dev.sqlguard.domain.Operation;
 import dev.sqlguard.domain.ToolStatus;
 
 /**
@@ -20,7 +21,7 @@ import dev.sqlguard.domain.ToolStatus;
 public record AuditEvent(
         String requestId,
         String source,
-        String operation,
+        Operation operation,
         ToolStatus verdict,
         Optional<ErrorCode> code,
         String sqlSha256,

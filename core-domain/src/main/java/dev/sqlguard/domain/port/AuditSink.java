@@ -1,11 +1,18 @@
 package dev.sqlguard.domain.port;
 
 /**
- * Where the use case reports what it did. Implementations must not block for long and must not
- * throw; the use case shields itself from sinks that do.
+ * Where the use case reports what it did. Implementations must not block for long. A sink that
+ * cannot record an event (a full disk, a deleted file, a closed stream) throws: whether the call
+ * then fails closed (no result returned, the default) or continues is the use case's
+ * {@link dev.sqlguard.domain.QueryService.AuditFailure} setting, never the sink's choice.
  */
 public interface AuditSink {
-    /** One event for every call, rejected ones included. */
+    /**
+     * One event for every call, rejected ones included, written (and flushed) before the call's
+     * result is returned.
+     *
+     * @throws RuntimeException when the event could not be recorded
+     */
     void audit(AuditEvent event);
 
     /**

@@ -23,7 +23,7 @@ public final class AuditJson {
             g.writeStringField("at", e.at().toString());
             g.writeStringField("request_id", e.requestId());
             g.writeStringField("source", e.source());
-            g.writeStringField("operation", e.operation());
+            g.writeStringField("operation", e.operation().wireName());
             g.writeStringField("verdict", e.verdict().name());
             g.writeFieldName("code");
             if (e.code().isPresent()) {

@@ -25,6 +25,7 @@ import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.internal.json.JsonParams;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.Operation;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolResult;
@@ -78,8 +79,8 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
         this.ctx = requireNonNull(ctx, "ctx is null");
     }
 
-    /** True to run queries, false to validate only. */
-    abstract boolean execute();
+    /** Whether the command runs queries or only checks them. */
+    abstract Operation operation();
 
     @Override
     public Integer call() {
@@ -125,7 +126,8 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
             }
             ResultPrinter printer = injector.getInstance(ResultPrinter.class);
             if (input.sql != null) {
-                ToolResult result = execute() ? guard.query(sourceId, input.sql, typed) : guard.check(sourceId, input.sql, typed);
+                ToolResult result = operation() == Operation.QUERY ? guard.query(sourceId, input.sql, typed)
+                        : guard.check(sourceId, input.sql, typed);
                 printer.print(result, null);
                 return ExitCodes.of(result.status());
             }
@@ -191,15 +193,15 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
 
     private ToolResult run(SqlGuard guard, QueryService service, String sourceId, BatchLine line, String requestId) {
         if (line.error().isPresent()) {
-            return service.reject(requestId, sourceId, line.sql(), line.error().get(), execute());
+            return service.reject(requestId, sourceId, line.sql(), line.error().get(), operation());
         }
         try {
             QueryRequest request = new QueryRequest(sourceId, line.sql(), line.params(), requestId);
-            return execute() ? guard.query(request) : guard.check(request);
+            return operation() == Operation.QUERY ? guard.query(request) : guard.check(request);
         } catch (GuardException e) {
-            return service.reject(requestId, sourceId, line.sql(), e, execute());
+            return service.reject(requestId, sourceId, line.sql(), e, operation());
         } catch (RuntimeException e) {
-            return service.reject(requestId, sourceId, line.sql(), new GuardException(ErrorCode.INTERNAL_ERROR), execute());
+            return service.reject(requestId, sourceId, line.sql(), new GuardException(ErrorCode.INTERNAL_ERROR), operation());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.sqlguard.app.internal.cli;
 
+import dev.sqlguard.domain.Operation;
 import picocli.CommandLine.Command;
 
 @Command(name = "check", mixinStandardHelpOptions = true,
@@ -11,7 +12,7 @@ final class CheckCommand extends AbstractQueryCommand {
     }
 
     @Override
-    boolean execute() {
-        return false;
+    Operation operation() {
+        return Operation.CHECK;
     }
 }

@@ -1,5 +1,6 @@
 package dev.sqlguard.app.internal.cli;
 
+import dev.sqlguard.domain.Operation;
 import picocli.CommandLine.Command;
 
 @Command(name = "query", mixinStandardHelpOptions = true,
@@ -12,7 +13,7 @@ final class QueryCommand extends AbstractQueryCommand {
     }
 
     @Override
-    boolean execute() {
-        return true;
+    Operation operation() {
+        return Operation.QUERY;
     }
 }
