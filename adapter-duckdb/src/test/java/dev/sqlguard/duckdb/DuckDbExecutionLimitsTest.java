@@ -163,4 +163,34 @@ class DuckDbExecutionLimitsTest {
             assertThat(r.rows().get(0).get(0)).isEqualTo(3_000_000L);
         }
     }
+
+    /**
+     * DuckDB does not hold the spill folder to max_temp_directory_size itself; the spill guard does:
+     * a GROUP BY over ten million keys under a 30 MB memory limit needs far more than 4 MB of spill
+     * files, so it stops with EXCEEDED_DISK_LIMIT and {@code disk} in limits_hit, the instance keeps
+     * answering, and closing it leaves no spill file behind (and nothing else in the folder is touched).
+     */
+    @Test
+    @Timeout(120)
+    void theSpillFolderIsHeldToItsBound() throws Exception {
+        Path db = database();
+        Path spill = java.nio.file.Files.createDirectories(work.resolve("spill"));
+        Path other = java.nio.file.Files.writeString(spill.resolve("notes.txt"), "not DuckDB's");
+        GuardrailPolicy tight = GuardrailPolicy.defaults().withLimits(Limits.defaults().withMemoryBytes(30_000_000L)
+                .withTimeout(Duration.ofSeconds(100)));
+        EngineConfig config = new EngineConfig("claims",
+                Map.of("database", db.toString(), "tempDirectory", spill.toString(), "maxTempSize", "4MB"), tight);
+        try (DuckDbEngine engine = (DuckDbEngine) new DuckDbEngineFactory().create(config, EngineContext.of(work))) {
+            ToolResult r = query(engine, "SELECT count(*) FROM (SELECT a.id * 1000 + b.id AS k, count(*) FROM t a, "
+                    + "(SELECT id FROM t LIMIT 100) b GROUP BY k)");
+            assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+            assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.EXCEEDED_DISK_LIMIT);
+            assertThat(r.limitsHit()).contains(LimitKind.DISK);
+            assertThat(query(engine, "SELECT count(*) FROM t").rows().get(0).get(0)).isEqualTo(100_000L);
+        }
+        try (var left = java.nio.file.Files.list(spill)) {
+            assertThat(left.filter(f -> f.getFileName().toString().startsWith("duckdb_temp"))).isEmpty();
+        }
+        assertThat(other).hasContent("not DuckDB's");
+    }
 }

@@ -45,6 +45,7 @@ public enum ErrorCode {
     EXCEEDED_MEMORY_LIMIT(203, ErrorType.RESOURCES, true, "The query needed more memory than the limit allows."),
     CANCELLED(204, ErrorType.RESOURCES, false, "The query was cancelled."),
     UNBOUNDED_COST(205, ErrorType.RESOURCES, true, "A function call could build a value or do work beyond the limits; use literal arguments within the bound."),
+    EXCEEDED_DISK_LIMIT(206, ErrorType.RESOURCES, true, "The query needed more temporary disk space than the limit allows; filter or aggregate first."),
 
     // EXTERNAL
     ENGINE_UNAVAILABLE(300, ErrorType.EXTERNAL, true, "The database could not be reached."),

@@ -198,6 +198,8 @@ public final class QueryService {
             hit.add(LimitKind.TIMEOUT);
         } else if (e.code() == ErrorCode.EXCEEDED_MEMORY_LIMIT) {
             hit.add(LimitKind.MEMORY);
+        } else if (e.code() == ErrorCode.EXCEEDED_DISK_LIMIT) {
+            hit.add(LimitKind.DISK);
         }
         ToolResult result = ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(),
                 Optional.of(plan.executableSql()), hit, e, millisSince(start));

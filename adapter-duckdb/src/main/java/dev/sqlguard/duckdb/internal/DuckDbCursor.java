@@ -12,6 +12,7 @@ import java.sql.Struct;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -32,17 +33,19 @@ import dev.sqlguard.domain.port.ResultCursor;
  * drains it. Values reach the domain as {@code java.time}, lists, maps and plain scalars, never
  * {@code java.sql} types.
  */
-final class DuckDbCursor implements ResultCursor {
+final class DuckDbCursor implements ResultCursor, SpillGuard.Stoppable {
     private final Connection connection;
     private final Statement statement;
     private final String sql;
     private final ScheduledExecutorService watchdog;
     private final long deadlineNanos;
     private final Consumer<Connection> release;
+    private final Optional<SpillGuard> spill;
     private final Object lock = new Object();
 
     private volatile boolean timedOut;
     private volatile boolean cancelled;
+    private volatile boolean diskExceeded;
     private volatile boolean closed;
     private ResultSet resultSet;
     private ScheduledFuture<?> timer;
@@ -56,11 +59,13 @@ final class DuckDbCursor implements ResultCursor {
      * @param sql the text a plain statement runs; {@code null} for a prepared one (DuckDB's plain
      *     statements are {@code PreparedStatement}s too, so the type cannot tell them apart)
      * @param release receives the connection once the cursor no longer needs it (to close it)
+     * @param spill the instance's spill-folder guard, which stops this query when the folder passes its bound
      */
     DuckDbCursor(Connection connection, Statement statement, String sql, ScheduledExecutorService watchdog, long deadlineNanos,
-                 Consumer<Connection> release) {
+                 Consumer<Connection> release, Optional<SpillGuard> spill) {
         this.connection = connection;
         this.release = release;
+        this.spill = spill;
         this.statement = statement;
         this.sql = sql;
         this.watchdog = watchdog;
@@ -75,9 +80,10 @@ final class DuckDbCursor implements ResultCursor {
             throw stopped();
         }
         timer = watchdog.schedule(this::expire, delay, TimeUnit.NANOSECONDS);
+        spill.ifPresent(guard -> guard.started(this));
         ResultSet rs = sql == null ? ((PreparedStatement) statement).executeQuery() : statement.executeQuery(sql);
         synchronized (lock) {
-            if (timedOut || cancelled || closed) {
+            if (timedOut || cancelled || diskExceeded || closed) {
                 DuckDbInstance.closeQuietly(rs);
                 throw stopped();
             }
@@ -96,6 +102,13 @@ final class DuckDbCursor implements ResultCursor {
         stop();
     }
 
+    /** The spill folder passed its bound while this query ran. */
+    @Override
+    public void stopForDisk() {
+        diskExceeded = true;
+        stop();
+    }
+
     private void stop() {
         try {
             statement.cancel();
@@ -109,13 +122,16 @@ final class DuckDbCursor implements ResultCursor {
 
     /** The error to report for a failed call: the deadline and cancellation win over DuckDB's own error. */
     GuardException failure(SQLException e) {
-        if (timedOut || cancelled) {
+        if (timedOut || cancelled || diskExceeded) {
             return stopped();
         }
         return ErrorMapper.map(e);
     }
 
     private GuardException stopped() {
+        if (diskExceeded) {
+            return new GuardException(ErrorCode.EXCEEDED_DISK_LIMIT);
+        }
         if (timedOut) {
             return new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT,
                     "The query ran longer than the time limit and was stopped; narrow it or aggregate more.");
@@ -130,12 +146,12 @@ final class DuckDbCursor implements ResultCursor {
 
     @Override
     public boolean next() {
-        if (timedOut || cancelled || closed) {
+        if (timedOut || cancelled || diskExceeded || closed) {
             throw stopped();
         }
         try {
             boolean has = resultSet.next();
-            if (timedOut || cancelled) {
+            if (timedOut || cancelled || diskExceeded) {
                 throw stopped();
             }
             if (!has) {
@@ -176,6 +192,7 @@ final class DuckDbCursor implements ResultCursor {
         if (timer != null) {
             timer.cancel(false);
         }
+        spill.ifPresent(guard -> guard.ended(this));
         synchronized (lock) {
             DuckDbInstance.closeQuietly(resultSet);
         }

@@ -9,6 +9,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 
 import dev.sqlguard.domain.ErrorCode;
@@ -26,10 +27,12 @@ import dev.sqlguard.domain.port.ResultCursor;
 final class DuckDbExecution implements ExecutionPort, AutoCloseable {
     private final FreshConnections connections;
     private final ScheduledExecutorService watchdog;
+    private final Optional<SpillGuard> spill;
 
     DuckDbExecution(DuckDbInstance instance, ScheduledExecutorService watchdog, String sourceId) {
         this.connections = new FreshConnections(instance, sourceId);
         this.watchdog = watchdog;
+        this.spill = instance.spillGuard();
     }
 
     @Override
@@ -48,10 +51,10 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
             // one SELECT, so running it unprepared when it has no parameters runs nothing else
             if (plan.parameters().isEmpty()) {
                 cursor = new DuckDbCursor(connection, connection.createStatement(), plan.executableSql(), watchdog, deadline,
-                        connections::retire);
+                        connections::retire, spill);
             } else {
                 PreparedStatement statement = connection.prepareStatement(plan.executableSql());
-                cursor = new DuckDbCursor(connection, statement, null, watchdog, deadline, connections::retire);
+                cursor = new DuckDbCursor(connection, statement, null, watchdog, deadline, connections::retire, spill);
                 bind(statement, plan.parameters());
             }
             cursor.start();

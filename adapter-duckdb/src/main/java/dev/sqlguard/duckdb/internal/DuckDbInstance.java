@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -40,9 +41,18 @@ public final class DuckDbInstance {
     private final DuckDBConnection root;
     private int references;
 
+    private final Optional<SpillGuard> spillGuard;
+
     private DuckDbInstance(DuckDbSettings settings, DuckDBConnection root) {
         this.settings = settings;
         this.root = root;
+        this.spillGuard = settings.tempDirectory().flatMap(folder -> settings.maxTempSize()
+                .map(size -> new SpillGuard(folder, DuckDbSettings.bytes(size))));
+    }
+
+    /** The guard holding the spill folder to its bound, when spilling is on and bounded. */
+    Optional<SpillGuard> spillGuard() {
+        return spillGuard;
     }
 
     /** Opens (or shares) the instance for {@code settings.database()}. */
@@ -199,6 +209,7 @@ public final class DuckDbInstance {
             }
             OPEN.remove(settings.database().toString(), this);
             closeQuietly(root);
+            spillGuard.ifPresent(SpillGuard::close);
         }
     }
 
