@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -60,10 +57,11 @@ public final class ChartRenderer {
         }
     }
 
-    private static JFreeChart chart(ChartSpec spec, ColumnKind xKind, List<Point> points) {
+    static JFreeChart chart(ChartSpec spec, ColumnKind xKind, List<Point> points) {
         String title = spec.displayTitle();
         String yLabel = spec.yLabel();
-        boolean numericX = xKind == ColumnKind.NUMERIC || xKind == ColumnKind.TEMPORAL;
+        boolean temporalX = xKind == ColumnKind.TEMPORAL;
+        boolean numericX = xKind == ColumnKind.NUMERIC || temporalX;
         switch (spec.type()) {
             case PIE -> {
                 DefaultPieDataset<String> data = new DefaultPieDataset<>();
@@ -73,11 +71,13 @@ public final class ChartRenderer {
                 return ChartFactory.createPieChart(title, data);
             }
             case SCATTER -> {
-                return ChartFactory.createScatterPlot(title, spec.x(), yLabel, xy(points, yLabel));
+                return withDateAxis(ChartFactory.createScatterPlot(title, spec.x(), yLabel, xy(points, yLabel, temporalX)),
+                        spec, temporalX);
             }
             case LINE -> {
                 if (numericX) {
-                    return ChartFactory.createXYLineChart(title, spec.x(), yLabel, xy(points, yLabel));
+                    return withDateAxis(ChartFactory.createXYLineChart(title, spec.x(), yLabel, xy(points, yLabel, temporalX)),
+                            spec, temporalX);
                 }
                 return ChartFactory.createLineChart(title, spec.x(), yLabel, category(points, yLabel));
             }
@@ -85,6 +85,14 @@ public final class ChartRenderer {
                 return ChartFactory.createBarChart(title, spec.x(), yLabel, category(points, yLabel));
             }
         }
+    }
+
+    /** A DATE or TIMESTAMP x axis shows dates, not the milliseconds the points are placed at. */
+    private static JFreeChart withDateAxis(JFreeChart chart, ChartSpec spec, boolean temporalX) {
+        if (temporalX) {
+            chart.getXYPlot().setDomainAxis(ChartAxes.dateAxis(spec.x()));
+        }
+        return chart;
     }
 
     private static DefaultCategoryDataset category(List<Point> points, String yLabel) {
@@ -95,10 +103,10 @@ public final class ChartRenderer {
         return data;
     }
 
-    private static XYSeriesCollection xy(List<Point> points, String yLabel) {
+    private static XYSeriesCollection xy(List<Point> points, String yLabel, boolean temporalX) {
         java.util.Map<String, XYSeries> series = new java.util.LinkedHashMap<>();
         for (Point p : points) {
-            Double x = numeric(p.x());
+            Double x = ChartAxes.position(p.x(), temporalX);
             if (x == null) {
                 continue;
             }
@@ -107,25 +115,6 @@ public final class ChartRenderer {
         XYSeriesCollection data = new XYSeriesCollection();
         series.values().forEach(data::addSeries);
         return data;
-    }
-
-    /** A number, or a date (days since 1970) / timestamp (seconds), for an x axis. */
-    static Double numeric(Object value) {
-        if (value instanceof Number n) {
-            return n.doubleValue();
-        }
-        if (value instanceof String s) {
-            try {
-                return (double) LocalDate.parse(s).toEpochDay();
-            } catch (java.time.format.DateTimeParseException e) {
-                try {
-                    return (double) LocalDateTime.parse(s).toEpochSecond(ZoneOffset.UTC);
-                } catch (java.time.format.DateTimeParseException e2) {
-                    return null;
-                }
-            }
-        }
-        return null;
     }
 
     /** A Vega-Lite v5 specification with the points inlined. */
@@ -160,8 +149,11 @@ public final class ChartRenderer {
                     case SCATTER -> "point";
                     default -> "bar";
                 });
-                encoding.putObject("x").put("field", spec.x()).put("type", spec.type() == ChartSpec.Type.SCATTER
+                ObjectNode x = encoding.putObject("x").put("field", spec.x()).put("type", spec.type() == ChartSpec.Type.SCATTER
                         && xKind != ColumnKind.TEMPORAL ? "quantitative" : xType);
+                if (xKind == ColumnKind.TEMPORAL) {
+                    x.putObject("scale").put("type", "utc");
+                }
                 encoding.putObject("y").put("field", yField).put("type", "quantitative");
                 if (spec.series().isPresent()) {
                     encoding.putObject("color").put("field", seriesField).put("type", "nominal");

@@ -1,0 +1,87 @@
+package dev.sqlguard.app.agent.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.Graphics2D;
+import java.awt.geom.Rectangle2D;
+import java.awt.image.BufferedImage;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.jfree.chart.ChartRenderingInfo;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.AxisState;
+import org.jfree.chart.axis.DateAxis;
+import org.jfree.chart.axis.Tick;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.ui.RectangleEdge;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The chart model plot_chart builds: axes, tick labels, legends, category labels, subtitles. */
+class ChartRendererTest {
+
+    private static ChartSpec spec(ChartSpec.Type type, String x, String y, ChartSpec.Aggregation aggregation) {
+        return new ChartSpec(type, "claims", x, Optional.of(y), aggregation, Optional.empty(), List.of(), Optional.empty());
+    }
+
+    private static ChartRenderer.Point point(Object x, long y) {
+        return new ChartRenderer.Point(x, Optional.empty(), BigDecimal.valueOf(y));
+    }
+
+    /** The tick labels JFreeChart draws on {@code axis}, after laying the chart out at PNG size. */
+    static List<String> tickLabels(JFreeChart chart, ValueAxis axis, RectangleEdge edge) {
+        BufferedImage image = new BufferedImage(ChartRenderer.WIDTH, ChartRenderer.HEIGHT, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g2 = image.createGraphics();
+        try {
+            ChartRenderingInfo info = new ChartRenderingInfo();
+            chart.draw(g2, new Rectangle2D.Double(0, 0, ChartRenderer.WIDTH, ChartRenderer.HEIGHT), info);
+            List<String> labels = new ArrayList<>();
+            for (Object tick : axis.refreshTicks(g2, new AxisState(), info.getPlotInfo().getDataArea(), edge)) {
+                labels.add(((Tick) tick).getText());
+            }
+            return labels;
+        } finally {
+            g2.dispose();
+        }
+    }
+
+    @Test
+    void aDateXAxisIsADateAxisWithDateLabels() {
+        List<ChartRenderer.Point> points = new ArrayList<>();
+        for (int i = 0; i < 700; i += 7) {
+            points.add(point(LocalDate.of(2023, 1, 1).plusDays(i).toString(), 100 + i));
+        }
+        JFreeChart chart = ChartRenderer.chart(spec(ChartSpec.Type.LINE, "created", "amount", ChartSpec.Aggregation.SUM),
+                ColumnKind.TEMPORAL, points);
+
+        XYPlot plot = chart.getXYPlot();
+        assertThat(plot.getDomainAxis()).isInstanceOf(DateAxis.class);
+        List<String> labels = tickLabels(chart, plot.getDomainAxis(), RectangleEdge.BOTTOM);
+        assertThat(labels).isNotEmpty().allMatch(l -> l.matches("(19|20)\\d\\d(-\\d\\d(-\\d\\d)?)?"), "an ISO date, month or year");
+        assertThat(labels).anyMatch(l -> l.startsWith("2023-")).anyMatch(l -> l.startsWith("2024-"));
+        // the Vega-Lite spec reads the dates in UTC too, as the PNG does
+        assertThat(ChartRenderer.vegaLite(spec(ChartSpec.Type.LINE, "created", "amount", ChartSpec.Aggregation.SUM),
+                ColumnKind.TEMPORAL, points).at("/encoding/x/scale/type").asText()).isEqualTo("utc");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "2024-03-17, 1710633600000",
+        "2024-03-17T10:30:00, 1710671400000",
+        "2024-03-17T10:30:00.5, 1710671400500",
+        "2024-03-17T11:30:00+01:00, 1710671400000",
+        "2024-03-17T10:30:00Z, 1710671400000",
+        "10:30:00, 37800000"
+    })
+    void temporalXValuesArePlacedAtTheirUtcInstant(String text, long millis) {
+        assertThat(ChartAxes.position(text, true)).isEqualTo((double) millis);
+        assertThat(ChartAxes.position("yesterday", true)).isNull();
+        assertThat(ChartAxes.position(5L, false)).isEqualTo(5.0);
+    }
+}
