@@ -1,6 +1,11 @@
 package dev.sqlguard.app.agent.internal;
 
 import java.text.DateFormat;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
+import java.text.FieldPosition;
+import java.text.NumberFormat;
+import java.text.ParsePosition;
 import java.text.SimpleDateFormat;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -18,12 +23,67 @@ import org.jfree.chart.axis.DateTickUnitType;
 import org.jfree.chart.axis.TickUnits;
 
 /**
- * Axes of charts: date axes in UTC with ISO-8601 tick labels, and x values as numbers or instants.
+ * Axes of charts: compact numbers, date axes in UTC with ISO-8601 tick labels, and x values as
+ * numbers or instants.
  */
 final class ChartAxes {
     private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
 
+    /** Scales of compact numbers, largest first: 1.05B, 220M, 2.5k. */
+    private static final double[] SCALES = {1e12, 1e9, 1e6, 1e3};
+    private static final String[] SUFFIXES = {"T", "B", "M", "k"};
+
+    /**
+     * Compact numbers for value axes, never scientific notation: {@code 950}, {@code 0.05},
+     * {@code 2.5k}, {@code 220M}, {@code 1.05B}, {@code 3T} (at most two decimals after scaling,
+     * six below 1,000). Thread-safe.
+     */
+    static final NumberFormat COMPACT = new CompactFormat();
+
+    /** The same rule as {@link #COMPACT}, as a Vega expression for an axis {@code labelExpr}. */
+    static final String COMPACT_VEGA_EXPR = compactVegaExpression();
+
     private ChartAxes() {
+    }
+
+    private static String compactVegaExpression() {
+        StringBuilder expr = new StringBuilder();
+        for (int i = 0; i < SCALES.length; i++) {
+            String scale = "1e" + (int) Math.log10(SCALES[i]);
+            expr.append("abs(datum.value) >= ").append(scale).append(" ? format(datum.value / ").append(scale)
+                    .append(", ',.2~f') + '").append(SUFFIXES[i]).append("' : ");
+        }
+        return expr.append("format(datum.value, ',.6~f')").toString();
+    }
+
+    private static final class CompactFormat extends NumberFormat {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public StringBuffer format(double number, StringBuffer toAppendTo, FieldPosition pos) {
+            double abs = Math.abs(number);
+            for (int i = 0; i < SCALES.length; i++) {
+                if (abs >= SCALES[i]) {
+                    return toAppendTo.append(decimal("#,##0.##").format(number / SCALES[i])).append(SUFFIXES[i]);
+                }
+            }
+            return toAppendTo.append(decimal("#,##0.######").format(number));
+        }
+
+        @Override
+        public StringBuffer format(long number, StringBuffer toAppendTo, FieldPosition pos) {
+            return format((double) number, toAppendTo, pos);
+        }
+
+        @Override
+        public Number parse(String source, ParsePosition parsePosition) {
+            throw new UnsupportedOperationException("compact numbers are only written");
+        }
+
+        /** A new format per call: DecimalFormat is not thread-safe, and charts are drawn concurrently. */
+        private static DecimalFormat decimal(String pattern) {
+            return new DecimalFormat(pattern, DecimalFormatSymbols.getInstance(Locale.ROOT));
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -16,6 +17,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.Axis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.XYPlot;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.general.DefaultPieDataset;
 import org.jfree.data.xy.XYSeries;
@@ -58,6 +63,28 @@ public final class ChartRenderer {
     }
 
     static JFreeChart chart(ChartSpec spec, ColumnKind xKind, List<Point> points) {
+        JFreeChart chart = plain(spec, xKind, points);
+        compactNumbers(chart);
+        return chart;
+    }
+
+    /** Every number axis labels its ticks 950, 2.5k, 220M, never 2.2E8. */
+    private static void compactNumbers(JFreeChart chart) {
+        List<Axis> axes = new ArrayList<>();
+        if (chart.getPlot() instanceof CategoryPlot plot) {
+            axes.add(plot.getRangeAxis());
+        } else if (chart.getPlot() instanceof XYPlot plot) {
+            axes.add(plot.getDomainAxis());
+            axes.add(plot.getRangeAxis());
+        }
+        for (Axis axis : axes) {
+            if (axis instanceof NumberAxis number) {
+                number.setNumberFormatOverride(ChartAxes.COMPACT);
+            }
+        }
+    }
+
+    private static JFreeChart plain(ChartSpec spec, ColumnKind xKind, List<Point> points) {
         String title = spec.displayTitle();
         String yLabel = spec.yLabel();
         boolean temporalX = xKind == ColumnKind.TEMPORAL;
@@ -154,7 +181,11 @@ public final class ChartRenderer {
                 if (xKind == ColumnKind.TEMPORAL) {
                     x.putObject("scale").put("type", "utc");
                 }
-                encoding.putObject("y").put("field", yField).put("type", "quantitative");
+                if (x.path("type").asText().equals("quantitative")) {
+                    x.putObject("axis").put("labelExpr", ChartAxes.COMPACT_VEGA_EXPR);
+                }
+                encoding.putObject("y").put("field", yField).put("type", "quantitative")
+                        .putObject("axis").put("labelExpr", ChartAxes.COMPACT_VEGA_EXPR);
                 if (spec.series().isPresent()) {
                     encoding.putObject("color").put("field", seriesField).put("type", "nominal");
                 }

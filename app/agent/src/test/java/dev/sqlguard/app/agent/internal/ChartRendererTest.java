@@ -84,4 +84,36 @@ class ChartRendererTest {
         assertThat(ChartAxes.position("yesterday", true)).isNull();
         assertThat(ChartAxes.position(5L, false)).isEqualTo(5.0);
     }
+
+    @Test
+    void largeValuesAreLabelledWithCompactNumbersNotScientificNotation() {
+        List<ChartRenderer.Point> points = List.of(point("north", 0), point("south", 120_000_000), point("east", 220_000_000));
+        JFreeChart chart = ChartRenderer.chart(spec(ChartSpec.Type.BAR, "region", "amount", ChartSpec.Aggregation.SUM),
+                ColumnKind.TEXT, points);
+
+        ValueAxis range = chart.getCategoryPlot().getRangeAxis();
+        List<String> labels = tickLabels(chart, range, RectangleEdge.LEFT);
+        assertThat(labels).contains("0", "100M", "200M").noneMatch(l -> l.contains("E"));
+        assertThat(ChartRenderer.vegaLite(spec(ChartSpec.Type.BAR, "region", "amount", ChartSpec.Aggregation.SUM),
+                ColumnKind.TEXT, points).at("/encoding/y/axis/labelExpr").asText()).isEqualTo(ChartAxes.COMPACT_VEGA_EXPR)
+                .contains("format(datum.value / 1e6, ',.2~f') + 'M'");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "0|0",
+        "0.05|0.05",
+        "0.30000000000000004|0.3",
+        "999|999",
+        "1000|1k",
+        "2500|2.5k",
+        "-2500|-2.5k",
+        "1234.5|1.23k",
+        "220000000|220M",
+        "1050000000|1.05B",
+        "3000000000000|3T"
+    })
+    void compactNumbers(double value, String text) {
+        assertThat(ChartAxes.COMPACT.format(value)).isEqualTo(text);
+    }
 }
