@@ -65,6 +65,9 @@ public final class ChartRenderer {
     static JFreeChart chart(ChartSpec spec, ColumnKind xKind, List<Point> points) {
         JFreeChart chart = plain(spec, xKind, points);
         compactNumbers(chart);
+        if (points.stream().map(Point::series).distinct().count() < 2 && spec.type() != ChartSpec.Type.PIE) {
+            chart.removeLegend();
+        }
         return chart;
     }
 
@@ -87,6 +90,7 @@ public final class ChartRenderer {
     private static JFreeChart plain(ChartSpec spec, ColumnKind xKind, List<Point> points) {
         String title = spec.displayTitle();
         String yLabel = spec.yLabel();
+        String xLabel = spec.xLabel();
         boolean temporalX = xKind == ColumnKind.TEMPORAL;
         boolean numericX = xKind == ColumnKind.NUMERIC || temporalX;
         switch (spec.type()) {
@@ -98,18 +102,18 @@ public final class ChartRenderer {
                 return ChartFactory.createPieChart(title, data);
             }
             case SCATTER -> {
-                return withDateAxis(ChartFactory.createScatterPlot(title, spec.x(), yLabel, xy(points, yLabel, temporalX)),
+                return withDateAxis(ChartFactory.createScatterPlot(title, xLabel, yLabel, xy(points, yLabel, temporalX)),
                         spec, temporalX);
             }
             case LINE -> {
                 if (numericX) {
-                    return withDateAxis(ChartFactory.createXYLineChart(title, spec.x(), yLabel, xy(points, yLabel, temporalX)),
+                    return withDateAxis(ChartFactory.createXYLineChart(title, xLabel, yLabel, xy(points, yLabel, temporalX)),
                             spec, temporalX);
                 }
-                return ChartFactory.createLineChart(title, spec.x(), yLabel, category(points, yLabel));
+                return ChartFactory.createLineChart(title, xLabel, yLabel, category(points, yLabel));
             }
             default -> {
-                return ChartFactory.createBarChart(title, spec.x(), yLabel, category(points, yLabel));
+                return ChartFactory.createBarChart(title, xLabel, yLabel, category(points, yLabel));
             }
         }
     }
@@ -117,7 +121,7 @@ public final class ChartRenderer {
     /** A DATE or TIMESTAMP x axis shows dates, not the milliseconds the points are placed at. */
     private static JFreeChart withDateAxis(JFreeChart chart, ChartSpec spec, boolean temporalX) {
         if (temporalX) {
-            chart.getXYPlot().setDomainAxis(ChartAxes.dateAxis(spec.x()));
+            chart.getXYPlot().setDomainAxis(ChartAxes.dateAxis(spec.xLabel()));
         }
         return chart;
     }
@@ -149,7 +153,7 @@ public final class ChartRenderer {
         ObjectNode root = AgentJson.NODES.objectNode();
         root.put("$schema", "https://vega.github.io/schema/vega-lite/v5.json");
         root.put("title", spec.displayTitle());
-        String yField = spec.yLabel();
+        String yField = spec.valueField();
         String seriesField = spec.series().orElse("series");
         ArrayNode values = root.putObject("data").putArray("values");
         for (Point p : points) {
@@ -167,8 +171,8 @@ public final class ChartRenderer {
         switch (spec.type()) {
             case PIE -> {
                 root.putObject("mark").put("type", "arc");
-                encoding.putObject("theta").put("field", yField).put("type", "quantitative");
-                encoding.putObject("color").put("field", spec.x()).put("type", "nominal");
+                encoding.putObject("theta").put("field", yField).put("type", "quantitative").put("title", spec.yLabel());
+                encoding.putObject("color").put("field", spec.x()).put("type", "nominal").put("title", spec.xLabel());
             }
             default -> {
                 root.putObject("mark").put("type", switch (spec.type()) {
@@ -177,17 +181,18 @@ public final class ChartRenderer {
                     default -> "bar";
                 });
                 ObjectNode x = encoding.putObject("x").put("field", spec.x()).put("type", spec.type() == ChartSpec.Type.SCATTER
-                        && xKind != ColumnKind.TEMPORAL ? "quantitative" : xType);
+                        && xKind != ColumnKind.TEMPORAL ? "quantitative" : xType).put("title", spec.xLabel());
                 if (xKind == ColumnKind.TEMPORAL) {
                     x.putObject("scale").put("type", "utc");
                 }
                 if (x.path("type").asText().equals("quantitative")) {
                     x.putObject("axis").put("labelExpr", ChartAxes.COMPACT_VEGA_EXPR);
                 }
-                encoding.putObject("y").put("field", yField).put("type", "quantitative")
+                encoding.putObject("y").put("field", yField).put("type", "quantitative").put("title", spec.yLabel())
                         .putObject("axis").put("labelExpr", ChartAxes.COMPACT_VEGA_EXPR);
                 if (spec.series().isPresent()) {
-                    encoding.putObject("color").put("field", seriesField).put("type", "nominal");
+                    encoding.putObject("color").put("field", seriesField).put("type", "nominal")
+                            .put("title", spec.seriesLabel().orElseThrow());
                 }
             }
         }

@@ -67,8 +67,8 @@ public record ChartSpec(Type type, String table, String x, Optional<String> y, A
         }
     }
 
-    /** The label of the measured value: {@code count}, {@code sum(amount)}, or the column. */
-    public String yLabel() {
+    /** The field of the measured value in the Vega-Lite data: {@code count}, {@code sum(amount)}, or the column. */
+    public String valueField() {
         return switch (aggregation) {
             case COUNT -> "count";
             case NONE -> y.orElseThrow();
@@ -76,7 +76,44 @@ public record ChartSpec(Type type, String table, String x, Optional<String> y, A
         };
     }
 
+    /**
+     * The label of the measured value: {@code Number of rows}, {@code Total amount}, {@code Average
+     * amount}, {@code Minimum amount}, {@code Maximum amount}, or the column ({@code Amount}).
+     */
+    public String yLabel() {
+        return switch (aggregation) {
+            case COUNT -> "Number of rows";
+            case SUM -> "Total " + words(y.orElseThrow());
+            case AVG -> "Average " + words(y.orElseThrow());
+            case MIN -> "Minimum " + words(y.orElseThrow());
+            case MAX -> "Maximum " + words(y.orElseThrow());
+            case NONE -> capitalized(y.orElseThrow());
+        };
+    }
+
+    /** The label of the x axis: the column in words, {@code Policy type}. */
+    public String xLabel() {
+        return capitalized(x);
+    }
+
+    /** The label of the series column, {@code Policy type}. */
+    public Optional<String> seriesLabel() {
+        return series.map(ChartSpec::capitalized);
+    }
+
+    /** The title given, else {@code Average amount by region and policy type}. */
     public String displayTitle() {
-        return title.orElseGet(() -> yLabel() + " by " + x + series.map(s -> " and " + s).orElse(""));
+        return title.orElseGet(() -> yLabel() + " by " + words(x) + series.map(s -> " and " + words(s)).orElse(""));
+    }
+
+    /** A column name as words: underscores become spaces ({@code policy_type} is {@code policy type}). */
+    static String words(String column) {
+        String spaced = column.replace('_', ' ').strip().replaceAll(" {2,}", " ");
+        return spaced.isEmpty() ? column : spaced;
+    }
+
+    private static String capitalized(String column) {
+        String words = words(column);
+        return words.substring(0, 1).toUpperCase(Locale.ROOT) + words.substring(1);
     }
 }

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import org.jfree.chart.ChartRenderingInfo;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.AxisState;
@@ -115,5 +117,37 @@ class ChartRendererTest {
     })
     void compactNumbers(double value, String text) {
         assertThat(ChartAxes.COMPACT.format(value)).isEqualTo(text);
+    }
+
+    @Test
+    void axesAndTitleReadAsWordsAndASingleSeriesHasNoLegend() {
+        ChartSpec spec = spec(ChartSpec.Type.BAR, "policy_type", "claim_amount", ChartSpec.Aggregation.AVG);
+        JFreeChart chart = ChartRenderer.chart(spec, ColumnKind.TEXT, List.of(point("auto", 5), point("home", 7)));
+
+        assertThat(chart.getTitle().getText()).isEqualTo("Average claim amount by policy type");
+        assertThat(chart.getCategoryPlot().getDomainAxis().getLabel()).isEqualTo("Policy type");
+        assertThat(chart.getCategoryPlot().getRangeAxis().getLabel()).isEqualTo("Average claim amount");
+        assertThat(chart.getLegend()).isNull();
+        JsonNode vega = ChartRenderer.vegaLite(spec, ColumnKind.TEXT, List.of(point("auto", 5), point("home", 7)));
+        assertThat(vega.at("/encoding/x/title").asText()).isEqualTo("Policy type");
+        assertThat(vega.at("/encoding/y/title").asText()).isEqualTo("Average claim amount");
+
+        assertThat(new ChartSpec(ChartSpec.Type.LINE, "claims", "created", Optional.empty(), ChartSpec.Aggregation.COUNT,
+                Optional.of("status"), List.of(), Optional.empty()).displayTitle()).isEqualTo("Number of rows by created and status");
+        assertThat(spec(ChartSpec.Type.BAR, "region", "amount", ChartSpec.Aggregation.SUM).yLabel()).isEqualTo("Total amount");
+        assertThat(spec(ChartSpec.Type.BAR, "region", "amount", ChartSpec.Aggregation.MIN).yLabel()).isEqualTo("Minimum amount");
+        assertThat(spec(ChartSpec.Type.BAR, "region", "amount", ChartSpec.Aggregation.MAX).yLabel()).isEqualTo("Maximum amount");
+        assertThat(spec(ChartSpec.Type.SCATTER, "id", "amount", ChartSpec.Aggregation.NONE).yLabel()).isEqualTo("Amount");
+    }
+
+    @Test
+    void twoOrMoreSeriesHaveALegend() {
+        ChartSpec spec = new ChartSpec(ChartSpec.Type.BAR, "claims", "region", Optional.of("amount"), ChartSpec.Aggregation.SUM,
+                Optional.of("status"), List.of(), Optional.empty());
+        List<ChartRenderer.Point> points = List.of(
+                new ChartRenderer.Point("north", Optional.of("OPEN"), BigDecimal.ONE),
+                new ChartRenderer.Point("north", Optional.of("DENIED"), BigDecimal.TEN));
+        assertThat(ChartRenderer.chart(spec, ColumnKind.TEXT, points).getLegend()).isNotNull();
+        assertThat(ChartRenderer.chart(spec, ColumnKind.TEXT, points.subList(0, 1)).getLegend()).isNull();
     }
 }
