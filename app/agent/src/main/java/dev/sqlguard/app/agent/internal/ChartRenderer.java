@@ -1,26 +1,36 @@
 package dev.sqlguard.app.agent.internal;
 
+import java.awt.Color;
+import java.awt.Font;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
+import org.jfree.chart.LegendItemSource;
 import org.jfree.chart.axis.Axis;
+import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.title.LegendTitle;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.general.DefaultPieDataset;
 import org.jfree.data.xy.XYSeries;
@@ -28,14 +38,19 @@ import org.jfree.data.xy.XYSeriesCollection;
 
 import dev.sqlguard.app.internal.json.ToolResultJson;
 
-/** Draws a PNG headless with JFreeChart and writes the matching Vega-Lite v5 specification. */
+/** Draws a {@link ChartData} as a PNG headless with JFreeChart, and as the matching Vega-Lite v5 specification. */
 public final class ChartRenderer {
     private static final Logger LOG = Logger.getLogger(ChartRenderer.class.getName());
     static final int WIDTH = 800;
     static final int HEIGHT = 500;
+    /** The colour of the NULL and empty markers. */
+    static final Color MARKER = new Color(0x6E, 0x6E, 0x6E);
 
-    /** One data point: x, optional series, y (a number; rows whose y is not a number are skipped). */
-    public record Point(Object x, Optional<String> series, BigDecimal y) {
+    /**
+     * One row of the chart query: x and series as returned (null is SQL NULL; series is null too
+     * when the chart has no series column), and y (rows whose y is not a number are skipped).
+     */
+    public record Point(Object x, Object series, BigDecimal y) {
     }
 
     private ChartRenderer() {
@@ -46,12 +61,12 @@ public final class ChartRenderer {
      *
      * @return the file, or empty when rendering failed (the reason is logged, not shown)
      */
-    public static Optional<Path> png(ChartSpec spec, ColumnKind xKind, List<Point> points, Path directory) {
+    public static Optional<Path> png(ChartData data, Path directory) {
         if (System.getProperty("java.awt.headless") == null) {
             System.setProperty("java.awt.headless", "true");
         }
         try {
-            JFreeChart chart = chart(spec, xKind, points);
+            JFreeChart chart = chart(data);
             Files.createDirectories(directory);
             Path file = directory.resolve("chart-" + UUID.randomUUID().toString().substring(0, 8) + ".png");
             ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
@@ -62,11 +77,16 @@ public final class ChartRenderer {
         }
     }
 
-    static JFreeChart chart(ChartSpec spec, ColumnKind xKind, List<Point> points) {
-        JFreeChart chart = plain(spec, xKind, points);
+    static JFreeChart chart(ChartData data) {
+        JFreeChart chart = plain(data);
         compactNumbers(chart);
-        if (points.stream().map(Point::series).distinct().count() < 2 && spec.type() != ChartSpec.Type.PIE) {
+        if (chart.getPlot() instanceof CategoryPlot plot) {
+            markCategories(plot.getDomainAxis(), data);
+        }
+        if (!data.legend() && data.spec().type() != ChartSpec.Type.PIE) {
             chart.removeLegend();
+        } else if (chart.getLegend() != null) {
+            markLegend(chart);
         }
         return chart;
     }
@@ -87,33 +107,60 @@ public final class ChartRenderer {
         }
     }
 
-    private static JFreeChart plain(ChartSpec spec, ColumnKind xKind, List<Point> points) {
+    /** NULL and empty categories are drawn in grey italics, apart from any text a cell could hold. */
+    private static void markCategories(CategoryAxis axis, ChartData data) {
+        Font italic = axis.getTickLabelFont().deriveFont(Font.ITALIC);
+        for (ChartData.Mark mark : data.marks()) {
+            if (mark.category().marker()) {
+                axis.setTickLabelFont(mark.category(), italic);
+                axis.setTickLabelPaint(mark.category(), MARKER);
+            }
+        }
+    }
+
+    /** NULL and empty series (pie: slices) are drawn in grey italics in the legend. */
+    private static void markLegend(JFreeChart chart) {
+        LegendTitle legend = chart.getLegend();
+        Font italic = legend.getItemFont().deriveFont(Font.ITALIC);
+        LegendItemCollection items = new LegendItemCollection();
+        LegendItemCollection drawn = chart.getPlot().getLegendItems();
+        for (int i = 0; i < drawn.getItemCount(); i++) {
+            LegendItem item = drawn.get(i);
+            if (item.getSeriesKey() instanceof ChartData.Key key && key.marker()) {
+                item.setLabelFont(italic);
+                item.setLabelPaint(MARKER);
+            }
+            items.add(item);
+        }
+        legend.setSources(new LegendItemSource[] {() -> items});
+    }
+
+    private static JFreeChart plain(ChartData data) {
+        ChartSpec spec = data.spec();
         String title = spec.displayTitle();
         String yLabel = spec.yLabel();
         String xLabel = spec.xLabel();
-        boolean temporalX = xKind == ColumnKind.TEMPORAL;
-        boolean numericX = xKind == ColumnKind.NUMERIC || temporalX;
+        boolean temporalX = data.xKind() == ColumnKind.TEMPORAL;
+        boolean numericX = data.xKind() == ColumnKind.NUMERIC || temporalX;
         switch (spec.type()) {
             case PIE -> {
-                DefaultPieDataset<String> data = new DefaultPieDataset<>();
-                for (Point p : points) {
-                    data.setValue(String.valueOf(p.x()), p.y());
+                DefaultPieDataset<ChartData.Key> pie = new DefaultPieDataset<>();
+                for (ChartData.Mark m : data.marks()) {
+                    pie.setValue(m.category(), m.y());
                 }
-                return ChartFactory.createPieChart(title, data);
+                return ChartFactory.createPieChart(title, pie);
             }
             case SCATTER -> {
-                return withDateAxis(ChartFactory.createScatterPlot(title, xLabel, yLabel, xy(points, yLabel, temporalX)),
-                        spec, temporalX);
+                return withDateAxis(ChartFactory.createScatterPlot(title, xLabel, yLabel, xy(data, temporalX)), spec, temporalX);
             }
             case LINE -> {
                 if (numericX) {
-                    return withDateAxis(ChartFactory.createXYLineChart(title, xLabel, yLabel, xy(points, yLabel, temporalX)),
-                            spec, temporalX);
+                    return withDateAxis(ChartFactory.createXYLineChart(title, xLabel, yLabel, xy(data, temporalX)), spec, temporalX);
                 }
-                return ChartFactory.createLineChart(title, xLabel, yLabel, category(points, yLabel));
+                return ChartFactory.createLineChart(title, xLabel, yLabel, category(data));
             }
             default -> {
-                return ChartFactory.createBarChart(title, xLabel, yLabel, category(points, yLabel));
+                return ChartFactory.createBarChart(title, xLabel, yLabel, category(data));
             }
         }
     }
@@ -126,41 +173,45 @@ public final class ChartRenderer {
         return chart;
     }
 
-    private static DefaultCategoryDataset category(List<Point> points, String yLabel) {
-        DefaultCategoryDataset data = new DefaultCategoryDataset();
-        for (Point p : points) {
-            data.addValue(p.y(), p.series().orElse(yLabel), String.valueOf(p.x()));
+    private static DefaultCategoryDataset category(ChartData data) {
+        DefaultCategoryDataset dataset = new DefaultCategoryDataset();
+        for (ChartData.Mark m : data.marks()) {
+            dataset.addValue(m.y(), m.series(), m.category());
         }
-        return data;
+        return dataset;
     }
 
-    private static XYSeriesCollection xy(List<Point> points, String yLabel, boolean temporalX) {
-        java.util.Map<String, XYSeries> series = new java.util.LinkedHashMap<>();
-        for (Point p : points) {
-            Double x = ChartAxes.position(p.x(), temporalX);
+    private static XYSeriesCollection xy(ChartData data, boolean temporalX) {
+        Map<ChartData.Key, XYSeries> series = new LinkedHashMap<>();
+        for (ChartData.Mark m : data.marks()) {
+            Double x = ChartAxes.position(m.x(), temporalX);
             if (x == null) {
                 continue;
             }
-            series.computeIfAbsent(p.series().orElse(yLabel), k -> new XYSeries(k, true, true)).add(x, p.y());
+            series.computeIfAbsent(m.series(), k -> new XYSeries(k, true, true)).add(x, m.y());
         }
-        XYSeriesCollection data = new XYSeriesCollection();
-        series.values().forEach(data::addSeries);
-        return data;
+        XYSeriesCollection dataset = new XYSeriesCollection();
+        series.values().forEach(dataset::addSeries);
+        return dataset;
     }
 
-    /** A Vega-Lite v5 specification with the points inlined. */
-    public static ObjectNode vegaLite(ChartSpec spec, ColumnKind xKind, List<Point> points) {
+    /** A Vega-Lite v5 specification with the marks inlined. */
+    public static ObjectNode vegaLite(ChartData data) {
+        ChartSpec spec = data.spec();
+        ColumnKind xKind = data.xKind();
         ObjectNode root = AgentJson.NODES.objectNode();
         root.put("$schema", "https://vega.github.io/schema/vega-lite/v5.json");
         root.put("title", spec.displayTitle());
         String yField = spec.valueField();
         String seriesField = spec.series().orElse("series");
         ArrayNode values = root.putObject("data").putArray("values");
-        for (Point p : points) {
+        for (ChartData.Mark m : data.marks()) {
             ObjectNode v = values.addObject();
-            v.set(spec.x(), ToolResultJson.cell(p.x()));
-            p.series().ifPresent(s -> v.put(seriesField, s));
-            v.put(yField, p.y());
+            v.set(spec.x(), ToolResultJson.cell(m.x()));
+            if (spec.series().isPresent()) {
+                v.set(seriesField, vegaValue(m.series()));
+            }
+            v.put(yField, m.y());
         }
         String xType = switch (xKind) {
             case NUMERIC -> "quantitative";
@@ -172,7 +223,8 @@ public final class ChartRenderer {
             case PIE -> {
                 root.putObject("mark").put("type", "arc");
                 encoding.putObject("theta").put("field", yField).put("type", "quantitative").put("title", spec.yLabel());
-                encoding.putObject("color").put("field", spec.x()).put("type", "nominal").put("title", spec.xLabel());
+                markLabels(encoding.putObject("color").put("field", spec.x()).put("type", "nominal").put("title", spec.xLabel()),
+                        "legend", data);
             }
             default -> {
                 root.putObject("mark").put("type", switch (spec.type()) {
@@ -187,16 +239,45 @@ public final class ChartRenderer {
                 }
                 if (x.path("type").asText().equals("quantitative")) {
                     x.putObject("axis").put("labelExpr", ChartAxes.COMPACT_VEGA_EXPR);
+                } else {
+                    markLabels(x, "axis", data);
                 }
                 encoding.putObject("y").put("field", yField).put("type", "quantitative").put("title", spec.yLabel())
                         .putObject("axis").put("labelExpr", ChartAxes.COMPACT_VEGA_EXPR);
                 if (spec.series().isPresent()) {
-                    encoding.putObject("color").put("field", seriesField).put("type", "nominal")
-                            .put("title", spec.seriesLabel().orElseThrow());
+                    markLabels(encoding.putObject("color").put("field", seriesField).put("type", "nominal")
+                            .put("title", spec.seriesLabel().orElseThrow()), "legend", data);
                 }
             }
         }
         root.set("encoding", encoding);
         return root;
+    }
+
+    /** A series key as data: SQL NULL stays null, empty text stays empty. */
+    private static JsonNode vegaValue(ChartData.Key key) {
+        return switch (key.kind()) {
+            case NULL -> AgentJson.NODES.nullNode();
+            case EMPTY -> AgentJson.NODES.textNode("");
+            default -> AgentJson.NODES.textNode(key.text());
+        };
+    }
+
+    /**
+     * Labels null and empty values as the PNG does: {@code (NULL)}, {@code (empty)}; on an axis also in
+     * grey italics (a legend takes no per-label style).
+     */
+    private static void markLabels(ObjectNode channel, String guide, ChartData data) {
+        if (!data.hasMarkers()) {
+            return;
+        }
+        ObjectNode g = channel.putObject(guide);
+        g.put("labelExpr", "datum.value === null ? '(NULL)' : datum.value === '' ? '(empty)' : datum.label");
+        if (guide.equals("axis")) {
+            String isMarker = "datum.value === null || datum.value === ''";
+            g.putObject("labelFontStyle").put("value", "normal").putObject("condition").put("test", isMarker).put("value", "italic");
+            g.putObject("labelColor").put("value", "black").putObject("condition").put("test", isMarker)
+                    .put("value", String.format("#%06X", MARKER.getRGB() & 0xFFFFFF));
+        }
     }
 }

@@ -131,7 +131,7 @@ public final class PlotChartTool implements Tool {
                 skipped++;
                 continue;
             }
-            Optional<String> s = seriesIndex < 0 ? Optional.empty() : Optional.of(String.valueOf(row.get(seriesIndex)));
+            Object s = seriesIndex < 0 ? null : row.get(seriesIndex);
             points.add(new ChartRenderer.Point(row.get(0), s, new BigDecimal(value.toString())));
         }
         List<String> notes = new ArrayList<>();
@@ -142,11 +142,12 @@ public final class PlotChartTool implements Tool {
         if (skipped > 0) {
             notes.add(skipped + " rows without a numeric value were left out.");
         }
-        Optional<Path> png = ChartRenderer.png(spec, xKind, points, directory);
+        ChartData data = ChartData.of(spec, xKind, points);
+        Optional<Path> png = ChartRenderer.png(data, directory);
         if (png.isEmpty()) {
             notes.add("The PNG could not be rendered; the Vega-Lite specification is still available.");
         }
-        ObjectNode vega = ChartRenderer.vegaLite(spec, xKind, points);
+        ObjectNode vega = ChartRenderer.vegaLite(data);
         ChartOutput chart = new ChartOutput(png, AgentJson.write(vega), notes);
         ObjectNode out = AgentJson.NODES.objectNode();
         out.put("status", result.status().name());

@@ -2,6 +2,7 @@ package dev.sqlguard.app.agent.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
@@ -15,10 +16,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import org.jfree.chart.ChartRenderingInfo;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
 import org.jfree.chart.axis.AxisState;
+import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.DateAxis;
 import org.jfree.chart.axis.Tick;
 import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.ui.RectangleEdge;
 import org.junit.jupiter.api.Test;
@@ -33,7 +38,15 @@ class ChartRendererTest {
     }
 
     private static ChartRenderer.Point point(Object x, long y) {
-        return new ChartRenderer.Point(x, Optional.empty(), BigDecimal.valueOf(y));
+        return new ChartRenderer.Point(x, null, BigDecimal.valueOf(y));
+    }
+
+    private static JFreeChart chart(ChartSpec spec, ColumnKind xKind, List<ChartRenderer.Point> points) {
+        return ChartRenderer.chart(ChartData.of(spec, xKind, points));
+    }
+
+    private static JsonNode vegaLite(ChartSpec spec, ColumnKind xKind, List<ChartRenderer.Point> points) {
+        return ChartRenderer.vegaLite(ChartData.of(spec, xKind, points));
     }
 
     /** The tick labels JFreeChart draws on {@code axis}, after laying the chart out at PNG size. */
@@ -59,7 +72,7 @@ class ChartRendererTest {
         for (int i = 0; i < 700; i += 7) {
             points.add(point(LocalDate.of(2023, 1, 1).plusDays(i).toString(), 100 + i));
         }
-        JFreeChart chart = ChartRenderer.chart(spec(ChartSpec.Type.LINE, "created", "amount", ChartSpec.Aggregation.SUM),
+        JFreeChart chart = chart(spec(ChartSpec.Type.LINE, "created", "amount", ChartSpec.Aggregation.SUM),
                 ColumnKind.TEMPORAL, points);
 
         XYPlot plot = chart.getXYPlot();
@@ -68,7 +81,7 @@ class ChartRendererTest {
         assertThat(labels).isNotEmpty().allMatch(l -> l.matches("(19|20)\\d\\d(-\\d\\d(-\\d\\d)?)?"), "an ISO date, month or year");
         assertThat(labels).anyMatch(l -> l.startsWith("2023-")).anyMatch(l -> l.startsWith("2024-"));
         // the Vega-Lite spec reads the dates in UTC too, as the PNG does
-        assertThat(ChartRenderer.vegaLite(spec(ChartSpec.Type.LINE, "created", "amount", ChartSpec.Aggregation.SUM),
+        assertThat(vegaLite(spec(ChartSpec.Type.LINE, "created", "amount", ChartSpec.Aggregation.SUM),
                 ColumnKind.TEMPORAL, points).at("/encoding/x/scale/type").asText()).isEqualTo("utc");
     }
 
@@ -90,13 +103,13 @@ class ChartRendererTest {
     @Test
     void largeValuesAreLabelledWithCompactNumbersNotScientificNotation() {
         List<ChartRenderer.Point> points = List.of(point("north", 0), point("south", 120_000_000), point("east", 220_000_000));
-        JFreeChart chart = ChartRenderer.chart(spec(ChartSpec.Type.BAR, "region", "amount", ChartSpec.Aggregation.SUM),
+        JFreeChart chart = chart(spec(ChartSpec.Type.BAR, "region", "amount", ChartSpec.Aggregation.SUM),
                 ColumnKind.TEXT, points);
 
         ValueAxis range = chart.getCategoryPlot().getRangeAxis();
         List<String> labels = tickLabels(chart, range, RectangleEdge.LEFT);
         assertThat(labels).contains("0", "100M", "200M").noneMatch(l -> l.contains("E"));
-        assertThat(ChartRenderer.vegaLite(spec(ChartSpec.Type.BAR, "region", "amount", ChartSpec.Aggregation.SUM),
+        assertThat(vegaLite(spec(ChartSpec.Type.BAR, "region", "amount", ChartSpec.Aggregation.SUM),
                 ColumnKind.TEXT, points).at("/encoding/y/axis/labelExpr").asText()).isEqualTo(ChartAxes.COMPACT_VEGA_EXPR)
                 .contains("format(datum.value / 1e6, ',.2~f') + 'M'");
     }
@@ -122,13 +135,13 @@ class ChartRendererTest {
     @Test
     void axesAndTitleReadAsWordsAndASingleSeriesHasNoLegend() {
         ChartSpec spec = spec(ChartSpec.Type.BAR, "policy_type", "claim_amount", ChartSpec.Aggregation.AVG);
-        JFreeChart chart = ChartRenderer.chart(spec, ColumnKind.TEXT, List.of(point("auto", 5), point("home", 7)));
+        JFreeChart chart = chart(spec, ColumnKind.TEXT, List.of(point("auto", 5), point("home", 7)));
 
         assertThat(chart.getTitle().getText()).isEqualTo("Average claim amount by policy type");
         assertThat(chart.getCategoryPlot().getDomainAxis().getLabel()).isEqualTo("Policy type");
         assertThat(chart.getCategoryPlot().getRangeAxis().getLabel()).isEqualTo("Average claim amount");
         assertThat(chart.getLegend()).isNull();
-        JsonNode vega = ChartRenderer.vegaLite(spec, ColumnKind.TEXT, List.of(point("auto", 5), point("home", 7)));
+        JsonNode vega = vegaLite(spec, ColumnKind.TEXT, List.of(point("auto", 5), point("home", 7)));
         assertThat(vega.at("/encoding/x/title").asText()).isEqualTo("Policy type");
         assertThat(vega.at("/encoding/y/title").asText()).isEqualTo("Average claim amount");
 
@@ -145,9 +158,60 @@ class ChartRendererTest {
         ChartSpec spec = new ChartSpec(ChartSpec.Type.BAR, "claims", "region", Optional.of("amount"), ChartSpec.Aggregation.SUM,
                 Optional.of("status"), List.of(), Optional.empty());
         List<ChartRenderer.Point> points = List.of(
-                new ChartRenderer.Point("north", Optional.of("OPEN"), BigDecimal.ONE),
-                new ChartRenderer.Point("north", Optional.of("DENIED"), BigDecimal.TEN));
-        assertThat(ChartRenderer.chart(spec, ColumnKind.TEXT, points).getLegend()).isNotNull();
-        assertThat(ChartRenderer.chart(spec, ColumnKind.TEXT, points.subList(0, 1)).getLegend()).isNull();
+                new ChartRenderer.Point("north", "OPEN", BigDecimal.ONE),
+                new ChartRenderer.Point("north", "DENIED", BigDecimal.TEN));
+        assertThat(chart(spec, ColumnKind.TEXT, points).getLegend()).isNotNull();
+        assertThat(chart(spec, ColumnKind.TEXT, points.subList(0, 1)).getLegend()).isNull();
+    }
+
+    @Test
+    void aNullCategoryIsMarkedApartFromTheTextNull() {
+        ChartSpec spec = spec(ChartSpec.Type.BAR, "region", "amount", ChartSpec.Aggregation.SUM);
+        List<ChartRenderer.Point> points = List.of(point(null, 3), point("null", 4), point("", 5), point("(NULL)", 6));
+        JFreeChart chart = chart(spec, ColumnKind.TEXT, points);
+
+        CategoryPlot plot = chart.getCategoryPlot();
+        List<Comparable<?>> categories = new ArrayList<>();
+        for (Object key : plot.getDataset().getColumnKeys()) {
+            categories.add((Comparable<?>) key);
+        }
+        assertThat(categories).extracting(Object::toString).containsExactly("(NULL)", "null", "(empty)", "(NULL)");
+        CategoryAxis axis = plot.getDomainAxis();
+        Font plain = axis.getTickLabelFont(categories.get(1));
+        assertThat(axis.getTickLabelFont(categories.get(0)).isItalic()).isTrue();
+        assertThat(axis.getTickLabelFont(categories.get(2)).isItalic()).isTrue();
+        assertThat(plain.isItalic()).isFalse();
+        assertThat(axis.getTickLabelFont(categories.get(3))).isEqualTo(plain);
+        assertThat(axis.getTickLabelPaint(categories.get(0))).isNotEqualTo(axis.getTickLabelPaint(categories.get(1)));
+
+        JsonNode vega = vegaLite(spec, ColumnKind.TEXT, points);
+        assertThat(vega.at("/data/values/0/region").isNull()).isTrue();
+        assertThat(vega.at("/data/values/2/region").asText()).isEmpty();
+        assertThat(vega.at("/encoding/x/axis/labelExpr").asText()).contains("datum.value === null ? '(NULL)'");
+    }
+
+    @Test
+    void aNullSeriesOrSliceIsMarkedInTheLegend() {
+        ChartSpec bars = new ChartSpec(ChartSpec.Type.BAR, "claims", "region", Optional.of("amount"), ChartSpec.Aggregation.SUM,
+                Optional.of("status"), List.of(), Optional.empty());
+        JFreeChart chart = chart(bars, ColumnKind.TEXT, List.of(
+                new ChartRenderer.Point("north", null, BigDecimal.ONE), new ChartRenderer.Point("north", "null", BigDecimal.TEN)));
+        assertThat(legendLabels(chart)).containsExactly("(NULL) italic", "null");
+        assertThat(vegaLite(bars, ColumnKind.TEXT, List.of(new ChartRenderer.Point("north", null, BigDecimal.ONE)))
+                .at("/encoding/color/legend/labelExpr").asText()).startsWith("datum.value === null ? '(NULL)'");
+
+        JFreeChart pie = chart(spec(ChartSpec.Type.PIE, "region", "amount", ChartSpec.Aggregation.SUM), ColumnKind.TEXT,
+                List.of(point("north", 1), point(null, 2)));
+        assertThat(legendLabels(pie)).containsExactly("north", "(NULL) italic");
+    }
+
+    private static List<String> legendLabels(JFreeChart chart) {
+        List<String> labels = new ArrayList<>();
+        LegendItemCollection items = chart.getLegend().getSources()[0].getLegendItems();
+        for (int i = 0; i < items.getItemCount(); i++) {
+            LegendItem item = items.get(i);
+            labels.add(item.getLabel() + (item.getLabelFont() != null && item.getLabelFont().isItalic() ? " italic" : ""));
+        }
+        return labels;
     }
 }
