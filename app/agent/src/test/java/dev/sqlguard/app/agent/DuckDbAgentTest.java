@@ -25,6 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sqlguard.app.agent.AnalyticalResponse.Status;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
@@ -158,8 +160,8 @@ class DuckDbAgentTest {
         assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
         JsonNode query = json(outcome.modelJson()).path("query");
         // DuckDB runs the statement it re-rendered from its own parse tree
-        assertThat(query.path("sql").asText()).contains("SELECT region AS chart_x, policy_type AS chart_series, avg(amount) AS chart_y"
-                + " FROM claims WHERE (created >= $1) GROUP BY region, policy_type ORDER BY region, policy_type");
+        assertThat(query.path("sql").asText()).contains("SELECT region AS chart_x, policy_type AS chart_series, avg(amount) AS chart_y,"
+                + " count(amount) AS chart_n FROM claims WHERE (created >= $1) GROUP BY region, policy_type ORDER BY region, policy_type");
         assertThat(query.path("rows")).hasSize(20);
         ChartOutput chart = outcome.chart().orElseThrow();
         assertThat(Files.size(chart.png().orElseThrow())).isGreaterThan(1000);
@@ -177,6 +179,36 @@ class DuckDbAgentTest {
         ToolOutcome scatter = tools().call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"scatter\",\"table\":\"claims\","
                 + "\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"none\"}}");
         assertThat(scatter.chart().orElseThrow().png()).isPresent();
+    }
+
+    @Test
+    void aBarChartOfHundredsOfCategoriesShowsTheTopTwentyAndTheRestCombinedExactly() throws Exception {
+        AgentTools tools = tools();
+        ToolOutcome outcome = tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\","
+                + "\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"avg\"}}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+        JsonNode out = json(outcome.modelJson());
+        assertThat(out.at("/chart/notes").toString()).contains("top 20 of 400 id values by average amount")
+                .contains("combined in one category, (380 others)");
+        assertThat(outcome.shownValues()).contains(20L, 400L, 380L);
+        JsonNode values = json(outcome.chart().orElseThrow().vegaLite()).at("/data/values");
+        assertThat(values).hasSize(21);
+        assertThat(values.get(20).path("id").asText()).isEqualTo("(380 others)");
+
+        // the combined bar is the average of every row outside the top 20, as one query computes it
+        StringBuilder sql = new StringBuilder("SELECT avg(amount) AS a FROM claims WHERE id NOT IN (");
+        ArrayNode params = JSON.createArrayNode();
+        for (int i = 0; i < 20; i++) {
+            sql.append(i == 0 ? "?" : ", ?");
+            params.add(values.get(i).path("id").asLong());
+        }
+        assertThat(values).extracting(v -> v.path("avg(amount)").decimalValue()).first()
+                .isEqualTo(json(tools.call("query_data", "{\"source\":\"demo\",\"sql\":\"SELECT max(amount) FROM claims\"}")
+                        .modelJson()).at("/rows/0/0").decimalValue());
+        ObjectNode args = JSON.createObjectNode().put("source", SOURCE).put("sql", sql.append(")").toString());
+        args.set("params", params);
+        BigDecimal rest = json(tools.call("query_data", args.toString()).modelJson()).at("/rows/0/0").decimalValue();
+        assertThat(values.get(20).path("avg(amount)").decimalValue().subtract(rest).abs()).isLessThan(new BigDecimal("1e-9"));
     }
 
     @ParameterizedTest

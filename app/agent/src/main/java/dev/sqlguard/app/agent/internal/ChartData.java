@@ -3,16 +3,26 @@ package dev.sqlguard.app.agent.internal;
 import static java.util.Objects.requireNonNull;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a chart shows, built once and drawn twice (the PNG and the Vega-Lite spec), so both show
  * the same marks: x values and series as labelled keys, with SQL NULL and empty text marked apart
- * from any text a cell could hold.
+ * from any text a cell could hold; for bar and pie charts, the {@value #TOP_N} largest categories
+ * plus one that combines the rest; and subtitles and notes saying what was combined or left out.
  */
 final class ChartData {
+    /** Bar and pie charts show at most this many categories, plus one combining the rest. */
+    static final int TOP_N = 20;
+
     /** What a key stands for. */
     enum Kind {
         /** A value of the column. */
@@ -20,7 +30,9 @@ final class ChartData {
         /** SQL NULL, shown as {@code (NULL)} in italics. */
         NULL,
         /** Empty text, shown as {@code (empty)} in italics. */
-        EMPTY
+        EMPTY,
+        /** The categories beyond the top {@value #TOP_N}, combined: {@code (980 others)} in italics. */
+        OTHER
     }
 
     /**
@@ -64,32 +76,115 @@ final class ChartData {
      * One mark: x as the query returned it and as a category key, its series (the measured value's
      * label when there is no series column), and y.
      */
-    record Mark(Object x, Key category, Key series, BigDecimal y) {
+    record Mark(Object x, Key category, Key series, BigDecimal y, long weight) {
     }
 
     private final ChartSpec spec;
     private final ColumnKind xKind;
     private final List<Mark> marks;
     private final List<Key> series;
+    private final List<String> subtitles;
+    private final List<String> notes;
+    private final int categories;
 
-    private ChartData(ChartSpec spec, ColumnKind xKind, List<Mark> marks) {
+    private ChartData(ChartSpec spec, ColumnKind xKind, List<Mark> marks, int categories, List<String> subtitles,
+                      List<String> notes) {
         this.spec = spec;
+        this.categories = categories;
         this.xKind = xKind;
         this.marks = List.copyOf(marks);
         LinkedHashSet<Key> seriesKeys = new LinkedHashSet<>();
         marks.forEach(m -> seriesKeys.add(m.series()));
         this.series = List.copyOf(seriesKeys);
+        this.subtitles = List.copyOf(subtitles);
+        this.notes = List.copyOf(notes);
     }
 
-    /** The chart of {@code points}, in their order. */
+    /** The chart of {@code points}, in their order (bar and pie charts: the top {@value #TOP_N} and the rest combined). */
     static ChartData of(ChartSpec spec, ColumnKind xKind, List<ChartRenderer.Point> points) {
         Key single = new Key(spec.yLabel(), Kind.VALUE);
         List<Mark> marks = new ArrayList<>();
         for (ChartRenderer.Point p : points) {
             Key series = spec.series().isPresent() ? Key.of(p.series()) : single;
-            marks.add(new Mark(p.x(), Key.of(p.x()), series, p.y()));
+            marks.add(new Mark(p.x(), Key.of(p.x()), series, p.y(), p.weight()));
         }
-        return new ChartData(spec, xKind, marks);
+        List<String> subtitles = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        int categories = (int) marks.stream().map(Mark::category).distinct().count();
+        if (spec.type() == ChartSpec.Type.BAR || spec.type() == ChartSpec.Type.PIE) {
+            marks = top(spec, xKind, marks, subtitles, notes);
+        }
+        return new ChartData(spec, xKind, marks, categories, subtitles, notes);
+    }
+
+    /**
+     * The {@value #TOP_N} categories with the largest bars (the sum of |y| over their series), largest
+     * first, then one category combining the rest per series as the aggregation does: count and sum
+     * add up, min and max take the least and the greatest, avg weighs each average by its rows. Rows
+     * of 'none' are not combined; the rest are left out.
+     */
+    private static List<Mark> top(ChartSpec spec, ColumnKind xKind, List<Mark> marks, List<String> subtitles, List<String> notes) {
+        Map<Key, List<Mark>> byCategory = new LinkedHashMap<>();
+        for (Mark m : marks) {
+            byCategory.computeIfAbsent(m.category(), k -> new ArrayList<>()).add(m);
+        }
+        int total = byCategory.size();
+        if (total <= TOP_N) {
+            return marks;
+        }
+        List<List<Mark>> ranked = new ArrayList<>(byCategory.values());
+        ranked.sort(Comparator.comparing((List<Mark> group) -> group.stream().map(m -> m.y().abs())
+                .reduce(BigDecimal.ZERO, BigDecimal::add)).reversed());
+        List<Mark> shown = new ArrayList<>();
+        ranked.subList(0, TOP_N).forEach(shown::addAll);
+        int rest = total - TOP_N;
+        String of = "Top " + TOP_N + " of " + count(total) + " " + ChartSpec.words(spec.x()) + " values by "
+                + lowerFirst(spec.yLabel()) + "; the other " + count(rest);
+        if (spec.aggregation() == ChartSpec.Aggregation.NONE) {
+            subtitles.add(of + " are left out.");
+            notes.add("The chart shows the " + of.substring(0, 1).toLowerCase(Locale.ROOT) + of.substring(1) + " are left out."
+                    + hint(xKind));
+            return shown;
+        }
+        Key other = new Key("(" + count(rest) + " others)", Kind.OTHER);
+        Map<Key, List<Mark>> restBySeries = new LinkedHashMap<>();
+        ranked.subList(TOP_N, total).forEach(group -> group.forEach(m -> restBySeries.computeIfAbsent(m.series(),
+                k -> new ArrayList<>()).add(m)));
+        restBySeries.forEach((series, group) -> combine(spec.aggregation(), group)
+                .ifPresent(y -> shown.add(new Mark(other.text(), other, series, y, group.stream().mapToLong(Mark::weight).sum()))));
+        subtitles.add(of + " are combined in " + other.text() + ".");
+        notes.add("The chart shows the " + of.substring(0, 1).toLowerCase(Locale.ROOT) + of.substring(1)
+                + " are combined in one category, " + other.text() + "." + hint(xKind));
+        return shown;
+    }
+
+    private static String hint(ColumnKind xKind) {
+        return " A filter narrows the chart to the others" + (xKind == ColumnKind.TEMPORAL ? "; chart.bucket groups dates." : ".");
+    }
+
+    /** The rest of one series combined as the aggregation combines rows; empty when it cannot be. */
+    private static Optional<BigDecimal> combine(ChartSpec.Aggregation aggregation, List<Mark> group) {
+        return switch (aggregation) {
+            case COUNT, SUM -> Optional.of(group.stream().map(Mark::y).reduce(BigDecimal.ZERO, BigDecimal::add));
+            case MIN -> group.stream().map(Mark::y).min(Comparator.naturalOrder());
+            case MAX -> group.stream().map(Mark::y).max(Comparator.naturalOrder());
+            case AVG -> {
+                long rows = group.stream().mapToLong(Mark::weight).sum();
+                BigDecimal sum = group.stream().map(m -> m.y().multiply(BigDecimal.valueOf(m.weight())))
+                        .reduce(BigDecimal.ZERO, BigDecimal::add);
+                yield rows <= 0 ? Optional.empty() : Optional.of(sum.divide(BigDecimal.valueOf(rows), MathContext.DECIMAL64));
+            }
+            case NONE -> Optional.empty();
+        };
+    }
+
+    /** A count as written on the chart: {@code 1,000}. */
+    static String count(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    private static String lowerFirst(String label) {
+        return label.substring(0, 1).toLowerCase(Locale.ROOT) + label.substring(1);
     }
 
     ChartSpec spec() {
@@ -114,7 +209,31 @@ final class ChartData {
         return series.size() >= 2;
     }
 
-    /** Whether some category or series is NULL or empty text. */
+    /** Lines under the title saying what was combined or left out. */
+    List<String> subtitles() {
+        return subtitles;
+    }
+
+    /** The same, for the tool result. */
+    List<String> notes() {
+        return notes;
+    }
+
+    /**
+     * The counts the notes state ({@value #TOP_N}, all categories, the rest), as values the answer
+     * may quote; empty when every category is shown.
+     */
+    List<Long> shownCounts() {
+        return categories > TOP_N && (spec.type() == ChartSpec.Type.BAR || spec.type() == ChartSpec.Type.PIE)
+                ? List.of((long) TOP_N, (long) categories, (long) categories - TOP_N) : List.of();
+    }
+
+    /** The category combining the rest, when there is one. */
+    Optional<Key> other() {
+        return marks.stream().map(Mark::category).filter(k -> k.kind() == Kind.OTHER).findFirst();
+    }
+
+    /** Whether some category or series is NULL, empty text, or the rest combined. */
     boolean hasMarkers() {
         return marks.stream().anyMatch(m -> m.category().marker() || m.series().marker());
     }

@@ -31,6 +31,7 @@ import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.title.LegendTitle;
+import org.jfree.chart.title.TextTitle;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.general.DefaultPieDataset;
 import org.jfree.data.xy.XYSeries;
@@ -45,12 +46,17 @@ public final class ChartRenderer {
     static final int HEIGHT = 500;
     /** The colour of the NULL and empty markers. */
     static final Color MARKER = new Color(0x6E, 0x6E, 0x6E);
+    private static final Font SUBTITLE_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
 
     /**
      * One row of the chart query: x and series as returned (null is SQL NULL; series is null too
-     * when the chart has no series column), and y (rows whose y is not a number are skipped).
+     * when the chart has no series column), y (rows whose y is not a number are skipped), and the
+     * rows behind an average (1 for other aggregations), so that averages can be combined.
      */
-    public record Point(Object x, Object series, BigDecimal y) {
+    public record Point(Object x, Object series, BigDecimal y, long weight) {
+        public Point(Object x, Object series, BigDecimal y) {
+            this(x, series, y, 1);
+        }
     }
 
     private ChartRenderer() {
@@ -79,6 +85,9 @@ public final class ChartRenderer {
 
     static JFreeChart chart(ChartData data) {
         JFreeChart chart = plain(data);
+        for (String subtitle : data.subtitles()) {
+            chart.addSubtitle(new TextTitle(subtitle, SUBTITLE_FONT));
+        }
         compactNumbers(chart);
         if (chart.getPlot() instanceof CategoryPlot plot) {
             markCategories(plot.getDomainAxis(), data);
@@ -201,29 +210,31 @@ public final class ChartRenderer {
         ColumnKind xKind = data.xKind();
         ObjectNode root = AgentJson.NODES.objectNode();
         root.put("$schema", "https://vega.github.io/schema/vega-lite/v5.json");
-        root.put("title", spec.displayTitle());
+        if (data.subtitles().isEmpty()) {
+            root.put("title", spec.displayTitle());
+        } else {
+            ObjectNode title = root.putObject("title").put("text", spec.displayTitle());
+            ArrayNode subtitle = title.putArray("subtitle");
+            data.subtitles().forEach(subtitle::add);
+        }
         String yField = spec.valueField();
         String seriesField = spec.series().orElse("series");
         ArrayNode values = root.putObject("data").putArray("values");
         for (ChartData.Mark m : data.marks()) {
             ObjectNode v = values.addObject();
-            v.set(spec.x(), ToolResultJson.cell(m.x()));
+            v.set(spec.x(), m.category().kind() == ChartData.Kind.OTHER ? AgentJson.NODES.textNode(m.category().text())
+                    : ToolResultJson.cell(m.x()));
             if (spec.series().isPresent()) {
                 v.set(seriesField, vegaValue(m.series()));
             }
             v.put(yField, m.y());
         }
-        String xType = switch (xKind) {
-            case NUMERIC -> "quantitative";
-            case TEMPORAL -> "temporal";
-            default -> "nominal";
-        };
         ObjectNode encoding = AgentJson.NODES.objectNode();
         switch (spec.type()) {
             case PIE -> {
                 root.putObject("mark").put("type", "arc");
-                encoding.putObject("theta").put("field", yField).put("type", "quantitative").put("title", spec.yLabel());
-                markLabels(encoding.putObject("color").put("field", spec.x()).put("type", "nominal").put("title", spec.xLabel()),
+                encoding.putObject("theta").put("field", vegaField(yField)).put("type", "quantitative").put("title", spec.yLabel());
+                markLabels(encoding.putObject("color").put("field", vegaField(spec.x())).put("type", "nominal").put("title", spec.xLabel()),
                         "legend", data);
             }
             default -> {
@@ -232,9 +243,17 @@ public final class ChartRenderer {
                     case SCATTER -> "point";
                     default -> "bar";
                 });
-                ObjectNode x = encoding.putObject("x").put("field", spec.x()).put("type", spec.type() == ChartSpec.Type.SCATTER
-                        && xKind != ColumnKind.TEMPORAL ? "quantitative" : xType).put("title", spec.xLabel());
-                if (xKind == ColumnKind.TEMPORAL) {
+                boolean categories = spec.type() == ChartSpec.Type.BAR || (spec.type() == ChartSpec.Type.LINE
+                        && xKind != ColumnKind.NUMERIC && xKind != ColumnKind.TEMPORAL);
+                ObjectNode x = encoding.putObject("x").put("field", vegaField(spec.x())).put("title", spec.xLabel());
+                if (categories) {
+                    // discrete, in the order the PNG draws them (a top N is largest first)
+                    x.put("type", xKind == ColumnKind.NUMERIC || xKind == ColumnKind.TEMPORAL ? "ordinal" : "nominal");
+                    x.putNull("sort");
+                } else {
+                    x.put("type", xKind == ColumnKind.TEMPORAL ? "temporal" : "quantitative");
+                }
+                if (x.path("type").asText().equals("temporal")) {
                     x.putObject("scale").put("type", "utc");
                 }
                 if (x.path("type").asText().equals("quantitative")) {
@@ -242,16 +261,21 @@ public final class ChartRenderer {
                 } else {
                     markLabels(x, "axis", data);
                 }
-                encoding.putObject("y").put("field", yField).put("type", "quantitative").put("title", spec.yLabel())
+                encoding.putObject("y").put("field", vegaField(yField)).put("type", "quantitative").put("title", spec.yLabel())
                         .putObject("axis").put("labelExpr", ChartAxes.COMPACT_VEGA_EXPR);
                 if (spec.series().isPresent()) {
-                    markLabels(encoding.putObject("color").put("field", seriesField).put("type", "nominal")
+                    markLabels(encoding.putObject("color").put("field", vegaField(seriesField)).put("type", "nominal")
                             .put("title", spec.seriesLabel().orElseThrow()), "legend", data);
                 }
             }
         }
         root.set("encoding", encoding);
         return root;
+    }
+
+    /** A field reference: Vega-Lite reads dots and brackets in a field name as nested access unless escaped. */
+    static String vegaField(String name) {
+        return name.replace("\\", "\\\\").replace(".", "\\.").replace("[", "\\[").replace("]", "\\]");
     }
 
     /** A series key as data: SQL NULL stays null, empty text stays empty. */
@@ -274,7 +298,8 @@ public final class ChartRenderer {
         ObjectNode g = channel.putObject(guide);
         g.put("labelExpr", "datum.value === null ? '(NULL)' : datum.value === '' ? '(empty)' : datum.label");
         if (guide.equals("axis")) {
-            String isMarker = "datum.value === null || datum.value === ''";
+            String isMarker = "datum.value === null || datum.value === ''"
+                    + data.other().map(o -> " || datum.value === '" + o.text() + "'").orElse("");
             g.putObject("labelFontStyle").put("value", "normal").putObject("condition").put("test", isMarker).put("value", "italic");
             g.putObject("labelColor").put("value", "black").putObject("condition").put("test", isMarker)
                     .put("value", String.format("#%06X", MARKER.getRGB() & 0xFFFFFF));

@@ -124,7 +124,8 @@ public final class PlotChartTool implements Tool {
         List<ChartRenderer.Point> points = new ArrayList<>();
         int skipped = 0;
         int seriesIndex = spec.series().isPresent() ? 1 : -1;
-        int yIndex = result.columns().size() - 1;
+        int yIndex = seriesIndex < 0 ? 1 : 2;
+        boolean weighted = weighted(spec);
         for (List<Object> row : result.rows()) {
             Object value = row.get(yIndex);
             if (!(value instanceof Number)) {
@@ -132,7 +133,8 @@ public final class PlotChartTool implements Tool {
                 continue;
             }
             Object s = seriesIndex < 0 ? null : row.get(seriesIndex);
-            points.add(new ChartRenderer.Point(row.get(0), s, new BigDecimal(value.toString())));
+            long weight = weighted && row.get(yIndex + 1) instanceof Number n ? n.longValue() : 1;
+            points.add(new ChartRenderer.Point(row.get(0), s, new BigDecimal(value.toString()), weight));
         }
         List<String> notes = new ArrayList<>();
         if (result.truncated()) {
@@ -143,6 +145,7 @@ public final class PlotChartTool implements Tool {
             notes.add(skipped + " rows without a numeric value were left out.");
         }
         ChartData data = ChartData.of(spec, xKind, points);
+        notes.addAll(data.notes());
         Optional<Path> png = ChartRenderer.png(data, directory);
         if (png.isEmpty()) {
             notes.add("The PNG could not be rendered; the Vega-Lite specification is still available.");
@@ -161,6 +164,7 @@ public final class PlotChartTool implements Tool {
         out.set("query", ToolResultJson.toNode(result));
         List<Object> evidence = ToolContext.shownValues(result);
         evidence.add((long) points.size());
+        evidence.addAll(data.shownCounts());
         return new ToolOutcome(NAME, result.status(), AgentJson.write(out), List.of(result), evidence, Optional.of(chart),
                 Optional.empty(), Optional.empty());
     }
@@ -176,7 +180,11 @@ public final class PlotChartTool implements Tool {
         };
         StringBuilder sql = new StringBuilder("SELECT ").append(x).append(" AS chart_x");
         series.ifPresent(s -> sql.append(", ").append(s).append(" AS chart_series"));
-        sql.append(", ").append(yExpr).append(" AS chart_y FROM ").append(dialect.table(table.table()));
+        sql.append(", ").append(yExpr).append(" AS chart_y");
+        if (weighted(spec)) {
+            sql.append(", count(").append(dialect.quote(spec.y().orElseThrow())).append(") AS chart_n");
+        }
+        sql.append(" FROM ").append(dialect.table(table.table()));
         for (int i = 0; i < spec.filters().size(); i++) {
             ChartSpec.Filter f = spec.filters().get(i);
             sql.append(i == 0 ? " WHERE " : " AND ").append(dialect.quote(f.column())).append(' ').append(f.op()).append(" ?");
@@ -188,6 +196,15 @@ public final class PlotChartTool implements Tool {
         sql.append(" ORDER BY ").append(x);
         series.ifPresent(s -> sql.append(", ").append(s));
         return sql.toString();
+    }
+
+    /**
+     * Whether the query also counts the rows behind each average ({@code chart_n}): a bar or pie chart
+     * combines the categories beyond its top {@value ChartData#TOP_N}, and averages combine by rows.
+     */
+    private static boolean weighted(ChartSpec spec) {
+        return spec.aggregation() == ChartSpec.Aggregation.AVG
+                && (spec.type() == ChartSpec.Type.BAR || spec.type() == ChartSpec.Type.PIE);
     }
 
     /** A filter value typed by its column: ISO dates and timestamps for temporal columns. */

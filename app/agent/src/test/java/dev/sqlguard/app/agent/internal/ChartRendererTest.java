@@ -25,7 +25,9 @@ import org.jfree.chart.axis.Tick;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.RectangleEdge;
+import org.jfree.data.category.CategoryDataset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -213,5 +215,76 @@ class ChartRendererTest {
             labels.add(item.getLabel() + (item.getLabelFont() != null && item.getLabelFont().isItalic() ? " italic" : ""));
         }
         return labels;
+    }
+
+    @Test
+    void aBarChartOfManyCategoriesShowsTheTopTwentyAndOneOther() {
+        List<ChartRenderer.Point> points = new ArrayList<>();
+        for (int i = 1; i <= 1000; i++) {
+            points.add(point("c" + i, i));
+        }
+        JFreeChart chart = chart(spec(ChartSpec.Type.BAR, "customer", "amount", ChartSpec.Aggregation.SUM), ColumnKind.TEXT, points);
+
+        CategoryDataset dataset = chart.getCategoryPlot().getDataset();
+        assertThat(dataset.getColumnCount()).isEqualTo(21);
+        assertThat(dataset.getColumnKey(0).toString()).isEqualTo("c1000");
+        assertThat(dataset.getColumnKey(19).toString()).isEqualTo("c981");
+        assertThat(dataset.getColumnKey(20).toString()).isEqualTo("(980 others)");
+        assertThat(dataset.getValue(0, 20).longValue()).isEqualTo(980L * 981 / 2);
+        assertThat(chart.getCategoryPlot().getDomainAxis().getTickLabelFont(dataset.getColumnKey(20)).isItalic()).isTrue();
+        assertThat(subtitles(chart)).containsExactly(
+                "Top 20 of 1,000 customer values by total amount; the other 980 are combined in (980 others).");
+
+        ChartData data = ChartData.of(spec(ChartSpec.Type.BAR, "customer", "amount", ChartSpec.Aggregation.SUM), ColumnKind.TEXT, points);
+        assertThat(data.notes()).containsExactly("The chart shows the top 20 of 1,000 customer values by total amount; the other 980"
+                + " are combined in one category, (980 others). A filter narrows the chart to the others.");
+        assertThat(data.shownCounts()).containsExactly(20L, 1000L, 980L);
+        JsonNode vega = ChartRenderer.vegaLite(data);
+        assertThat(vega.at("/data/values")).hasSize(21);
+        assertThat(vega.at("/data/values/20/customer").asText()).isEqualTo("(980 others)");
+        assertThat(vega.at("/title/subtitle/0").asText()).startsWith("Top 20 of 1,000");
+        assertThat(vega.at("/encoding/x/sort").isNull()).isTrue();
+    }
+
+    @Test
+    void theRestIsCombinedAsTheAggregationCombinesRows() {
+        List<ChartRenderer.Point> points = new ArrayList<>();
+        for (int i = 1; i <= 25; i++) {
+            // category i: average i over i rows, so the rest (1..5) averages (1*1 + 2*2 + ... + 5*5) / 15 = 55 / 15
+            points.add(new ChartRenderer.Point("c" + i, null, BigDecimal.valueOf(i), i));
+        }
+        assertThat(other(ChartSpec.Aggregation.AVG, points)).isEqualByComparingTo(new BigDecimal("55").divide(new BigDecimal("15"),
+                java.math.MathContext.DECIMAL64));
+        assertThat(other(ChartSpec.Aggregation.MIN, points)).isEqualByComparingTo("1");
+        assertThat(other(ChartSpec.Aggregation.MAX, points)).isEqualByComparingTo("5");
+        assertThat(other(ChartSpec.Aggregation.COUNT, points)).isEqualByComparingTo("15");
+
+        ChartData rows = ChartData.of(spec(ChartSpec.Type.BAR, "id", "amount", ChartSpec.Aggregation.NONE), ColumnKind.NUMERIC, points);
+        assertThat(rows.marks()).hasSize(20);
+        assertThat(rows.other()).isEmpty();
+        assertThat(rows.subtitles()).containsExactly("Top 20 of 25 id values by amount; the other 5 are left out.");
+
+        ChartData line = ChartData.of(spec(ChartSpec.Type.LINE, "id", "amount", ChartSpec.Aggregation.SUM), ColumnKind.NUMERIC, points);
+        assertThat(line.marks()).hasSize(25);
+        assertThat(line.subtitles()).isEmpty();
+    }
+
+    private static BigDecimal other(ChartSpec.Aggregation aggregation, List<ChartRenderer.Point> points) {
+        ChartSpec spec = aggregation == ChartSpec.Aggregation.COUNT
+                ? new ChartSpec(ChartSpec.Type.PIE, "claims", "c", Optional.empty(), aggregation, Optional.empty(), List.of(), Optional.empty())
+                : spec(ChartSpec.Type.PIE, "c", "amount", aggregation);
+        ChartData data = ChartData.of(spec, ColumnKind.TEXT, points);
+        assertThat(data.marks()).hasSize(21);
+        return data.marks().get(20).y();
+    }
+
+    static List<String> subtitles(JFreeChart chart) {
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < chart.getSubtitleCount(); i++) {
+            if (chart.getSubtitle(i) instanceof TextTitle title) {
+                texts.add(title.getText());
+            }
+        }
+        return texts;
     }
 }
