@@ -219,6 +219,22 @@ class AgentToolsTest {
     }
 
     @Test
+    void aScatterPlotCutByTheRowLimitSaysSoInTheImage() throws Exception {
+        AgentSource limited = new AgentSource(AgentFixtures.engine(GuardrailPolicy.defaults().withLimits(
+                dev.sqlguard.domain.Limits.defaults().withMaxRows(25))), "inmemory");
+        AgentTools limitedTools = new AgentTools(new QueryService(audit), List.of(limited), charts);
+        ToolOutcome outcome = limitedTools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"scatter\","
+                + "\"table\":\"claims\",\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"none\"}}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+        ChartOutput chart = outcome.chart().orElseThrow();
+        assertThat(chart.png()).isPresent();
+        // the PNG and the spec are drawn from the same data; the spec shows what the image says
+        assertThat(json(chart.vegaLite()).at("/title/subtitle").toString())
+                .contains("Only the first 25 rows are drawn: the query hit a limit (rows).");
+        assertThat(json(outcome.modelJson()).at("/chart/notes").toString()).contains("the chart shows the first 25 rows only");
+    }
+
+    @Test
     void plotChartOnAnEngineWithoutGroupByReportsTheRefusal() throws Exception {
         ToolOutcome outcome = tools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"pie\",\"table\":\"claims\","
                 + "\"x\":\"region\",\"aggregation\":\"count\"}}");

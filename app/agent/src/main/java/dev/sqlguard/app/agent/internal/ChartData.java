@@ -100,8 +100,28 @@ final class ChartData {
         this.notes = List.copyOf(notes);
     }
 
-    /** The chart of {@code points}, in their order (bar and pie charts: the top {@value #TOP_N} and the rest combined). */
+    /**
+     * A query result cut short by a limit.
+     *
+     * @param rows the rows returned
+     * @param limits the limits hit ({@code rows}, {@code bytes}, ...)
+     */
+    record Cut(int rows, List<String> limits) {
+        Cut {
+            limits = List.copyOf(limits);
+        }
+    }
+
+    /** The chart of a complete result. */
     static ChartData of(ChartSpec spec, ColumnKind xKind, List<ChartRenderer.Point> points) {
+        return of(spec, xKind, points, Optional.empty());
+    }
+
+    /**
+     * The chart of {@code points}, in their order (bar and pie charts: the top {@value #TOP_N} and
+     * the rest combined); a cut result says so under the title.
+     */
+    static ChartData of(ChartSpec spec, ColumnKind xKind, List<ChartRenderer.Point> points, Optional<Cut> cut) {
         Key single = new Key(spec.yLabel(), Kind.VALUE);
         List<Mark> marks = new ArrayList<>();
         for (ChartRenderer.Point p : points) {
@@ -110,6 +130,11 @@ final class ChartData {
         }
         List<String> subtitles = new ArrayList<>();
         List<String> notes = new ArrayList<>();
+        cut.ifPresent(c -> {
+            String limits = String.join(", ", c.limits());
+            subtitles.add("Only the first " + count(c.rows()) + " rows are drawn: the query hit a limit (" + limits + ").");
+            notes.add("The query hit a limit (" + limits + "); the chart shows the first " + count(c.rows()) + " rows only.");
+        });
         int categories = (int) marks.stream().map(Mark::category).distinct().count();
         if (spec.type() == ChartSpec.Type.BAR || spec.type() == ChartSpec.Type.PIE) {
             marks = top(spec, xKind, marks, subtitles, notes);

@@ -22,6 +22,7 @@ import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.agent.AgentSource;
 import dev.sqlguard.app.agent.ChartOutput;
 import dev.sqlguard.app.agent.ToolOutcome;
+import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.ports.TableDescription;
 import dev.sqlguard.ports.TableDescription.ColumnDescription;
@@ -136,16 +137,14 @@ public final class PlotChartTool implements Tool {
             long weight = weighted && row.get(yIndex + 1) instanceof Number n ? n.longValue() : 1;
             points.add(new ChartRenderer.Point(row.get(0), s, new BigDecimal(value.toString()), weight));
         }
-        List<String> notes = new ArrayList<>();
-        if (result.truncated()) {
-            notes.add("The query hit a limit " + result.limitsHit().stream().map(k -> k.wireName()).toList()
-                    + "; the chart shows the first " + result.returnedCount() + " rows only.");
-        }
+        Optional<ChartData.Cut> cut = result.truncated()
+                ? Optional.of(new ChartData.Cut(result.returnedCount(), result.limitsHit().stream().map(LimitKind::wireName).toList()))
+                : Optional.empty();
+        ChartData data = ChartData.of(spec, xKind, points, cut);
+        List<String> notes = new ArrayList<>(data.notes());
         if (skipped > 0) {
             notes.add(skipped + " rows without a numeric value were left out.");
         }
-        ChartData data = ChartData.of(spec, xKind, points);
-        notes.addAll(data.notes());
         Optional<Path> png = ChartRenderer.png(data, directory);
         if (png.isEmpty()) {
             notes.add("The PNG could not be rendered; the Vega-Lite specification is still available.");

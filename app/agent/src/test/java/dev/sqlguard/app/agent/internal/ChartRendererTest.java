@@ -287,4 +287,18 @@ class ChartRendererTest {
         }
         return texts;
     }
+
+    @Test
+    void aCutResultSaysSoUnderTheTitle() {
+        List<ChartRenderer.Point> points = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            points.add(point((long) i, i * 3L));
+        }
+        ChartData data = ChartData.of(spec(ChartSpec.Type.SCATTER, "id", "amount", ChartSpec.Aggregation.NONE), ColumnKind.NUMERIC,
+                points, Optional.of(new ChartData.Cut(1000, List.of("rows"))));
+        JFreeChart chart = ChartRenderer.chart(data);
+        assertThat(subtitles(chart)).containsExactly("Only the first 1,000 rows are drawn: the query hit a limit (rows).");
+        assertThat(data.notes()).containsExactly("The query hit a limit (rows); the chart shows the first 1,000 rows only.");
+        assertThat(ChartRenderer.chart(ChartData.of(data.spec(), ColumnKind.NUMERIC, points)).getSubtitleCount()).isZero();
+    }
 }
