@@ -263,6 +263,10 @@ public final class ChartRenderer {
                 }
                 encoding.putObject("y").put("field", vegaField(yField)).put("type", "quantitative").put("title", spec.yLabel())
                         .putObject("axis").put("labelExpr", ChartAxes.COMPACT_VEGA_EXPR);
+                if (spec.series().isPresent() && spec.type() == ChartSpec.Type.BAR) {
+                    // the PNG draws a category's series side by side; without xOffset Vega-Lite stacks them
+                    encoding.putObject("xOffset").put("field", vegaField(seriesField)).put("type", "nominal").putNull("sort");
+                }
                 if (spec.series().isPresent()) {
                     markLabels(encoding.putObject("color").put("field", vegaField(seriesField)).put("type", "nominal")
                             .put("title", spec.seriesLabel().orElseThrow()), "legend", data);

@@ -25,6 +25,7 @@ import org.jfree.chart.axis.Tick;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.category.StackedBarRenderer;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.data.category.CategoryDataset;
@@ -300,5 +301,23 @@ class ChartRendererTest {
         assertThat(subtitles(chart)).containsExactly("Only the first 1,000 rows are drawn: the query hit a limit (rows).");
         assertThat(data.notes()).containsExactly("The query hit a limit (rows); the chart shows the first 1,000 rows only.");
         assertThat(ChartRenderer.chart(ChartData.of(data.spec(), ColumnKind.NUMERIC, points)).getSubtitleCount()).isZero();
+    }
+
+    @Test
+    void groupedBarsAreOffsetBySeriesInTheVegaLiteSpecAsInThePng() {
+        ChartSpec bars = new ChartSpec(ChartSpec.Type.BAR, "claims", "region", Optional.of("amount"), ChartSpec.Aggregation.SUM,
+                Optional.of("policy_type"), List.of(), Optional.empty());
+        List<ChartRenderer.Point> points = List.of(new ChartRenderer.Point("north", "auto", BigDecimal.ONE),
+                new ChartRenderer.Point("north", "home", BigDecimal.TEN), new ChartRenderer.Point("south", "auto", BigDecimal.valueOf(2)));
+        JsonNode vega = vegaLite(bars, ColumnKind.TEXT, points);
+        assertThat(vega.at("/encoding/xOffset/field").asText()).isEqualTo("policy_type");
+        assertThat(vega.at("/encoding/xOffset/type").asText()).isEqualTo("nominal");
+        assertThat(vega.at("/encoding/color/field").asText()).isEqualTo("policy_type");
+        // the PNG draws the series side by side, not stacked
+        assertThat(chart(bars, ColumnKind.TEXT, points).getCategoryPlot().getRenderer()).isNotInstanceOf(StackedBarRenderer.class);
+
+        ChartSpec lines = new ChartSpec(ChartSpec.Type.LINE, "claims", "region", Optional.of("amount"), ChartSpec.Aggregation.SUM,
+                Optional.of("policy_type"), List.of(), Optional.empty());
+        assertThat(vegaLite(lines, ColumnKind.TEXT, points).at("/encoding/xOffset").isMissingNode()).isTrue();
     }
 }
