@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,8 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.ports.contract.ContractDataset;
+import dev.sqlguard.ports.fake.InMemoryEngine;
+import dev.sqlguard.ports.fake.InMemoryTable;
 import dev.sqlguard.ports.model.ToolSpec;
 
 class AgentToolsTest {
@@ -232,6 +235,31 @@ class AgentToolsTest {
         assertThat(json(chart.vegaLite()).at("/title/subtitle").toString())
                 .contains("Only the first 25 rows are drawn: the query hit a limit (rows).");
         assertThat(json(outcome.modelJson()).at("/chart/notes").toString()).contains("the chart shows the first 25 rows only");
+    }
+
+    @Test
+    void aChartWithTextNoInstalledFontCanDrawSaysSoAndOneThatCanDoesNot() throws Exception {
+        String tokyo = "\u6771\u4eac";
+        InMemoryTable cities = new InMemoryTable("cities", List.of("city", "amount"), Map.of("amount", "BIGINT"),
+                List.of(Map.of("city", tokyo, "amount", 5L), Map.of("city", "Paris", "amount", 3L)));
+        AgentSource source = new AgentSource(new InMemoryEngine(AgentFixtures.SOURCE, GuardrailPolicy.defaults(),
+                InMemoryEngine.tables(cities), sql -> false), "inmemory");
+        AgentTools cityTools = new AgentTools(new QueryService(audit), List.of(source), charts);
+        ToolOutcome outcome = cityTools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\","
+                + "\"table\":\"cities\",\"x\":\"city\",\"y\":\"amount\",\"aggregation\":\"none\"}}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+        assertThat(outcome.chart().orElseThrow().png()).isPresent();
+        boolean cjkInstalled = java.util.Arrays.stream(java.awt.GraphicsEnvironment.getLocalGraphicsEnvironment().getAllFonts())
+                .anyMatch(f -> f.canDisplayUpTo(tokyo) == -1);
+        String notes = json(outcome.modelJson()).at("/chart/notes").toString();
+        if (cjkInstalled) {
+            assertThat(notes).doesNotContain("no font installed on the server can draw");
+        } else {
+            assertThat(notes).contains("no font installed on the server can draw").contains("Noto Sans CJK");
+        }
+        ToolOutcome latin = tools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\","
+                + "\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"none\"}}");
+        assertThat(json(latin.modelJson()).at("/chart/notes").toString()).doesNotContain("no font installed");
     }
 
     @Test

@@ -258,6 +258,19 @@ final class ChartData {
         return marks.stream().map(Mark::category).filter(k -> k.kind() == Kind.OTHER).findFirst();
     }
 
+    /** Every text the chart draws besides numbers and dates: titles, axis titles, categories, series. */
+    List<String> texts() {
+        LinkedHashSet<String> texts = new LinkedHashSet<>();
+        texts.add(spec.displayTitle());
+        texts.addAll(subtitles);
+        texts.add(spec.xLabel());
+        texts.add(spec.yLabel());
+        spec.seriesLabel().ifPresent(texts::add);
+        marks.forEach(m -> texts.add(m.category().text()));
+        series.forEach(k -> texts.add(k.text()));
+        return List.copyOf(texts);
+    }
+
     /** Whether some category or series is NULL, empty text, or the rest combined. */
     boolean hasMarkers() {
         return marks.stream().anyMatch(m -> m.category().marker() || m.series().marker());

@@ -29,6 +29,7 @@ import org.jfree.chart.axis.Axis;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.PiePlot;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.title.TextTitle;
@@ -94,10 +95,49 @@ public final class ChartRenderer {
         }
         if (!data.legend() && data.spec().type() != ChartSpec.Type.PIE) {
             chart.removeLegend();
-        } else if (chart.getLegend() != null) {
-            markLegend(chart);
+        }
+        ChartFonts fonts = ChartFonts.installed();
+        fitFonts(chart, fonts);
+        if (chart.getLegend() != null) {
+            legendItems(chart, fonts);
         }
         return chart;
+    }
+
+    /** Titles, axis labels and category labels get a font that can draw them (see {@link ChartFonts}). */
+    private static void fitFonts(JFreeChart chart, ChartFonts fonts) {
+        List<TextTitle> titles = new ArrayList<>();
+        if (chart.getTitle() != null) {
+            titles.add(chart.getTitle());
+        }
+        for (int i = 0; i < chart.getSubtitleCount(); i++) {
+            if (chart.getSubtitle(i) instanceof TextTitle title) {
+                titles.add(title);
+            }
+        }
+        titles.forEach(t -> t.setFont(fonts.forText(t.getFont(), t.getText())));
+        List<Axis> axes = new ArrayList<>();
+        if (chart.getPlot() instanceof CategoryPlot plot) {
+            CategoryAxis domain = plot.getDomainAxis();
+            for (Object key : plot.getDataset().getColumnKeys()) {
+                Comparable<?> category = (Comparable<?>) key;
+                domain.setTickLabelFont(category, fonts.forText(domain.getTickLabelFont(category), category.toString()));
+            }
+            axes.add(domain);
+            axes.add(plot.getRangeAxis());
+        } else if (chart.getPlot() instanceof XYPlot plot) {
+            axes.add(plot.getDomainAxis());
+            axes.add(plot.getRangeAxis());
+        } else if (chart.getPlot() instanceof PiePlot<?> plot) {
+            StringBuilder labels = new StringBuilder();
+            plot.getDataset().getKeys().forEach(labels::append);
+            plot.setLabelFont(fonts.forText(plot.getLabelFont(), labels.toString()));
+        }
+        for (Axis axis : axes) {
+            if (axis.getLabel() != null) {
+                axis.setLabelFont(fonts.forText(axis.getLabelFont(), axis.getLabel()));
+            }
+        }
     }
 
     /** Every number axis labels its ticks 950, 2.5k, 220M, never 2.2E8. */
@@ -127,18 +167,22 @@ public final class ChartRenderer {
         }
     }
 
-    /** NULL and empty series (pie: slices) are drawn in grey italics in the legend. */
-    private static void markLegend(JFreeChart chart) {
+    /**
+     * Legend items get a font that can draw them; NULL and empty series (pie: slices) are drawn in
+     * grey italics.
+     */
+    private static void legendItems(JFreeChart chart, ChartFonts fonts) {
         LegendTitle legend = chart.getLegend();
-        Font italic = legend.getItemFont().deriveFont(Font.ITALIC);
         LegendItemCollection items = new LegendItemCollection();
         LegendItemCollection drawn = chart.getPlot().getLegendItems();
         for (int i = 0; i < drawn.getItemCount(); i++) {
             LegendItem item = drawn.get(i);
+            Font font = item.getLabelFont() != null ? item.getLabelFont() : legend.getItemFont();
             if (item.getSeriesKey() instanceof ChartData.Key key && key.marker()) {
-                item.setLabelFont(italic);
+                font = font.deriveFont(Font.ITALIC);
                 item.setLabelPaint(MARKER);
             }
+            item.setLabelFont(fonts.forText(font, item.getLabel()));
             items.add(item);
         }
         legend.setSources(new LegendItemSource[] {() -> items});

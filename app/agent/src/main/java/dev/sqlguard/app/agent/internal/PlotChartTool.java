@@ -145,6 +145,9 @@ public final class PlotChartTool implements Tool {
         if (skipped > 0) {
             notes.add(skipped + " rows without a numeric value were left out.");
         }
+        if (!ChartFonts.installed().canDrawAll(data.texts())) {
+            notes.add(ChartFonts.MISSING_GLYPHS);
+        }
         Optional<Path> png = ChartRenderer.png(data, directory);
         if (png.isEmpty()) {
             notes.add("The PNG could not be rendered; the Vega-Lite specification is still available.");

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.awt.Font;
 import java.awt.Graphics2D;
+import java.awt.GraphicsEnvironment;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -319,5 +321,40 @@ class ChartRendererTest {
         ChartSpec lines = new ChartSpec(ChartSpec.Type.LINE, "claims", "region", Optional.of("amount"), ChartSpec.Aggregation.SUM,
                 Optional.of("policy_type"), List.of(), Optional.empty());
         assertThat(vegaLite(lines, ColumnKind.TEXT, points).at("/encoding/xOffset").isMissingNode()).isTrue();
+    }
+
+    @Test
+    void aLabelTheDefaultFontCannotDrawGetsAnInstalledFontThatCanOrKeepsItsFontAndTheToolSaysSo() {
+        String tokyo = "東京";
+        boolean cjkInstalled = Arrays.stream(GraphicsEnvironment.getLocalGraphicsEnvironment().getAllFonts())
+                .anyMatch(f -> f.canDisplayUpTo(tokyo) == -1);
+        ChartData data = ChartData.of(spec(ChartSpec.Type.BAR, "city", "amount", ChartSpec.Aggregation.SUM), ColumnKind.TEXT,
+                List.of(point(tokyo, 5), point("Paris", 3)));
+        CategoryAxis axis = ChartRenderer.chart(data).getCategoryPlot().getDomainAxis();
+        Font tokyoFont = axis.getTickLabelFont(new ChartData.Key(tokyo, ChartData.Kind.VALUE));
+        Font parisFont = axis.getTickLabelFont(new ChartData.Key("Paris", ChartData.Kind.VALUE));
+        if (cjkInstalled) {
+            assertThat(tokyoFont.canDisplayUpTo(tokyo)).isEqualTo(-1);
+            assertThat(ChartFonts.installed().canDrawAll(data.texts())).isTrue();
+        } else {
+            // the documented fallback: the label keeps the theme's font, and plot_chart adds MISSING_GLYPHS to its notes
+            assertThat(tokyoFont).isEqualTo(parisFont);
+            assertThat(ChartFonts.installed().canDrawAll(data.texts())).isFalse();
+        }
+        assertThat(parisFont.canDisplayUpTo("Paris")).isEqualTo(-1);
+    }
+
+    @Test
+    void fontsAreChosenPerTextKeepingStyleAndSize() {
+        String hebrew = "\u05E9\u05DC\u05D5\u05DD";
+        Font mono = new Font("DejaVu Sans Mono", Font.BOLD, 13);
+        List<Font> candidates = List.of(new Font("DejaVu Serif", Font.PLAIN, 12), new Font("DejaVu Sans", Font.PLAIN, 12));
+        Font chosen = new ChartFonts(candidates).forText(mono, hebrew);
+        boolean someFontCan = mono.canDisplayUpTo(hebrew) == -1 || candidates.stream().anyMatch(f -> f.canDisplayUpTo(hebrew) == -1);
+        assertThat(chosen.canDisplayUpTo(hebrew) == -1).isEqualTo(someFontCan);
+        assertThat(chosen.getStyle()).isEqualTo(Font.BOLD);
+        assertThat(chosen.getSize2D()).isEqualTo(13f);
+        assertThat(new ChartFonts(candidates).forText(mono, "abc")).isSameAs(mono);
+        assertThat(new ChartFonts(List.of()).forText(mono, hebrew)).isSameAs(mono);
     }
 }
