@@ -281,7 +281,10 @@ class AgentToolsTest {
         "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"filter\":[{\"column\":\"created\",\"op\":\"=\",\"value\":\"yesterday\"}]}}",
         "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"filter\":[{\"column\":\"status\",\"op\":\"=\",\"value\":null}]}}",
         "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"median\"}}",
-        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"code\":\"plt.show()\"}}"
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"code\":\"plt.show()\"}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"line\",\"table\":\"claims\",\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"hour\"}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"line\",\"table\":\"claims\",\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"month\"}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"line\",\"table\":\"claims\",\"x\":\"id\",\"aggregation\":\"count\",\"bucket\":\"month\"}}"
     })
     void invalidChartSpecsAreRejected(String arguments) throws Exception {
         ToolOutcome outcome = tools.call("plot_chart", arguments);

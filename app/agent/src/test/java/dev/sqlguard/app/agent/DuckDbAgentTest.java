@@ -211,6 +211,46 @@ class DuckDbAgentTest {
         assertThat(values.get(20).path("avg(amount)").decimalValue().subtract(rest).abs()).isLessThan(new BigDecimal("1e-9"));
     }
 
+    @Test
+    void datesAreBucketedByTheQueryIntoDaysWeeksMonthsOrYears() throws Exception {
+        AgentTools tools = tools();
+        ToolOutcome monthly = tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"line\",\"table\":\"claims\","
+                + "\"x\":\"created\",\"y\":\"amount\",\"aggregation\":\"sum\",\"bucket\":\"month\"}}");
+        assertThat(monthly.status()).isEqualTo(ToolStatus.OK);
+        JsonNode query = json(monthly.modelJson()).path("query");
+        assertThat(query.path("sql").asText()).contains("date_trunc('month', created)").contains("GROUP BY");
+        // 400 claims over 730 days from 2023-01-01: 24 months
+        assertThat(query.path("rows")).hasSize(24);
+        assertThat(query.at("/rows/0/0").asText()).isEqualTo("2023-01-01");
+        JsonNode vega = json(monthly.chart().orElseThrow().vegaLite());
+        assertThat(vega.at("/encoding/x/title").asText()).isEqualTo("Created (month)");
+        assertThat(vega.at("/encoding/x/axis/format").asText()).isEqualTo("%Y-%m");
+        BigDecimal total = json(tools.call("query_data", "{\"source\":\"demo\",\"sql\":\"SELECT sum(amount) FROM claims\"}")
+                .modelJson()).at("/rows/0/0").decimalValue();
+        BigDecimal summed = BigDecimal.ZERO;
+        for (JsonNode row : query.path("rows")) {
+            summed = summed.add(row.get(1).decimalValue());
+        }
+        assertThat(summed).isEqualByComparingTo(total);
+
+        ToolOutcome yearly = tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\","
+                + "\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"year\"}}");
+        assertThat(json(yearly.chart().orElseThrow().vegaLite()).at("/data/values")).extracting(v -> v.path("created").asText())
+                .containsExactly("2023", "2024");
+        ToolOutcome weekly = tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"line\",\"table\":\"claims\","
+                + "\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"week\"}}");
+        for (JsonNode row : json(weekly.modelJson()).at("/query/rows")) {
+            assertThat(java.time.LocalDate.parse(row.get(0).asText()).getDayOfWeek()).isEqualTo(java.time.DayOfWeek.MONDAY);
+        }
+
+        for (String bad : List.of("\"x\":\"region\",\"aggregation\":\"count\"",
+                "\"x\":\"created\",\"y\":\"amount\",\"aggregation\":\"none\"")) {
+            ToolOutcome refused = tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"line\",\"table\":\"claims\","
+                    + bad + ",\"bucket\":\"month\"}}");
+            assertThat(json(refused.modelJson()).at("/error/code").asText()).as(bad).isEqualTo("INVALID_ARGUMENT");
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "SELECT * FROM read_csv('/etc/passwd')",

@@ -14,7 +14,9 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.TimeZone;
 
 import org.jfree.chart.axis.DateAxis;
@@ -28,6 +30,8 @@ import org.jfree.chart.axis.TickUnits;
  */
 final class ChartAxes {
     private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
+    private static final List<DateTickUnitType> ORDER = List.of(DateTickUnitType.SECOND, DateTickUnitType.MINUTE,
+            DateTickUnitType.HOUR, DateTickUnitType.DAY, DateTickUnitType.MONTH, DateTickUnitType.YEAR);
 
     /** Scales of compact numbers, largest first: 1.05B, 220M, 2.5k. */
     private static final double[] SCALES = {1e12, 1e9, 1e6, 1e3};
@@ -90,20 +94,25 @@ final class ChartAxes {
      * A date axis that shows dates as written in the data: UTC (so a date never shifts by the JVM's
      * time zone), ISO-8601 labels ({@code 2024-03-17}, {@code 2024-03}, {@code 2024}, {@code 10:30}).
      */
-    static DateAxis dateAxis(String label) {
+    static DateAxis dateAxis(String label, Optional<DateBucket> bucket) {
         DateAxis axis = new DateAxis(label, UTC, Locale.ROOT);
         TickUnits units = new TickUnits();
-        add(units, DateTickUnitType.SECOND, "HH:mm:ss", 1, 5, 10, 30);
-        add(units, DateTickUnitType.MINUTE, "HH:mm", 1, 2, 5, 10, 15, 30);
-        add(units, DateTickUnitType.HOUR, "MM-dd HH:mm", 1, 2, 3, 6, 12);
-        add(units, DateTickUnitType.DAY, "yyyy-MM-dd", 1, 2, 7, 14);
-        add(units, DateTickUnitType.MONTH, "yyyy-MM", 1, 2, 3, 6);
-        add(units, DateTickUnitType.YEAR, "yyyy", 1, 2, 5, 10, 20, 50, 100, 200, 500);
+        DateTickUnitType finest = bucket.map(DateBucket::finestTick).orElse(DateTickUnitType.SECOND);
+        add(units, finest, DateTickUnitType.SECOND, "HH:mm:ss", 1, 5, 10, 30);
+        add(units, finest, DateTickUnitType.MINUTE, "HH:mm", 1, 2, 5, 10, 15, 30);
+        add(units, finest, DateTickUnitType.HOUR, "MM-dd HH:mm", 1, 2, 3, 6, 12);
+        add(units, finest, DateTickUnitType.DAY, "yyyy-MM-dd", 1, 2, 7, 14);
+        add(units, finest, DateTickUnitType.MONTH, "yyyy-MM", 1, 2, 3, 6);
+        add(units, finest, DateTickUnitType.YEAR, "yyyy", 1, 2, 5, 10, 20, 50, 100, 200, 500);
         axis.setStandardTickUnits(units);
         return axis;
     }
 
-    private static void add(TickUnits units, DateTickUnitType type, String pattern, int... multiples) {
+    /** Adds the units of {@code type}, unless they are finer than {@code finest} (no day ticks between months). */
+    private static void add(TickUnits units, DateTickUnitType finest, DateTickUnitType type, String pattern, int... multiples) {
+        if (ORDER.indexOf(type) < ORDER.indexOf(finest)) {
+            return;
+        }
         for (int multiple : multiples) {
             DateFormat format = new SimpleDateFormat(pattern, Locale.ROOT);
             format.setTimeZone(UTC);

@@ -126,7 +126,9 @@ final class ChartData {
         List<Mark> marks = new ArrayList<>();
         for (ChartRenderer.Point p : points) {
             Key series = spec.series().isPresent() ? Key.of(p.series()) : single;
-            marks.add(new Mark(p.x(), Key.of(p.x()), series, p.y(), p.weight()));
+            Key category = spec.bucket().isPresent() && p.x() instanceof String start
+                    ? new Key(spec.bucket().get().label(start), Kind.VALUE) : Key.of(p.x());
+            marks.add(new Mark(p.x(), category, series, p.y(), p.weight()));
         }
         List<String> subtitles = new ArrayList<>();
         List<String> notes = new ArrayList<>();

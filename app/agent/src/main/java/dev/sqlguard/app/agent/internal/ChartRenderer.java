@@ -221,7 +221,7 @@ public final class ChartRenderer {
     /** A DATE or TIMESTAMP x axis shows dates, not the milliseconds the points are placed at. */
     private static JFreeChart withDateAxis(JFreeChart chart, ChartSpec spec, boolean temporalX) {
         if (temporalX) {
-            chart.getXYPlot().setDomainAxis(ChartAxes.dateAxis(spec.xLabel()));
+            chart.getXYPlot().setDomainAxis(ChartAxes.dateAxis(spec.xLabel(), spec.bucket()));
         }
         return chart;
     }
@@ -266,8 +266,9 @@ public final class ChartRenderer {
         ArrayNode values = root.putObject("data").putArray("values");
         for (ChartData.Mark m : data.marks()) {
             ObjectNode v = values.addObject();
-            v.set(spec.x(), m.category().kind() == ChartData.Kind.OTHER ? AgentJson.NODES.textNode(m.category().text())
-                    : ToolResultJson.cell(m.x()));
+            // the combined rest, and a bucket of a bar or pie chart, are data as the PNG labels them
+            boolean asLabel = m.category().kind() == ChartData.Kind.OTHER || (spec.bucket().isPresent() && categoryX(data));
+            v.set(spec.x(), asLabel ? AgentJson.NODES.textNode(m.category().text()) : ToolResultJson.cell(m.x()));
             if (spec.series().isPresent()) {
                 v.set(seriesField, vegaValue(m.series()));
             }
@@ -287,8 +288,7 @@ public final class ChartRenderer {
                     case SCATTER -> "point";
                     default -> "bar";
                 });
-                boolean categories = spec.type() == ChartSpec.Type.BAR || (spec.type() == ChartSpec.Type.LINE
-                        && xKind != ColumnKind.NUMERIC && xKind != ColumnKind.TEMPORAL);
+                boolean categories = categoryX(data);
                 ObjectNode x = encoding.putObject("x").put("field", vegaField(spec.x())).put("title", spec.xLabel());
                 if (categories) {
                     // discrete, in the order the PNG draws them (a top N is largest first)
@@ -299,6 +299,7 @@ public final class ChartRenderer {
                 }
                 if (x.path("type").asText().equals("temporal")) {
                     x.putObject("scale").put("type", "utc");
+                    spec.bucket().ifPresent(b -> x.putObject("axis").put("format", b.vegaFormat()));
                 }
                 if (x.path("type").asText().equals("quantitative")) {
                     x.putObject("axis").put("labelExpr", ChartAxes.COMPACT_VEGA_EXPR);
@@ -319,6 +320,13 @@ public final class ChartRenderer {
         }
         root.set("encoding", encoding);
         return root;
+    }
+
+    /** Whether the x axis is a category axis (bar and pie charts, line charts of text). */
+    private static boolean categoryX(ChartData data) {
+        ChartSpec.Type type = data.spec().type();
+        boolean ordered = data.xKind() == ColumnKind.NUMERIC || data.xKind() == ColumnKind.TEMPORAL;
+        return type == ChartSpec.Type.BAR || type == ChartSpec.Type.PIE || (type == ChartSpec.Type.LINE && !ordered);
     }
 
     /** A field reference: Vega-Lite reads dots and brackets in a field name as nested access unless escaped. */

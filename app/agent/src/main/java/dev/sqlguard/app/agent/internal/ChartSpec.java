@@ -17,9 +17,10 @@ import java.util.Optional;
  * @param series an optional column that splits the data into series (not for pie)
  * @param filters conditions joined with AND, values bound as parameters
  * @param title an optional title
+ * @param bucket an optional grouping of a DATE or TIMESTAMP x into days, weeks, months or years
  */
 public record ChartSpec(Type type, String table, String x, Optional<String> y, Aggregation aggregation,
-                        Optional<String> series, List<Filter> filters, Optional<String> title) {
+                        Optional<String> series, List<Filter> filters, Optional<String> title, Optional<DateBucket> bucket) {
     public enum Type {
         BAR, LINE, SCATTER, PIE;
 
@@ -65,6 +66,16 @@ public record ChartSpec(Type type, String table, String x, Optional<String> y, A
         if (type == Type.PIE && series.isPresent()) {
             throw new ArgSchema.InvalidArgumentException("A pie chart has no series; drop chart.series.");
         }
+        requireNonNull(bucket, "bucket is null");
+        if (bucket.isPresent() && aggregation == Aggregation.NONE) {
+            throw new ArgSchema.InvalidArgumentException("chart.bucket groups rows, so it needs an aggregation other than 'none'.");
+        }
+    }
+
+    /** A chart without date buckets. */
+    public ChartSpec(Type type, String table, String x, Optional<String> y, Aggregation aggregation,
+                     Optional<String> series, List<Filter> filters, Optional<String> title) {
+        this(type, table, x, y, aggregation, series, filters, title, Optional.empty());
     }
 
     /** The field of the measured value in the Vega-Lite data: {@code count}, {@code sum(amount)}, or the column. */
@@ -91,9 +102,13 @@ public record ChartSpec(Type type, String table, String x, Optional<String> y, A
         };
     }
 
-    /** The label of the x axis: the column in words, {@code Policy type}. */
+    /** The label of the x axis: the column in words, {@code Policy type}, with its bucket: {@code Created (month)}. */
     public String xLabel() {
-        return capitalized(x);
+        return capitalized(x) + bucketSuffix();
+    }
+
+    private String bucketSuffix() {
+        return bucket.map(b -> " (" + b.wireName() + ")").orElse("");
     }
 
     /** The label of the series column, {@code Policy type}. */
@@ -103,7 +118,7 @@ public record ChartSpec(Type type, String table, String x, Optional<String> y, A
 
     /** The title given, else {@code Average amount by region and policy type}. */
     public String displayTitle() {
-        return title.orElseGet(() -> yLabel() + " by " + words(x) + series.map(s -> " and " + words(s)).orElse(""));
+        return title.orElseGet(() -> yLabel() + " by " + words(x) + bucketSuffix() + series.map(s -> " and " + words(s)).orElse(""));
     }
 
     /** A column name as words: underscores become spaces ({@code policy_type} is {@code policy type}). */

@@ -59,6 +59,8 @@ public final class PlotChartTool implements Tool {
         chart.put("filter", new ArgSchema.Arr("Optional conditions, all of which must hold.",
                 new ArgSchema.Obj("column op value", filter, Set.of("column", "op", "value")), MAX_FILTERS, false));
         chart.put("title", ArgSchema.Str.of("An optional chart title.", 200));
+        chart.put("bucket", ArgSchema.Str.oneOf("Optional: group a DATE or TIMESTAMP x into days, weeks (from Monday), months or"
+                + " years, for time series with many points; needs an aggregation other than 'none'.", DateBucket.WIRE_NAMES));
         Map<String, ArgSchema> props = new LinkedHashMap<>();
         props.put("source", ArgSchema.Str.oneOf("The data source.", context.sourceIds()));
         props.put("chart", new ArgSchema.Obj("The chart specification.", chart, Set.of("type", "table", "x", "aggregation")));
@@ -106,8 +108,12 @@ public final class PlotChartTool implements Tool {
         }
         ChartSpec spec = new ChartSpec(ChartSpec.Type.valueOf(c.get("type").textValue().toUpperCase(Locale.ROOT)),
                 table.table().qualifiedName(), x.name(), y.map(ColumnDescription::name), aggregation,
-                series.map(ColumnDescription::name), filters, ArgSchema.Obj.text(c, "title"));
+                series.map(ColumnDescription::name), filters, ArgSchema.Obj.text(c, "title"),
+                ArgSchema.Obj.text(c, "bucket").map(DateBucket::fromWire));
         ColumnKind xKind = ColumnKind.of(x.type());
+        if (spec.bucket().isPresent() && !dateOrTimestamp(x)) {
+            throw new ArgSchema.InvalidArgumentException("chart.bucket needs a DATE or TIMESTAMP column as chart.x.");
+        }
         if (spec.type() == ChartSpec.Type.SCATTER && xKind != ColumnKind.NUMERIC && xKind != ColumnKind.TEMPORAL) {
             throw new ArgSchema.InvalidArgumentException("A scatter chart needs a numeric or date column as chart.x.");
         }
@@ -171,9 +177,13 @@ public final class PlotChartTool implements Tool {
                 Optional.empty(), Optional.empty());
     }
 
-    /** The SQL of a chart; only catalog names (quoted) and {@code ?} placeholders reach the text. */
+    /**
+     * The SQL of a chart; only catalog names (quoted), {@code ?} placeholders and the fixed text of
+     * aggregates and date buckets reach the text.
+     */
     static String sql(SqlDialect dialect, TableDescription table, ChartSpec spec, List<Object> params) {
-        String x = dialect.quote(spec.x());
+        String column = dialect.quote(spec.x());
+        String x = spec.bucket().map(b -> b.sql(dialect, column)).orElse(column);
         Optional<String> series = spec.series().map(dialect::quote);
         String yExpr = switch (spec.aggregation()) {
             case COUNT -> "count(*)";
@@ -207,6 +217,12 @@ public final class PlotChartTool implements Tool {
     private static boolean weighted(ChartSpec spec) {
         return spec.aggregation() == ChartSpec.Aggregation.AVG
                 && (spec.type() == ChartSpec.Type.BAR || spec.type() == ChartSpec.Type.PIE);
+    }
+
+    /** Whether a column holds dates or date-times (not times of day or years alone). */
+    private static boolean dateOrTimestamp(ColumnDescription column) {
+        String type = column.type().toUpperCase(Locale.ROOT);
+        return ColumnKind.of(column.type()) == ColumnKind.TEMPORAL && (type.startsWith("DATE") || type.startsWith("TIMESTAMP"));
     }
 
     /** A filter value typed by its column: ISO dates and timestamps for temporal columns. */
