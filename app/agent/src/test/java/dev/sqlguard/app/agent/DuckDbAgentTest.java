@@ -184,8 +184,8 @@ class DuckDbAgentTest {
     @Test
     void aBarChartOfHundredsOfCategoriesShowsTheTopTwentyAndTheRestCombinedExactly() throws Exception {
         AgentTools tools = tools();
-        ToolOutcome outcome = tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\","
-                + "\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"avg\"}}");
+        ToolOutcome outcome = plotChart(tools, "\"type\":\"bar\",\"table\":\"claims\","
+                + "\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"avg\"");
         assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
         JsonNode out = json(outcome.modelJson());
         assertThat(out.at("/chart/notes").toString()).contains("top 20 of 400 id values by average amount")
@@ -214,8 +214,8 @@ class DuckDbAgentTest {
     @Test
     void datesAreBucketedByTheQueryIntoDaysWeeksMonthsOrYears() throws Exception {
         AgentTools tools = tools();
-        ToolOutcome monthly = tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"line\",\"table\":\"claims\","
-                + "\"x\":\"created\",\"y\":\"amount\",\"aggregation\":\"sum\",\"bucket\":\"month\"}}");
+        ToolOutcome monthly = plotChart(tools, "\"type\":\"line\",\"table\":\"claims\","
+                + "\"x\":\"created\",\"y\":\"amount\",\"aggregation\":\"sum\",\"bucket\":\"month\"");
         assertThat(monthly.status()).isEqualTo(ToolStatus.OK);
         JsonNode query = json(monthly.modelJson()).path("query");
         assertThat(query.path("sql").asText()).contains("date_trunc('month', created)").contains("GROUP BY");
@@ -233,22 +233,27 @@ class DuckDbAgentTest {
         }
         assertThat(summed).isEqualByComparingTo(total);
 
-        ToolOutcome yearly = tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\","
-                + "\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"year\"}}");
+        ToolOutcome yearly = plotChart(tools, "\"type\":\"bar\",\"table\":\"claims\","
+                + "\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"year\"");
         assertThat(json(yearly.chart().orElseThrow().vegaLite()).at("/data/values")).extracting(v -> v.path("created").asText())
                 .containsExactly("2023", "2024");
-        ToolOutcome weekly = tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"line\",\"table\":\"claims\","
-                + "\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"week\"}}");
+        ToolOutcome weekly = plotChart(tools, "\"type\":\"line\",\"table\":\"claims\","
+                + "\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"week\"");
         for (JsonNode row : json(weekly.modelJson()).at("/query/rows")) {
             assertThat(java.time.LocalDate.parse(row.get(0).asText()).getDayOfWeek()).isEqualTo(java.time.DayOfWeek.MONDAY);
         }
 
         for (String bad : List.of("\"x\":\"region\",\"aggregation\":\"count\"",
                 "\"x\":\"created\",\"y\":\"amount\",\"aggregation\":\"none\"")) {
-            ToolOutcome refused = tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"line\",\"table\":\"claims\","
-                    + bad + ",\"bucket\":\"month\"}}");
+            ToolOutcome refused = plotChart(tools, "\"type\":\"line\",\"table\":\"claims\","
+                    + bad + ",\"bucket\":\"month\"");
             assertThat(json(refused.modelJson()).at("/error/code").asText()).as(bad).isEqualTo("INVALID_ARGUMENT");
         }
+    }
+
+    /** Calls plot_chart on the demo source with the chart specification's members {@code members}. */
+    private static ToolOutcome plotChart(AgentTools tools, String members) {
+        return tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{" + members + "}}");
     }
 
     @ParameterizedTest

@@ -169,8 +169,7 @@ final class ChartData {
                 + lowerFirst(spec.yLabel()) + "; the other " + count(rest);
         if (spec.aggregation() == ChartSpec.Aggregation.NONE) {
             subtitles.add(of + " are left out.");
-            notes.add("The chart shows the " + of.substring(0, 1).toLowerCase(Locale.ROOT) + of.substring(1) + " are left out."
-                    + hint(xKind));
+            notes.add("The chart shows the " + lowerFirst(of) + " are left out." + hint(xKind));
             return shown;
         }
         Key other = new Key("(" + count(rest) + " others)", Kind.OTHER);
@@ -180,8 +179,7 @@ final class ChartData {
         restBySeries.forEach((series, group) -> combine(spec.aggregation(), group)
                 .ifPresent(y -> shown.add(new Mark(other.text(), other, series, y, group.stream().mapToLong(Mark::weight).sum()))));
         subtitles.add(of + " are combined in " + other.text() + ".");
-        notes.add("The chart shows the " + of.substring(0, 1).toLowerCase(Locale.ROOT) + of.substring(1)
-                + " are combined in one category, " + other.text() + "." + hint(xKind));
+        notes.add("The chart shows the " + lowerFirst(of) + " are combined in one category, " + other.text() + "." + hint(xKind));
         return shown;
     }
 

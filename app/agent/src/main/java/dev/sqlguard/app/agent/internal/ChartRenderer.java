@@ -116,24 +116,18 @@ public final class ChartRenderer {
             }
         }
         titles.forEach(t -> t.setFont(fonts.forText(t.getFont(), t.getText())));
-        List<Axis> axes = new ArrayList<>();
         if (chart.getPlot() instanceof CategoryPlot plot) {
             CategoryAxis domain = plot.getDomainAxis();
             for (Object key : plot.getDataset().getColumnKeys()) {
                 Comparable<?> category = (Comparable<?>) key;
                 domain.setTickLabelFont(category, fonts.forText(domain.getTickLabelFont(category), category.toString()));
             }
-            axes.add(domain);
-            axes.add(plot.getRangeAxis());
-        } else if (chart.getPlot() instanceof XYPlot plot) {
-            axes.add(plot.getDomainAxis());
-            axes.add(plot.getRangeAxis());
         } else if (chart.getPlot() instanceof PiePlot<?> plot) {
             StringBuilder labels = new StringBuilder();
             plot.getDataset().getKeys().forEach(labels::append);
             plot.setLabelFont(fonts.forText(plot.getLabelFont(), labels.toString()));
         }
-        for (Axis axis : axes) {
+        for (Axis axis : axes(chart)) {
             if (axis.getLabel() != null) {
                 axis.setLabelFont(fonts.forText(axis.getLabelFont(), axis.getLabel()));
             }
@@ -142,18 +136,22 @@ public final class ChartRenderer {
 
     /** Every number axis labels its ticks 950, 2.5k, 220M, never 2.2E8. */
     private static void compactNumbers(JFreeChart chart) {
-        List<Axis> axes = new ArrayList<>();
-        if (chart.getPlot() instanceof CategoryPlot plot) {
-            axes.add(plot.getRangeAxis());
-        } else if (chart.getPlot() instanceof XYPlot plot) {
-            axes.add(plot.getDomainAxis());
-            axes.add(plot.getRangeAxis());
-        }
-        for (Axis axis : axes) {
+        for (Axis axis : axes(chart)) {
             if (axis instanceof NumberAxis number) {
                 number.setNumberFormatOverride(ChartAxes.COMPACT);
             }
         }
+    }
+
+    /** The domain and range axes of a category or XY plot; none for a pie. */
+    private static List<Axis> axes(JFreeChart chart) {
+        if (chart.getPlot() instanceof CategoryPlot plot) {
+            return List.of(plot.getDomainAxis(), plot.getRangeAxis());
+        }
+        if (chart.getPlot() instanceof XYPlot plot) {
+            return List.of(plot.getDomainAxis(), plot.getRangeAxis());
+        }
+        return List.of();
     }
 
     /** NULL and empty categories are drawn in grey italics, apart from any text a cell could hold. */
