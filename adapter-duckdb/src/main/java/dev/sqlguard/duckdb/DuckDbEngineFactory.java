@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -47,12 +48,19 @@ public final class DuckDbEngineFactory implements EngineFactory {
             PropertySpec.optional(MAX_TEMP_SIZE, DEFAULT_MAX_TEMP_SIZE,
                     "The most the spill folder may hold, e.g. 1GB or 512MiB. Not allowed with tempDirectory: " + DISABLED + "."));
 
-    /** DuckDB's SQL as the host writes it: double-quoted identifiers and {@code quantile_cont}. */
+    /**
+     * DuckDB's SQL as the host writes it: double-quoted identifiers, {@code quantile_cont}, and date
+     * buckets by {@code date_trunc} (whose weeks start on Monday).
+     */
     private static final EngineDialect DIALECT = new EngineDialect("DuckDB", Optional.of('"'),
             Optional.of("quantile_cont({column}, {fraction})"), List.of(
                     "Quote identifiers with double quotes and text with single quotes.",
                     "median(x) and quantile_cont(x, 0.9) compute medians and percentiles.",
-                    "Dates: DATE '2024-01-31', date_trunc('month', d), date_part('year', d)."));
+                    "Dates: DATE '2024-01-31', date_trunc('month', d), date_part('year', d)."), Map.of(
+                    "day", "CAST(date_trunc('day', {column}) AS DATE)",
+                    "week", "CAST(date_trunc('week', {column}) AS DATE)",
+                    "month", "CAST(date_trunc('month', {column}) AS DATE)",
+                    "year", "CAST(date_trunc('year', {column}) AS DATE)"));
 
     @Override
     public String name() {

@@ -5,6 +5,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
@@ -58,10 +59,18 @@ public final class MySqlEngineFactory implements EngineFactory {
             PropertySpec.optional(MySqlSettings.POOL_SIZE, Integer.toString(MySqlSettings.DEFAULT_POOL_SIZE),
                     "Connections in the query pool, 1 to 64."));
 
-    /** MySQL's and MariaDB's SQL as the host writes it: backtick identifiers, no quantile aggregate. */
+    /**
+     * MySQL's and MariaDB's SQL as the host writes it: backtick identifiers, no quantile aggregate,
+     * date buckets from {@code DATE}, {@code SUBDATE}, {@code WEEKDAY} (Monday is 0),
+     * {@code DAYOFMONTH}, {@code MAKEDATE} and {@code YEAR}, which a source's function list must allow.
+     */
     private static final EngineDialect DIALECT = new EngineDialect("MySQL/MariaDB", Optional.of('`'), Optional.empty(), List.of(
             "Quote identifiers with backticks and text with single quotes; double quotes may mean text.",
-            "There is no median or quantile aggregate."));
+            "There is no median or quantile aggregate."), Map.of(
+            "day", "DATE({column})",
+            "week", "SUBDATE(DATE({column}), WEEKDAY({column}))",
+            "month", "SUBDATE(DATE({column}), DAYOFMONTH({column}) - 1)",
+            "year", "MAKEDATE(YEAR({column}), 1)"));
 
     @Override
     public String name() {

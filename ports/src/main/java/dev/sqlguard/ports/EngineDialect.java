@@ -3,7 +3,9 @@ package dev.sqlguard.ports;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.TableRef;
@@ -23,13 +25,24 @@ import dev.sqlguard.domain.TableRef;
  *     none the host should call
  * @param notes a few short facts for the system prompt (at most {@value #MAX_NOTES}, each at most
  *     {@value #MAX_NOTE_LENGTH} characters), e.g. which functions compute a median
+ * @param dateBuckets for each of {@link #BUCKET_UNITS} the engine supports, a template with
+ *     {@code {column}} that gives the DATE a bucket of that unit starts on (weeks start on Monday),
+ *     e.g. {@code CAST(date_trunc('month', {column}) AS DATE)}; a unit without one cannot be bucketed
  */
-public record EngineDialect(String name, Optional<Character> identifierQuote, Optional<String> quantileTemplate, List<String> notes) {
+public record EngineDialect(String name, Optional<Character> identifierQuote, Optional<String> quantileTemplate, List<String> notes,
+                            Map<String, String> dateBuckets) {
     public static final int MAX_NOTES = 6;
     public static final int MAX_NOTE_LENGTH = 200;
+    /** The units a date can be bucketed by. */
+    public static final Set<String> BUCKET_UNITS = Set.of("day", "week", "month", "year");
 
     /** The dialect of an engine that declares none: plain identifiers only, standard aggregates, no quantiles. */
     public static final EngineDialect PLAIN = new EngineDialect("standard", Optional.empty(), Optional.empty(), List.of());
+
+    /** A dialect without date buckets. */
+    public EngineDialect(String name, Optional<Character> identifierQuote, Optional<String> quantileTemplate, List<String> notes) {
+        this(name, identifierQuote, quantileTemplate, notes, Map.of());
+    }
 
     public EngineDialect {
         requireNonNull(name, "name is null");
@@ -52,6 +65,20 @@ public record EngineDialect(String name, Optional<Character> identifierQuote, Op
                 throw new IllegalArgumentException("a note must be one non-blank line of at most " + MAX_NOTE_LENGTH + " characters");
             }
         }
+        dateBuckets = Map.copyOf(requireNonNull(dateBuckets, "dateBuckets is null"));
+        dateBuckets.forEach((unit, template) -> {
+            if (!BUCKET_UNITS.contains(unit)) {
+                throw new IllegalArgumentException("unknown date bucket unit '" + unit + "'; known: " + BUCKET_UNITS);
+            }
+            if (!template.contains("{column}")) {
+                throw new IllegalArgumentException("the date bucket template for '" + unit + "' needs {column}");
+            }
+        });
+    }
+
+    /** This dialect with the given date bucket templates. */
+    public EngineDialect withDateBuckets(Map<String, String> templates) {
+        return new EngineDialect(name, identifierQuote, quantileTemplate, notes, templates);
     }
 
     /**
@@ -80,5 +107,10 @@ public record EngineDialect(String name, Optional<Character> identifierQuote, Op
     /** The quantile aggregate over {@code quotedColumn} at {@code fraction} (a numeric literal), if the dialect has one. */
     public Optional<String> quantile(String quotedColumn, String fraction) {
         return quantileTemplate.map(t -> t.replace("{column}", quotedColumn).replace("{fraction}", fraction));
+    }
+
+    /** The DATE a {@code unit} bucket of {@code quotedColumn} starts on, if the dialect can bucket by that unit. */
+    public Optional<String> dateBucket(String unit, String quotedColumn) {
+        return Optional.ofNullable(dateBuckets.get(unit)).map(t -> t.replace("{column}", quotedColumn));
     }
 }

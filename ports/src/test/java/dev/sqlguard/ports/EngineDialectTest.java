@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
@@ -47,5 +48,16 @@ class EngineDialectTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new EngineDialect("x", Optional.empty(), Optional.empty(),
                 Collections.nCopies(EngineDialect.MAX_NOTES + 1, "a note"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void fillsDeclaredDateBucketsAndChecksTheirUnits() {
+        EngineDialect months = ANSI.withDateBuckets(Map.of("month", "CAST(date_trunc('month', {column}) AS DATE)"));
+        assertThat(months.dateBucket("month", "\"created\"")).contains("CAST(date_trunc('month', \"created\") AS DATE)");
+        assertThat(months.dateBucket("week", "\"created\"")).isEmpty();
+        assertThat(ANSI.dateBucket("month", "\"created\"")).isEmpty();
+        assertThat(months.quantileTemplate()).isEqualTo(ANSI.quantileTemplate());
+        assertThatThrownBy(() -> ANSI.withDateBuckets(Map.of("fortnight", "f({column})"))).hasMessageContaining("fortnight");
+        assertThatThrownBy(() -> ANSI.withDateBuckets(Map.of("day", "today()"))).hasMessageContaining("{column}");
     }
 }

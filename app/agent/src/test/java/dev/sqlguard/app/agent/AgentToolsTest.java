@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,9 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.testing.ContractDataset;
+import dev.sqlguard.testing.memory.InMemoryEngine;
+import dev.sqlguard.testing.memory.InMemoryEngineFactory;
+import dev.sqlguard.testing.memory.InMemoryTable;
 import dev.sqlguard.ports.model.ToolSpec;
 
 class AgentToolsTest {
@@ -218,6 +222,47 @@ class AgentToolsTest {
     }
 
     @Test
+    void aScatterPlotCutByTheRowLimitSaysSoInTheImage() throws Exception {
+        AgentSource limited = new AgentSource(AgentFixtures.engine(GuardrailPolicy.defaults().withLimits(
+                dev.sqlguard.domain.Limits.defaults().withMaxRows(25))), InMemoryEngineFactory.NAME, InMemoryEngineFactory.DIALECT);
+        AgentTools limitedTools = new AgentTools(new QueryService(audit), List.of(limited), charts);
+        ToolOutcome outcome = limitedTools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"scatter\","
+                + "\"table\":\"claims\",\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"none\"}}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+        ChartOutput chart = outcome.chart().orElseThrow();
+        assertThat(chart.png()).isPresent();
+        // the PNG and the spec are drawn from the same data; the spec shows what the image says
+        assertThat(json(chart.vegaLite()).at("/title/subtitle").toString())
+                .contains("Only the first 25 rows are drawn: the query hit a limit (rows).");
+        assertThat(json(outcome.modelJson()).at("/chart/notes").toString()).contains("the chart shows the first 25 rows only");
+    }
+
+    @Test
+    void aChartWithTextNoInstalledFontCanDrawSaysSoAndOneThatCanDoesNot() throws Exception {
+        String tokyo = "\u6771\u4eac";
+        InMemoryTable cities = new InMemoryTable("cities", List.of("city", "amount"), Map.of("amount", "BIGINT"),
+                List.of(Map.of("city", tokyo, "amount", 5L), Map.of("city", "Paris", "amount", 3L)));
+        AgentSource source = new AgentSource(new InMemoryEngine(AgentFixtures.SOURCE, GuardrailPolicy.defaults(),
+                InMemoryEngine.tables(cities), sql -> false), InMemoryEngineFactory.NAME, InMemoryEngineFactory.DIALECT);
+        AgentTools cityTools = new AgentTools(new QueryService(audit), List.of(source), charts);
+        ToolOutcome outcome = cityTools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\","
+                + "\"table\":\"cities\",\"x\":\"city\",\"y\":\"amount\",\"aggregation\":\"none\"}}");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+        assertThat(outcome.chart().orElseThrow().png()).isPresent();
+        boolean cjkInstalled = java.util.Arrays.stream(java.awt.GraphicsEnvironment.getLocalGraphicsEnvironment().getAllFonts())
+                .anyMatch(f -> f.canDisplayUpTo(tokyo) == -1);
+        String notes = json(outcome.modelJson()).at("/chart/notes").toString();
+        if (cjkInstalled) {
+            assertThat(notes).doesNotContain("no font installed on the server can draw");
+        } else {
+            assertThat(notes).contains("no font installed on the server can draw").contains("Noto Sans CJK");
+        }
+        ToolOutcome latin = tools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\","
+                + "\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"none\"}}");
+        assertThat(json(latin.modelJson()).at("/chart/notes").toString()).doesNotContain("no font installed");
+    }
+
+    @Test
     void plotChartOnAnEngineWithoutGroupByReportsTheRefusal() throws Exception {
         ToolOutcome outcome = tools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"pie\",\"table\":\"claims\","
                 + "\"x\":\"region\",\"aggregation\":\"count\"}}");
@@ -236,7 +281,10 @@ class AgentToolsTest {
         "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"filter\":[{\"column\":\"created\",\"op\":\"=\",\"value\":\"yesterday\"}]}}",
         "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"filter\":[{\"column\":\"status\",\"op\":\"=\",\"value\":null}]}}",
         "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"median\"}}",
-        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"code\":\"plt.show()\"}}"
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"region\",\"aggregation\":\"count\",\"code\":\"plt.show()\"}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"line\",\"table\":\"claims\",\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"hour\"}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"line\",\"table\":\"claims\",\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"month\"}}",
+        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"line\",\"table\":\"claims\",\"x\":\"id\",\"aggregation\":\"count\",\"bucket\":\"month\"}}"
     })
     void invalidChartSpecsAreRejected(String arguments) throws Exception {
         ToolOutcome outcome = tools.call("plot_chart", arguments);

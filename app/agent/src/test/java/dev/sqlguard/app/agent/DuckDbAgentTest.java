@@ -25,6 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sqlguard.app.agent.AnalyticalResponse.Status;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
@@ -161,8 +163,8 @@ class DuckDbAgentTest {
         assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
         JsonNode query = json(outcome.modelJson()).path("query");
         // DuckDB runs the statement it re-rendered from its own parse tree
-        assertThat(query.path("sql").asText()).contains("SELECT region AS chart_x, policy_type AS chart_series, avg(amount) AS chart_y"
-                + " FROM claims WHERE (created >= $1) GROUP BY region, policy_type ORDER BY region, policy_type");
+        assertThat(query.path("sql").asText()).contains("SELECT region AS chart_x, policy_type AS chart_series, avg(amount) AS chart_y,"
+                + " count(amount) AS chart_n FROM claims WHERE (created >= $1) GROUP BY region, policy_type ORDER BY region, policy_type");
         assertThat(query.path("rows")).hasSize(20);
         ChartOutput chart = outcome.chart().orElseThrow();
         assertThat(Files.size(chart.png().orElseThrow())).isGreaterThan(1000);
@@ -180,6 +182,81 @@ class DuckDbAgentTest {
         ToolOutcome scatter = tools().call("plot_chart", "{\"source\":\"demo\",\"chart\":{\"type\":\"scatter\",\"table\":\"claims\","
                 + "\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"none\"}}");
         assertThat(scatter.chart().orElseThrow().png()).isPresent();
+    }
+
+    @Test
+    void aBarChartOfHundredsOfCategoriesShowsTheTopTwentyAndTheRestCombinedExactly() throws Exception {
+        AgentTools tools = tools();
+        ToolOutcome outcome = plotChart(tools, "\"type\":\"bar\",\"table\":\"claims\","
+                + "\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"avg\"");
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+        JsonNode out = json(outcome.modelJson());
+        assertThat(out.at("/chart/notes").toString()).contains("top 20 of 400 id values by average amount")
+                .contains("combined in one category, (380 others)");
+        assertThat(outcome.shownValues()).contains(20L, 400L, 380L);
+        JsonNode values = json(outcome.chart().orElseThrow().vegaLite()).at("/data/values");
+        assertThat(values).hasSize(21);
+        assertThat(values.get(20).path("id").asText()).isEqualTo("(380 others)");
+
+        // the combined bar is the average of every row outside the top 20, as one query computes it
+        StringBuilder sql = new StringBuilder("SELECT avg(amount) AS a FROM claims WHERE id NOT IN (");
+        ArrayNode params = JSON.createArrayNode();
+        for (int i = 0; i < 20; i++) {
+            sql.append(i == 0 ? "?" : ", ?");
+            params.add(values.get(i).path("id").asLong());
+        }
+        assertThat(values).extracting(v -> v.path("avg(amount)").decimalValue()).first()
+                .isEqualTo(json(tools.call("query_data", "{\"source\":\"demo\",\"sql\":\"SELECT max(amount) FROM claims\"}")
+                        .modelJson()).at("/rows/0/0").decimalValue());
+        ObjectNode args = JSON.createObjectNode().put("source", SOURCE).put("sql", sql.append(")").toString());
+        args.set("params", params);
+        BigDecimal rest = json(tools.call("query_data", args.toString()).modelJson()).at("/rows/0/0").decimalValue();
+        assertThat(values.get(20).path("avg(amount)").decimalValue().subtract(rest).abs()).isLessThan(new BigDecimal("1e-9"));
+    }
+
+    @Test
+    void datesAreBucketedByTheQueryIntoDaysWeeksMonthsOrYears() throws Exception {
+        AgentTools tools = tools();
+        ToolOutcome monthly = plotChart(tools, "\"type\":\"line\",\"table\":\"claims\","
+                + "\"x\":\"created\",\"y\":\"amount\",\"aggregation\":\"sum\",\"bucket\":\"month\"");
+        assertThat(monthly.status()).isEqualTo(ToolStatus.OK);
+        JsonNode query = json(monthly.modelJson()).path("query");
+        assertThat(query.path("sql").asText()).contains("date_trunc('month', created)").contains("GROUP BY");
+        // 400 claims over 730 days from 2023-01-01: 24 months
+        assertThat(query.path("rows")).hasSize(24);
+        assertThat(query.at("/rows/0/0").asText()).isEqualTo("2023-01-01");
+        JsonNode vega = json(monthly.chart().orElseThrow().vegaLite());
+        assertThat(vega.at("/encoding/x/title").asText()).isEqualTo("Created (month)");
+        assertThat(vega.at("/encoding/x/axis/format").asText()).isEqualTo("%Y-%m");
+        BigDecimal total = json(tools.call("query_data", "{\"source\":\"demo\",\"sql\":\"SELECT sum(amount) FROM claims\"}")
+                .modelJson()).at("/rows/0/0").decimalValue();
+        BigDecimal summed = BigDecimal.ZERO;
+        for (JsonNode row : query.path("rows")) {
+            summed = summed.add(row.get(1).decimalValue());
+        }
+        assertThat(summed).isEqualByComparingTo(total);
+
+        ToolOutcome yearly = plotChart(tools, "\"type\":\"bar\",\"table\":\"claims\","
+                + "\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"year\"");
+        assertThat(json(yearly.chart().orElseThrow().vegaLite()).at("/data/values")).extracting(v -> v.path("created").asText())
+                .containsExactly("2023", "2024");
+        ToolOutcome weekly = plotChart(tools, "\"type\":\"line\",\"table\":\"claims\","
+                + "\"x\":\"created\",\"aggregation\":\"count\",\"bucket\":\"week\"");
+        for (JsonNode row : json(weekly.modelJson()).at("/query/rows")) {
+            assertThat(java.time.LocalDate.parse(row.get(0).asText()).getDayOfWeek()).isEqualTo(java.time.DayOfWeek.MONDAY);
+        }
+
+        for (String bad : List.of("\"x\":\"region\",\"aggregation\":\"count\"",
+                "\"x\":\"created\",\"y\":\"amount\",\"aggregation\":\"none\"")) {
+            ToolOutcome refused = plotChart(tools, "\"type\":\"line\",\"table\":\"claims\","
+                    + bad + ",\"bucket\":\"month\"");
+            assertThat(json(refused.modelJson()).at("/error/code").asText()).as(bad).isEqualTo("INVALID_ARGUMENT");
+        }
+    }
+
+    /** Calls plot_chart on the demo source with the chart specification's members {@code members}. */
+    private static ToolOutcome plotChart(AgentTools tools, String members) {
+        return tools.call("plot_chart", "{\"source\":\"demo\",\"chart\":{" + members + "}}");
     }
 
     @ParameterizedTest

@@ -22,6 +22,7 @@ import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.agent.AgentSource;
 import dev.sqlguard.app.agent.ChartOutput;
 import dev.sqlguard.app.agent.ToolOutcome;
+import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.ports.TableDescription;
 import dev.sqlguard.ports.TableDescription.ColumnDescription;
@@ -58,6 +59,8 @@ public final class PlotChartTool implements Tool {
         chart.put("filter", new ArgSchema.Arr("Optional conditions, all of which must hold.",
                 new ArgSchema.Obj("column op value", filter, Set.of("column", "op", "value")), MAX_FILTERS, false));
         chart.put("title", ArgSchema.Str.of("An optional chart title.", 200));
+        chart.put("bucket", ArgSchema.Str.oneOf("Optional: group a DATE or TIMESTAMP x into days, weeks (from Monday), months or"
+                + " years, for time series with many points; needs an aggregation other than 'none'.", DateBucket.WIRE_NAMES));
         Map<String, ArgSchema> props = new LinkedHashMap<>();
         props.put("source", ArgSchema.Str.oneOf("The data source.", context.sourceIds()));
         props.put("chart", new ArgSchema.Obj("The chart specification.", chart, Set.of("type", "table", "x", "aggregation")));
@@ -105,8 +108,12 @@ public final class PlotChartTool implements Tool {
         }
         ChartSpec spec = new ChartSpec(ChartSpec.Type.valueOf(c.get("type").textValue().toUpperCase(Locale.ROOT)),
                 table.table().qualifiedName(), x.name(), y.map(ColumnDescription::name), aggregation,
-                series.map(ColumnDescription::name), filters, ArgSchema.Obj.text(c, "title"));
+                series.map(ColumnDescription::name), filters, ArgSchema.Obj.text(c, "title"),
+                ArgSchema.Obj.text(c, "bucket").map(DateBucket::fromWire));
         ColumnKind xKind = ColumnKind.of(x.type());
+        if (spec.bucket().isPresent() && !dateOrTimestamp(x)) {
+            throw new ArgSchema.InvalidArgumentException("chart.bucket needs a DATE or TIMESTAMP column as chart.x.");
+        }
         if (spec.type() == ChartSpec.Type.SCATTER && xKind != ColumnKind.NUMERIC && xKind != ColumnKind.TEMPORAL) {
             throw new ArgSchema.InvalidArgumentException("A scatter chart needs a numeric or date column as chart.x.");
         }
@@ -124,29 +131,34 @@ public final class PlotChartTool implements Tool {
         List<ChartRenderer.Point> points = new ArrayList<>();
         int skipped = 0;
         int seriesIndex = spec.series().isPresent() ? 1 : -1;
-        int yIndex = result.columns().size() - 1;
+        int yIndex = seriesIndex < 0 ? 1 : 2;
+        boolean weighted = weighted(spec);
         for (List<Object> row : result.rows()) {
             Object value = row.get(yIndex);
             if (!(value instanceof Number)) {
                 skipped++;
                 continue;
             }
-            Optional<String> s = seriesIndex < 0 ? Optional.empty() : Optional.of(String.valueOf(row.get(seriesIndex)));
-            points.add(new ChartRenderer.Point(row.get(0), s, new BigDecimal(value.toString())));
+            Object s = seriesIndex < 0 ? null : row.get(seriesIndex);
+            long weight = weighted && row.get(yIndex + 1) instanceof Number n ? n.longValue() : 1;
+            points.add(new ChartRenderer.Point(row.get(0), s, new BigDecimal(value.toString()), weight));
         }
-        List<String> notes = new ArrayList<>();
-        if (result.truncated()) {
-            notes.add("The query hit a limit " + result.limitsHit().stream().map(k -> k.wireName()).toList()
-                    + "; the chart shows the first " + result.returnedCount() + " rows only.");
-        }
+        Optional<ChartData.Cut> cut = result.truncated()
+                ? Optional.of(new ChartData.Cut(result.returnedCount(), result.limitsHit().stream().map(LimitKind::wireName).toList()))
+                : Optional.empty();
+        ChartData data = ChartData.of(spec, xKind, points, cut);
+        List<String> notes = new ArrayList<>(data.notes());
         if (skipped > 0) {
             notes.add(skipped + " rows without a numeric value were left out.");
         }
-        Optional<Path> png = ChartRenderer.png(spec, xKind, points, directory);
+        if (!ChartFonts.installed().canDrawAll(data.texts())) {
+            notes.add(ChartFonts.MISSING_GLYPHS);
+        }
+        Optional<Path> png = ChartRenderer.png(data, directory);
         if (png.isEmpty()) {
             notes.add("The PNG could not be rendered; the Vega-Lite specification is still available.");
         }
-        ObjectNode vega = ChartRenderer.vegaLite(spec, xKind, points);
+        ObjectNode vega = ChartRenderer.vegaLite(data);
         ChartOutput chart = new ChartOutput(png, AgentJson.write(vega), notes);
         ObjectNode out = AgentJson.NODES.objectNode();
         out.put("status", result.status().name());
@@ -160,13 +172,18 @@ public final class PlotChartTool implements Tool {
         out.set("query", ToolResultJson.toNode(result));
         List<Object> evidence = ToolContext.shownValues(result);
         evidence.add((long) points.size());
+        evidence.addAll(data.shownCounts());
         return new ToolOutcome(NAME, result.status(), AgentJson.write(out), List.of(result), evidence, Optional.of(chart),
                 Optional.empty(), Optional.empty());
     }
 
-    /** The SQL of a chart; only catalog names (quoted) and {@code ?} placeholders reach the text. */
+    /**
+     * The SQL of a chart; only catalog names (quoted), {@code ?} placeholders and the fixed text of
+     * aggregates and date buckets reach the text.
+     */
     static String sql(SqlWriter writer, TableDescription table, ChartSpec spec, List<Object> params) {
-        String x = writer.quote(spec.x());
+        String column = writer.quote(spec.x());
+        String x = spec.bucket().map(b -> b.sql(writer, column)).orElse(column);
         Optional<String> series = spec.series().map(writer::quote);
         String yExpr = switch (spec.aggregation()) {
             case COUNT -> "count(*)";
@@ -175,7 +192,11 @@ public final class PlotChartTool implements Tool {
         };
         StringBuilder sql = new StringBuilder("SELECT ").append(x).append(" AS chart_x");
         series.ifPresent(s -> sql.append(", ").append(s).append(" AS chart_series"));
-        sql.append(", ").append(yExpr).append(" AS chart_y FROM ").append(writer.table(table.table()));
+        sql.append(", ").append(yExpr).append(" AS chart_y");
+        if (weighted(spec)) {
+            sql.append(", count(").append(writer.quote(spec.y().orElseThrow())).append(") AS chart_n");
+        }
+        sql.append(" FROM ").append(writer.table(table.table()));
         for (int i = 0; i < spec.filters().size(); i++) {
             ChartSpec.Filter f = spec.filters().get(i);
             sql.append(i == 0 ? " WHERE " : " AND ").append(writer.quote(f.column())).append(' ').append(f.op()).append(" ?");
@@ -187,6 +208,21 @@ public final class PlotChartTool implements Tool {
         sql.append(" ORDER BY ").append(x);
         series.ifPresent(s -> sql.append(", ").append(s));
         return sql.toString();
+    }
+
+    /**
+     * Whether the query also counts the rows behind each average ({@code chart_n}): a bar or pie chart
+     * combines the categories beyond its top {@value ChartData#TOP_N}, and averages combine by rows.
+     */
+    private static boolean weighted(ChartSpec spec) {
+        return spec.aggregation() == ChartSpec.Aggregation.AVG
+                && (spec.type() == ChartSpec.Type.BAR || spec.type() == ChartSpec.Type.PIE);
+    }
+
+    /** Whether a column holds dates or date-times (not times of day or years alone). */
+    private static boolean dateOrTimestamp(ColumnDescription column) {
+        String type = column.type().toUpperCase(Locale.ROOT);
+        return ColumnKind.of(column.type()) == ColumnKind.TEMPORAL && (type.startsWith("DATE") || type.startsWith("TIMESTAMP"));
     }
 
     /** A filter value typed by its column: ISO dates and timestamps for temporal columns. */

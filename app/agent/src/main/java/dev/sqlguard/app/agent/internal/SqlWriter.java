@@ -42,4 +42,14 @@ public final class SqlWriter {
         return new ArgSchema.InvalidArgumentException("The name " + SafeText.identifier(name)
                 + " needs quoting, which the agent cannot do for this engine; use query_data instead.");
     }
+
+    /**
+     * The DATE a {@code unit} bucket of {@code quotedColumn} starts on.
+     *
+     * @throws ArgSchema.InvalidArgumentException when the dialect cannot bucket dates by that unit
+     */
+    public String dateBucket(String unit, String quotedColumn) {
+        return dialect.dateBucket(unit, quotedColumn).orElseThrow(() -> new ArgSchema.InvalidArgumentException(
+                "chart.bucket '" + unit + "' is not available on this engine; group dates with query_data instead."));
+    }
 }
