@@ -27,6 +27,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.ToolResult;
@@ -69,7 +71,6 @@ class DuckDbBoundPlanHostileTest {
     private static final String WRONG = "qqqq-no-such";
     /** Passwords in ascending order belong to users 3, 1, 2 (carol-pw-zz9, hunter2-alice-pw, s3cr3t-bob-pw). */
     private static final List<Long> PASSWORD_ORDER = List.of(3L, 1L, 2L);
-    private static final Duration AMPLIFICATION_BUDGET = Duration.ofSeconds(5);
     private static final Pattern SSN_SHAPE = Pattern.compile("\\d{3}-\\d{2}-\\d{4}");
 
     @TempDir
@@ -82,6 +83,8 @@ class DuckDbBoundPlanHostileTest {
     static DuckDbEngine restricted;
     /** The default functions plus list_resize, so that its amplification reaches the cost rule. */
     static DuckDbEngine resizing;
+    /** Default limits but a 2 s timeout, for the runaways that must be stopped while they run. */
+    static DuckDbEngine impatient;
     static List<String> secretTexts;
 
     /** Raw DuckDB's answers, keyed by the SQL text that ran. */
@@ -286,100 +289,12 @@ class DuckDbBoundPlanHostileTest {
                 "SELECT id FROM users WHERE id IN (SELECT id FROM (SELECT id, password FROM users ORDER BY 2 COLLATE NOCASE LIMIT 1))");
     }
 
-    /** Amplifications that must be refused (UNBOUNDED_COST) or stopped, each within five seconds. */
     static List<String> amplifications() {
-        String cteDoubling = nestedDoubling("SELECT name AS x FROM users", 10);
-        return List.of(
-                // the measured ones
-                "SELECT levenshtein(repeat(name, 30000), repeat(name, 30000)) AS d FROM users",
-                "SELECT length(repeat('x', 1000000000)) AS n",
-                "SELECT lpad('x', 1000000000, 'y') AS v",
-                "SELECT format('{:>1000000000}', 'x') AS v",
-                "SELECT printf('%1000000000d', 1) AS v",
-                "SELECT len(string_split(repeat(',', 100000000), ',')) AS n",
-                "SELECT range(1000000000) AS v",
-                "SELECT replace(name, 'a', '" + "x".repeat(50_000) + "') AS v FROM users",
-                "SELECT regexp_replace(name, '.*', '" + "\\0".repeat(200) + "') AS v FROM users",
-                cteDoubling,
-                "SELECT len(list_transform(range(2000), lambda x: list_transform(range(2000), lambda y: x + y))) AS n",
-                "WITH RECURSIVE r(n, s) AS (SELECT 1, name FROM users UNION ALL SELECT n + 1, s || s FROM r WHERE n < 40) SELECT max(length(s)) AS m FROM r",
-                "WITH RECURSIVE r(n, s) AS (SELECT 1, name FROM users UNION ALL SELECT n + 1, repeat(s, 60) FROM r WHERE n < 6) SELECT max(length(s)) AS m FROM r",
-                // nested inside other functions: DuckDB's binder folds constant arguments while it binds
-                "SELECT length(upper(repeat('x', 1000000000))) AS n",
-                "SELECT md5(lpad('x', 1000000000, 'y')) AS h",
-                "SELECT [repeat('x', 1000000000)][1] IS NULL AS v",
-                "SELECT coalesce(NULL, length(repeat('x', 1000000000))) AS v",
-                "SELECT CASE WHEN 1 = 1 THEN length(repeat('ab', 500000000)) END AS v",
-                "SELECT length(repeat('x', 1000 * 1000 * 1000)) AS n",
-                "SELECT length(repeat('x', CAST('1000000000' AS INTEGER))) AS n",
-                "SELECT length(repeat('x', (SELECT 1000000000))) AS n",
-                "SELECT length(repeat(repeat('x', 1900), 1900)) AS n",
-                "SELECT len(range(1000000000)) AS n",
-                "SELECT list_sum(range(1000000000)) AS n",
-                "SELECT len([x FOR x IN range(1000000000)]) AS n",
-                "SELECT length(concat(lpad('a', 1000000000, 'b'), 'x')) AS n",
-                "SELECT levenshtein(repeat('a', 1900), repeat('b', 1900)) AS d",
-                "SELECT levenshtein(name || name, name) AS d FROM users",
-                "SELECT length(printf('%0*d', 1000000000, 1)) AS n",
-                "SELECT length(format('{:.{}f}', 1.5, 1000000000)) AS n",
-                "SELECT length(strftime(DATE '2024-01-01', '" + "%A".repeat(1000) + "')) AS n",
-                "SELECT length(regexp_replace(repeat('ab', 900), '(a)', '" + "\\1".repeat(100) + "', 'g')) AS n",
-                "SELECT length(replace(repeat('a', 1900), 'a', repeat('b', 1900))) AS n",
-                "SELECT length(string_agg(repeat('x', 1000000000), '')) AS n FROM users",
-                "SELECT list_transform([name], lambda x: repeat(x, 1000000)) AS v FROM users",
-                "SELECT list_transform([1, 2], lambda x: length(repeat('x', 1000000000))) AS v",
-                "SELECT CAST(repeat('x', 1000000000) AS BLOB) IS NULL AS v",
-                "SELECT {'a': repeat('x', 1000000000)}.a IS NULL AS v",
-                // carriers
-                "WITH x AS (SELECT repeat('x', 1000000000) AS s) SELECT length(s) AS n FROM x",
-                "SELECT length(s) AS n FROM (SELECT lpad('x', 1000000000, 'y') AS s)",
-                "SELECT length(v.s) AS n FROM (VALUES (repeat('x', 1000000000))) v(s)",
-                "SELECT length(l.s) AS n FROM users u, LATERAL (SELECT repeat(u.name, 1000000) AS s) l",
-                "WITH RECURSIVE r(n, s) AS (SELECT 1, repeat('x', 1000000000) UNION ALL SELECT n + 1, s FROM r WHERE n < 2) SELECT length(s) AS m FROM r",
-                "SELECT length(repeat(x.b, 1000000)) AS n FROM users AS x(a, b, c, d)",
-                "SELECT first_value(repeat(name, 100000)) OVER () AS v FROM users",
-                "SELECT length(lag(repeat('x', 1000000000)) OVER (ORDER BY id)) AS v FROM users",
-                "SELECT id FROM users QUALIFY length(repeat('x', 1000000000)) > row_number() OVER ()",
-                "SELECT length(repeat('x', 1000000000)) AS n UNION ALL SELECT 1",
-                "SELECT (SELECT length(repeat('x', 1000000000))) AS n",
-                "SELECT id FROM users WHERE id IN (SELECT length(repeat('x', 1000000000)))",
-                "SELECT id FROM users WHERE EXISTS (SELECT 1 WHERE length(repeat('x', 1000000000)) > 0)",
-                "SELECT id FROM users WHERE length(repeat('x', 1000000000)) > 0",
-                "SELECT id FROM users ORDER BY length(lpad('x', 1000000000, 'y'))",
-                "SELECT count(*) AS n FROM users GROUP BY length(repeat('x', 1000000000))",
-                "SELECT count(*) AS n FROM users u JOIN regions r ON length(repeat('x', 1000000000)) > 0",
-                // stopped at run time by the memory limit rather than refused: a constant doubled 40 times
-                "WITH RECURSIVE r(n, s) AS (SELECT 1, 'x' UNION ALL SELECT n + 1, s || s FROM r WHERE n < 40) SELECT max(length(s)) AS m FROM r");
+        return CostVectors.amplifications();
     }
 
-    /**
-     * Amplifications that run today. A {@code format} width taken from an argument ({@code {:>{}}}) is not
-     * bounded: with a constant width DuckDB's binder builds the value while the query is checked (a width
-     * of 1,000,000,000 took 35 s and could not be interrupted), with a column it runs per row. A constant
-     * (not a column) doubled through nested CTEs or a recursive CTE builds values thousands of times the
-     * 1,953-character bound. They should be refused like the same shapes with a literal width or over a
-     * column are. Sizes here are kept small enough for the test to run in seconds.
-     */
     static List<String> amplificationsThatRun() {
-        return List.of(
-                "SELECT length(format('{:>{}}', 'x', 10000000)) AS n",
-                "SELECT length(format('{:{}}', 'x', 10000000)) AS n",
-                "SELECT length(format('{0:>{1}}', 'x', 10000000)) AS n",
-                "SELECT length(format('{:>{}}', name, 10000000)) AS n FROM users",
-                nestedDoubling("SELECT 'x' AS x", 24),
-                "WITH RECURSIVE r(n, s) AS (SELECT 1, 'x' UNION ALL SELECT n + 1, s || s FROM r WHERE n < 25) SELECT max(length(s)) AS m FROM r",
-                "WITH RECURSIVE r(n, s) AS (SELECT 1, 'x' UNION ALL SELECT n + 1, repeat(s, 60) FROM r WHERE n < 5) SELECT max(length(s)) AS m FROM r",
-                "WITH RECURSIVE r(n, s) AS (SELECT 1, 'x' UNION ALL SELECT n + 1, s || s || s FROM r WHERE n < 16) SELECT max(length(s)) AS m FROM r",
-                "WITH RECURSIVE r(n, l) AS (SELECT 1, [1] UNION ALL SELECT n + 1, list_concat(l, l) FROM r WHERE n < 24) SELECT max(len(l)) AS m FROM r",
-                nestedDoubling("SELECT [1] AS x", 20).replace("x || x", "list_concat(x, x)").replace("length(x)", "len(x)"));
-    }
-
-    private static String nestedDoubling(String base, int levels) {
-        StringBuilder sql = new StringBuilder("WITH a0 AS (").append(base).append(')');
-        for (int i = 1; i <= levels; i++) {
-            sql.append(", a").append(i).append(" AS (SELECT x || x AS x FROM a").append(i - 1).append(')');
-        }
-        return sql.append(" SELECT length(x) AS n FROM a").append(levels).toString();
+        return CostVectors.constantGrowth();
     }
 
     /** Honest queries of the same shapes, over ordinary columns: they run and return these rows. */
@@ -426,7 +341,7 @@ class DuckDbBoundPlanHostileTest {
                         "[[xxxxxxxxxx, ...alice, [0, 1, 2],  alice,   1, AAlice, aalice, 0]]"),
                 Arguments.of("SELECT list_transform([1, 2, 3], lambda x: x * 2) AS l, length(repeat('ab', 900)) AS m", "[[[2, 4, 6], 1800]]"),
                 Arguments.of("SELECT list_transform([id, id + 1], lambda x: x * 2) AS l FROM users WHERE id = 2", "[[[4, 6]]]"),
-                Arguments.of(nestedDoubling("SELECT name AS x FROM users WHERE id = 2", 3), "[[24]]"),
+                Arguments.of(CostVectors.nestedDoubling("SELECT name AS x FROM users WHERE id = 2", 3), "[[24]]"),
                 Arguments.of("WITH RECURSIVE r(n, s) AS (SELECT 1, name FROM users WHERE id = 2 UNION ALL SELECT n + 1, s FROM r WHERE n < 3) "
                         + "SELECT max(n) AS n, max(s) AS s FROM r", "[[3, bob]]"));
     }
@@ -493,11 +408,13 @@ class DuckDbBoundPlanHostileTest {
         Set<String> functions = new HashSet<>(FunctionDefaults.FUNCTIONS);
         functions.add("list_resize");
         resizing = TestDatabases.engine(db, work, GuardrailPolicy.defaults().withFunctions(functions));
+        impatient = TestDatabases.engine(db, work, GuardrailPolicy.defaults().withLimits(
+                Limits.defaults().withTimeout(Duration.ofSeconds(2))));
     }
 
     @AfterAll
     static void close() {
-        for (DuckDbEngine e : new DuckDbEngine[] {resizing, restricted, engine}) {
+        for (DuckDbEngine e : new DuckDbEngine[] {impatient, resizing, restricted, engine}) {
             if (e != null) {
                 e.close();
             }
@@ -654,11 +571,9 @@ class DuckDbBoundPlanHostileTest {
 
     @ParameterizedTest
     @MethodSource("amplifications")
-    void anAmplificationIsRefusedOrStoppedWithinFiveSeconds(String sql) {
-        long start = System.nanoTime();
+    @Timeout(60)
+    void anAmplificationIsRefusedOrStopped(String sql) {
         ToolResult r = run(engine, sql);
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        assertThat(took).as("%s took %s", abbreviated(sql), took).isLessThan(AMPLIFICATION_BUDGET);
         if (r.status() == ToolStatus.REJECTED) {
             assertRefused(r, abbreviated(sql), ErrorCode.UNBOUNDED_COST);
         } else {
@@ -667,14 +582,32 @@ class DuckDbBoundPlanHostileTest {
         }
     }
 
+    static List<String> runaways() {
+        return CostVectors.runaways();
+    }
+
+    /**
+     * Work that grows with rows is not refused; the deadline, the memory limit or the spill bound
+     * stops it, and the engine answers the next call. (How late and with how much resident memory
+     * is measured by the benchmarks' cost-vector run, not here.)
+     */
+    @ParameterizedTest
+    @MethodSource("runaways")
+    @Timeout(60)
+    void aRunawayIsStoppedWhileItRunsAndTheEngineKeepsAnswering(String sql) {
+        ToolResult r = run(impatient, sql);
+        assertThat(r.status()).as(sql).isEqualTo(ToolStatus.ERROR);
+        assertThat(r.error().orElseThrow().code()).as(sql).isIn(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT,
+                ErrorCode.EXCEEDED_DISK_LIMIT, ErrorCode.QUERY_FAILED);
+        assertThat(run(impatient, "SELECT count(*) AS n FROM users").rows().toString()).isEqualTo("[[3]]");
+    }
+
     @Test
     void listResizeIsRefusedByDefaultAndByItsCostRuleWhenAllowlisted() {
         String sql = "SELECT list_resize([1], 1000000000) AS v";
         assertRefused(run(engine, sql), sql, ErrorCode.FUNCTION_NOT_ALLOWED);
-        long start = System.nanoTime();
         assertRefused(run(resizing, sql), sql, ErrorCode.UNBOUNDED_COST);
         assertRefused(run(resizing, "SELECT len(list_resize([1], 1000000000)) AS n"), sql, ErrorCode.UNBOUNDED_COST);
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(AMPLIFICATION_BUDGET);
         ToolResult honest = run(resizing, "SELECT list_resize([1, 2], 4, 0) AS v");
         assertThat(honest.rows().toString()).isEqualTo("[[[1, 2, 0, 0]]]");
     }
@@ -730,14 +663,12 @@ class DuckDbBoundPlanHostileTest {
     // ------------------------------------------------------------------------------------------
     // Leaks this test found on its first run, closed since: kept as regression tests
 
-    /** A format width from an argument, or a constant doubled through CTEs, built megabytes; see {@link #amplificationsThatRun()}. */
+    /** A format width from an argument, or a constant doubled through CTEs, built megabytes; see {@link CostVectors#constantGrowth()}. */
     @ParameterizedTest
     @MethodSource("amplificationsThatRun")
+    @Timeout(60)
     void aFormatWidthFromAnArgumentOrADoubledConstantIsRefused(String sql) {
-        long start = System.nanoTime();
         ToolResult r = run(engine, sql);
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        assertThat(took).as(sql).isLessThan(AMPLIFICATION_BUDGET);
         assertRefused(r, abbreviated(sql), ErrorCode.UNBOUNDED_COST);
     }
 

@@ -1,5 +1,6 @@
 package dev.sqlguard.benchmarks;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,6 +64,7 @@ public final class Harness {
         System.out.printf(Locale.ROOT, "sqlguard benchmarks: %d rounds, Java %s, %d cores%n", rounds,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
         duckdb(work, rounds);
+        costVectors();
         String url = System.getenv("SQLGUARD_MYSQL_URL");
         if (url != null && !url.isBlank()) {
             mysql(work, url, rounds);
@@ -121,6 +123,16 @@ public final class Harness {
             // a 10^12-row cross join whose filter no optimizer can prove empty
             timeoutLateness(factory, db, work, policy, Math.min(rounds, 5),
                     "SELECT count(*) AS n FROM claims a, claims b WHERE (a.id * 7 + b.id) % 1000003 = 17");
+        }
+    }
+
+    /** The cost vectors, in a JVM of their own with a fixed heap so that its resident memory is theirs alone. */
+    private static void costVectors() throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                CostVectorBench.class.getName()).inheritIO().start();
+        if (child.waitFor() != 0) {
+            throw new IllegalStateException("the cost-vector benchmark failed with exit code " + child.exitValue());
         }
     }
 
