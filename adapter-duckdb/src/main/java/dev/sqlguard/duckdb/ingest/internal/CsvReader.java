@@ -51,6 +51,7 @@ final class CsvReader {
 
     private final Path path;
     private final String file;
+    private final InputFormat format;
     private final boolean gzip;
     private final LoadOptions options;
     private final Map<String, String> hints;
@@ -72,6 +73,7 @@ final class CsvReader {
               Map<String, String> hints, Consumer<String> progress, Watcher watcher) {
         this.path = requireNonNull(path, "path is null");
         this.file = requireNonNull(file, "file is null");
+        this.format = requireNonNull(format, "format is null");
         this.gzip = gzip;
         this.options = requireNonNull(options, "options is null");
         this.hints = requireNonNull(hints, "hints is null");
@@ -89,7 +91,7 @@ final class CsvReader {
         List<String> header = firstRecord();
         List<Column> sniffed;
         try {
-            sniffed = describe(connection, "SELECT * FROM " + call(Map.of(), null));
+            sniffed = Ingestion.describe(connection, "SELECT * FROM " + call(Map.of(), null));
         } catch (SQLException e) {
             throw explain(e);
         }
@@ -247,7 +249,7 @@ final class CsvReader {
      * message has none (its sniffer reports broken quoting and ragged rows of small files so).
      */
     GuardException explain(SQLException e) {
-        GuardException mapped = LoadErrors.reading(file, InputFormat.CSV, e);
+        GuardException mapped = LoadErrors.reading(file, format, e);
         if (mapped.code() != ErrorCode.LOAD_FAILED || LoadErrors.namesLine(e)) {
             return mapped;
         }
@@ -301,16 +303,5 @@ final class CsvReader {
             // DuckDB read the file; the line is only a courtesy
         }
         return "";
-    }
-
-    private static List<Column> describe(Connection connection, String select) throws SQLException {
-        List<Column> columns = new ArrayList<>();
-        try (Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery("DESCRIBE " + select)) {
-            while (rs.next()) {
-                columns.add(new Column(rs.getString("column_name"), rs.getString("column_type")));
-            }
-        }
-        return columns;
     }
 }

@@ -460,7 +460,8 @@ public final class Ingestion {
         return columns;
     }
 
-    private static List<Column> describe(Connection connection, String select) throws SQLException {
+    /** The columns and types a SELECT would produce, from DuckDB's DESCRIBE (for a CSV this runs the sniffer). */
+    static List<Column> describe(Connection connection, String select) throws SQLException {
         List<Column> columns = new ArrayList<>();
         try (Statement statement = connection.createStatement();
              ResultSet rs = statement.executeQuery("DESCRIBE " + select)) {
