@@ -52,13 +52,14 @@ class DuckDbLoaderTest {
 
         LoadReport report = load("claims", false, Map.of(), csv);
 
-        assertThat(report).isEqualTo(new LoadReport("claims", 3, 3, List.of("id", "region", "amount", "day")));
-        assertThat(types("claims")).containsExactly("id BIGINT", "region VARCHAR", "amount DOUBLE", "day DATE");
+        assertThat(report).isEqualTo(new LoadReport("claims", 3, 3, List.of("id", "region", "amount", "day"),
+                LoadReport.Mode.CREATED, List.of()));
+        assertThat(types("claims")).containsExactly("id BIGINT", "region VARCHAR", "amount DECIMAL(18,1)", "day DATE");
         assertThat(rows(db(), "SELECT * FROM claims ORDER BY id"))
                 .containsExactly("1|north|10.5|2024-01-02", "2|south|20.0|2024-02-03", "3|north|null|2024-03-04");
         assertThat(progress).anyMatch(l -> l.startsWith("Reading claims.csv (CSV"))
                 .anyMatch(l -> l.startsWith("claims.csv: 3 rows in"))
-                .anyMatch(l -> l.startsWith("Committed: 3 rows loaded"));
+                .contains("Committed: created table \"claims\" with 3 rows");
     }
 
     @Test
@@ -112,13 +113,14 @@ class DuckDbLoaderTest {
         load("t", false, Map.of(), first);
         LoadReport appended = load("t", false, Map.of(), second);
 
-        assertThat(appended).isEqualTo(new LoadReport("t", 1, 3, List.of("id", "amount")));
+        assertThat(appended).isEqualTo(new LoadReport("t", 1, 3, List.of("id", "amount"), LoadReport.Mode.APPENDED,
+                List.of()));
         assertThat(rows(db(), "SELECT * FROM t ORDER BY id")).containsExactly("1|1.5", "2|2.5", "3|3.0");
 
         Path other = Fixtures.text(dir, "other.csv", "name\nonly\n");
         LoadReport replaced = load("t", true, Map.of(), other);
 
-        assertThat(replaced).isEqualTo(new LoadReport("t", 1, 1, List.of("name")));
+        assertThat(replaced).isEqualTo(new LoadReport("t", 1, 1, List.of("name"), LoadReport.Mode.REPLACED, List.of()));
         assertThat(Databases.tables(db())).containsExactly("t");
     }
 

@@ -130,7 +130,8 @@ class LoadFailureLeavesDatabaseUnchangedTest {
         GuardException e = failingLoad("claims", true, Map.of(), csv);
 
         assertThat(e.code()).isEqualTo(ErrorCode.LOAD_FAILED);
-        assertThat(e.getMessage()).startsWith("ragged.csv could not be parsed as CSV");
+        assertThat(e.getMessage()).isEqualTo("ragged.csv, line 3 has 3 fields where 2 columns were expected."
+                + " The database is unchanged.");
     }
 
     @Test
@@ -141,6 +142,85 @@ class LoadFailureLeavesDatabaseUnchangedTest {
 
         assertThat(e.code()).isEqualTo(ErrorCode.LOAD_FAILED);
         assertThat(e.getMessage()).startsWith("late-ragged.csv, line 25002 has 3 fields where 2 columns were expected.");
+    }
+
+    @Test
+    void aCsvWithAnUnterminatedQuoteIsRefusedWithItsLine() throws Exception {
+        Path csv = Fixtures.text(dir, "unterminated.csv", "id,amount\n5,1\n6,\"2\n7,3\n");
+
+        GuardException e = failingLoad("claims", false, Map.of(), csv);
+
+        assertThat(e.code()).isEqualTo(ErrorCode.LOAD_FAILED);
+        assertThat(e.getMessage()).isEqualTo("unterminated.csv, line 3: a quoted field is never closed"
+                + " (a \" without its closing \"). The database is unchanged.");
+    }
+
+    @Test
+    void aCsvWithAnUnterminatedQuoteAfterTheSnifferSampleIsRefusedWithItsLine() throws Exception {
+        Path csv = Fixtures.text(dir, "late-quote.csv", Fixtures.numbersCsv(25_000) + "25001,\"1\n25002,2\n");
+
+        GuardException e = failingLoad("claims", false, Map.of(), good, csv);
+
+        assertThat(e.code()).isEqualTo(ErrorCode.LOAD_FAILED);
+        assertThat(e.getMessage()).startsWith("late-quote.csv, line 25002: a quoted field is never closed");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "\n", "\r\n\r\n", "\uFEFF"})
+    void anEmptyCsvIsRefusedInsteadOfMakingAOneColumnTable(String content) throws Exception {
+        Path csv = Fixtures.text(dir, "empty.csv", content);
+
+        GuardException e = failingLoad("fresh", true, Map.of(), csv);
+
+        assertThat(e.code()).isEqualTo(ErrorCode.LOAD_FAILED);
+        assertThat(e.getMessage()).isEqualTo("empty.csv, line 1: the file is empty; a CSV needs a header line with"
+                + " the column names. The database is unchanged.");
+    }
+
+    @Test
+    void anEmptyGzippedTsvWithoutHeaderIsRefusedToo() throws Exception {
+        Path tsv = Fixtures.gzip(dir, "empty.tsv.gz", "");
+
+        GuardException e = failingLoad("fresh", true, Map.of("header", "false"), good, tsv);
+
+        assertThat(e.getMessage()).startsWith("empty.tsv.gz, line 1: the file is empty.");
+    }
+
+    @Test
+    void aSmallCsvWithARaggedRowInsideQuotedLineBreaksNamesTheLineTheRowStartsOn() throws Exception {
+        Path csv = Fixtures.text(dir, "multi.csv", "id,amount\n\"5\nfive\",1\n6,2,3\n");
+
+        GuardException e = failingLoad("claims", true, Map.of(), csv);
+
+        assertThat(e.getMessage()).startsWith("multi.csv, line 4 has 3 fields where 2 columns were expected.");
+    }
+
+    @Test
+    void aHintedNumberThatADecimalCommaCannotReadIsRefusedWithItsLine() throws Exception {
+        // with decimal=, DuckDB drops every '.', so 12.5 would load as 125
+        Path csv = Fixtures.text(dir, "eu.csv", "id;amount\n5;1.234,50\n6;12.5\n");
+
+        GuardException e = failingLoad("claims", false, Map.of("decimal", ",", "types", "amount:DOUBLE"), csv);
+
+        assertThat(e.code()).isEqualTo(ErrorCode.LOAD_FAILED);
+        assertThat(e.getMessage()).startsWith("eu.csv, line 3: a value in column \"amount\" is not a number written"
+                + " with decimal=,");
+    }
+
+    @Test
+    void decimalAndDateFormatOptionsAreCheckedBeforeAnythingIsRead() throws Exception {
+        assertThat(failingLoad("t", true, Map.of("decimal", ";"), good).getMessage())
+                .startsWith("The decimal option must be . or ,");
+        assertThat(failingLoad("t", true, Map.of("decimal", ",", "delimiter", ","), good).getMessage())
+                .startsWith("With decimal=, the delimiter cannot be a comma");
+        assertThat(failingLoad("t", true, Map.of("dateformat", "dd.mm.yyyy"), good).getMessage())
+                .startsWith("The dateformat option must be a strftime format");
+        GuardException unknown = failingLoad("t", true, Map.of("dateformat", "%Q.%m"), good);
+        assertThat(unknown.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+        assertThat(unknown.getMessage()).startsWith("The dateformat option is not a format DuckDB knows");
+        Path parquet = Fixtures.parquet(dir, "p.parquet", "SELECT 1 AS id");
+        assertThat(failingLoad("t", true, Map.of("decimal", ","), parquet).getMessage())
+                .isEqualTo("The decimal option does not apply to parquet input.");
     }
 
     @Test
@@ -215,7 +295,7 @@ class LoadFailureLeavesDatabaseUnchangedTest {
 
         GuardException e = failingLoad("claims", false, Map.of(), csv);
 
-        assertThat(e.getMessage()).contains("\"amount\" is DOUBLE in the input but BIGINT in the table");
+        assertThat(e.getMessage()).contains("\"amount\" is DECIMAL(18,1) in the input but BIGINT in the table");
     }
 
     @Test
@@ -245,8 +325,12 @@ class LoadFailureLeavesDatabaseUnchangedTest {
                 .isEqualTo(ErrorCode.INVALID_ARGUMENT);
         assertThat(failingLoad("t", true, Map.of("types", "amount:NOSUCHTYPE"), good).getMessage())
                 .startsWith("Unknown type 'NOSUCHTYPE' for column 'amount'");
+        assertThat(failingLoad("t", true, Map.of("types", "NoSuch:BIGINT,amount:DOUBLE,other:DATE"), good).getMessage())
+                .isEqualTo("The types option names columns [NoSuch, other], which good.csv does not have; its columns"
+                        + " are [id, amount].");
         assertThat(failingLoad("t", true, Map.of("types", "nosuch:BIGINT"), good).getMessage())
-                .contains("names a column that good.csv does not have");
+                .isEqualTo("The types option names column 'nosuch', which good.csv does not have; its columns are"
+                        + " [id, amount].");
         assertThat(failingLoad("t", true, Map.of(), Fixtures.text(dir, "notes.doc", "x")).getMessage())
                 .startsWith("Cannot tell the format of notes.doc");
         assertThat(failingLoad("t", true, Map.of("format", "xml"), good).getMessage()).startsWith("Unknown format 'xml'");

@@ -4,10 +4,48 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 
-/** What a load did: rows added by this load and the table's rows afterwards. */
-public record LoadReport(String table, long rowsLoaded, long rowsInTable, List<String> columns) {
+/**
+ * What a load did: rows added by this load and the table's rows afterwards, whether the table was
+ * created, appended to or replaced, and which input columns were renamed because their header
+ * repeated an earlier one.
+ */
+public record LoadReport(String table, long rowsLoaded, long rowsInTable, List<String> columns, Mode mode,
+                         List<ColumnRename> renames) {
+    /** What happened to the table. */
+    public enum Mode {
+        /** The table did not exist; the load made it. */
+        CREATED,
+        /** The rows were added to the table's rows (the default). */
+        APPENDED,
+        /** The table's rows and schema were swapped for the loaded ones ({@link LoadRequest#replace()}). */
+        REPLACED
+    }
+
+    /**
+     * A column whose header text repeated an earlier column's (names compare case-insensitively),
+     * so it was loaded under another name.
+     *
+     * @param input the file name the header came from
+     * @param header the header text as the file has it
+     * @param column the column name it was loaded as
+     */
+    public record ColumnRename(String input, String header, String column) {
+        public ColumnRename {
+            requireNonNull(input, "input is null");
+            requireNonNull(header, "header is null");
+            requireNonNull(column, "column is null");
+        }
+    }
+
     public LoadReport {
         requireNonNull(table, "table is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        requireNonNull(mode, "mode is null");
+        renames = List.copyOf(requireNonNull(renames, "renames is null"));
+    }
+
+    /** A report without renames that says the rows were {@link Mode#APPENDED}; kept for source compatibility. */
+    public LoadReport(String table, long rowsLoaded, long rowsInTable, List<String> columns) {
+        this(table, rowsLoaded, rowsInTable, columns, Mode.APPENDED, List.of());
     }
 }

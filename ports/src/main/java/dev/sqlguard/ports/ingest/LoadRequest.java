@@ -14,7 +14,8 @@ import java.util.function.Consumer;
  *     ({@code .csv .tsv .parquet .json .ndjson .jsonl .xlsx}) unless {@code options} names one
  * @param replace replace the table instead of appending to it
  * @param options reader hints: {@code format}, {@code header} (true/false), {@code delimiter},
- *     {@code types} (column:TYPE,...), {@code sheet} (xlsx)
+ *     {@code types} (column:TYPE,...), {@code sheet} (xlsx), {@code decimal} and {@code dateformat}
+ *     (CSV, TSV)
  * @param progress receives human-readable progress lines (the CLI prints them on stderr)
  */
 public record LoadRequest(Path database, String table, List<Path> inputs, boolean replace,

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.ports.ingest.LoadReport;
+import dev.sqlguard.ports.ingest.LoadReport.ColumnRename;
 import dev.sqlguard.ports.ingest.LoadRequest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -86,6 +87,8 @@ public final class Ingestion {
         refuseUnusedOption(request.options(), LoadOptions.HEADER, inputs, InputFormat::usesHeader);
         refuseUnusedOption(request.options(), LoadOptions.DELIMITER, inputs, InputFormat::usesDelimiter);
         refuseUnusedOption(request.options(), LoadOptions.SHEET, inputs, InputFormat::usesSheet);
+        refuseUnusedOption(request.options(), LoadOptions.DECIMAL, inputs, InputFormat::usesDelimiter);
+        refuseUnusedOption(request.options(), LoadOptions.DATE_FORMAT, inputs, InputFormat::usesDelimiter);
         return new Ingestion(database, table, inputs, request.replace(), options, request.progress());
     }
 
@@ -209,6 +212,7 @@ public final class Ingestion {
             DuckDBConnection duck = connection.unwrap(DuckDBConnection.class);
             String stage = "sqlguard_stage_" + randomHex();
             List<Column> stageColumns = null;
+            List<ColumnRename> renames = new ArrayList<>();
             long loaded = 0;
             for (int i = 0; i < inputs.size(); i++) {
                 Input input = inputs.get(i);
@@ -216,35 +220,51 @@ public final class Ingestion {
                 progress.accept(String.format(Locale.ROOT, "Reading %s (%s, %s)", input.display(), input.format(),
                         size(input.path())));
                 long rows;
+                CsvReader csv = input.format().usesDelimiter()
+                        ? new CsvReader(readPaths.get(i), input.display(), input.format(), input.gzip(), options, hints,
+                                progress, this::watched)
+                        : null;
                 try {
                     String scratch = "sqlguard_xlsx_" + randomHex();
-                    String select = input.format() == InputFormat.XLSX
-                            ? new XlsxStager(duck, input.display(), options, hints, progress).stage(readPaths.get(i), scratch)
-                            : readerSelect(input, readPaths.get(i), hints);
-                    if (stageColumns == null) {
-                        execute(connection, "CREATE TABLE " + SqlText.identifier(stage) + " AS " + select);
+                    String select;
+                    if (input.format() == InputFormat.XLSX) {
+                        XlsxStager stager = new XlsxStager(duck, input.display(), options, hints, progress);
+                        select = stager.stage(readPaths.get(i), scratch);
+                        renames.addAll(stager.renames());
+                    } else if (csv != null) {
+                        select = csv.select(connection);
+                        renames.addAll(csv.renames());
                     } else {
+                        select = readerSelect(connection, input, readPaths.get(i), hints);
+                    }
+                    String sql = stageColumns == null
+                            ? "CREATE TABLE " + SqlText.identifier(stage) + " AS " + select
+                            : "INSERT INTO " + SqlText.identifier(stage) + " BY NAME " + select;
+                    if (stageColumns != null) {
                         reconcile(connection, stage, stageColumns, describe(connection, select), input.display());
-                        execute(connection, "INSERT INTO " + SqlText.identifier(stage) + " BY NAME " + select);
                     }
                     if (input.format() == InputFormat.XLSX) {
+                        execute(connection, sql);
                         execute(connection, "DROP TABLE temp.main." + SqlText.identifier(scratch));
+                    } else {
+                        try (Statement statement = connection.createStatement()) {
+                            watched(statement, input.display() + ": %d%% read", () -> statement.execute(sql));
+                        }
                     }
                     stageColumns = columnsOf(connection, stage);
                     long total = count(connection, stage);
                     rows = total - loaded;
                     loaded = total;
                 } catch (SQLException e) {
-                    throw LoadErrors.reading(input.display(), input.format(), e);
+                    throw csv != null ? csv.explain(e) : LoadErrors.reading(input.display(), input.format(), e);
                 }
                 progress.accept(String.format(Locale.ROOT, "%s: %,d rows in %.1f s", input.display(), rows,
                         (System.nanoTime() - start) / 1e9));
             }
-            LoadReport report = swapIn(connection, stage, stageColumns, loaded);
+            LoadReport report = swapIn(connection, stage, stageColumns, loaded, renames);
             connection.commit();
             committed = true;
-            progress.accept(String.format(Locale.ROOT, "Committed: %,d rows loaded, table \"%s\" has %,d rows",
-                    report.rowsLoaded(), report.table(), report.rowsInTable()));
+            progress.accept(committedLine(report));
             return report;
         } catch (SQLException e) {
             throw LoadErrors.general("The load into table \"" + table + "\"", e);
@@ -252,6 +272,26 @@ public final class Ingestion {
             if (!committed) {
                 rollbackQuietly(connection);
             }
+        }
+    }
+
+    /** The summary line: what happened to the table, in words. */
+    static String committedLine(LoadReport report) {
+        String rows = String.format(Locale.ROOT, "%,d row%s", report.rowsLoaded(), report.rowsLoaded() == 1 ? "" : "s");
+        String table = "table \"" + report.table() + "\"";
+        return switch (report.mode()) {
+            case CREATED -> String.format(Locale.ROOT, "Committed: created %s with %s", table, rows);
+            case REPLACED -> String.format(Locale.ROOT, "Committed: replaced %s; it now has %s (replace)", table,
+                    rows);
+            case APPENDED -> String.format(Locale.ROOT, "Committed: appended %s to %s; it now has %,d rows"
+                    + " (append is the default; --replace swaps the table)", rows, table, report.rowsInTable());
+        };
+    }
+
+    /** Runs {@code call} on {@code statement} while a poller reports DuckDB's progress as {@code what}. */
+    private void watched(Statement statement, String what, CsvReader.SqlCall call) throws SQLException {
+        try (ProgressPoller poller = ProgressPoller.start(statement, what, progress)) {
+            call.run();
         }
     }
 
@@ -268,6 +308,9 @@ public final class Ingestion {
         }
         execute(connection, "SET allowed_paths = [" + String.join(", ", allowed) + "]");
         execute(connection, "SET enable_external_access = false");
+        // DuckDB tracks a statement's progress only with the progress bar on; it must not print it
+        execute(connection, "SET enable_progress_bar = true");
+        execute(connection, "SET enable_progress_bar_print = false");
     }
 
     /** Asks DuckDB for the canonical name of each hinted type; an unknown type is the operator's mistake. */
@@ -286,24 +329,10 @@ public final class Ingestion {
         return hints;
     }
 
-    /** The SELECT over DuckDB's reader for one input, with the (canonical) type hints applied. */
-    private String readerSelect(Input input, Path readPath, Map<String, String> hints) {
+    /** The SELECT over DuckDB's Parquet or JSON reader, with the (canonical) type hints applied. */
+    private static String readerSelect(Connection connection, Input input, Path readPath, Map<String, String> hints)
+            throws SQLException {
         String file = SqlText.literal(readPath.toString());
-        if (input.format() == InputFormat.CSV || input.format() == InputFormat.TSV) {
-            // An explicit delimiter and skip = 0 keep the sniffer from choosing another dialect or
-            // skipping leading lines to make a ragged file fit: a bad row must fail the load.
-            String delimiter = options.delimiter() != null ? options.delimiter()
-                    : input.format() == InputFormat.TSV ? "\t" : ",";
-            StringBuilder call = new StringBuilder("read_csv(").append(file).append(", header = ")
-                    .append(options.header()).append(", delim = ").append(SqlText.literal(delimiter))
-                    .append(", skip = 0");
-            if (!hints.isEmpty()) {
-                call.append(", types = {").append(hints.entrySet().stream()
-                        .map(e -> SqlText.literal(e.getKey()) + ": " + SqlText.literal(e.getValue()))
-                        .collect(Collectors.joining(", "))).append('}');
-            }
-            return "SELECT * FROM " + call.append(')');
-        }
         String reader = switch (input.format()) {
             case PARQUET -> "read_parquet(" + file + ")";
             case JSON -> "read_json(" + file + ", format = 'auto')";
@@ -313,6 +342,8 @@ public final class Ingestion {
         if (hints.isEmpty()) {
             return "SELECT * FROM " + reader;
         }
+        LoadErrors.requireHintedColumns(hints.keySet(),
+                describe(connection, "SELECT * FROM " + reader).stream().map(Column::name).toList(), input.display());
         return "SELECT * REPLACE (" + hints.entrySet().stream()
                 .map(e -> "CAST(" + SqlText.identifier(e.getKey()) + " AS " + e.getValue() + ") AS "
                         + SqlText.identifier(e.getKey()))
@@ -328,10 +359,10 @@ public final class Ingestion {
         }
         for (Column column : incoming) {
             Column staged = find(stageColumns, column.name());
-            if (TypeRules.widens(column.type(), staged.type())) {
+            if (TypeRules.widens(column.type(), staged.type()) || TypeRules.widensChecked(column.type(), staged.type())) {
                 continue;
             }
-            if (!TypeRules.widens(staged.type(), column.type())) {
+            if (!TypeRules.widens(staged.type(), column.type()) && !TypeRules.widensChecked(staged.type(), column.type())) {
                 throw LoadErrors.failed(String.format(Locale.ROOT,
                         "Column \"%s\" is %s in %s but %s in the earlier input(s); add a type hint (types=%s:%s).",
                         column.name(), column.type(), file, staged.type(), column.name(), staged.type()));
@@ -341,14 +372,15 @@ public final class Ingestion {
         }
     }
 
-    private LoadReport swapIn(Connection connection, String stage, List<Column> stageColumns, long loaded) {
+    private LoadReport swapIn(Connection connection, String stage, List<Column> stageColumns, long loaded,
+                              List<ColumnRename> renames) {
         String what = "Moving the new rows into table \"" + table + "\"";
         try {
             Target target = target(connection);
             String quotedStage = SqlText.identifier(stage);
             if (target == null) {
                 execute(connection, "ALTER TABLE " + quotedStage + " RENAME TO " + SqlText.identifier(table));
-                return report(connection, table, loaded);
+                return report(connection, table, loaded, LoadReport.Mode.CREATED, renames);
             }
             if (target.view()) {
                 throw LoadErrors.failed("A view named \"" + target.name() + "\" exists; load into another table name.");
@@ -357,12 +389,12 @@ public final class Ingestion {
             if (replace) {
                 execute(connection, "DROP TABLE main." + quotedTarget);
                 execute(connection, "ALTER TABLE " + quotedStage + " RENAME TO " + SqlText.identifier(table));
-                return report(connection, table, loaded);
+                return report(connection, table, loaded, LoadReport.Mode.REPLACED, renames);
             }
             checkAppend(connection, stage, stageColumns, columnsOf(connection, target.name()), target.name());
             execute(connection, "INSERT INTO main." + quotedTarget + " BY NAME SELECT * FROM " + quotedStage);
             execute(connection, "DROP TABLE " + quotedStage);
-            return report(connection, target.name(), loaded);
+            return report(connection, target.name(), loaded, LoadReport.Mode.APPENDED, renames);
         } catch (SQLException e) {
             throw LoadErrors.general(what, e);
         }
@@ -377,7 +409,8 @@ public final class Ingestion {
         }
         for (Column column : incoming) {
             Column have = find(existing, column.name());
-            if (!TypeRules.widens(column.type(), have.type()) && !allNull(connection, stage, column.name())) {
+            if (!TypeRules.widens(column.type(), have.type()) && !TypeRules.widensChecked(column.type(), have.type())
+                    && !allNull(connection, stage, column.name())) {
                 throw LoadErrors.failed(String.format(Locale.ROOT,
                         "Cannot append to table \"%s\": column \"%s\" is %s in the input but %s in the table."
                                 + " Add a type hint (types=%s:%s) or load with replace.",
@@ -406,9 +439,10 @@ public final class Ingestion {
         }
     }
 
-    private static LoadReport report(Connection connection, String name, long loaded) throws SQLException {
+    private static LoadReport report(Connection connection, String name, long loaded, LoadReport.Mode mode,
+                                     List<ColumnRename> renames) throws SQLException {
         List<String> columns = columnsOf(connection, name).stream().map(Column::name).toList();
-        return new LoadReport(name, loaded, count(connection, name), columns);
+        return new LoadReport(name, loaded, count(connection, name), columns, mode, renames);
     }
 
     private static List<Column> columnsOf(Connection connection, String name) throws SQLException {
@@ -426,7 +460,8 @@ public final class Ingestion {
         return columns;
     }
 
-    private static List<Column> describe(Connection connection, String select) throws SQLException {
+    /** The columns and types a SELECT would produce, from DuckDB's DESCRIBE (for a CSV this runs the sniffer). */
+    static List<Column> describe(Connection connection, String select) throws SQLException {
         List<Column> columns = new ArrayList<>();
         try (Statement statement = connection.createStatement();
              ResultSet rs = statement.executeQuery("DESCRIBE " + select)) {

@@ -3,6 +3,9 @@ package dev.sqlguard.duckdb.ingest.internal;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -58,6 +61,14 @@ public final class LoadErrors {
             return new GuardException(ErrorCode.INVALID_ARGUMENT,
                     "The types option names a column that " + file + " does not have.", e);
         }
+        if (text.contains("Could not parse DATEFORMAT")) {
+            return new GuardException(ErrorCode.INVALID_ARGUMENT, "The dateformat option is not a format DuckDB knows;"
+                    + " use strftime codes such as %d.%m.%Y.", e);
+        }
+        if (text.contains("unterminated quote") && line.find()) {
+            return failed(file + ", line " + line.group(1) + ": a quoted field is never closed (a \" without its"
+                    + " closing \").", e);
+        }
         if (format == InputFormat.PARQUET && errorClass.equals("Invalid Input Error")) {
             return failed(file + " is not a valid Parquet file.", e);
         }
@@ -80,6 +91,33 @@ public final class LoadErrors {
             return failed(file + " could not be read.", e);
         }
         return failed(file + " could not be loaded as " + format + describe(errorClass) + ".", e);
+    }
+
+    /** Whether DuckDB's message names the CSV line it failed on. */
+    public static boolean namesLine(SQLException e) {
+        return CSV_LINE.matcher(String.valueOf(e.getMessage())).find();
+    }
+
+    /**
+     * Refuses type hints for columns the input lacks, naming them and the input's columns. Names
+     * compare case-insensitively, as DuckDB compares them.
+     */
+    public static void requireHintedColumns(Collection<String> hinted, List<String> columns, String file) {
+        List<String> missing = new ArrayList<>();
+        for (String hint : hinted) {
+            if (columns.stream().noneMatch(c -> c.equalsIgnoreCase(hint))) {
+                missing.add(SqlText.printable(hint, 60));
+            }
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        String shown = columns.size() <= 30 ? columns.toString()
+                : columns.subList(0, 30).toString().replace("]", ", ...]");
+        throw new GuardException(ErrorCode.INVALID_ARGUMENT, (missing.size() == 1
+                ? "The types option names column '" + missing.get(0) + "', which " + file + " does not have"
+                : "The types option names columns " + missing + ", which " + file + " does not have")
+                + "; its columns are " + SqlText.printable(shown, 600) + ".");
     }
 
     /** An error outside any one input: the swap, the append, the catalog. */

@@ -23,15 +23,24 @@ import java.util.regex.Pattern;
  * @param delimiter the CSV field delimiter, or null to let DuckDB detect it
  * @param types column type hints, in the order given, keyed by column name
  * @param sheet the xlsx sheet by name or 1-based position, or null for the first sheet
+ * @param decimal the CSV decimal separator, {@code '.'} (default) or {@code ','}; with {@code ','} a
+ *     {@code '.'} groups thousands ({@code 1.234,56}) and the default delimiter is {@code ;}
+ * @param dateFormat the CSV date format in DuckDB's strftime notation (e.g. {@code %d.%m.%Y}), or
+ *     null to let DuckDB detect ISO dates
  */
 public record LoadOptions(Optional<InputFormat> format, boolean header, String delimiter,
-                          Map<String, String> types, String sheet) {
+                          Map<String, String> types, String sheet, char decimal, String dateFormat) {
     public static final String FORMAT = "format";
     public static final String HEADER = "header";
     public static final String DELIMITER = "delimiter";
     public static final String TYPES = "types";
     public static final String SHEET = "sheet";
-    private static final Set<String> KNOWN = new TreeSet<>(List.of(FORMAT, HEADER, DELIMITER, TYPES, SHEET));
+    public static final String DECIMAL = "decimal";
+    public static final String DATE_FORMAT = "dateformat";
+    private static final Set<String> KNOWN = new TreeSet<>(List.of(FORMAT, HEADER, DELIMITER, TYPES, SHEET, DECIMAL,
+            DATE_FORMAT));
+    /** A strftime format: at least one %-specifier, printable, short. DuckDB then checks the specifiers. */
+    private static final Pattern DATE_FORMAT_TEXT = Pattern.compile("[^\\p{Cntrl}]{0,60}%[^\\p{Cntrl}]{1,60}");
 
     /**
      * A DuckDB type name as an operator writes it: words, an optional (p) or (p,s), an optional [].
@@ -46,6 +55,14 @@ public record LoadOptions(Optional<InputFormat> format, boolean header, String d
         if (delimiter != null && (delimiter.isEmpty() || delimiter.length() > 4)) {
             throw new IllegalArgumentException("delimiter must have 1 to 4 characters");
         }
+        if (decimal != '.' && decimal != ',') {
+            throw new IllegalArgumentException("decimal must be '.' or ','");
+        }
+    }
+
+    /** The reader hints with everything at its default. */
+    public static LoadOptions defaults() {
+        return parse(Map.of());
     }
 
     public static LoadOptions parse(Map<String, String> options) {
@@ -70,7 +87,35 @@ public record LoadOptions(Optional<InputFormat> format, boolean header, String d
         if (sheet != null && sheet.isBlank()) {
             throw invalid("The sheet option is empty; give a sheet name or its 1-based position.");
         }
-        return new LoadOptions(format, header, delimiter, types, sheet);
+        char decimal = parseDecimal(options.get(DECIMAL));
+        if (decimal == ',' && ",".equals(delimiter)) {
+            throw invalid("With decimal=, the delimiter cannot be a comma; use delimiter=; (the default with decimal=,)"
+                    + " or another delimiter.");
+        }
+        String dateFormat = options.get(DATE_FORMAT);
+        if (dateFormat != null && !DATE_FORMAT_TEXT.matcher(dateFormat).matches()) {
+            throw invalid("The dateformat option must be a strftime format such as %d.%m.%Y or %m/%d/%Y.");
+        }
+        return new LoadOptions(format, header, delimiter, types, sheet, decimal, dateFormat);
+    }
+
+    /**
+     * The CSV field delimiter for {@code format}: the delimiter option, else a tab for TSV, a
+     * semicolon for a decimal comma, and a comma otherwise.
+     */
+    public String delimiterFor(InputFormat format) {
+        if (delimiter != null) {
+            return delimiter;
+        }
+        if (format == InputFormat.TSV) {
+            return "\t";
+        }
+        return decimal == ',' ? ";" : ",";
+    }
+
+    /** The thousands separator that the decimal option implies, or null for none. */
+    public String thousands() {
+        return decimal == ',' ? "." : null;
     }
 
     /** Whether the operator set the option, so the loader can refuse options no input uses. */
@@ -92,6 +137,18 @@ public record LoadOptions(Optional<InputFormat> format, boolean header, String d
             case "true" -> true;
             case "false" -> false;
             default -> throw invalid("The header option must be true or false.");
+        };
+    }
+
+    private static char parseDecimal(String value) {
+        if (value == null) {
+            return '.';
+        }
+        return switch (value.trim()) {
+            case "." -> '.';
+            case "," -> ',';
+            default -> throw invalid("The decimal option must be . or , (the character between a number's whole"
+                    + " part and its decimals).");
         };
     }
 

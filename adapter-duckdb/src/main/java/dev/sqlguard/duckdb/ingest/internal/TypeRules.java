@@ -51,6 +51,17 @@ public final class TypeRules {
         return f.equals("DATE") && (t.equals("TIMESTAMP") || t.equals("TIMESTAMP_NS"));
     }
 
+    /**
+     * Whether {@code from} goes into {@code to} where the type alone does not promise it but DuckDB's
+     * cast refuses, rather than rounds, any value that does not fit: an integer into a DECIMAL with
+     * fewer integer digits than the integer type (BIGINT ids or counts into DECIMAL(18,2) money).
+     * A value too large fails the load; nothing is changed silently.
+     */
+    public static boolean widensChecked(String from, String to) {
+        String f = from.trim().toUpperCase(Locale.ROOT);
+        return isInteger(f) && DECIMAL.matcher(to.trim().toUpperCase(Locale.ROOT)).matches();
+    }
+
     private static boolean integerWidens(String from, String to) {
         int digits = SIGNED.containsKey(from) ? SIGNED.get(from) : UNSIGNED.get(from);
         boolean unsigned = UNSIGNED.containsKey(from);
@@ -70,6 +81,12 @@ public final class TypeRules {
         Matcher target = DECIMAL.matcher(to);
         return target.matches()
                 && Integer.parseInt(target.group(1)) - Integer.parseInt(target.group(2)) >= digits;
+    }
+
+    /** Whether a value of the type is a number: integers, DECIMAL, FLOAT, DOUBLE. */
+    public static boolean isNumeric(String type) {
+        String t = type.trim().toUpperCase(Locale.ROOT);
+        return isInteger(t) || t.equals("FLOAT") || t.equals("DOUBLE") || DECIMAL.matcher(t).matches();
     }
 
     private static boolean isInteger(String type) {

@@ -2,8 +2,8 @@ package dev.sqlguard.duckdb.ingest.internal;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.ports.ingest.LoadReport.ColumnRename;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -11,11 +11,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 import javax.xml.parsers.ParserConfigurationException;
 import org.apache.poi.openxml4j.exceptions.OpenXML4JException;
@@ -50,6 +48,7 @@ public final class XlsxStager {
     private final LoadOptions options;
     private final Map<String, String> hints;
     private final Consumer<String> progress;
+    private final List<ColumnRename> renames = new ArrayList<>();
 
     /**
      * @param hints canonical type hints by column name (DuckDB has already confirmed each type)
@@ -61,6 +60,11 @@ public final class XlsxStager {
         this.options = requireNonNull(options, "options is null");
         this.hints = requireNonNull(hints, "hints is null");
         this.progress = requireNonNull(progress, "progress is null");
+    }
+
+    /** Columns renamed because their header repeated an earlier one, known after {@link #stage}. */
+    public List<ColumnRename> renames() {
+        return List.copyOf(renames);
     }
 
     /** Loads the chosen sheet into {@code temp.main.<rawTable>} and returns the casting SELECT. */
@@ -252,23 +256,17 @@ public final class XlsxStager {
 
         String castingSelect() throws SQLException {
             List<String> names = columnNames();
-            Set<String> unmatched = new HashSet<>();
-            hints.keySet().forEach(h -> unmatched.add(h.toLowerCase(Locale.ROOT)));
+            LoadErrors.requireHintedColumns(hints.keySet(), names, file);
             StringBuilder select = new StringBuilder("SELECT ");
             for (int i = 0; i < names.size(); i++) {
                 String column = names.get(i);
                 String hint = hintFor(column);
                 if (hint != null) {
-                    unmatched.remove(column.toLowerCase(Locale.ROOT));
                     checkHint(i, column, hint);
                 }
                 String type = hint != null ? hint : profiles.get(i).type();
                 select.append(i == 0 ? "" : ", ").append("CAST(c").append(i).append(" AS ").append(type)
                         .append(") AS ").append(SqlText.identifier(column));
-            }
-            if (!unmatched.isEmpty()) {
-                throw new GuardException(ErrorCode.INVALID_ARGUMENT,
-                        "The types option names a column that " + file + " does not have.");
             }
             return select.append(" FROM temp.main.").append(SqlText.identifier(name)).toString();
         }
@@ -293,18 +291,21 @@ public final class XlsxStager {
             }
         }
 
-        /** Header texts, or the Excel column letter where there is none; duplicates get _2, _3. */
+        /** Header texts, or the Excel column letter where there is none; repeats renamed by {@link ColumnNames}. */
         private List<String> columnNames() {
-            List<String> names = new ArrayList<>();
-            Set<String> seen = new HashSet<>();
+            List<String> bases = new ArrayList<>();
             for (int i = 0; i < profiles.size(); i++) {
                 String header = i < headerNames.size() ? headerNames.get(i) : null;
-                String base = header == null || header.isBlank() ? CellReference.convertNumToColString(i) : header;
-                String candidate = base;
-                for (int n = 2; !seen.add(candidate.toLowerCase(Locale.ROOT)); n++) {
-                    candidate = base + "_" + n;
+                bases.add(header == null || header.isBlank() ? CellReference.convertNumToColString(i) : header);
+            }
+            List<String> names = ColumnNames.unique(bases);
+            for (int i = 0; i < names.size(); i++) {
+                if (!names.get(i).equals(bases.get(i))) {
+                    renames.add(new ColumnRename(file, bases.get(i), names.get(i)));
+                    progress.accept(String.format(Locale.ROOT,
+                            "%s, sheet '%s': column \"%s\" repeats an earlier name; loaded as \"%s\"", file, sheet,
+                            bases.get(i), names.get(i)));
                 }
-                names.add(candidate);
             }
             return names;
         }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -28,7 +29,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "load", mixinStandardHelpOptions = true,
         description = {"Trusted ingestion: loads CSV, TSV, Parquet, JSON/NDJSON or XLSX files into a DuckDB table.",
                 "All inputs go into one table, atomically: on any error the database is unchanged.",
-                "Prints a JSON report on stdout. Exit codes: 0 loaded, 2 usage error, 4 the load failed."})
+                "Appends to an existing table unless --replace is given.",
+                "Prints a JSON report on stdout (with \"mode\": created, appended or replaced), progress on stderr.",
+                "Exit codes: 0 loaded, 2 usage error, 4 the load failed."})
 final class LoadCommand implements Callable<Integer> {
     private static final JsonFactory JSON = new JsonFactory();
 
@@ -38,12 +41,14 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--table", paramLabel = "NAME", required = true, description = "The target table (a plain identifier).")
     String table;
 
-    @Option(names = "--replace", description = "Replace the table instead of appending to it.")
+    @Option(names = "--replace", description = "Replace the table (rows and columns) instead of appending to it,"
+            + " which is the default.")
     boolean replace;
 
     @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE",
             description = "A reader hint, repeatable: format (csv, tsv, parquet, json, ndjson, xlsx), header (true/false), "
-                    + "delimiter, types (column:TYPE,...), sheet (xlsx).")
+                    + "delimiter, types (column:TYPE,...), sheet (xlsx), decimal (. or , for CSV/TSV; with , a '.' "
+                    + "groups thousands and the default delimiter is ;), dateformat (CSV/TSV, e.g. %d.%m.%Y).")
     Map<String, String> options = new LinkedHashMap<>();
 
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "The files to load.")
@@ -86,9 +91,19 @@ final class LoadCommand implements Callable<Integer> {
             g.writeStringField("table", report.table());
             g.writeNumberField("rows_loaded", report.rowsLoaded());
             g.writeNumberField("rows_in_table", report.rowsInTable());
+            g.writeStringField("mode", report.mode().name().toLowerCase(Locale.ROOT));
             g.writeArrayFieldStart("columns");
             for (String column : report.columns()) {
                 g.writeString(column);
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("renamed_columns");
+            for (LoadReport.ColumnRename rename : report.renames()) {
+                g.writeStartObject();
+                g.writeStringField("input", rename.input());
+                g.writeStringField("header", rename.header());
+                g.writeStringField("column", rename.column());
+                g.writeEndObject();
             }
             g.writeEndArray();
             g.writeEndObject();
