@@ -131,13 +131,13 @@ final class CsvReader {
             asText.put(c.name(), "VARCHAR");
         }
         char separator = options.decimal();
-        String fixed = SqlText.literal(separator == ',' ? FIXED_POINT_COMMA : FIXED_POINT);
-        String decimals = SqlText.literal((separator == ',' ? "," : "\\.") + "([0-9]+)$");
+        String fixed = LoaderText.literal(separator == ',' ? FIXED_POINT_COMMA : FIXED_POINT);
+        String decimals = LoaderText.literal((separator == ',' ? "," : "\\.") + "([0-9]+)$");
         List<String> aggregates = new ArrayList<>();
         for (Candidate c : candidates) {
-            String q = SqlText.identifier(c.name());
+            String q = LoaderText.identifier(c.name());
             aggregates.add(c.strict() ? "count(*) FILTER (WHERE " + q + " IS NOT NULL AND NOT regexp_full_match(" + q
-                    + ", " + SqlText.literal(NUMBER_COMMA) + "))" : "0");
+                    + ", " + LoaderText.literal(NUMBER_COMMA) + "))" : "0");
             aggregates.add("bool_and(" + q + " IS NULL OR regexp_full_match(" + q + ", " + fixed + "))");
             aggregates.add("max(length(regexp_extract(" + q + ", " + decimals + ", 1)))");
         }
@@ -165,7 +165,7 @@ final class CsvReader {
                     throw LoadErrors.failed(String.format(Locale.ROOT,
                             "%s%s: a value in column \"%s\" is not a number written with decimal=, (digits, a ','"
                                     + " before the decimals, a '.' only between groups of three digits).",
-                            file, lineOfBadNumber(c.index()), SqlText.printable(c.name(), 80)));
+                            file, lineOfBadNumber(c.index()), LoaderText.printable(c.name(), 80)));
                 }
                 types.keySet().removeIf(key -> key.equalsIgnoreCase(c.name()));
                 types.put(c.name(), "VARCHAR");
@@ -205,24 +205,24 @@ final class CsvReader {
 
     /** The read_csv call with the pinned dialect, and optionally column names and types. */
     private String call(Map<String, String> types, List<String> names) {
-        StringBuilder call = new StringBuilder("read_csv(").append(SqlText.literal(path.toString()))
+        StringBuilder call = new StringBuilder("read_csv(").append(LoaderText.literal(path.toString()))
                 .append(", header = ").append(options.header())
-                .append(", delim = ").append(SqlText.literal(delimiter))
+                .append(", delim = ").append(LoaderText.literal(delimiter))
                 .append(", quote = '\"', skip = 0, allow_quoted_nulls = false");
         if (options.thousands() != null) {
-            call.append(", decimal_separator = ").append(SqlText.literal(String.valueOf(options.decimal())))
-                    .append(", thousands = ").append(SqlText.literal(options.thousands()));
+            call.append(", decimal_separator = ").append(LoaderText.literal(String.valueOf(options.decimal())))
+                    .append(", thousands = ").append(LoaderText.literal(options.thousands()));
         }
         if (options.dateFormat() != null) {
-            call.append(", dateformat = ").append(SqlText.literal(options.dateFormat()));
+            call.append(", dateformat = ").append(LoaderText.literal(options.dateFormat()));
         }
         if (names != null) {
-            call.append(", names = [").append(names.stream().map(SqlText::literal).collect(Collectors.joining(", ")))
+            call.append(", names = [").append(names.stream().map(LoaderText::literal).collect(Collectors.joining(", ")))
                     .append(']');
         }
         if (!types.isEmpty()) {
             call.append(", types = {").append(types.entrySet().stream()
-                    .map(e -> SqlText.literal(e.getKey()) + ": " + SqlText.literal(e.getValue()))
+                    .map(e -> LoaderText.literal(e.getKey()) + ": " + LoaderText.literal(e.getValue()))
                     .collect(Collectors.joining(", "))).append('}');
         }
         return call.append(')').toString();

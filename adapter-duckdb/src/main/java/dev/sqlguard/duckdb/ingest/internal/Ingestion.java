@@ -94,7 +94,7 @@ public final class Ingestion {
 
     static String checkTableName(String table) {
         if (!TABLE_NAME.matcher(table).matches()) {
-            throw new GuardException(ErrorCode.INVALID_ARGUMENT, "Invalid table name '" + SqlText.printable(table, 70)
+            throw new GuardException(ErrorCode.INVALID_ARGUMENT, "Invalid table name '" + LoaderText.printable(table, 70)
                     + "': use 1 to 63 letters, digits and underscores, starting with a letter or an underscore.");
         }
         return table;
@@ -109,11 +109,11 @@ public final class Ingestion {
         Path parent = database.getParent();
         if (parent == null || !Files.isDirectory(parent)) {
             throw new GuardException(ErrorCode.INVALID_ARGUMENT,
-                    "The folder for the database file does not exist: " + SqlText.printable(String.valueOf(parent), 300));
+                    "The folder for the database file does not exist: " + LoaderText.printable(String.valueOf(parent), 300));
         }
         if (Files.isDirectory(database)) {
             throw new GuardException(ErrorCode.INVALID_ARGUMENT,
-                    "The database path is a folder: " + SqlText.printable(database.toString(), 300));
+                    "The database path is a folder: " + LoaderText.printable(database.toString(), 300));
         }
         return database;
     }
@@ -121,16 +121,16 @@ public final class Ingestion {
     private static Input checkInput(Path given, LoadOptions options) {
         Path path = given.toAbsolutePath().normalize();
         Path fileName = path.getFileName();
-        String display = SqlText.printable(fileName == null ? path.toString() : fileName.toString(), 120);
+        String display = LoaderText.printable(fileName == null ? path.toString() : fileName.toString(), 120);
         InputFormat format = options.format().or(() -> InputFormat.fromFileName(display)).orElseThrow(() ->
                 new GuardException(ErrorCode.INVALID_ARGUMENT, "Cannot tell the format of " + display
                         + " from its extension; supported: " + InputFormat.supportedList()
                         + ". Set the format option to override."));
         if (!Files.isRegularFile(path)) {
-            throw LoadErrors.failed("Input file not found: " + SqlText.printable(given.toString(), 300) + ".");
+            throw LoadErrors.failed("Input file not found: " + LoaderText.printable(given.toString(), 300) + ".");
         }
         if (!Files.isReadable(path)) {
-            throw LoadErrors.failed("Input file cannot be read: " + SqlText.printable(given.toString(), 300) + ".");
+            throw LoadErrors.failed("Input file cannot be read: " + LoaderText.printable(given.toString(), 300) + ".");
         }
         boolean gzip = display.toLowerCase(Locale.ROOT).endsWith(".gz");
         return new Input(path, display, format, gzip);
@@ -238,14 +238,14 @@ public final class Ingestion {
                         select = readerSelect(connection, input, readPaths.get(i), hints);
                     }
                     String sql = stageColumns == null
-                            ? "CREATE TABLE " + SqlText.identifier(stage) + " AS " + select
-                            : "INSERT INTO " + SqlText.identifier(stage) + " BY NAME " + select;
+                            ? "CREATE TABLE " + LoaderText.identifier(stage) + " AS " + select
+                            : "INSERT INTO " + LoaderText.identifier(stage) + " BY NAME " + select;
                     if (stageColumns != null) {
                         reconcile(connection, stage, stageColumns, describe(connection, select), input.display());
                     }
                     if (input.format() == InputFormat.XLSX) {
                         execute(connection, sql);
-                        execute(connection, "DROP TABLE temp.main." + SqlText.identifier(scratch));
+                        execute(connection, "DROP TABLE temp.main." + LoaderText.identifier(scratch));
                     } else {
                         try (Statement statement = connection.createStatement()) {
                             watched(statement, input.display() + ": %d%% read", () -> statement.execute(sql));
@@ -303,7 +303,7 @@ public final class Ingestion {
         List<String> allowed = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
             if (inputs.get(i).format().readByDuckDb()) {
-                allowed.add(SqlText.literal(readPaths.get(i).toString()));
+                allowed.add(LoaderText.literal(readPaths.get(i).toString()));
             }
         }
         execute(connection, "SET allowed_paths = [" + String.join(", ", allowed) + "]");
@@ -323,7 +323,7 @@ public final class Ingestion {
             } catch (SQLException e) {
                 rollbackQuietly(connection);
                 throw new GuardException(ErrorCode.INVALID_ARGUMENT, "Unknown type '" + hint.getValue()
-                        + "' for column '" + SqlText.printable(hint.getKey(), 60) + "' in the types option.", e);
+                        + "' for column '" + LoaderText.printable(hint.getKey(), 60) + "' in the types option.", e);
             }
         }
         return hints;
@@ -332,7 +332,7 @@ public final class Ingestion {
     /** The SELECT over DuckDB's Parquet or JSON reader, with the (canonical) type hints applied. */
     private static String readerSelect(Connection connection, Input input, Path readPath, Map<String, String> hints)
             throws SQLException {
-        String file = SqlText.literal(readPath.toString());
+        String file = LoaderText.literal(readPath.toString());
         String reader = switch (input.format()) {
             case PARQUET -> "read_parquet(" + file + ")";
             case JSON -> "read_json(" + file + ", format = 'auto')";
@@ -345,8 +345,8 @@ public final class Ingestion {
         LoadErrors.requireHintedColumns(hints.keySet(),
                 describe(connection, "SELECT * FROM " + reader).stream().map(Column::name).toList(), input.display());
         return "SELECT * REPLACE (" + hints.entrySet().stream()
-                .map(e -> "CAST(" + SqlText.identifier(e.getKey()) + " AS " + e.getValue() + ") AS "
-                        + SqlText.identifier(e.getKey()))
+                .map(e -> "CAST(" + LoaderText.identifier(e.getKey()) + " AS " + e.getValue() + ") AS "
+                        + LoaderText.identifier(e.getKey()))
                 .collect(Collectors.joining(", ")) + ") FROM " + reader;
     }
 
@@ -367,8 +367,8 @@ public final class Ingestion {
                         "Column \"%s\" is %s in %s but %s in the earlier input(s); add a type hint (types=%s:%s).",
                         column.name(), column.type(), file, staged.type(), column.name(), staged.type()));
             }
-            execute(connection, "ALTER TABLE " + SqlText.identifier(stage) + " ALTER COLUMN "
-                    + SqlText.identifier(staged.name()) + " SET DATA TYPE " + column.type());
+            execute(connection, "ALTER TABLE " + LoaderText.identifier(stage) + " ALTER COLUMN "
+                    + LoaderText.identifier(staged.name()) + " SET DATA TYPE " + column.type());
         }
     }
 
@@ -377,18 +377,18 @@ public final class Ingestion {
         String what = "Moving the new rows into table \"" + table + "\"";
         try {
             Target target = target(connection);
-            String quotedStage = SqlText.identifier(stage);
+            String quotedStage = LoaderText.identifier(stage);
             if (target == null) {
-                execute(connection, "ALTER TABLE " + quotedStage + " RENAME TO " + SqlText.identifier(table));
+                execute(connection, "ALTER TABLE " + quotedStage + " RENAME TO " + LoaderText.identifier(table));
                 return report(connection, table, loaded, LoadReport.Mode.CREATED, renames);
             }
             if (target.view()) {
                 throw LoadErrors.failed("A view named \"" + target.name() + "\" exists; load into another table name.");
             }
-            String quotedTarget = SqlText.identifier(target.name());
+            String quotedTarget = LoaderText.identifier(target.name());
             if (replace) {
                 execute(connection, "DROP TABLE main." + quotedTarget);
-                execute(connection, "ALTER TABLE " + quotedStage + " RENAME TO " + SqlText.identifier(table));
+                execute(connection, "ALTER TABLE " + quotedStage + " RENAME TO " + LoaderText.identifier(table));
                 return report(connection, table, loaded, LoadReport.Mode.REPLACED, renames);
             }
             checkAppend(connection, stage, stageColumns, columnsOf(connection, target.name()), target.name());
@@ -474,7 +474,7 @@ public final class Ingestion {
 
     private static long count(Connection connection, String name) throws SQLException {
         try (Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery("SELECT count(*) FROM main." + SqlText.identifier(name))) {
+             ResultSet rs = statement.executeQuery("SELECT count(*) FROM main." + LoaderText.identifier(name))) {
             rs.next();
             return rs.getLong(1);
         }
@@ -482,8 +482,8 @@ public final class Ingestion {
 
     private static boolean allNull(Connection connection, String stage, String column) throws SQLException {
         try (Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery("SELECT count(" + SqlText.identifier(column) + ") FROM "
-                     + SqlText.identifier(stage))) {
+             ResultSet rs = statement.executeQuery("SELECT count(" + LoaderText.identifier(column) + ") FROM "
+                     + LoaderText.identifier(stage))) {
             rs.next();
             return rs.getLong(1) == 0;
         }

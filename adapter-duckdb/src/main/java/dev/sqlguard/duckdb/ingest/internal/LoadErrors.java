@@ -47,7 +47,7 @@ public final class LoadErrors {
             }
             message.append(": a value");
             if (column.find()) {
-                message.append(" in column \"").append(SqlText.printable(column.group(1), 80)).append('"');
+                message.append(" in column \"").append(LoaderText.printable(column.group(1), 80)).append('"');
             }
             message.append(" is not a valid ").append(type.find() ? type.group(1) : "value of its column type")
                     .append(". Add a type hint (types=column:VARCHAR) or fix the file.");
@@ -106,7 +106,7 @@ public final class LoadErrors {
         List<String> missing = new ArrayList<>();
         for (String hint : hinted) {
             if (columns.stream().noneMatch(c -> c.equalsIgnoreCase(hint))) {
-                missing.add(SqlText.printable(hint, 60));
+                missing.add(LoaderText.printable(hint, 60));
             }
         }
         if (missing.isEmpty()) {
@@ -117,7 +117,7 @@ public final class LoadErrors {
         throw new GuardException(ErrorCode.INVALID_ARGUMENT, (missing.size() == 1
                 ? "The types option names column '" + missing.get(0) + "', which " + file + " does not have"
                 : "The types option names columns " + missing + ", which " + file + " does not have")
-                + "; its columns are " + SqlText.printable(shown, 600) + ".");
+                + "; its columns are " + LoaderText.printable(shown, 600) + ".");
     }
 
     /** An error outside any one input: the swap, the append, the catalog. */

@@ -69,7 +69,7 @@ public record LoadOptions(Optional<InputFormat> format, boolean header, String d
         requireNonNull(options, "options is null");
         for (String key : options.keySet()) {
             if (!KNOWN.contains(key)) {
-                throw invalid("Unknown load option '" + SqlText.printable(key, 40) + "'; known options: "
+                throw invalid("Unknown load option '" + LoaderText.printable(key, 40) + "'; known options: "
                         + String.join(", ", KNOWN) + ".");
             }
         }
@@ -77,7 +77,7 @@ public record LoadOptions(Optional<InputFormat> format, boolean header, String d
         if (options.containsKey(FORMAT)) {
             String value = options.get(FORMAT);
             format = Optional.of(InputFormat.fromOption(value).orElseThrow(() -> invalid(
-                    "Unknown format '" + SqlText.printable(value, 40) + "'; supported: "
+                    "Unknown format '" + LoaderText.printable(value, 40) + "'; supported: "
                             + InputFormat.supportedList() + ".")));
         }
         boolean header = parseHeader(options.get(HEADER));
@@ -182,12 +182,12 @@ public record LoadOptions(Optional<InputFormat> format, boolean header, String d
                 throw invalid("A types entry has no column name.");
             }
             if (!TYPE_NAME.matcher(type).matches()) {
-                throw invalid("The type for column '" + SqlText.printable(column, 60) + "' is not a type name: '"
-                        + SqlText.printable(type, 60) + "'.");
+                throw invalid("The type for column '" + LoaderText.printable(column, 60) + "' is not a type name: '"
+                        + LoaderText.printable(type, 60) + "'.");
             }
             for (String known : types.keySet()) {
                 if (known.equalsIgnoreCase(column)) {
-                    throw invalid("The types option names column '" + SqlText.printable(column, 60) + "' twice.");
+                    throw invalid("The types option names column '" + LoaderText.printable(column, 60) + "' twice.");
                 }
             }
             types.put(column, type.replaceAll("\\s+", " ").toUpperCase(Locale.ROOT));

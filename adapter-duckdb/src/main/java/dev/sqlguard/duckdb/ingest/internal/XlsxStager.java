@@ -147,7 +147,7 @@ public final class XlsxStager {
                 return names.get(position - 1);
             }
         }
-        throw LoadErrors.failed(file + " has no sheet '" + SqlText.printable(wanted, 60) + "'; its sheets are "
+        throw LoadErrors.failed(file + " has no sheet '" + LoaderText.printable(wanted, 60) + "'; its sheets are "
                 + names + ".");
     }
 
@@ -193,7 +193,7 @@ public final class XlsxStager {
         RawTable(String name, String sheet) throws SQLException {
             this.name = name;
             this.sheet = sheet;
-            execute("CREATE TEMP TABLE " + SqlText.identifier(name) + " (" + ROW_COLUMN + " BIGINT)");
+            execute("CREATE TEMP TABLE " + LoaderText.identifier(name) + " (" + ROW_COLUMN + " BIGINT)");
         }
 
         @Override
@@ -238,7 +238,7 @@ public final class XlsxStager {
                 appender = null;
             }
             for (int i = profiles.size(); i < width; i++) {
-                execute("ALTER TABLE temp.main." + SqlText.identifier(name) + " ADD COLUMN c" + i + " VARCHAR");
+                execute("ALTER TABLE temp.main." + LoaderText.identifier(name) + " ADD COLUMN c" + i + " VARCHAR");
                 profiles.add(new ColumnProfile());
             }
             appender = connection.createAppender("temp", "main", name);
@@ -266,9 +266,9 @@ public final class XlsxStager {
                 }
                 String type = hint != null ? hint : profiles.get(i).type();
                 select.append(i == 0 ? "" : ", ").append("CAST(c").append(i).append(" AS ").append(type)
-                        .append(") AS ").append(SqlText.identifier(column));
+                        .append(") AS ").append(LoaderText.identifier(column));
             }
-            return select.append(" FROM temp.main.").append(SqlText.identifier(name)).toString();
+            return select.append(" FROM temp.main.").append(LoaderText.identifier(name)).toString();
         }
 
         private String hintFor(String column) {
@@ -278,7 +278,7 @@ public final class XlsxStager {
 
         /** Names the first sheet row whose value does not convert to the hinted type. */
         private void checkHint(int index, String column, String type) throws SQLException {
-            String sql = "SELECT min(" + ROW_COLUMN + ") FROM temp.main." + SqlText.identifier(name) + " WHERE c"
+            String sql = "SELECT min(" + ROW_COLUMN + ") FROM temp.main." + LoaderText.identifier(name) + " WHERE c"
                     + index + " IS NOT NULL AND TRY_CAST(c" + index + " AS " + type + ") IS NULL";
             try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
                 rs.next();
@@ -286,7 +286,7 @@ public final class XlsxStager {
                 if (!rs.wasNull()) {
                     throw LoadErrors.failed(String.format(Locale.ROOT,
                             "%s, sheet '%s', row %d: a value in column \"%s\" is not a valid %s.", file, sheet, bad,
-                            SqlText.printable(column, 80), type));
+                            LoaderText.printable(column, 80), type));
                 }
             }
         }

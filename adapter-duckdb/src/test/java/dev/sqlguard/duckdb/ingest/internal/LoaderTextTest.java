@@ -9,12 +9,12 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 
-class SqlTextTest {
+class LoaderTextTest {
     @Test
     void literalsAndIdentifiersRoundTripThroughDuckDb() throws Exception {
         String nasty = "it's \"quoted\"'); DROP TABLE x; -- \\ \n end";
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT " + SqlText.literal(nasty) + " AS " + SqlText.identifier(nasty))) {
+             ResultSet rs = s.executeQuery("SELECT " + LoaderText.literal(nasty) + " AS " + LoaderText.identifier(nasty))) {
             rs.next();
             assertThat(rs.getString(1)).isEqualTo(nasty);
             assertThat(rs.getMetaData().getColumnName(1)).isEqualTo(nasty);
@@ -23,9 +23,9 @@ class SqlTextTest {
 
     @Test
     void nulCharactersAreRefusedAndPrintableHidesControls() {
-        assertThatThrownBy(() -> SqlText.literal("a\0b")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> SqlText.identifier("a\0b")).isInstanceOf(IllegalArgumentException.class);
-        assertThat(SqlText.printable("a\nb\tc", 10)).isEqualTo("a?b?c");
-        assertThat(SqlText.printable("abcdef", 3)).isEqualTo("abc...");
+        assertThatThrownBy(() -> LoaderText.literal("a\0b")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LoaderText.identifier("a\0b")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(LoaderText.printable("a\nb\tc", 10)).isEqualTo("a?b?c");
+        assertThat(LoaderText.printable("abcdef", 3)).isEqualTo("abc...");
     }
 }

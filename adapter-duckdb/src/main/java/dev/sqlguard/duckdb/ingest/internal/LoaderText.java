@@ -2,9 +2,12 @@ package dev.sqlguard.duckdb.ingest.internal;
 
 import static java.util.Objects.requireNonNull;
 
-/** Quoting for the few values the loader puts into SQL text. */
-public final class SqlText {
-    private SqlText() {
+/**
+ * The text the loader writes: DuckDB string literals and quoted identifiers for the few values it puts
+ * into SQL, and operator input made printable for its messages.
+ */
+public final class LoaderText {
+    private LoaderText() {
     }
 
     /** A DuckDB string literal: single quotes doubled. */
