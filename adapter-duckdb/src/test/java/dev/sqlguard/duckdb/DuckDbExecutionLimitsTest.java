@@ -62,7 +62,7 @@ class DuckDbExecutionLimitsTest {
     }
 
     /**
-     * FACTS: with streaming, cancel() and the JDBC timeout do not interrupt rs.next(); the
+     * Measured: with streaming, cancel() and the JDBC timeout do not interrupt rs.next(); the
      * watchdog closes the result set. Here executeQuery returns with the first rows and the next
      * rs.next() blocks inside the driver (measured: it is still blocked when the deadline passes);
      * the watchdog unblocks it and the read fails with the time code.

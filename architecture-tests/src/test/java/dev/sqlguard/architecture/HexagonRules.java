@@ -19,6 +19,8 @@ final class HexagonRules {
     static final String APP = "dev.sqlguard.app..";
     /** The adapter kit's test side (sqlguard-testing): the contract suite and the in-memory engine. */
     static final String TESTING = "dev.sqlguard.testing..";
+    /** The JDBC support library (sqlguard-jdbc-support) every JDBC adapter may build on. */
+    static final String JDBC_KIT = "dev.sqlguard.jdbc..";
 
     /** The app's layers, top to bottom: each may use only the layers below it (maven modules app/cli, mcp, agent, api). */
     static final String[] CLI = {"dev.sqlguard.app.internal.cli..", "dev.sqlguard.app.internal.demo.."};
@@ -28,13 +30,13 @@ final class HexagonRules {
             "dev.sqlguard.app.internal.wiring.."};
 
     /** Every top-level package {@code dev.sqlguard.(*)} that is not one of these is an adapter. */
-    static final Set<String> NOT_ADAPTERS = Set.of("domain", "ports", "testing", "app", "architecture", "benchmarks");
+    static final Set<String> NOT_ADAPTERS = Set.of("domain", "ports", "testing", "jdbc", "app", "architecture", "benchmarks");
     static final String TOP_LEVEL_PACKAGES = "dev.sqlguard.(*)..";
     static final DescribedPredicate<Slice> ADAPTERS = DescribedPredicate.describe(
             "are adapters (every package but " + NOT_ADAPTERS + ")", slice -> !NOT_ADAPTERS.contains(slice.getNamePart(1)));
 
     /** Every package a rule names, for the check that none is empty. */
-    static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, TESTING, APP}, CLI, MCP, AGENT, API)
+    static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, TESTING, JDBC_KIT, APP}, CLI, MCP, AGENT, API)
             .flatMap(Stream::of).toList();
 
     private HexagonRules() {
@@ -62,6 +64,11 @@ final class HexagonRules {
             .should().onlyDependOnClassesThat().resideInAnyPackage(TESTING, PORTS, DOMAIN, "java..", "org.junit..", "org.assertj..")
             .because("sqlguard-testing is what a third-party adapter builds on: ports, core-domain, JUnit and AssertJ, "
                     + "never an adapter or the app");
+
+    static final ArchRule JDBC_KIT_USES_ONLY_PORTS_AND_JDBC = classes().that().resideInAPackage(JDBC_KIT)
+            .should().onlyDependOnClassesThat().resideInAnyPackage(JDBC_KIT, PORTS, DOMAIN, "java..")
+            .because("sqlguard-jdbc-support is shared by every JDBC adapter: it sees ports, core-domain and java.sql, "
+                    + "never a driver, an adapter or the app");
 
     static final ArchRule NO_PRODUCTION_CODE_USES_THE_TEST_KIT = noClasses().that().resideOutsideOfPackage(TESTING)
             .should().dependOnClassesThat().resideInAPackage(TESTING)

@@ -71,6 +71,11 @@ class HexagonTest {
     }
 
     @Test
+    void theJdbcKitUsesOnlyPortsTheDomainAndJavaSql() {
+        HexagonRules.JDBC_KIT_USES_ONLY_PORTS_AND_JDBC.check(production);
+    }
+
+    @Test
     void noProductionCodeUsesTheTestKit() {
         HexagonRules.NO_PRODUCTION_CODE_USES_THE_TEST_KIT.check(production);
     }

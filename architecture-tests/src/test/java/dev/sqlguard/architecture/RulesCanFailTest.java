@@ -23,6 +23,9 @@ import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingMySql;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingApp;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingGuice;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingTheTestKit;
+import dev.sqlguard.jdbc.archfixture.JdbcKitClassUsingADriver;
+import dev.sqlguard.jdbc.archfixture.JdbcKitClassUsingAnAdapter;
+import dev.sqlguard.jdbc.archfixture.JdbcKitThing;
 import dev.sqlguard.llm.archfixture.LlmClassRunningAProcess;
 import dev.sqlguard.llm.archfixture.LlmClassUsingRuntimeExec;
 import dev.sqlguard.llm.archfixture.LlmClassUsingScriptEngine;
@@ -65,6 +68,17 @@ class RulesCanFailTest {
     @Test
     void theTestingKitRuleAllowsPortsTheDomainJUnitAndAssertJ() {
         HexagonRules.TESTING_USES_ONLY_THE_KIT.check(new ClassFileImporter().importClasses(KitThing.class));
+    }
+
+    @Test
+    void theJdbcKitRuleFailsOnADriverOrAnAdapter() {
+        assertViolated(HexagonRules.JDBC_KIT_USES_ONLY_PORTS_AND_JDBC, JdbcKitClassUsingADriver.class);
+        assertViolated(HexagonRules.JDBC_KIT_USES_ONLY_PORTS_AND_JDBC, JdbcKitClassUsingAnAdapter.class);
+    }
+
+    @Test
+    void theJdbcKitRuleAllowsJavaSqlPortsAndTheDomain() {
+        HexagonRules.JDBC_KIT_USES_ONLY_PORTS_AND_JDBC.check(new ClassFileImporter().importClasses(JdbcKitThing.class));
     }
 
     @Test

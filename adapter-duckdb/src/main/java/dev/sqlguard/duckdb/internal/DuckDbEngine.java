@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.EnumSet;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -15,6 +14,7 @@ import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.ports.CatalogView;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
+import dev.sqlguard.jdbc.Watchdogs;
 
 /** One DuckDB source: the shared locked instance, DuckDB's own parser, the checker and the executor. */
 public final class DuckDbEngine implements Engine {
@@ -55,12 +55,7 @@ public final class DuckDbEngine implements Engine {
                 ConfiguredFunctions.check(instance.root(), policy);
             }
             parser = new DuckDbParser(instance);
-            ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "sqlguard-duckdb-watchdog-" + sourceId);
-                t.setDaemon(true);
-                return t;
-            });
-            return new DuckDbEngine(sourceId, policy, instance, catalog, parser, watchdog);
+            return new DuckDbEngine(sourceId, policy, instance, catalog, parser, Watchdogs.forSource("duckdb", sourceId));
         } catch (RuntimeException e) {
             if (parser != null) {
                 parser.close();

@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -17,6 +18,7 @@ import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.jdbc.JdbcCursor;
 
 /**
  * Runs checked plans on a fresh {@code duplicate()} of the locked instance, one per call, so no
@@ -42,35 +44,41 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
 
     @Override
     public ResultCursor execute(QueryPlan plan) {
-        long start = System.nanoTime();
-        long deadline = start + plan.limits().timeout().toNanos();
+        long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
         Connection connection = connections.take();
-        DuckDbCursor cursor = null;
+        Statement statement = null;
         try {
+            JdbcCursor.Builder cursor;
             // the executable text is DuckDB's own rendering of the checked tree, re-parsed as exactly
             // one SELECT, so running it unprepared when it has no parameters runs nothing else
             if (plan.parameters().isEmpty()) {
-                cursor = new DuckDbCursor(connection, connection.createStatement(), plan.executableSql(), watchdog, deadline,
-                        connections::retire, spill);
+                statement = connection.createStatement();
+                cursor = JdbcCursor.over(connection, statement).sql(plan.executableSql());
             } else {
-                PreparedStatement statement = connection.prepareStatement(plan.executableSql());
-                cursor = new DuckDbCursor(connection, statement, null, watchdog, deadline, connections::retire, spill);
-                bind(statement, plan.parameters());
+                PreparedStatement prepared = connection.prepareStatement(plan.executableSql());
+                statement = prepared;
+                bind(prepared, plan.parameters());
+                cursor = JdbcCursor.over(connection, prepared);
             }
-            cursor.start();
-            return cursor;
+            // with streaming, cancel() alone does not interrupt a blocked rs.next(); closing the result does
+            JdbcCursor running = cursor.deadline(deadline, watchdog)
+                    .closeResultToStop()
+                    .values(DuckDbValues.READER)
+                    .errors(ErrorMapper::map)
+                    .release(connections::retire)
+                    .onClose(done -> spill.ifPresent(guard -> guard.ended(done)))
+                    .build();
+            statement = null; // the cursor owns it now, and closes it
+            spill.ifPresent(guard -> guard.started(running));
+            running.start();
+            return running;
         } catch (SQLException e) {
-            GuardException mapped = cursor != null ? cursor.failure(e) : ErrorMapper.map(e);
-            if (cursor != null) {
-                cursor.close();
-            } else {
-                connections.retire(connection);
-            }
-            throw mapped;
-        } catch (RuntimeException e) {
-            if (cursor != null) {
-                cursor.close();
-            } else {
+            JdbcCursor.closeQuietly(statement);
+            connections.retire(connection);
+            throw ErrorMapper.map(e);
+        } catch (GuardException e) {
+            if (statement != null) { // refused before the cursor took over (a parameter of an unsupported type)
+                JdbcCursor.closeQuietly(statement);
                 connections.retire(connection);
             }
             throw e;

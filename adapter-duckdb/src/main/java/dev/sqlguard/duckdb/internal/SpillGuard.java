@@ -13,6 +13,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.JdbcCursor;
+
 /**
  * Holds DuckDB's spill folder to its bound. DuckDB 2.0 does not enforce {@code max_temp_directory_size}
  * itself (measured: one DISTINCT over 400M rows filled 7.2 GB under a 512 MiB bound, and plain JDBC
@@ -26,14 +30,9 @@ final class SpillGuard implements AutoCloseable {
     static final long PERIOD_MILLIS = 100;
     private static final String SPILL_PREFIX = "duckdb_temp";
 
-    /** What a running query does when the folder passes its bound. */
-    interface Stoppable {
-        void stopForDisk();
-    }
-
     private final Path folder;
     private final long bound;
-    private final Set<Stoppable> running = ConcurrentHashMap.newKeySet();
+    private final Set<JdbcCursor> running = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer;
     private ScheduledFuture<?> polling;
 
@@ -48,7 +47,7 @@ final class SpillGuard implements AutoCloseable {
     }
 
     /** A query started: watch the folder while it runs. */
-    synchronized void started(Stoppable query) {
+    synchronized void started(JdbcCursor query) {
         running.add(query);
         if (polling == null && !timer.isShutdown()) {
             polling = timer.scheduleWithFixedDelay(this::check, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
@@ -56,7 +55,7 @@ final class SpillGuard implements AutoCloseable {
     }
 
     /** A query ended: stop watching when none runs. */
-    synchronized void ended(Stoppable query) {
+    synchronized void ended(JdbcCursor query) {
         running.remove(query);
         if (running.isEmpty() && polling != null) {
             polling.cancel(false);
@@ -68,8 +67,8 @@ final class SpillGuard implements AutoCloseable {
         long size = size(folder);
         if (size > bound) {
             LOG.fine(() -> "spill folder at " + size + " bytes, bound " + bound + ": stopping " + running.size() + " queries");
-            for (Stoppable query : running) {
-                query.stopForDisk();
+            for (JdbcCursor query : running) {
+                query.stop(new GuardException(ErrorCode.EXCEEDED_DISK_LIMIT));
             }
         }
     }

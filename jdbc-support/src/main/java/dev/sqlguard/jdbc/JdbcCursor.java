@@ -1,0 +1,455 @@
+package dev.sqlguard.jdbc;
+
+import static java.util.Objects.requireNonNull;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.ResultColumn;
+import dev.sqlguard.domain.port.ResultCursor;
+
+/**
+ * One streamed JDBC query as a {@link ResultCursor}, with the stop path every engine needs written
+ * once: a watchdog stops the query at its deadline, {@link #cancel()} and an adapter's own bounds
+ * ({@link #stop(GuardException)}) stop it from any thread, and {@link #close()} stops a query that
+ * is still running instead of draining it. How a running statement is stopped is the engine's
+ * ({@link Stopper}: {@code Statement.cancel()}, a {@code KILL QUERY} over a control connection, ...);
+ * the cursor calls it only while the statement runs, under a lock that {@link #close()} takes
+ * before it releases the connection, so a stop can never reach a later query on a reused
+ * connection. It may be called more than once (a cancel, then the deadline).
+ *
+ * <p>The first reason to stop wins, and every later call reports it: a query stopped at its
+ * deadline fails with {@code EXCEEDED_TIME_LIMIT} whatever error the driver raises as it dies.
+ * Values are read eagerly in {@link #next()} through the engine's {@link ValueReader}, so
+ * {@link #get(int)} never touches the driver. Not thread-safe except for {@link #cancel()},
+ * {@link #stop(GuardException)} and {@link #close()}.
+ */
+public final class JdbcCursor implements ResultCursor {
+    private static final Logger LOG = Logger.getLogger(JdbcCursor.class.getName());
+
+    /** The message of a query stopped at its deadline. */
+    public static final String TIMED_OUT = "The query ran longer than the time limit and was stopped; narrow it or aggregate more.";
+
+    /** How the engine stops a statement that is running (from any thread; may be called again for a later reason). */
+    @FunctionalInterface
+    public interface Stopper {
+        void stop() throws SQLException;
+    }
+
+    /** Reads one column of the current row as a value the domain accepts. */
+    @FunctionalInterface
+    public interface ValueReader {
+        Object read(ResultSet rs, int column, int jdbcType) throws SQLException;
+    }
+
+    /** The engine's mapping of a driver error to a safe error (no driver text, paths or data). */
+    @FunctionalInterface
+    public interface ErrorMapper {
+        GuardException map(SQLException e);
+    }
+
+    /** Describes one output column (1-based) from the result's metadata. */
+    @FunctionalInterface
+    public interface ColumnDescriber {
+        ResultColumn describe(ResultSetMetaData metadata, int column) throws SQLException;
+    }
+
+    private final Connection connection;
+    private final Statement statement;
+    private final Optional<String> sql;
+    private final ScheduledExecutorService watchdog;
+    private final long deadlineNanos;
+    private final Stopper stopper;
+    private final boolean closeResultToStop;
+    private final ValueReader values;
+    private final ErrorMapper errors;
+    private final ColumnDescriber describer;
+    private final Optional<List<String>> expectedLabels;
+    private final Consumer<Connection> release;
+    private final Consumer<JdbcCursor> onClose;
+
+    private final Object lock = new Object();
+    private final AtomicReference<GuardException> stopReason = new AtomicReference<>();
+    /** Guarded by {@link #lock}: the statement runs (from start until its end, its failure or close). */
+    private boolean live;
+    /** Guarded by {@link #lock}. */
+    private boolean closed;
+    /** Guarded by {@link #lock} while assigned; read by the owning thread. */
+    private ResultSet rs;
+    private volatile ScheduledFuture<?> timer;
+    private List<ResultColumn> columns = List.of();
+    private int[] types = new int[0];
+    private Object[] row;
+
+    private JdbcCursor(Builder b) {
+        this.connection = b.connection;
+        this.statement = b.statement;
+        this.sql = b.sql;
+        this.watchdog = requireNonNull(b.watchdog, "watchdog is required");
+        this.deadlineNanos = b.deadlineNanos;
+        this.stopper = b.stopper != null ? b.stopper : b.statement::cancel;
+        this.closeResultToStop = b.closeResultToStop;
+        this.values = b.values;
+        this.errors = requireNonNull(b.errors, "an error mapper is required");
+        this.describer = b.describer;
+        this.expectedLabels = b.expectedLabels;
+        this.release = b.release;
+        this.onClose = b.onClose;
+    }
+
+    /**
+     * A cursor over {@code statement} on {@code connection}: a {@link PreparedStatement} with its
+     * parameters bound, or a plain statement with {@link Builder#sql(String)}.
+     */
+    public static Builder over(Connection connection, Statement statement) {
+        return new Builder(connection, statement);
+    }
+
+    /** The query's settings; {@link #start()} runs it. */
+    public static final class Builder {
+        private final Connection connection;
+        private final Statement statement;
+        private Optional<String> sql = Optional.empty();
+        private ScheduledExecutorService watchdog;
+        private long deadlineNanos;
+        private boolean deadlineSet;
+        private Stopper stopper;
+        private boolean closeResultToStop;
+        private ValueReader values = JdbcValues.STANDARD;
+        private ErrorMapper errors;
+        private ColumnDescriber describer = (md, i) -> new ResultColumn(md.getColumnLabel(i), md.getColumnTypeName(i));
+        private Optional<List<String>> expectedLabels = Optional.empty();
+        private Consumer<Connection> release = JdbcCursor::closeQuietly;
+        private Consumer<JdbcCursor> onClose = cursor -> { };
+
+        private Builder(Connection connection, Statement statement) {
+            this.connection = requireNonNull(connection, "connection is null");
+            this.statement = requireNonNull(statement, "statement is null");
+        }
+
+        /** The text a plain (not prepared) statement runs. */
+        public Builder sql(String text) {
+            this.sql = Optional.of(requireNonNull(text, "sql is null"));
+            return this;
+        }
+
+        /** The deadline, as a {@link System#nanoTime()} value, and the executor that enforces it. */
+        public Builder deadline(long nanoTime, ScheduledExecutorService watchdog) {
+            this.deadlineNanos = nanoTime;
+            this.deadlineSet = true;
+            this.watchdog = requireNonNull(watchdog, "watchdog is null");
+            return this;
+        }
+
+        /** How to stop the running statement; {@code Statement.cancel()} by default. */
+        public Builder stopper(Stopper value) {
+            this.stopper = requireNonNull(value, "stopper is null");
+            return this;
+        }
+
+        /**
+         * Also close the result set to stop the query: with some streaming drivers (DuckDB) a blocked
+         * {@code next()} returns only when its result set is closed, whatever {@code cancel()} did.
+         */
+        public Builder closeResultToStop() {
+            this.closeResultToStop = true;
+            return this;
+        }
+
+        public Builder values(ValueReader value) {
+            this.values = requireNonNull(value, "values is null");
+            return this;
+        }
+
+        public Builder errors(ErrorMapper value) {
+            this.errors = requireNonNull(value, "errors is null");
+            return this;
+        }
+
+        public Builder columns(ColumnDescriber value) {
+            this.describer = requireNonNull(value, "columns is null");
+            return this;
+        }
+
+        /**
+         * The output labels the checked plan promised: a result whose labels differ fails with
+         * {@code INTERNAL_ERROR} before any row is read.
+         */
+        public Builder expectLabels(List<String> labels) {
+            this.expectedLabels = Optional.of(List.copyOf(labels));
+            return this;
+        }
+
+        /** Receives the connection once the cursor no longer needs it; closes it by default. */
+        public Builder release(Consumer<Connection> value) {
+            this.release = requireNonNull(value, "release is null");
+            return this;
+        }
+
+        /** Runs once, last, when the cursor closes, with the cursor (to unregister it where it was registered). */
+        public Builder onClose(Consumer<JdbcCursor> value) {
+            this.onClose = requireNonNull(value, "onClose is null");
+            return this;
+        }
+
+        /** A cursor not yet running, for an adapter that must register it before {@link JdbcCursor#start()}. */
+        public JdbcCursor build() {
+            if (!deadlineSet) {
+                throw new IllegalStateException("a deadline is required");
+            }
+            return new JdbcCursor(this);
+        }
+
+        /** Runs the query until its first rows stream; on failure everything is closed and the mapped error thrown. */
+        public JdbcCursor start() {
+            JdbcCursor cursor = build();
+            cursor.start();
+            return cursor;
+        }
+    }
+
+    /**
+     * Arms the deadline and runs the statement until its first rows stream.
+     *
+     * @throws GuardException the stop reason, or the engine's mapped error; the cursor is then closed
+     */
+    public void start() {
+        long delay = deadlineNanos - System.nanoTime();
+        if (delay <= 0) {
+            stopReason.compareAndSet(null, timedOut());
+            close();
+            throw reasonOr(null);
+        }
+        boolean early;
+        synchronized (lock) {
+            early = closed || stopReason.get() != null; // cancelled or closed before it started
+            live = !early;
+        }
+        if (early) {
+            close();
+            throw reasonOr(new GuardException(ErrorCode.CANCELLED));
+        }
+        timer = watchdog.schedule(() -> stop(timedOut()), delay, TimeUnit.NANOSECONDS);
+        try {
+            throwIfStopped(); // a stop that came before the driver began executing
+            ResultSet result = sql.isPresent() ? statement.executeQuery(sql.get()) : ((PreparedStatement) statement).executeQuery();
+            synchronized (lock) {
+                if (closed) { // closed from another thread while the statement started
+                    closeQuietly(result);
+                    throw reasonOr(new GuardException(ErrorCode.CANCELLED));
+                }
+                rs = result;
+            }
+            throwIfStopped();
+            describe(result.getMetaData());
+        } catch (SQLException | RuntimeException e) {
+            GuardException mapped = failure(e);
+            if (e instanceof SQLException) {
+                synchronized (lock) {
+                    live = false; // the driver ended the statement itself: nothing left to stop
+                }
+            }
+            close();
+            throw mapped;
+        }
+    }
+
+    private void describe(ResultSetMetaData md) throws SQLException {
+        int n = md.getColumnCount();
+        if (expectedLabels.isPresent() && expectedLabels.get().size() != n) {
+            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The result columns do not match the checked plan.");
+        }
+        List<ResultColumn> out = new ArrayList<>(n);
+        int[] jdbcTypes = new int[n];
+        for (int i = 1; i <= n; i++) {
+            ResultColumn column = describer.describe(md, i);
+            if (expectedLabels.isPresent() && !expectedLabels.get().get(i - 1).equals(column.name())) {
+                throw new GuardException(ErrorCode.INTERNAL_ERROR, "The result columns do not match the checked plan.");
+            }
+            jdbcTypes[i - 1] = md.getColumnType(i);
+            out.add(column);
+        }
+        types = jdbcTypes;
+        columns = List.copyOf(out);
+    }
+
+    @Override
+    public List<ResultColumn> columns() {
+        return columns;
+    }
+
+    @Override
+    public boolean next() {
+        throwIfStopped();
+        if (System.nanoTime() - deadlineNanos > 0) {
+            stop(timedOut()); // the watchdog may be late on a loaded machine; the deadline is the deadline
+            throwIfStopped();
+        }
+        ResultSet result;
+        synchronized (lock) {
+            if (closed) {
+                throw new GuardException(ErrorCode.CANCELLED, "The result is closed.");
+            }
+            result = rs;
+        }
+        try {
+            boolean more = result.next();
+            throwIfStopped();
+            if (!more) {
+                synchronized (lock) {
+                    live = false;
+                }
+                row = null;
+                return false;
+            }
+            Object[] current = new Object[types.length];
+            for (int i = 0; i < current.length; i++) {
+                current[i] = values.read(result, i + 1, types[i]);
+            }
+            row = current;
+            return true;
+        } catch (SQLException | RuntimeException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public Object get(int index) {
+        if (row == null) {
+            throw new IllegalStateException("no current row");
+        }
+        return row[index];
+    }
+
+    @Override
+    public void cancel() {
+        stop(new GuardException(ErrorCode.CANCELLED));
+    }
+
+    /**
+     * Stops the query for {@code reason} (an adapter's own bound, e.g. a disk limit): the first
+     * reason wins, and a blocked or later {@link #next()} throws it. Safe from any thread.
+     */
+    public void stop(GuardException reason) {
+        requireNonNull(reason, "reason is null");
+        stopReason.compareAndSet(null, reason);
+        synchronized (lock) {
+            if (!live || closed) {
+                return;
+            }
+            halt(); // again on a later reason: a stop sent before the driver began executing may have been lost
+        }
+    }
+
+    /** Whether a reason to stop was given (the query may still be winding down). */
+    public boolean isStopped() {
+        return stopReason.get() != null;
+    }
+
+    /** Under {@link #lock}: the engine's stop, then the result set where closing it is what interrupts. */
+    private void halt() {
+        try {
+            stopper.stop();
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.FINE, "could not stop a running statement", e);
+        }
+        if (closeResultToStop) {
+            closeQuietly(rs);
+        }
+    }
+
+    private void throwIfStopped() {
+        if (stopReason.get() != null) {
+            throw reasonOr(null);
+        }
+    }
+
+    /** A fresh exception for the stop reason (each throw gets its own stack), or {@code fallback}. */
+    private GuardException reasonOr(GuardException fallback) {
+        GuardException reason = stopReason.get();
+        if (reason == null) {
+            return fallback;
+        }
+        return new GuardException(reason.code(), reason.safeMessage());
+    }
+
+    /** The error to report for a failed call: a stop reason wins over whatever the driver said. */
+    private GuardException failure(Exception e) {
+        GuardException reason = reasonOr(null);
+        if (reason != null) {
+            return reason;
+        }
+        if (e instanceof GuardException g) {
+            return g;
+        }
+        if (e instanceof SQLException s) {
+            return errors.map(s);
+        }
+        LOG.log(Level.FINE, "query failed", e);
+        return new GuardException(ErrorCode.INTERNAL_ERROR, ErrorCode.INTERNAL_ERROR.defaultMessage(), e);
+    }
+
+    private static GuardException timedOut() {
+        return new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, TIMED_OUT);
+    }
+
+    /** Stops the query if it still runs, then releases the result, the statement and the connection. Never throws. */
+    @Override
+    public void close() {
+        ResultSet result;
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            if (live) {
+                halt(); // never drain: a streaming driver would otherwise read the rest of the result
+            }
+            closed = true;
+            live = false;
+            result = rs;
+        }
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        closeQuietly(result);
+        closeQuietly(statement);
+        try {
+            release.accept(connection);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "could not release a connection", e);
+        }
+        try {
+            onClose.accept(this);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "a close hook failed", e);
+        }
+    }
+
+    /** Closes a JDBC resource, logging instead of throwing. */
+    public static void closeQuietly(AutoCloseable resource) {
+        if (resource == null) {
+            return;
+        }
+        try {
+            resource.close();
+        } catch (Exception e) {
+            LOG.log(Level.FINE, "could not close a JDBC resource", e);
+        }
+    }
+}
