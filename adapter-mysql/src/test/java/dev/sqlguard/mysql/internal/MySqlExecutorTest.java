@@ -61,7 +61,7 @@ class MySqlExecutorTest {
         hc.setUsername(TestServer.adminUser());
         hc.setPassword(TestServer.adminPassword());
         hc.setMaximumPoolSize(1);
-        hc.setReadOnly(true); // what the seed trusted: the driver's setReadOnly
+        hc.setReadOnly(true); // what a naive design trusts: the driver's setReadOnly
         if (initSql != null) {
             hc.setConnectionInitSql(initSql);
         }
@@ -84,7 +84,7 @@ class MySqlExecutorTest {
         ServerFlavor flavor = flavor();
         try (HikariDataSource unpinned = pool(null); HikariDataSource control = pool(null)) {
             if (flavor == ServerFlavor.MARIADB) {
-                // FACTS, re-checked: Connector/J's setReadOnly(true) sends nothing to MariaDB
+                // measured: Connector/J's setReadOnly(true) sends nothing to MariaDB
                 try (Connection c = unpinned.getConnection(); Statement s = c.createStatement();
                      ResultSet rs = s.executeQuery("SELECT @@SESSION.tx_read_only")) {
                     assertThat(c.isReadOnly()).isTrue();
