@@ -100,7 +100,7 @@ public final class SqlGuard implements AutoCloseable {
         this.engines = requireNonNull(engines, "engines is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.clock = requireNonNull(clock, "clock is null");
-        this.service = new QueryService(audit, clock);
+        this.service = new QueryService(audit, clock, config.audit().onFailure());
         this.masker = SecretMasker.of(config);
         for (SourceConfig source : config.sources().values()) {
             slots.put(source.id(), new Slot(source));
@@ -195,19 +195,15 @@ public final class SqlGuard implements AutoCloseable {
      * so ({@code ENGINE_UNAVAILABLE}, retryable) and it is retried in the background.
      *
      * @return the source's status after the attempt
-     * @throws GuardException {@code UNKNOWN_SOURCE}, or {@code CONFIGURATION_ERROR} (a setting or
-     *     allowlist the engine refuses: retrying cannot help, so it is never retried in the background)
+     * @throws GuardException {@code UNKNOWN_SOURCE}
+     * @throws ConfigException a setting or allowlist the engine refuses ({@code CONFIGURATION_ERROR}:
+     *     retrying cannot help, so it is never retried in the background); for a source read from a
+     *     file, the message names the file, the line and the key path
      */
     public SourceStatus start(String source) {
         return whileOpen(() -> {
             Slot slot = slot(source);
-            try {
-                slot.engine();
-            } catch (GuardException e) {
-                if (e.code() != ErrorCode.ENGINE_UNAVAILABLE) {
-                    throw e;
-                }
-            }
+            slot.open();
             return slot.status();
         });
     }
@@ -227,8 +223,8 @@ public final class SqlGuard implements AutoCloseable {
      * sources' engines, started now. A source that cannot be reached now is still on the path: its
      * engine throws {@code ENGINE_UNAVAILABLE} until the source comes back, then serves as usual.
      *
-     * @throws GuardException {@code UNKNOWN_SOURCE}, or {@code CONFIGURATION_ERROR} when an engine
-     *     refuses its configuration
+     * @throws GuardException {@code UNKNOWN_SOURCE}
+     * @throws ConfigException when an engine refuses its configuration, as {@link #start} says
      * @throws IllegalArgumentException when {@code sourceIds} is empty
      */
     public GuardedPath guardedPath(List<String> sourceIds) {
@@ -239,13 +235,7 @@ public final class SqlGuard implements AutoCloseable {
             List<GuardedPath.Source> out = new ArrayList<>();
             for (String id : sourceIds) {
                 Slot slot = slot(requireNonNull(id, "source id is null"));
-                try {
-                    slot.engine();
-                } catch (GuardException e) {
-                    if (e.code() != ErrorCode.ENGINE_UNAVAILABLE) {
-                        throw e;
-                    }
-                }
+                slot.open();
                 EngineFactory factory = engines.require(slot.config.engine(), "source '" + id + "': ");
                 out.add(new GuardedPath.Source(new SlotEngine(slot), factory.name(), factory.dialect()));
             }
@@ -475,6 +465,51 @@ public final class SqlGuard implements AutoCloseable {
             return engine;
         }
 
+        /**
+         * Opens the engine now if it can be: an unreachable source is left to its retries, a
+         * configuration the engine refuses is a {@link ConfigException} saying where it is written.
+         */
+        void open() {
+            try {
+                engine();
+            } catch (GuardException e) {
+                if (e.code() != ErrorCode.ENGINE_UNAVAILABLE) {
+                    throw located(e);
+                }
+            }
+        }
+
+        /**
+         * The engine's refusal of its configuration, for the operator: with the file, line and key
+         * path the message points at (a property it quotes, else an allowlisted table it names,
+         * else the source), when the source came from a file.
+         */
+        private ConfigException located(GuardException e) {
+            String message = e.safeMessage();
+            if (config.origin().isEmpty()) {
+                return new ConfigException("source '" + config.id() + "': " + message);
+            }
+            String key = "";
+            for (String property : config.properties().keySet()) {
+                if (message.contains("'" + property + "'")) {
+                    key = property;
+                }
+            }
+            if (key.isEmpty()) {
+                String lower = message.toLowerCase(java.util.Locale.ROOT);
+                for (String path : config.origin().get().lines().keySet()) {
+                    String table = path.startsWith("policy.tables.") ? path.substring("policy.tables.".length()) : null;
+                    if (table != null && lower.contains(table.toLowerCase(java.util.Locale.ROOT))
+                            && path.length() > key.length()) {
+                        key = path;
+                    }
+                }
+            }
+            SqlGuardConfig.Origin origin = config.origin().get();
+            return new ConfigException(origin.file() + ", line " + origin.lineOf(key) + ", sources." + config.id()
+                    + (key.isEmpty() ? "" : "." + key) + ": " + message);
+        }
+
         /** The background attempt: the next failure schedules another. */
         synchronized void retry() {
             retryScheduled = false;
@@ -649,7 +684,16 @@ public final class SqlGuard implements AutoCloseable {
 
         /** Appends audit events as JSON lines to {@code file} instead of standard error. */
         public Builder auditFile(Path file) {
-            this.auditConfig = new AuditConfig(Optional.of(requireNonNull(file, "file is null")));
+            this.auditConfig = new AuditConfig(Optional.of(requireNonNull(file, "file is null")), auditConfig.onFailure());
+            return this;
+        }
+
+        /**
+         * What a call does when its audit record cannot be written: {@code REFUSE} (the default) fails
+         * it with {@code AUDIT_UNAVAILABLE} and no rows; {@code CONTINUE} returns its result and logs the loss.
+         */
+        public Builder onAuditFailure(QueryService.AuditFailure onFailure) {
+            this.auditConfig = new AuditConfig(auditConfig.file(), requireNonNull(onFailure, "onFailure is null"));
             return this;
         }
 

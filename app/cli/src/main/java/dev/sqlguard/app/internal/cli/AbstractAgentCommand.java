@@ -71,6 +71,9 @@ abstract class AbstractAgentCommand implements Callable<Integer> {
             AnalystPlanner planner;
             try {
                 planner = AnalystPlanner.of(guard, model, AgentSettings.defaults(chartDirectory), sourceIds);
+            } catch (ConfigException e) {
+                ctx.warn(e.getMessage());
+                return ExitCodes.USAGE;
             } catch (GuardException e) {
                 ctx.warn(e.safeMessage());
                 return e.code() == ErrorCode.UNKNOWN_SOURCE || e.code() == ErrorCode.CONFIGURATION_ERROR

@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 
+import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.internal.json.JsonParams;
 import dev.sqlguard.domain.ErrorCode;
@@ -116,13 +117,10 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
                 return ExitCodes.USAGE;
             }
             try {
-                guard.start(sourceId);
-            } catch (GuardException e) {
-                if (e.code() == ErrorCode.CONFIGURATION_ERROR) {
-                    ctx.warn(e.safeMessage());
-                    return ExitCodes.USAGE;
-                }
-                // ENGINE_UNAVAILABLE and the like: each call reports it as an ERROR result
+                guard.start(sourceId); // ENGINE_UNAVAILABLE: each call reports it as an ERROR result
+            } catch (ConfigException e) {
+                ctx.warn(e.getMessage());
+                return ExitCodes.USAGE;
             }
             ResultPrinter printer = injector.getInstance(ResultPrinter.class);
             if (input.sql != null) {

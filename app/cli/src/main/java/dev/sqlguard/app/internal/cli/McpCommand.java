@@ -12,13 +12,13 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SourceStatus;
 import dev.sqlguard.app.agent.AgentTools;
 import dev.sqlguard.app.internal.mcp.McpToolServer;
 import dev.sqlguard.app.internal.mcp.McpToolServer.SourceInfo;
 import dev.sqlguard.app.internal.mcp.StdioLifecycle;
-import dev.sqlguard.domain.GuardException;
 import io.modelcontextprotocol.server.McpSyncServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -56,9 +56,9 @@ final class McpCommand implements Callable<Integer> {
                 SourceStatus status;
                 try {
                     status = guard.start(id);
-                } catch (GuardException e) {
+                } catch (ConfigException e) {
                     // CONFIGURATION_ERROR: retrying cannot help
-                    ctx.warn(e.safeMessage());
+                    ctx.warn(e.getMessage());
                     return ExitCodes.USAGE;
                 }
                 status.error().ifPresent(error -> ctx.warn("source '" + id + "' is unavailable for now (it is retried): "
