@@ -73,6 +73,16 @@ public final class Main {
         return commandLine(ctx).execute(args);
     }
 
+    /**
+     * Whether help may use colours: not on a terminal that says it cannot show them
+     * ({@code TERM=dumb}) nor when {@code NO_COLOR} is set (no-color.org); otherwise picocli decides
+     * (only on a terminal).
+     */
+    static boolean colours(java.util.Map<String, String> env) {
+        String term = env.get("TERM");
+        return !"dumb".equals(term) && env.get("NO_COLOR") == null;
+    }
+
     static CommandLine commandLine(CliContext ctx) {
         CommandLine cmd = new CommandLine(new SqlGuardCommand(ctx))
                 .addSubcommand(new CommandLine(new LoadCommand(ctx)))
@@ -81,8 +91,13 @@ public final class Main {
                 .addSubcommand(new CommandLine(new SourcesCommand(ctx)))
                 .addSubcommand(new CommandLine(new AskCommand(ctx)))
                 .addSubcommand(new CommandLine(new EvalCommand(ctx)))
-                .addSubcommand(new CommandLine(new McpCommand(ctx)));
+                .addSubcommand(new CommandLine(new McpCommand(ctx)))
+                .addSubcommand(new CommandLine(new CompletionCommand(ctx)))
+                .addSubcommand("help", new CommandLine.HelpCommand());
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
+        if (!colours(ctx.env())) {
+            cmd.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+        }
         cmd.setOut(new PrintWriter(ctx.stdout(), true, StandardCharsets.UTF_8));
         cmd.setErr(new PrintWriter(ctx.stderr(), true, StandardCharsets.UTF_8));
         cmd.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
