@@ -243,6 +243,18 @@ class SqlGuardTest {
     }
 
     @Test
+    void aSourceThatCannotStartReportsHowLongTheAttemptTook() {
+        try (SqlGuard guard = SqlGuard.builder()
+                .source("slow", "fake", Map.of("mode", "slow"), GuardrailPolicy.defaults())
+                .auditSink(events::add).build()) {
+            ToolResult result = guard.query("slow", "SELECT 1");
+            assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+            assertThat(result.elapsedMs()).as("at least the time the failed start took").isGreaterThanOrEqualTo(FakeEngineFactory.SLOW_START_MS);
+        }
+        assertThat(events).singleElement().satisfies(e -> assertThat(e.durationMs()).isGreaterThanOrEqualTo(FakeEngineFactory.SLOW_START_MS));
+    }
+
+    @Test
     void engineErrorsAreMasked() {
         try (SqlGuard guard = SqlGuard.builder()
                 .source("s", "fake", Map.of("mode", "badconfig", "password", "correct-horse-battery"), GuardrailPolicy.defaults())
