@@ -25,6 +25,7 @@ import com.google.inject.Injector;
 
 import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
+import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.internal.json.JsonParams;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -110,8 +111,42 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
             }
         }
         try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
-            return run(resolved, typed);
+            return run(format == OutputFormat.table ? auditBesideTables(resolved) : resolved, typed);
         }
+    }
+
+    /**
+     * Tables are for people at a terminal, where audit lines on stderr would land between the
+     * tables: unless {@code audit.file} says where audit goes, it goes to the user's state folder
+     * ({@code $XDG_STATE_HOME/sqlguard/audit.jsonl}, else {@code $HOME/.local/state/...}), said
+     * once on stderr. Without either variable it stays on stderr.
+     */
+    private Configs.Resolved auditBesideTables(Configs.Resolved resolved) {
+        SqlGuardConfig config = resolved.config();
+        if (config.audit().file().isPresent()) {
+            return resolved;
+        }
+        Optional<Path> file = stateAuditFile(ctx.env());
+        if (file.isEmpty()) {
+            return resolved;
+        }
+        ctx.warn("audit lines go to " + file.get() + " (set audit.file to choose).");
+        SqlGuardConfig moved = new SqlGuardConfig(config.sources(), config.model(),
+                new SqlGuardConfig.AuditConfig(file, config.audit().onFailure()));
+        return new Configs.Resolved(moved, resolved.engines(), resolved.loader(), resolved.demo());
+    }
+
+    /** {@code $XDG_STATE_HOME/sqlguard/audit.jsonl}, else {@code $HOME/.local/state/sqlguard/audit.jsonl}. */
+    static Optional<Path> stateAuditFile(java.util.Map<String, String> env) {
+        String xdg = env.get("XDG_STATE_HOME");
+        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
+            return Optional.of(Path.of(xdg, "sqlguard", "audit.jsonl"));
+        }
+        String home = env.get("HOME");
+        if (home != null && !home.isBlank() && Path.of(home).isAbsolute()) {
+            return Optional.of(Path.of(home, ".local", "state", "sqlguard", "audit.jsonl"));
+        }
+        return Optional.empty();
     }
 
     private int run(Configs.Resolved resolved, List<Object> typed) {

@@ -396,4 +396,27 @@ class CliTest {
         assertThat(run.err()).contains("no usable model endpoint");
         assertThat(run.err().split("SQLGUARD_MODEL_BASE_URL", -1)).as(run.err()).hasSize(2);
     }
+
+    @Test
+    void withTablesAuditLinesGoToTheStateFolderNotBetweenTheTables() throws IOException {
+        Path state = dir.resolve("state");
+        String batch = "{\"id\": 1, \"sql\": \"SELECT n FROM t\"}\n{\"id\": 2, \"sql\": \"DROP TABLE t\"}\n";
+        CliRun run = runWith(batch, Map.of("XDG_STATE_HOME", state.toString()), "query", "--batch", "-", "--format", "table");
+
+        assertThat(run.code()).isZero();
+        assertThat(run.out()).contains("(3 rows, OK").contains("REJECTED STATEMENT_NOT_ALLOWED");
+        assertThat(run.err()).doesNotContain("\"type\":\"audit\"").doesNotContain("\"type\":\"lifecycle\"")
+                .contains("audit lines go to " + state.resolve("sqlguard/audit.jsonl"));
+        assertThat(Files.readAllLines(state.resolve("sqlguard/audit.jsonl")))
+                .filteredOn(line -> line.contains("\"type\":\"audit\"")).hasSize(2);
+
+        Files.writeString(config, "sources: {claims: {engine: fake}}\naudit: {file: mine.jsonl}\n");
+        CliRun configured = runWith("", Map.of("XDG_STATE_HOME", state.toString()), "query", "--sql", "SELECT 1", "--format", "table");
+        assertThat(configured.code()).isZero();
+        assertThat(Files.readString(dir.resolve("mine.jsonl"))).as("audit.file wins").contains("\"type\":\"audit\"");
+
+        Files.writeString(config, "sources: {claims: {engine: fake}}\n");
+        CliRun json = runWith("", Map.of("XDG_STATE_HOME", state.toString()), "query", "--sql", "SELECT 1");
+        assertThat(json.err()).as("JSON output keeps audit lines on stderr").contains("\"type\":\"audit\"");
+    }
 }
