@@ -41,7 +41,8 @@ public final class DuckDbEngineFactory implements EngineFactory {
 
     private static final List<PropertySpec> PROPERTIES = List.of(
             PropertySpec.required(DATABASE,
-                    "Path of an existing DuckDB file, made by trusted ingestion (sqlguard load). It is opened read-only."),
+                    "Path of an existing DuckDB file, made by trusted ingestion (sqlguard load). It is opened read-only; "
+                            + "a relative path is relative to the configuration file's folder.").asPath(),
             PropertySpec.optional(TEMP_DIRECTORY, "a private folder under the host's work directory",
                     "Where large sorts and aggregates spill. It must lie outside the database's folder; "
                             + "'" + DISABLED + "' turns spilling off, and such queries then fail with a memory error."),

@@ -16,8 +16,11 @@ import java.util.Optional;
  *     setting or one whose absence simply means "off"
  * @param sensitive whether its value is a secret (a password, a key, a token)
  * @param description one or two sentences for users: what it does and which values it takes
+ * @param path whether its value is a file or folder path: a relative one is resolved against the
+ *     folder of the configuration file that sets it, not the working directory
  */
-public record PropertySpec(String name, boolean required, Optional<String> defaultValue, boolean sensitive, String description) {
+public record PropertySpec(String name, boolean required, Optional<String> defaultValue, boolean sensitive, String description,
+                           boolean path) {
     public PropertySpec {
         requireNonNull(name, "name is null");
         if (name.isBlank() || !name.strip().equals(name)) {
@@ -31,6 +34,11 @@ public record PropertySpec(String name, boolean required, Optional<String> defau
         if (description.isBlank()) {
             throw new IllegalArgumentException("setting " + name + " has no description");
         }
+    }
+
+    /** A setting that is not a path (the form every engine used before paths were declared). */
+    public PropertySpec(String name, boolean required, Optional<String> defaultValue, boolean sensitive, String description) {
+        this(name, required, defaultValue, sensitive, description, false);
     }
 
     /** A setting the source cannot start without. */
@@ -50,6 +58,14 @@ public record PropertySpec(String name, boolean required, Optional<String> defau
 
     /** The same setting, with its value treated as a secret. */
     public PropertySpec asSensitive() {
-        return new PropertySpec(name, required, defaultValue, true, description);
+        return new PropertySpec(name, required, defaultValue, true, description, path);
+    }
+
+    /**
+     * The same setting, with its value a file or folder path: the host resolves a relative value
+     * against the configuration file's folder before the engine sees it.
+     */
+    public PropertySpec asPath() {
+        return new PropertySpec(name, required, defaultValue, sensitive, description, true);
     }
 }

@@ -96,6 +96,12 @@ public final class PropertySpecs {
         return (spec != null && spec.sensitive()) || alsoSensitive.contains(name) || SensitiveNames.isSensitive(name, Set.of());
     }
 
+    /** Whether the value of {@code name} is a path, to resolve against the configuration file's folder. */
+    public boolean isPath(String name) {
+        PropertySpec spec = byName.get(name);
+        return spec != null && spec.path();
+    }
+
     /** The first key of {@code keys} (in sorted order) that is not a setting. */
     public Optional<String> firstUnknown(Collection<String> keys) {
         return new TreeSet<>(keys).stream().filter(key -> !accepts(key)).findFirst();

@@ -16,6 +16,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -42,7 +46,12 @@ import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.domain.SourceBinding;
+import dev.sqlguard.domain.port.ExecutionPort;
+import dev.sqlguard.domain.port.StatementValidator;
+import dev.sqlguard.ports.CatalogView;
 import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
@@ -61,9 +70,19 @@ import dev.sqlguard.ports.TableDescription;
  * <p>{@code query} and {@code check} never throw for a bad request: the outcome, refusals and
  * failures included, is a {@link ToolResult}. Every call emits one audit event to the
  * configured {@link AuditSink}.
+ *
+ * <p>A source whose engine cannot open (the server is down, the DuckDB file is locked by a
+ * writer) is not lost: calls on it fail with the engine's error ({@code ENGINE_UNAVAILABLE},
+ * retryable), a call that names it tries to open it again at once, and a background thread
+ * retries with backoff ({@value #FIRST_RETRY_MS} ms doubling to {@value #MAX_RETRY_MS} ms), so
+ * the source is served again soon after it comes back, without a restart.
  */
 public final class SqlGuard implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SqlGuard.class.getName());
+    /** The first background retry of a source that could not open, after this many milliseconds. */
+    static final long FIRST_RETRY_MS = 100;
+    /** Background retries double their wait up to this many milliseconds. */
+    static final long MAX_RETRY_MS = 2_000;
 
     private final Map<String, Slot> slots = new LinkedHashMap<>();
     private final EngineRegistry engines;
@@ -72,14 +91,16 @@ public final class SqlGuard implements AutoCloseable {
     private final Clock clock;
     private final SecretMasker masker;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private boolean closed;
+    private volatile boolean closed;
     private Path workDirectory;
+    /** Retries sources that could not open; created on the first such failure. */
+    private ScheduledExecutorService retries;
 
     private SqlGuard(SqlGuardConfig config, EngineRegistry engines, AuditSink audit, Clock clock) {
         this.engines = requireNonNull(engines, "engines is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.clock = requireNonNull(clock, "clock is null");
-        this.service = new QueryService(audit, clock);
+        this.service = new QueryService(audit, clock, config.audit().onFailure());
         this.masker = SecretMasker.of(config);
         for (SourceConfig source : config.sources().values()) {
             slots.put(source.id(), new Slot(source));
@@ -148,12 +169,13 @@ public final class SqlGuard implements AutoCloseable {
     }
 
     /**
-     * The allowlisted tables of {@code source} with their allowlisted columns and types.
+     * The allowlisted tables of {@code source} with their allowlisted columns and types. Unlike
+     * {@link #query}, this returns no {@link ToolResult}: the failures below are exceptions.
      *
-     * @throws GuardException {@code UNKNOWN_SOURCE}, or the engine's error when it cannot start
+     * @throws GuardException {@code UNKNOWN_SOURCE} (also for a null id), or the engine's error when
+     *     it cannot start ({@code ENGINE_UNAVAILABLE}, retryable, or {@code CONFIGURATION_ERROR})
      */
     public List<TableDescription> describe(String source) {
-        requireNonNull(source, "source is null");
         return whileOpen(() -> {
             Slot slot = slot(source);
             try {
@@ -169,22 +191,40 @@ public final class SqlGuard implements AutoCloseable {
 
     /**
      * Starts the engine of {@code source} now rather than on first use, so that a configuration
-     * problem shows at once.
+     * problem shows at once. A source that cannot be reached is not an exception: its status says
+     * so ({@code ENGINE_UNAVAILABLE}, retryable) and it is retried in the background.
      *
-     * @throws GuardException {@code UNKNOWN_SOURCE}, {@code CONFIGURATION_ERROR} or {@code ENGINE_UNAVAILABLE}
+     * @return the source's status after the attempt
+     * @throws GuardException {@code UNKNOWN_SOURCE}
+     * @throws ConfigException a setting or allowlist the engine refuses ({@code CONFIGURATION_ERROR}:
+     *     retrying cannot help, so it is never retried in the background); for a source read from a
+     *     file, the message names the file, the line and the key path
      */
-    public void start(String source) {
-        requireNonNull(source, "source is null");
-        whileOpen(() -> slot(source).engine());
+    public SourceStatus start(String source) {
+        return whileOpen(() -> {
+            Slot slot = slot(source);
+            slot.open();
+            return slot.status();
+        });
+    }
+
+    /**
+     * Whether each source is served now, in configuration order. A source never used yet is
+     * available until a call shows otherwise; one that failed to open carries its error.
+     */
+    public List<SourceStatus> status() {
+        return whileOpen(() -> slots.values().stream().map(Slot::status).toList());
     }
 
     /**
      * The guarded path on {@code sourceIds}, for the layers built on this facade (the agent's tools
      * and planner, the MCP server): this instance's use case, so every statement run through it is
      * checked, bounded and recorded by this instance's audit sink as {@link #query} is, and the
-     * sources' engines, started now.
+     * sources' engines, started now. A source that cannot be reached now is still on the path: its
+     * engine throws {@code ENGINE_UNAVAILABLE} until the source comes back, then serves as usual.
      *
-     * @throws GuardException {@code UNKNOWN_SOURCE}, or the engine's error when one cannot start
+     * @throws GuardException {@code UNKNOWN_SOURCE}
+     * @throws ConfigException when an engine refuses its configuration, as {@link #start} says
      * @throws IllegalArgumentException when {@code sourceIds} is empty
      */
     public GuardedPath guardedPath(List<String> sourceIds) {
@@ -195,9 +235,9 @@ public final class SqlGuard implements AutoCloseable {
             List<GuardedPath.Source> out = new ArrayList<>();
             for (String id : sourceIds) {
                 Slot slot = slot(requireNonNull(id, "source id is null"));
-                Engine engine = slot.engine();
+                slot.open();
                 EngineFactory factory = engines.require(slot.config.engine(), "source '" + id + "': ");
-                out.add(new GuardedPath.Source(engine, factory.name(), factory.dialect()));
+                out.add(new GuardedPath.Source(new SlotEngine(slot), factory.name(), factory.dialect()));
             }
             return new GuardedPath(service, out);
         });
@@ -217,6 +257,9 @@ public final class SqlGuard implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (retries != null) {
+                retries.shutdownNow();
+            }
             for (Slot slot : slots.values()) {
                 slot.close();
             }
@@ -234,19 +277,30 @@ public final class SqlGuard implements AutoCloseable {
     }
 
     private ToolResult call(String source, String sql, List<?> params, String requestId, Operation operation) {
-        requireNonNull(source, "source is null");
-        requireNonNull(sql, "sql is null");
-        requireNonNull(params, "params is null");
         return whileOpen(() -> {
-            Slot slot = slots.get(source);
+            String text = sql == null ? "" : sql;
+            Slot slot = source == null ? null : slots.get(source);
             if (slot == null) {
-                return service.reject(requestId, source.isBlank() ? "(none)" : source, sql, unknownSource(source), operation);
+                return service.reject(requestId, source == null || source.isBlank() ? "(none)" : source, text,
+                        unknownSource(source), operation);
+            }
+            if (sql == null) {
+                return service.reject(requestId, source, text, new GuardException(ErrorCode.INVALID_ARGUMENT, "The SQL is missing."),
+                        operation);
+            }
+            if (params == null) {
+                return service.reject(requestId, source, text,
+                        new GuardException(ErrorCode.INVALID_ARGUMENT, "The parameter list is missing; pass an empty list for none."),
+                        operation);
             }
             QueryRequest request;
             try {
                 request = new QueryRequest(source, sql, new ArrayList<>(params), requestId);
             } catch (GuardException e) {
                 return service.reject(requestId, source, sql, e, operation);
+            } catch (NullPointerException e) {
+                return service.reject(requestId, source, sql, new GuardException(ErrorCode.INVALID_ARGUMENT, "A parameter is invalid."),
+                        operation);
             }
             Engine engine;
             long opening = System.nanoTime();
@@ -272,7 +326,7 @@ public final class SqlGuard implements AutoCloseable {
 
     /** The slot of {@code source}, or {@code UNKNOWN_SOURCE}. */
     private Slot slot(String source) {
-        Slot slot = slots.get(source);
+        Slot slot = source == null ? null : slots.get(source);
         if (slot == null) {
             throw unknownSource(source);
         }
@@ -280,8 +334,8 @@ public final class SqlGuard implements AutoCloseable {
     }
 
     private GuardException unknownSource(String source) {
-        return new GuardException(ErrorCode.UNKNOWN_SOURCE, "No data source is named " + SafeText.identifier(source)
-                + "; the sources are: " + String.join(", ", slots.keySet()) + ".");
+        return new GuardException(ErrorCode.UNKNOWN_SOURCE, (source == null ? "No data source was named"
+                : "No data source is named " + SafeText.identifier(source)) + "; the sources are: " + String.join(", ", slots.keySet()) + ".");
     }
 
     private GuardException masked(GuardException e) {
@@ -335,10 +389,54 @@ public final class SqlGuard implements AutoCloseable {
         workDirectory = null;
     }
 
-    /** One source: its configuration and, once started, its engine. */
+    /** Schedules {@code slot}'s next background attempt to open, after {@code delayMs}. */
+    private synchronized void scheduleRetry(Slot slot, long delayMs) {
+        if (closed) {
+            return;
+        }
+        if (retries == null) {
+            retries = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "sqlguard-source-retry");
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+        try {
+            retries.schedule(() -> retry(slot), delayMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // closing
+        }
+    }
+
+    /** One background attempt to open {@code slot}; a failure schedules the next one. */
+    private void retry(Slot slot) {
+        if (!lock.readLock().tryLock()) {
+            return; // closing: close() holds the write lock
+        }
+        try {
+            if (closed) {
+                return;
+            }
+            slot.retry();
+        } catch (GuardException e) {
+            // recorded by the slot, which scheduled the next attempt
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "background source retry failed", e);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * One source: its configuration and, once started, its engine. A failed start is remembered
+     * (its error and how many times in a row) and, when the source may come back, retried.
+     */
     private final class Slot {
         private final SourceConfig config;
         private Engine engine;
+        private Optional<GuardException> lastError = Optional.empty();
+        private int failures;
+        private boolean retryScheduled;
 
         Slot(SourceConfig config) {
             this.config = config;
@@ -346,9 +444,82 @@ public final class SqlGuard implements AutoCloseable {
 
         synchronized Engine engine() {
             if (engine == null) {
-                engine = create();
+                try {
+                    engine = create();
+                } catch (GuardException e) {
+                    lastError = Optional.of(e);
+                    failures++;
+                    if (e.code() == ErrorCode.ENGINE_UNAVAILABLE && !retryScheduled) {
+                        retryScheduled = true;
+                        scheduleRetry(this, Math.min(MAX_RETRY_MS, FIRST_RETRY_MS << Math.min(failures - 1, 20)));
+                    }
+                    throw e;
+                }
+                if (failures > 0) {
+                    int failed = failures;
+                    LOG.info(() -> "source '" + config.id() + "' is available again after " + failed + " failed attempt(s)");
+                }
+                lastError = Optional.empty();
+                failures = 0;
             }
             return engine;
+        }
+
+        /**
+         * Opens the engine now if it can be: an unreachable source is left to its retries, a
+         * configuration the engine refuses is a {@link ConfigException} saying where it is written.
+         */
+        void open() {
+            try {
+                engine();
+            } catch (GuardException e) {
+                if (e.code() != ErrorCode.ENGINE_UNAVAILABLE) {
+                    throw located(e);
+                }
+            }
+        }
+
+        /**
+         * The engine's refusal of its configuration, for the operator: with the file, line and key
+         * path the message points at (a property it quotes, else an allowlisted table it names,
+         * else the source), when the source came from a file.
+         */
+        private ConfigException located(GuardException e) {
+            String message = e.safeMessage();
+            if (config.origin().isEmpty()) {
+                return new ConfigException("source '" + config.id() + "': " + message);
+            }
+            String key = "";
+            for (String property : config.properties().keySet()) {
+                if (message.contains("'" + property + "'")) {
+                    key = property;
+                }
+            }
+            if (key.isEmpty()) {
+                String lower = message.toLowerCase(java.util.Locale.ROOT);
+                for (String path : config.origin().get().lines().keySet()) {
+                    String table = path.startsWith("policy.tables.") ? path.substring("policy.tables.".length()) : null;
+                    if (table != null && lower.contains(table.toLowerCase(java.util.Locale.ROOT))
+                            && path.length() > key.length()) {
+                        key = path;
+                    }
+                }
+            }
+            SqlGuardConfig.Origin origin = config.origin().get();
+            return new ConfigException(origin.file() + ", line " + origin.lineOf(key) + ", sources." + config.id()
+                    + (key.isEmpty() ? "" : "." + key) + ": " + message);
+        }
+
+        /** The background attempt: the next failure schedules another. */
+        synchronized void retry() {
+            retryScheduled = false;
+            if (engine == null) {
+                engine();
+            }
+        }
+
+        synchronized SourceStatus status() {
+            return new SourceStatus(config.id(), config.engine(), engine == null ? lastError.map(ToolError::of) : Optional.empty());
         }
 
         private Engine create() {
@@ -376,6 +547,59 @@ public final class SqlGuard implements AutoCloseable {
                 }
                 engine = null;
             }
+        }
+    }
+
+    /**
+     * A source's engine as the guarded path sees it: each use reaches the slot's engine, opening it
+     * when it is not open yet, so a source that was down serves again once it is back. Closing it
+     * does nothing: the facade owns its engines.
+     */
+    private static final class SlotEngine implements Engine {
+        private final Slot slot;
+
+        SlotEngine(Slot slot) {
+            this.slot = slot;
+        }
+
+        @Override
+        public String sourceId() {
+            return slot.config.id();
+        }
+
+        @Override
+        public GuardrailPolicy policy() {
+            return slot.engine().policy();
+        }
+
+        @Override
+        public StatementValidator validator() {
+            return slot.engine().validator();
+        }
+
+        @Override
+        public ExecutionPort execution() {
+            return slot.engine().execution();
+        }
+
+        @Override
+        public CatalogView catalog() {
+            return slot.engine().catalog();
+        }
+
+        @Override
+        public Set<EngineCapability> capabilities() {
+            return slot.engine().capabilities();
+        }
+
+        @Override
+        public SourceBinding binding() {
+            return slot.engine().binding();
+        }
+
+        @Override
+        public void close() {
+            // the facade closes the engine
         }
     }
 
@@ -460,7 +684,16 @@ public final class SqlGuard implements AutoCloseable {
 
         /** Appends audit events as JSON lines to {@code file} instead of standard error. */
         public Builder auditFile(Path file) {
-            this.auditConfig = new AuditConfig(Optional.of(requireNonNull(file, "file is null")));
+            this.auditConfig = new AuditConfig(Optional.of(requireNonNull(file, "file is null")), auditConfig.onFailure());
+            return this;
+        }
+
+        /**
+         * What a call does when its audit record cannot be written: {@code REFUSE} (the default) fails
+         * it with {@code AUDIT_UNAVAILABLE} and no rows; {@code CONTINUE} returns its result and logs the loss.
+         */
+        public Builder onAuditFailure(QueryService.AuditFailure onFailure) {
+            this.auditConfig = new AuditConfig(auditConfig.file(), requireNonNull(onFailure, "onFailure is null"));
             return this;
         }
 

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryService;
 
 /**
  * A parsed, checked and immutable sqlguard configuration (the content of {@code sqlguard.yaml}).
@@ -63,7 +64,13 @@ public record SqlGuardConfig(Map<String, SourceConfig> sources, Optional<ModelCo
      * @param policy the guardrail policy
      */
     public record SourceConfig(String id, String engine, Map<String, String> properties,
-                               Set<String> sensitiveProperties, GuardrailPolicy policy) {
+                               Set<String> sensitiveProperties, GuardrailPolicy policy, Optional<Origin> origin) {
+        /** A source built in code: it has no file and line. */
+        public SourceConfig(String id, String engine, Map<String, String> properties, Set<String> sensitiveProperties,
+                            GuardrailPolicy policy) {
+            this(id, engine, properties, sensitiveProperties, policy, Optional.empty());
+        }
+
         public SourceConfig {
             if (!isValidSourceId(id)) {
                 throw new IllegalArgumentException("invalid source id");
@@ -75,6 +82,7 @@ public record SqlGuardConfig(Map<String, SourceConfig> sources, Optional<ModelCo
             properties = Map.copyOf(requireNonNull(properties, "properties is null"));
             sensitiveProperties = Set.copyOf(requireNonNull(sensitiveProperties, "sensitiveProperties is null"));
             requireNonNull(policy, "policy is null");
+            requireNonNull(origin, "origin is null");
         }
 
         /** The properties with secret values replaced by {@code ****}. */
@@ -85,6 +93,27 @@ public record SqlGuardConfig(Map<String, SourceConfig> sources, Optional<ModelCo
         @Override
         public String toString() {
             return "SourceConfig[id=" + id + ", engine=" + engine + ", properties=" + maskedProperties() + "]";
+        }
+    }
+
+    /**
+     * Where a source was written: the configuration file and the line of each of its keys, so that
+     * a problem found only when its engine starts (a missing database file, an allowlisted table the
+     * database lacks) can name the file, the line and the key path.
+     *
+     * @param file the configuration file as given
+     * @param lines the line of each key path under {@code sources.<id>} ({@code database},
+     *     {@code policy.tables.claims}, ...); the empty path is the source's own line
+     */
+    public record Origin(String file, Map<String, Integer> lines) {
+        public Origin {
+            requireNonNull(file, "file is null");
+            lines = Map.copyOf(requireNonNull(lines, "lines is null"));
+        }
+
+        /** The line of {@code keyPath}, else of the source itself. */
+        public int lineOf(String keyPath) {
+            return lines.getOrDefault(keyPath, lines.getOrDefault("", 1));
         }
     }
 
@@ -151,9 +180,22 @@ public record SqlGuardConfig(Map<String, SourceConfig> sources, Optional<ModelCo
      * Where audit events go: one JSON line per event, appended to {@code file}, or written to
      * standard error when no file is set. Never to standard output.
      */
-    public record AuditConfig(Optional<Path> file) {
+    /**
+     * Where audit events go and what happens to a call whose record cannot be written.
+     *
+     * @param file the JSON-lines file, else standard error
+     * @param onFailure {@code REFUSE} (the default: the call fails closed with AUDIT_UNAVAILABLE) or
+     *     {@code CONTINUE} (the call's result is returned and the loss is logged)
+     */
+    public record AuditConfig(Optional<Path> file, QueryService.AuditFailure onFailure) {
         public AuditConfig {
             requireNonNull(file, "file is null");
+            requireNonNull(onFailure, "onFailure is null");
+        }
+
+        /** Audit to {@code file} (else stderr), failing closed. */
+        public AuditConfig(Optional<Path> file) {
+            this(file, QueryService.AuditFailure.REFUSE);
         }
 
         public static AuditConfig stderr() {

@@ -21,8 +21,8 @@ import dev.sqlguard.ports.ingest.DataLoader;
 import dev.sqlguard.ports.ingest.LoadRequest;
 
 /**
- * The embedding snippet of the README, run for real against DuckDB. The text between the tags is
- * copied verbatim into {@code README.md}; {@code ReadmeSnippetTest} checks they match.
+ * The README's embedding program ({@code example.ClaimsByRegion}, quoted there word for word, as
+ * {@code ReadmeSnippetTest} checks), run for real against DuckDB: in this JVM and as its own process.
  */
 @Timeout(120)
 class ReadmeSnippetIT {
@@ -30,7 +30,7 @@ class ReadmeSnippetIT {
     Path dir;
 
     @Test
-    void theReadmeSnippetRuns() throws Exception {
+    void theReadmeProgramsQueryRuns() throws Exception {
         Path csv = dir.resolve("claims.csv");
         Files.writeString(csv, "id,region,amount,status\n1,north,100.50,DENIED\n2,north,20.00,DENIED\n3,south,7.25,APPROVED\n");
         Path database = dir.resolve("claims.duckdb");
@@ -38,28 +38,27 @@ class ReadmeSnippetIT {
                 .filter(l -> l.name().equals("duckdb")).findFirst().orElseThrow();
         loader.load(new LoadRequest(database, "claims", List.of(csv), true, Map.of("types", "amount:DECIMAL(10,2)"), s -> { }));
 
-        ToolResult result = snippet(database);
+        ToolResult result = example.ClaimsByRegion.deniedByRegion(database);
 
         assertThat(result.status()).isEqualTo(ToolStatus.OK);
         assertThat(result.rows()).containsExactly(List.of("north", 2L));
     }
 
-    private static ToolResult snippet(Path database) {
-        // tag::embed[]
-        GuardrailPolicy policy = GuardrailPolicy.defaults()
-                .withTables(TableAllowlist.of(Map.of("claims", List.of("id", "region", "amount", "status"))))
-                .withLimits(Limits.defaults().withMaxRows(100));
+    /** The README's complete program, compiled as a test source and run as its own process. */
+    @Test
+    void theReadmeProgramRunsAsItIsWritten() throws Exception {
+        Path csv = dir.resolve("claims.csv");
+        Files.writeString(csv, "id,region,amount,status\n1,north,100.50,DENIED\n2,north,20.00,DENIED\n3,south,7.25,APPROVED\n");
+        Path database = dir.resolve("program.duckdb");
+        DataLoader loader = ServiceLoader.load(DataLoader.class).stream().map(ServiceLoader.Provider::get)
+                .filter(l -> l.name().equals("duckdb")).findFirst().orElseThrow();
+        loader.load(new LoadRequest(database, "claims", List.of(csv), true, Map.of(), s -> { }));
 
-        try (SqlGuard guard = SqlGuard.builder()
-                .source("claims", "duckdb", Map.of("database", database.toString()), policy)
-                .build()) {
-            ToolResult result = guard.query("claims",
-                    "SELECT region, count(*) AS n FROM claims WHERE status = ? GROUP BY region",
-                    List.of("DENIED"));
-            // status is OK, NO_EVIDENCE, REJECTED or ERROR; error() says why; never throws for a bad query
-            System.err.println(SqlGuard.toJson(result)); // the same JSON line the CLI prints
-            return result;
-        }
-        // end::embed[]
+        Process program = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "example.ClaimsByRegion", database.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(program.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(program.waitFor()).as(out).isZero();
+        assertThat(out).startsWith("{\"id\":").contains("\"status\":\"OK\"").contains("\"rows\":[[\"north\",2]]");
     }
 }

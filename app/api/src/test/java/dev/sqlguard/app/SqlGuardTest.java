@@ -138,8 +138,20 @@ class SqlGuardTest {
 
             assertThatThrownBy(() -> guard.describe("nope")).isInstanceOf(GuardException.class)
                     .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.UNKNOWN_SOURCE);
+
+            ToolResult noSql = guard.query("claims", null, List.of());
+            assertThat(noSql.status()).isEqualTo(ToolStatus.REJECTED);
+            assertThat(noSql.error().orElseThrow().code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+            ToolResult noSource = guard.query(null, "SELECT 1", List.of());
+            assertThat(noSource.error().orElseThrow().code()).isEqualTo(ErrorCode.UNKNOWN_SOURCE);
+            ToolResult noParams = guard.check("claims", "SELECT 1", null);
+            assertThat(noParams.error().orElseThrow().code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+            ToolResult nullParam = guard.query("claims", "SELECT ? AS params", java.util.Arrays.asList((Object) null));
+            assertThat(nullParam.status()).as("a SQL NULL parameter is a value, not a bad request").isEqualTo(ToolStatus.OK);
+            assertThatThrownBy(() -> guard.describe(null)).isInstanceOfSatisfying(GuardException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_SOURCE));
         }
-        assertThat(events).hasSize(2);
+        assertThat(events).hasSize(6);
     }
 
     @Test
@@ -156,12 +168,99 @@ class SqlGuardTest {
     }
 
     @Test
+    @Timeout(30)
+    void aSourceThatComesBackIsServedAgainWithoutACall() throws Exception {
+        FakeEngineFactory.DOWN.add("back");
+        try (SqlGuard guard = SqlGuard.builder()
+                .source("s", "fake", Map.of("mode", "switch:back"), GuardrailPolicy.defaults())
+                .auditSink(events::add).build()) {
+            SourceStatus down = guard.start("s");
+            assertThat(down.available()).isFalse();
+            assertThat(down.error().orElseThrow().code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+            assertThat(down.error().orElseThrow().retryable()).isTrue();
+            assertThat(guard.status()).containsExactly(down);
+
+            ToolResult failed = guard.query("s", "SELECT n FROM t");
+            assertThat(failed.status()).isEqualTo(ToolStatus.ERROR);
+            assertThat(failed.error().orElseThrow().code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+            assertThat(failed.error().orElseThrow().retryable()).isTrue();
+
+            FakeEngineFactory.DOWN.remove("back");
+            while (!guard.status().get(0).available()) { // the background retry opens it, no call needed
+                Thread.sleep(20);
+            }
+            assertThat(guard.query("s", "SELECT n FROM t").status()).isEqualTo(ToolStatus.OK);
+        } finally {
+            FakeEngineFactory.DOWN.remove("back");
+        }
+    }
+
+    @Test
+    void aCallNamingADownSourceTriesToOpenItAtOnce() {
+        FakeEngineFactory.DOWN.add("ondemand");
+        try (SqlGuard guard = SqlGuard.builder()
+                .source("s", "fake", Map.of("mode", "switch:ondemand"), GuardrailPolicy.defaults())
+                .auditSink(events::add).build()) {
+            assertThat(guard.query("s", "SELECT n FROM t").status()).isEqualTo(ToolStatus.ERROR);
+            FakeEngineFactory.DOWN.remove("ondemand");
+            assertThat(guard.query("s", "SELECT n FROM t").status()).isEqualTo(ToolStatus.OK);
+        } finally {
+            FakeEngineFactory.DOWN.remove("ondemand");
+        }
+    }
+
+    @Test
+    void theGuardedPathKeepsASourceThatIsDownAndServesItOnceBack() {
+        FakeEngineFactory.DOWN.add("path");
+        try (SqlGuard guard = SqlGuard.builder()
+                .source("s", "fake", Map.of("mode", "switch:path"), GuardrailPolicy.defaults())
+                .auditSink(events::add).build()) {
+            GuardedPath path = guard.guardedPath(List.of("s"));
+            GuardedPath.Source source = path.sources().get(0);
+            assertThat(source.engine().sourceId()).isEqualTo("s");
+            assertThatThrownBy(() -> source.engine().binding()).isInstanceOfSatisfying(GuardException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE));
+            FakeEngineFactory.DOWN.remove("path");
+            ToolResult ok = path.service().query(source.engine().binding(), QueryRequest.of("s", "SELECT n FROM t"));
+            assertThat(ok.status()).isEqualTo(ToolStatus.OK);
+        } finally {
+            FakeEngineFactory.DOWN.remove("path");
+        }
+    }
+
+    @Test
+    void startThrowsOnlyForAConfigurationThatCannotWork() {
+        try (SqlGuard guard = SqlGuard.builder()
+                .source("bad", "fake", Map.of("mode", "badconfig"), GuardrailPolicy.defaults())
+                .source("down", "fake", Map.of("mode", "unavailable"), GuardrailPolicy.defaults())
+                .auditSink(events::add).build()) {
+            assertThatThrownBy(() -> guard.start("bad")).isInstanceOf(ConfigException.class)
+                    .hasMessage("source 'bad': Source 'bad' rejected credentials none.");
+            assertThat(guard.start("down").error().orElseThrow().code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+            assertThatThrownBy(() -> guard.guardedPath(List.of("bad"))).isInstanceOf(ConfigException.class);
+            assertThat(guard.status()).extracting(SourceStatus::available).containsExactly(false, false);
+        }
+    }
+
+    @Test
+    void aSourceThatCannotStartReportsHowLongTheAttemptTook() {
+        try (SqlGuard guard = SqlGuard.builder()
+                .source("slow", "fake", Map.of("mode", "slow"), GuardrailPolicy.defaults())
+                .auditSink(events::add).build()) {
+            ToolResult result = guard.query("slow", "SELECT 1");
+            assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+            assertThat(result.elapsedMs()).as("at least the time the failed start took").isGreaterThanOrEqualTo(FakeEngineFactory.SLOW_START_MS);
+        }
+        assertThat(events).singleElement().satisfies(e -> assertThat(e.durationMs()).isGreaterThanOrEqualTo(FakeEngineFactory.SLOW_START_MS));
+    }
+
+    @Test
     void engineErrorsAreMasked() {
         try (SqlGuard guard = SqlGuard.builder()
                 .source("s", "fake", Map.of("mode", "badconfig", "password", "correct-horse-battery"), GuardrailPolicy.defaults())
                 .auditSink(AuditSink.discarding()).build()) {
             assertThatThrownBy(() -> guard.start("s"))
-                    .isInstanceOf(GuardException.class)
+                    .isInstanceOf(ConfigException.class)
                     .hasMessageContaining("****")
                     .hasMessageNotContaining("correct-horse-battery");
         }

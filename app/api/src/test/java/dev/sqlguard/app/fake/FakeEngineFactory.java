@@ -37,13 +37,18 @@ import dev.sqlguard.testing.ListCursor;
  * {@code secret_table}; one parameter per {@code ?}. Execution: {@code fail} in the SQL fails,
  * {@code empty} returns no row, {@code params} returns the parameters as one row, anything else
  * ({@code leak} fails with a message holding the password) returns {@code rows} rows (property, default 3) of {@code n BIGINT, amount DECIMAL, label VARCHAR}.
- * Property {@code mode}: {@code unavailable} or {@code badconfig} make {@link #create} fail.
+ * Property {@code mode}: {@code unavailable} or {@code badconfig} make {@link #create} fail;
+ * {@code switch:NAME} fails with ENGINE_UNAVAILABLE while {@link #DOWN} holds NAME; {@code slow}
+ * fails with ENGINE_UNAVAILABLE after {@link #SLOW_START_MS} milliseconds (a connect that times out).
  *
  * <p>Not final: the CLI's plug-in folder test registers subclasses under other names in a jar.
  */
 public class FakeEngineFactory implements EngineFactory {
     public static final AtomicInteger CLOSED = new AtomicInteger();
     public static final AtomicInteger CREATED = new AtomicInteger();
+    public static final long SLOW_START_MS = 300;
+    /** The names of {@code switch:NAME} sources that cannot be reached now. */
+    public static final Set<String> DOWN = java.util.concurrent.ConcurrentHashMap.newKeySet();
     public static final BigDecimal BIG = new BigDecimal("12345678901234567890.123456789");
 
     private final String name;
@@ -74,7 +79,15 @@ public class FakeEngineFactory implements EngineFactory {
     public Engine create(EngineConfig config, EngineContext context) {
         config.check(properties());
         String mode = config.property("mode").orElse("");
-        if (mode.equals("unavailable")) {
+        if (mode.equals("slow")) {
+            try {
+                Thread.sleep(SLOW_START_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The database could not be reached.");
+        }
+        if (mode.equals("unavailable") || mode.startsWith("switch:") && DOWN.contains(mode.substring("switch:".length()))) {
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The database could not be reached.");
         }
         if (mode.equals("badconfig")) {

@@ -118,7 +118,7 @@ class AskIT {
         assertThat(ask.err()).contains("could not be reached").doesNotContain("sk-it-unreachable-secret")
                 .doesNotContain("127.0.0.1:" + port).doesNotContain("Exception");
 
-        JarRunner.Run eval = sqlguard.run("eval", "--config", "model.yaml");
+        JarRunner.Run eval = sqlguard.run("eval", "--config", "model.yaml", "--format", "text");
         assertThat(eval.code()).as(eval.err()).isEqualTo(4);
         assertThat(eval.err()).contains("evaluation stopped after 1 question");
         assertThat(eval.out()).contains("Fully verified and correct: 0/1");

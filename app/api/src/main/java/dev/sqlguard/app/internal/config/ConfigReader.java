@@ -36,6 +36,7 @@ import dev.sqlguard.app.internal.wiring.ModelRegistry;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.SensitiveNames;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.ports.PropertySpec;
@@ -58,15 +59,19 @@ public final class ConfigReader {
     private static final Set<String> MODEL_KEYS = Set.of("baseUrl", "model", "apiKey");
     /** The model plug-in used when the configuration names none and several or none are found. */
     static final String DEFAULT_MODEL_PROVIDER = ModelRegistry.DEFAULT_PROVIDER;
-    private static final Set<String> AUDIT_KEYS = Set.of("file");
+    private static final Set<String> AUDIT_KEYS = Set.of("file", "onFailure");
 
     private final String fileName;
+    /** The configuration file's folder: relative path settings are resolved against it. */
+    private final Optional<Path> baseDirectory;
     private final Function<String, String> env;
     private final EngineRegistry engines;
     private final ModelRegistry models;
 
-    private ConfigReader(String fileName, Function<String, String> env, EngineRegistry engines, ModelRegistry models) {
+    private ConfigReader(String fileName, Optional<Path> baseDirectory, Function<String, String> env, EngineRegistry engines,
+                         ModelRegistry models) {
         this.fileName = requireNonNull(fileName, "fileName is null");
+        this.baseDirectory = requireNonNull(baseDirectory, "baseDirectory is null");
         this.env = requireNonNull(env, "env is null");
         this.engines = requireNonNull(engines, "engines is null");
         this.models = requireNonNull(models, "models is null");
@@ -102,12 +107,14 @@ public final class ConfigReader {
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1); // a byte-order mark some editors write
         }
-        return read(new StringReader(text), name, env, engines, models);
+        Optional<Path> folder = Optional.ofNullable(file.toAbsolutePath().getParent());
+        return new ConfigReader(name, folder, env, engines, models).config(YamlReader.read(new StringReader(text), name));
     }
 
+    /** Reads YAML that comes from no file: relative paths stay relative (to the working directory). */
     public static SqlGuardConfig read(Reader yaml, String fileName, Function<String, String> env, EngineRegistry engines,
                                       ModelRegistry models) {
-        ConfigReader reader = new ConfigReader(fileName, env, engines, models);
+        ConfigReader reader = new ConfigReader(fileName, Optional.empty(), env, engines, models);
         return reader.config(YamlReader.read(yaml, fileName));
     }
 
@@ -159,7 +166,7 @@ public final class ConfigReader {
                 throw fail(value, keyPath, "must be a single value, not " + value.describeKind());
             }
             EnvSubstitution.Result resolved = substitute(value, keyPath);
-            properties.put(key, resolved.text());
+            properties.put(key, settings.isPath(key) ? resolvePath(value, keyPath, resolved.text()) : resolved.text());
             if (settings.isSensitive(key) || resolved.variables().stream().anyMatch(v -> SensitiveNames.isSensitive(v, Set.of()))) {
                 sensitive.add(key);
             }
@@ -173,7 +180,22 @@ public final class ConfigReader {
         YamlNode policyNode = node.map().get("policy");
         GuardrailPolicy policy = policyNode == null || policyNode.kind() == YamlNode.Kind.NULL
                 ? GuardrailPolicy.defaults() : policy(policyNode, path + ".policy");
-        return new SourceConfig(id, engine, properties, sensitive, policy);
+        return new SourceConfig(id, engine, properties, sensitive, policy, Optional.of(origin(node, policyNode)));
+    }
+
+    /** The lines of a source's keys, for errors its engine finds when it starts. */
+    private SqlGuardConfig.Origin origin(YamlNode source, YamlNode policy) {
+        Map<String, Integer> lines = new LinkedHashMap<>();
+        lines.put("", source.line());
+        source.map().keySet().forEach(key -> lines.put(key, source.lineOf(key)));
+        if (policy != null && policy.kind() == YamlNode.Kind.MAP) {
+            YamlNode tables = policy.map().get("tables");
+            if (tables != null && tables.kind() == YamlNode.Kind.MAP) {
+                lines.put("policy.tables", policy.lineOf("tables"));
+                tables.map().keySet().forEach(table -> lines.put("policy.tables." + table, tables.lineOf(table)));
+            }
+        }
+        return new SqlGuardConfig.Origin(fileName, lines);
     }
 
     private GuardrailPolicy policy(YamlNode node, String path) {
@@ -313,22 +335,66 @@ public final class ConfigReader {
     private AuditConfig audit(YamlNode node) {
         requireKind(node, "audit", YamlNode.Kind.MAP);
         checkKeys(node, "audit.", AUDIT_KEYS);
+        QueryService.AuditFailure onFailure = QueryService.AuditFailure.REFUSE;
+        YamlNode failureNode = node.map().get("onFailure");
+        if (failureNode != null) {
+            String value = text(failureNode, "audit.onFailure").trim().toLowerCase(java.util.Locale.ROOT);
+            onFailure = switch (value) {
+                case "refuse" -> QueryService.AuditFailure.REFUSE;
+                case "continue" -> QueryService.AuditFailure.CONTINUE;
+                default -> throw fail(failureNode, "audit.onFailure", "must be refuse (the default) or continue");
+            };
+        }
         YamlNode fileNode = node.map().get("file");
         if (fileNode == null || fileNode.kind() == YamlNode.Kind.NULL) {
-            return AuditConfig.stderr();
+            return new AuditConfig(Optional.empty(), onFailure);
         }
         String file = text(fileNode, "audit.file");
         if (file.isBlank()) {
             throw fail(fileNode, "audit.file", "is blank");
         }
+        Path path;
         try {
-            return new AuditConfig(Optional.of(Path.of(file)));
+            path = Path.of(resolvePath(fileNode, "audit.file", file));
         } catch (InvalidPathException e) {
             throw fail(fileNode, "audit.file", "is not a valid path");
         }
+        if (!appendable(path.toAbsolutePath())) {
+            throw fail(fileNode, "audit.file", "cannot be written: it is not a writable file, or its folder cannot be created");
+        }
+        return new AuditConfig(Optional.of(path), onFailure);
+    }
+
+    /**
+     * Whether a file can be appended to (it exists and is a writable regular file), or created (the
+     * nearest existing folder above it is a writable folder), without creating anything.
+     */
+    private static boolean appendable(Path file) {
+        if (Files.exists(file)) {
+            return Files.isRegularFile(file) && Files.isWritable(file);
+        }
+        for (Path folder = file.getParent(); folder != null; folder = folder.getParent()) {
+            if (Files.exists(folder)) {
+                return Files.isDirectory(folder) && Files.isWritable(folder);
+            }
+        }
+        return false;
     }
 
     // ---- scalar helpers -------------------------------------------------------------------
+
+    /** A path setting: relative to the configuration file's folder when it is relative ({@code ~} is not expanded). */
+    private String resolvePath(YamlNode node, String path, String value) {
+        if (value.isBlank() || baseDirectory.isEmpty()) {
+            return value;
+        }
+        try {
+            Path given = Path.of(value);
+            return given.isAbsolute() ? value : baseDirectory.get().resolve(given).normalize().toString();
+        } catch (InvalidPathException e) {
+            throw fail(node, path, "is not a valid path");
+        }
+    }
 
     private int intIn(YamlNode node, String path, int min, int max) {
         String text = text(node, path).trim();

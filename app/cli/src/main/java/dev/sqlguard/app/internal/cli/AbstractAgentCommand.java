@@ -56,8 +56,9 @@ abstract class AbstractAgentCommand implements Callable<Integer> {
             ctx.warn(e.getMessage());
             return ExitCodes.USAGE;
         } catch (GuardException e) {
-            ctx.warn("no usable model endpoint: " + e.safeMessage()
-                    + " Configure the model: section or set SQLGUARD_MODEL_BASE_URL and SQLGUARD_MODEL.");
+            // a configuration error already says which setting or variable is missing: say it once
+            ctx.warn("no usable model endpoint: " + e.safeMessage() + (e.code() == ErrorCode.CONFIGURATION_ERROR ? ""
+                    : " Configure the model: section or set SQLGUARD_MODEL_BASE_URL and SQLGUARD_MODEL."));
             return e.code() == ErrorCode.CONFIGURATION_ERROR ? ExitCodes.USAGE : ExitCodes.ERROR;
         }
         SqlGuard guard = Configs.open(resolved, ctx);
@@ -71,6 +72,9 @@ abstract class AbstractAgentCommand implements Callable<Integer> {
             AnalystPlanner planner;
             try {
                 planner = AnalystPlanner.of(guard, model, AgentSettings.defaults(chartDirectory), sourceIds);
+            } catch (ConfigException e) {
+                ctx.warn(e.getMessage());
+                return ExitCodes.USAGE;
             } catch (GuardException e) {
                 ctx.warn(e.safeMessage());
                 return e.code() == ErrorCode.UNKNOWN_SOURCE || e.code() == ErrorCode.CONFIGURATION_ERROR

@@ -11,8 +11,10 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 
@@ -21,7 +23,9 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 
+import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
+import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.internal.json.JsonParams;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -42,7 +46,9 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
     static final int MAX_LINE_CHARS = 1 << 20;
 
     static final class Input {
-        @Option(names = "--sql", paramLabel = "SQL", required = true, description = "The SQL text of one query.")
+        @Option(names = "--sql", paramLabel = "SQL|-", required = true,
+                description = "The SQL text of one query; '-' reads it from stdin (as does leaving out both --sql and --batch "
+                        + "when stdin is not a terminal).")
         String sql;
 
         @Option(names = "--batch", paramLabel = "FILE|-", required = true,
@@ -58,7 +64,7 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
             description = "The source to query; may be left out when the configuration has exactly one.")
     String source;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
     Input input;
 
     @Option(names = "--param", paramLabel = "VALUE",
@@ -84,6 +90,14 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (input == null) {
+            if (ctx.stdin() == System.in && System.console() != null) {
+                throw new ParameterException(spec.commandLine(),
+                        "Missing --sql or --batch (or SQL piped on stdin).");
+            }
+            input = new Input();
+            input.sql = "-";
+        }
         if (input.batch != null && !params.isEmpty()) {
             throw new ParameterException(spec.commandLine(),
                     "--param cannot be combined with --batch; give each line its own \"params\".");
@@ -97,8 +111,42 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
             }
         }
         try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
-            return run(resolved, typed);
+            return run(format == OutputFormat.table ? auditBesideTables(resolved) : resolved, typed);
         }
+    }
+
+    /**
+     * Tables are for people at a terminal, where audit lines on stderr would land between the
+     * tables: unless {@code audit.file} says where audit goes, it goes to the user's state folder
+     * ({@code $XDG_STATE_HOME/sqlguard/audit.jsonl}, else {@code $HOME/.local/state/...}), said
+     * once on stderr. Without either variable it stays on stderr.
+     */
+    private Configs.Resolved auditBesideTables(Configs.Resolved resolved) {
+        SqlGuardConfig config = resolved.config();
+        if (config.audit().file().isPresent()) {
+            return resolved;
+        }
+        Optional<Path> file = stateAuditFile(ctx.env());
+        if (file.isEmpty()) {
+            return resolved;
+        }
+        ctx.warn("audit lines go to " + file.get() + " (set audit.file to choose).");
+        SqlGuardConfig moved = new SqlGuardConfig(config.sources(), config.model(),
+                new SqlGuardConfig.AuditConfig(file, config.audit().onFailure()));
+        return new Configs.Resolved(moved, resolved.engines(), resolved.loader(), resolved.demo());
+    }
+
+    /** {@code $XDG_STATE_HOME/sqlguard/audit.jsonl}, else {@code $HOME/.local/state/sqlguard/audit.jsonl}. */
+    static Optional<Path> stateAuditFile(java.util.Map<String, String> env) {
+        String xdg = env.get("XDG_STATE_HOME");
+        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
+            return Optional.of(Path.of(xdg, "sqlguard", "audit.jsonl"));
+        }
+        String home = env.get("HOME");
+        if (home != null && !home.isBlank() && Path.of(home).isAbsolute()) {
+            return Optional.of(Path.of(home, ".local", "state", "sqlguard", "audit.jsonl"));
+        }
+        return Optional.empty();
     }
 
     private int run(Configs.Resolved resolved, List<Object> typed) {
@@ -116,23 +164,54 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
                 return ExitCodes.USAGE;
             }
             try {
-                guard.start(sourceId);
-            } catch (GuardException e) {
-                if (e.code() == ErrorCode.CONFIGURATION_ERROR) {
-                    ctx.warn(e.safeMessage());
-                    return ExitCodes.USAGE;
-                }
-                // ENGINE_UNAVAILABLE and the like: each call reports it as an ERROR result
+                guard.start(sourceId); // ENGINE_UNAVAILABLE: each call reports it as an ERROR result
+            } catch (ConfigException e) {
+                ctx.warn(e.getMessage());
+                return ExitCodes.USAGE;
             }
             ResultPrinter printer = injector.getInstance(ResultPrinter.class);
             if (input.sql != null) {
-                ToolResult result = operation() == Operation.QUERY ? guard.query(sourceId, input.sql, typed)
-                        : guard.check(sourceId, input.sql, typed);
+                ToolResult result;
+                if ("-".equals(input.sql)) {
+                    Optional<String> sql = sqlFromStdin();
+                    if (sql.isEmpty()) {
+                        result = injector.getInstance(QueryService.class).reject(UUID.randomUUID().toString(), sourceId, "",
+                                BatchLine.tooLong(MAX_LINE_CHARS).error().orElseThrow(), operation());
+                    } else if (sql.get().isBlank()) {
+                        ctx.warn("no SQL on stdin.");
+                        return ExitCodes.USAGE;
+                    } else {
+                        result = operation() == Operation.QUERY ? guard.query(sourceId, sql.get(), typed)
+                                : guard.check(sourceId, sql.get(), typed);
+                    }
+                } else {
+                    result = operation() == Operation.QUERY ? guard.query(sourceId, input.sql, typed)
+                            : guard.check(sourceId, input.sql, typed);
+                }
                 printer.print(result, null);
                 return ExitCodes.of(result.status());
             }
             return batch(guard, injector.getInstance(QueryService.class), printer, sourceId);
         }
+    }
+
+    /** All of stdin as SQL (UTF-8, a leading byte-order mark dropped), or empty when it is longer than a batch line may be. */
+    private Optional<String> sqlFromStdin() {
+        StringBuilder text = new StringBuilder();
+        try (Reader reader = new InputStreamReader(ctx.stdin(), StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE))) {
+            char[] buffer = new char[8192];
+            for (int n = reader.read(buffer); n >= 0; n = reader.read(buffer)) {
+                text.append(buffer, 0, n);
+                if (text.length() > MAX_LINE_CHARS) {
+                    return Optional.empty();
+                }
+            }
+        } catch (IOException e) {
+            throw new CommandExit(ExitCodes.ERROR, "reading the SQL from stdin failed.");
+        }
+        String sql = text.toString();
+        return Optional.of(sql.startsWith("\uFEFF") ? sql.substring(1) : sql);
     }
 
     private String chooseSource(SqlGuard guard) {
@@ -158,13 +237,19 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
         if ("-".equals(input.batch)) {
             stream = ctx.stdin();
         } else {
+            String named = "--batch " + TableResultPrinter.clean(input.batch);
             try {
-                stream = Files.newInputStream(ctx.cwd().resolve(input.batch));
+                Path file = ctx.cwd().resolve(input.batch);
+                if (Files.isDirectory(file)) {
+                    ctx.warn(named + ": is a folder, not a file.");
+                    return ExitCodes.USAGE;
+                }
+                stream = Files.newInputStream(file);
             } catch (NoSuchFileException e) {
-                ctx.warn("--batch: the file does not exist.");
+                ctx.warn(named + ": the file does not exist.");
                 return ExitCodes.USAGE;
             } catch (IOException | RuntimeException e) {
-                ctx.warn("--batch: the file cannot be read.");
+                ctx.warn(named + ": the file cannot be read.");
                 return ExitCodes.USAGE;
             }
         }

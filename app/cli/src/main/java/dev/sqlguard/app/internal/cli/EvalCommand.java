@@ -22,9 +22,10 @@ import picocli.CommandLine.Option;
                 "The source defaults to 'demo' (the set's source); it must hold the demo claims table.",
                 "Exit codes: 0 the set ran, 2 usage or no model configured, 4 the model was unavailable (the run stops)."})
 final class EvalCommand extends AbstractAgentCommand {
-    enum Format { text, json }
+    enum Format { json, text }
 
-    @Option(names = "--format", paramLabel = "text|json", defaultValue = "text", description = "text (default) or json.")
+    /** As every command: JSON on stdout by default, text for people with --format text. */
+    @Option(names = "--format", paramLabel = "json|text", defaultValue = "json", description = "json (default) or text.")
     Format format;
 
     private final EvaluationSet set = EvaluationSet.demo();

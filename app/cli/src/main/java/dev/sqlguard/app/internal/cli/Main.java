@@ -12,14 +12,14 @@ import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 
 import picocli.CommandLine;
 
 /**
  * The {@code sqlguard} command line. Standard output carries results only: everything a library
  * might print with {@code System.out} is sent to standard error instead, and so are all logs
- * (level from the environment variable {@code SQLGUARD_LOG}, default {@code warn}).
+ * (level from the environment variable {@code SQLGUARD_LOG}, default {@code warn}), one line per
+ * event.
  */
 public final class Main {
     private Main() {
@@ -38,8 +38,20 @@ public final class Main {
     }
 
     /**
-     * Sends every log line (java.util.logging and slf4j-simple) to stderr, one line each, at
-     * {@code level}: {@code error}, {@code warn} (the default), {@code info}, {@code debug} or {@code trace}.
+     * The loggers of the connection pool and the JDBC drivers: their events carry driver text and
+     * stack traces (a restarted server's "Communications link failure"), which the error contract
+     * keeps out of default output. They are off unless the level is {@code debug} or {@code trace}.
+     */
+    static final java.util.List<String> DRIVER_LOGGERS = java.util.List.of("com.zaxxer.hikari", "com.mysql", "org.mariadb", "org.duckdb");
+
+    /** Holds the driver loggers' levels: java.util.logging keeps loggers only weakly. */
+    private static final java.util.List<Logger> HELD = new java.util.ArrayList<>();
+
+    /**
+     * Sends every log line (java.util.logging, and slf4j through slf4j-jdk14) to stderr, one line
+     * per event (an exception shows as its class; full stack traces only at {@code trace}), at
+     * {@code level}: {@code error}, {@code warn} (the default), {@code info}, {@code debug} or
+     * {@code trace}. The pool's and drivers' loggers are off below {@code debug}.
      */
     static void configureLogging(String level) {
         String name = level == null ? "warn" : level.trim().toLowerCase(Locale.ROOT);
@@ -50,27 +62,38 @@ public final class Main {
             case "trace" -> Level.FINEST;
             default -> Level.WARNING;
         };
-        String slf4j = switch (name) {
-            case "error", "info", "debug", "trace" -> name;
-            default -> "warn";
-        };
-        System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
-        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", slf4j);
-        System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
         Logger root = Logger.getLogger("");
         for (Handler handler : root.getHandlers()) {
             root.removeHandler(handler);
         }
         ConsoleHandler stderr = new ConsoleHandler(); // writes to System.err
-        stderr.setFormatter(new SimpleFormatter());
+        stderr.setFormatter(new OneLineFormatter(jul == Level.FINEST));
         stderr.setLevel(jul);
         root.setLevel(jul);
         root.addHandler(stderr);
+        synchronized (HELD) {
+            HELD.clear();
+            for (String driver : DRIVER_LOGGERS) {
+                Logger logger = Logger.getLogger(driver);
+                logger.setLevel(jul.intValue() <= Level.FINE.intValue() ? jul : Level.OFF);
+                HELD.add(logger);
+            }
+        }
     }
 
     /** Runs one command line and returns its exit code. */
     public static int run(String[] args, CliContext ctx) {
         return commandLine(ctx).execute(args);
+    }
+
+    /**
+     * Whether help may use colours: not on a terminal that says it cannot show them
+     * ({@code TERM=dumb}) nor when {@code NO_COLOR} is set (no-color.org); otherwise picocli decides
+     * (only on a terminal).
+     */
+    static boolean colours(java.util.Map<String, String> env) {
+        String term = env.get("TERM");
+        return !"dumb".equals(term) && env.get("NO_COLOR") == null;
     }
 
     static CommandLine commandLine(CliContext ctx) {
@@ -81,8 +104,13 @@ public final class Main {
                 .addSubcommand(new CommandLine(new SourcesCommand(ctx)))
                 .addSubcommand(new CommandLine(new AskCommand(ctx)))
                 .addSubcommand(new CommandLine(new EvalCommand(ctx)))
-                .addSubcommand(new CommandLine(new McpCommand(ctx)));
+                .addSubcommand(new CommandLine(new McpCommand(ctx)))
+                .addSubcommand(new CommandLine(new CompletionCommand(ctx)))
+                .addSubcommand("help", new CommandLine.HelpCommand());
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
+        if (!colours(ctx.env())) {
+            cmd.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+        }
         cmd.setOut(new PrintWriter(ctx.stdout(), true, StandardCharsets.UTF_8));
         cmd.setErr(new PrintWriter(ctx.stderr(), true, StandardCharsets.UTF_8));
         cmd.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -5,21 +5,20 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
+import dev.sqlguard.app.SourceStatus;
 import dev.sqlguard.app.agent.AgentTools;
 import dev.sqlguard.app.internal.mcp.McpToolServer;
 import dev.sqlguard.app.internal.mcp.McpToolServer.SourceInfo;
 import dev.sqlguard.app.internal.mcp.StdioLifecycle;
-import dev.sqlguard.domain.ErrorCode;
-import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.domain.ToolError;
 import io.modelcontextprotocol.server.McpSyncServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,7 +29,8 @@ import picocli.CommandLine.Option;
                 "Tools list_sources, describe_source, query_data, summary_stats and plot_chart serve the configured sources,",
                 "on the same guarded path and audit as the CLI.",
                 "stdout carries protocol messages only; logs and audit lines go to stderr. Stops when stdin closes.",
-                "Exit codes: 0 stdin closed, 2 a configuration error, 4 no source could start."})
+                "A source that cannot be reached is listed as unavailable and retried until it comes back.",
+                "Exit codes: 0 stdin closed, 2 a configuration error."})
 final class McpCommand implements Callable<Integer> {
     @Mixin
     ConfigOptions configOptions;
@@ -52,28 +52,22 @@ final class McpCommand implements Callable<Integer> {
         SqlGuard guard = Configs.open(resolved, ctx);
         Path charts = Files.createTempDirectory("sqlguard-mcp-charts");
         try (guard) {
-            List<SourceInfo> sources = new ArrayList<>();
-            List<String> served = new ArrayList<>();
             for (String id : guard.sources()) {
-                String engine = resolved.config().sources().get(id).engine();
+                SourceStatus status;
                 try {
-                    guard.start(id);
-                    served.add(id);
-                    sources.add(new SourceInfo(id, engine, Optional.empty()));
-                } catch (GuardException e) {
-                    if (e.code() == ErrorCode.CONFIGURATION_ERROR) {
-                        ctx.warn(e.safeMessage());
-                        return ExitCodes.USAGE;
-                    }
-                    ctx.warn("source '" + id + "' is not served: " + e.safeMessage());
-                    sources.add(new SourceInfo(id, engine, Optional.of(ToolError.of(e))));
+                    status = guard.start(id);
+                } catch (ConfigException e) {
+                    // CONFIGURATION_ERROR: retrying cannot help
+                    ctx.warn(e.getMessage());
+                    return ExitCodes.USAGE;
                 }
+                status.error().ifPresent(error -> ctx.warn("source '" + id + "' is unavailable for now (it is retried): "
+                        + error.message()));
             }
-            if (served.isEmpty()) {
-                ctx.warn("no source could start; the MCP server is not started.");
-                return ExitCodes.ERROR;
-            }
+            List<String> served = guard.sources();
             AgentTools tools = AgentTools.of(guard, charts, served);
+            Supplier<List<SourceInfo>> sources = () -> guard.status().stream()
+                    .map(s -> new SourceInfo(s.id(), s.engine(), s.error())).toList();
             String version = Optional.ofNullable(McpCommand.class.getPackage().getImplementationVersion()).orElse("development");
             StdioLifecycle stdio = new StdioLifecycle(ctx::warn);
             McpSyncServer server = new McpToolServer(tools, sources, version)

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
+import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.domain.ErrorCode;
@@ -51,6 +52,11 @@ final class SourcesCommand implements Callable<Integer> {
         try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx); SqlGuard guard = Configs.open(resolved, ctx)) {
             for (String id : guard.sources()) {
                 SqlGuardConfig.SourceConfig source = resolved.config().sources().get(id);
+                try {
+                    guard.start(id);
+                } catch (ConfigException e) {
+                    ctx.warn(e.getMessage()); // where it is written; the error below says the same without the path
+                }
                 try {
                     described.add(new Described(id, source.engine(), guard.describe(id), Optional.empty()));
                 } catch (GuardException e) {

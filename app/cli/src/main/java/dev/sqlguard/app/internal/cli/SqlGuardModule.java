@@ -43,8 +43,8 @@ final class SqlGuardModule extends AbstractModule {
 
     @Provides
     @Singleton
-    QueryService queryService(AuditSink audit) {
-        return new QueryService(audit);
+    QueryService queryService(AuditSink audit, SqlGuardConfig config) {
+        return new QueryService(audit, java.time.Clock.systemUTC(), config.audit().onFailure());
     }
 
     @Provides

@@ -321,4 +321,102 @@ class CliTest {
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.err()).contains("INPUT");
     }
+
+    @Test
+    void aBatchFolderOrMissingFileIsAUsageErrorNamingIt() throws IOException {
+        Files.createDirectories(dir.resolve("lines"));
+        CliRun folder = run("query", "--batch", "lines");
+        assertThat(folder.code()).isEqualTo(2);
+        assertThat(folder.err()).contains("--batch lines: is a folder, not a file.");
+        assertThat(folder.out()).isEmpty();
+
+        CliRun missing = run("check", "--batch", "nosuch.jsonl");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("--batch nosuch.jsonl: the file does not exist.");
+    }
+
+    @Test
+    void sqlIsReadFromStdinWithADashOrWhenPipedAlone() {
+        CliRun dash = runWith("SELECT n FROM t\n", Map.of(), "query", "--sql", "-");
+        assertThat(dash.code()).as(dash.err()).isZero();
+        assertThat(dash.json().get("returned_count").asInt()).isEqualTo(3);
+
+        CliRun piped = runWith("\uFEFFDELETE FROM claims", Map.of(), "check");
+        assertThat(piped.code()).isEqualTo(3);
+        assertThat(piped.json().get("error").get("code").asText()).isEqualTo("STATEMENT_NOT_ALLOWED");
+
+        CliRun empty = runWith("  \n", Map.of(), "query");
+        assertThat(empty.code()).isEqualTo(2);
+        assertThat(empty.err()).contains("no SQL on stdin");
+
+        CliRun tooLong = runWith("SELECT " + "1,".repeat(AbstractQueryCommand.MAX_LINE_CHARS / 2) + "1", Map.of(), "query", "--sql", "-");
+        assertThat(tooLong.code()).isEqualTo(3);
+        assertThat(tooLong.json().get("error").get("code").asText()).isEqualTo("QUERY_TOO_LONG");
+    }
+
+    @Test
+    void helpAndCompletionAreCommands() {
+        CliRun help = run("help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("Usage: sqlguard").contains("query").contains("completion");
+
+        CliRun queryHelp = run("help", "query");
+        assertThat(queryHelp.code()).isZero();
+        assertThat(queryHelp.out()).contains("Usage: sqlguard query").contains("--batch");
+
+        CliRun completion = run("completion");
+        assertThat(completion.code()).as(completion.err()).isZero();
+        assertThat(completion.out()).contains("complete -F").contains("sqlguard").contains("query").contains("--batch")
+                .contains("bashcompinit");
+    }
+
+    @Test
+    void aDumbTerminalOrNoColorGetsNoColours() {
+        String before = System.getProperty("picocli.ansi");
+        System.setProperty("picocli.ansi", "true"); // as on a colour terminal
+        try {
+            assertThat(runWith("", Map.of(), "--help").out()).as("colours where the terminal shows them").contains("\u001b[");
+            assertThat(runWith("", Map.of("TERM", "dumb"), "--help").out()).doesNotContain("\u001b");
+            assertThat(runWith("", Map.of("NO_COLOR", "1"), "query", "--help").out()).doesNotContain("\u001b");
+        } finally {
+            if (before == null) {
+                System.clearProperty("picocli.ansi");
+            } else {
+                System.setProperty("picocli.ansi", before);
+            }
+        }
+    }
+
+    @Test
+    void askWithoutAModelSaysHowToConfigureOneOnce() {
+        CliRun run = run("ask", "How many claims?");
+
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).contains("no usable model endpoint");
+        assertThat(run.err().split("SQLGUARD_MODEL_BASE_URL", -1)).as(run.err()).hasSize(2);
+    }
+
+    @Test
+    void withTablesAuditLinesGoToTheStateFolderNotBetweenTheTables() throws IOException {
+        Path state = dir.resolve("state");
+        String batch = "{\"id\": 1, \"sql\": \"SELECT n FROM t\"}\n{\"id\": 2, \"sql\": \"DROP TABLE t\"}\n";
+        CliRun run = runWith(batch, Map.of("XDG_STATE_HOME", state.toString()), "query", "--batch", "-", "--format", "table");
+
+        assertThat(run.code()).isZero();
+        assertThat(run.out()).contains("(3 rows, OK").contains("REJECTED STATEMENT_NOT_ALLOWED");
+        assertThat(run.err()).doesNotContain("\"type\":\"audit\"").doesNotContain("\"type\":\"lifecycle\"")
+                .contains("audit lines go to " + state.resolve("sqlguard/audit.jsonl"));
+        assertThat(Files.readAllLines(state.resolve("sqlguard/audit.jsonl")))
+                .filteredOn(line -> line.contains("\"type\":\"audit\"")).hasSize(2);
+
+        Files.writeString(config, "sources: {claims: {engine: fake}}\naudit: {file: mine.jsonl}\n");
+        CliRun configured = runWith("", Map.of("XDG_STATE_HOME", state.toString()), "query", "--sql", "SELECT 1", "--format", "table");
+        assertThat(configured.code()).isZero();
+        assertThat(Files.readString(dir.resolve("mine.jsonl"))).as("audit.file wins").contains("\"type\":\"audit\"");
+
+        Files.writeString(config, "sources: {claims: {engine: fake}}\n");
+        CliRun json = runWith("", Map.of("XDG_STATE_HOME", state.toString()), "query", "--sql", "SELECT 1");
+        assertThat(json.err()).as("JSON output keeps audit lines on stderr").contains("\"type\":\"audit\"");
+    }
 }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -84,7 +85,7 @@ public final class McpToolServer {
     }
 
     private final AgentTools tools;
-    private final List<SourceInfo> sources;
+    private final Supplier<List<SourceInfo>> sources;
 
     private final String serverVersion;
 
@@ -94,9 +95,22 @@ public final class McpToolServer {
      * @param serverVersion the version reported in {@code initialize}
      */
     public McpToolServer(AgentTools tools, List<SourceInfo> sources, String serverVersion) {
+        this(tools, fixed(sources), serverVersion);
+    }
+
+    /**
+     * @param sources every configured source, served or not, read afresh by each {@code list_sources}
+     *     (a source that was down shows as available once it is back)
+     */
+    public McpToolServer(AgentTools tools, Supplier<List<SourceInfo>> sources, String serverVersion) {
         this.tools = requireNonNull(tools, "tools is null");
-        this.sources = List.copyOf(sources);
+        this.sources = requireNonNull(sources, "sources is null");
         this.serverVersion = requireNonNull(serverVersion, "serverVersion is null");
+    }
+
+    private static Supplier<List<SourceInfo>> fixed(List<SourceInfo> sources) {
+        List<SourceInfo> copy = List.copyOf(sources);
+        return () -> copy;
     }
 
     /**
@@ -181,7 +195,7 @@ public final class McpToolServer {
         }
         ObjectNode root = NODES.objectNode().put("status", ToolStatus.OK.name());
         ArrayNode list = root.putArray("sources");
-        for (SourceInfo source : sources) {
+        for (SourceInfo source : sources.get()) {
             list.addObject().put("source", source.id()).put("engine", source.engine())
                     .put("available", source.error().isEmpty())
                     .set("error", ToolResultJson.error(source.error()));
