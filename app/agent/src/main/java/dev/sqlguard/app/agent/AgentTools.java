@@ -106,7 +106,7 @@ public final class AgentTools {
             tool.schema().check(arguments, "");
             return tool.call(arguments);
         } catch (ArgSchema.InvalidArgumentException e) {
-            return refused(tool, arguments, new GuardException(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
+            return refused(tool, arguments, new GuardException(e.code(), e.getMessage()));
         } catch (GuardException e) {
             if (e.code().type() == ErrorType.USER || e.code().type() == ErrorType.POLICY) {
                 return refused(tool, arguments, e);

@@ -103,11 +103,9 @@ class AgentToolsTest {
         "{\"source\":\"claims_db\"}",
         "{\"source\":\"claims_db\",\"sql\":5}",
         "{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\",\"limit\":3}",
-        "{\"source\":\"other\",\"sql\":\"SELECT id FROM claims\"}",
         "{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\",\"params\":{\"a\":1}}",
         "{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\",\"params\":[[1]]}",
         "{\"source\":\"claims_db\",\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\"}",
-        "{\"source\":\"claims_db\",\"sql\":\"\"}",
         "{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\"} trailing"
     })
     void malformedArgumentsAreRejectedWithInvalidArgumentAndNeverThrow(String arguments) throws Exception {
@@ -119,6 +117,35 @@ class AgentToolsTest {
         assertThat(result.at("/error/retryable").asBoolean()).isTrue();
         assertThat(result.at("/error/message").asText()).isNotBlank().doesNotContain("Exception").doesNotContain("jackson");
         assertThat(audit.events).singleElement().satisfies(e -> assertThat(e.code()).contains(ErrorCode.INVALID_ARGUMENT));
+    }
+
+    /** One cause, one code: the same codes as the CLI and the embedding API give for the same mistakes. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "query_data|{\"source\":\"other\",\"sql\":\"SELECT id FROM claims\"}|UNKNOWN_SOURCE",
+        "summary_stats|{\"source\":\"other\",\"table\":\"claims\"}|UNKNOWN_SOURCE",
+        "describe_source|{\"source\":\"other\"}|UNKNOWN_SOURCE",
+        "plot_chart|{\"source\":\"\",\"chart\":{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"status\",\"aggregation\":\"count\"}}|UNKNOWN_SOURCE",
+        "query_data|{\"source\":\"claims_db\",\"sql\":\"\"}|EMPTY_QUERY",
+        "query_data|{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims WHERE id IN (LONG)\"}|QUERY_TOO_LONG"
+    })
+    void mistakesWithACodeOfTheirOwnGetThatCodeNotInvalidArgument(String row) throws Exception {
+        String[] parts = row.split("\\|");
+        String arguments = parts[1].replace("LONG", "1, ".repeat(dev.sqlguard.domain.Limits.DEFAULT_MAX_SQL_LENGTH / 3) + "1");
+        ToolOutcome outcome = tools.call(parts[0], arguments);
+        JsonNode result = json(outcome.modelJson());
+        assertThat(result.at("/status").asText()).isEqualTo("REJECTED");
+        assertThat(result.at("/error/code").asText()).isEqualTo(parts[2]);
+        assertThat(result.at("/error/retryable").asBoolean()).isEqualTo(ErrorCode.valueOf(parts[2]).retryable());
+    }
+
+    @Test
+    void noSchemaUsesATypeArray() throws Exception {
+        for (ToolSpec spec : tools.specs()) {
+            assertThat(spec.parametersSchemaJson()).as(spec.name()).doesNotContainPattern("\"type\"\\s*:\\s*\\[");
+        }
+        JsonNode params = json(tools.specs().get(1).parametersSchemaJson()).at("/properties/params/items/anyOf");
+        assertThat(params).extracting(t -> t.get("type").asText()).containsExactly("string", "number", "boolean", "null");
     }
 
     @Test

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.SafeText;
 
 /**
@@ -34,14 +35,25 @@ public sealed interface ArgSchema {
      */
     void check(JsonNode value, String path);
 
-    /** A string, optionally from a fixed set. */
-    record Str(String description, int minLength, int maxLength, List<String> allowed) implements ArgSchema {
+    /**
+     * A string, optionally from a fixed set.
+     *
+     * @param valueCode the code of a string refused for its length or value (a value of another
+     *                  JSON type is always {@code INVALID_ARGUMENT})
+     */
+    record Str(String description, int minLength, int maxLength, List<String> allowed, ErrorCode valueCode)
+            implements ArgSchema {
         public Str {
             requireNonNull(description, "description is null");
+            requireNonNull(valueCode, "valueCode is null");
             allowed = List.copyOf(allowed);
             if (minLength < 0 || maxLength < minLength) {
                 throw new IllegalArgumentException("bad length bounds");
             }
+        }
+
+        public Str(String description, int minLength, int maxLength, List<String> allowed) {
+            this(description, minLength, maxLength, allowed, ErrorCode.INVALID_ARGUMENT);
         }
 
         public static Str of(String description, int maxLength) {
@@ -50,6 +62,19 @@ public sealed interface ArgSchema {
 
         public static Str oneOf(String description, List<String> allowed) {
             return new Str(description, 1, 256, allowed);
+        }
+
+        /** A source id: any other string is {@code UNKNOWN_SOURCE}, as on every other surface. */
+        public static Str sourceId(String description, List<String> sourceIds) {
+            return new Str(description, 1, 256, sourceIds, ErrorCode.UNKNOWN_SOURCE);
+        }
+
+        /**
+         * SQL text: an empty one passes (the guarded path answers {@code EMPTY_QUERY}), a longer one
+         * is {@code QUERY_TOO_LONG}, as on every other surface.
+         */
+        public static Str sql(String description, int maxLength) {
+            return new Str(description, 0, maxLength, List.of(), ErrorCode.QUERY_TOO_LONG);
         }
 
         @Override
@@ -69,16 +94,22 @@ public sealed interface ArgSchema {
                 throw new InvalidArgumentException(path + " must be a string.");
             }
             String text = value.textValue();
-            if (text.length() < minLength || text.length() > maxLength) {
-                throw new InvalidArgumentException(path + " must have " + minLength + " to " + maxLength + " characters.");
-            }
             if (!allowed.isEmpty() && !allowed.contains(text)) {
-                throw new InvalidArgumentException(path + " must be one of " + allowed + ".");
+                throw new InvalidArgumentException(valueCode, path + " must be one of " + allowed + ".");
+            }
+            if (text.length() > maxLength) {
+                throw new InvalidArgumentException(valueCode, path + " must have at most " + maxLength + " characters.");
+            }
+            if (text.length() < minLength) {
+                throw new InvalidArgumentException(valueCode, path + " must have at least " + minLength + " characters.");
             }
         }
     }
 
-    /** A JSON scalar usable as a bound SQL parameter: string, number, boolean or null. */
+    /**
+     * A JSON scalar usable as a bound SQL parameter: string, number, boolean or null. Its schema is
+     * an {@code anyOf} of the four types, never a {@code type} array, which strict clients refuse.
+     */
     record Scalar(String description) implements ArgSchema {
         public Scalar {
             requireNonNull(description, "description is null");
@@ -87,8 +118,10 @@ public sealed interface ArgSchema {
         @Override
         public ObjectNode toJson() {
             ObjectNode node = NODES.objectNode();
-            ArrayNode types = node.putArray("type");
-            types.add("string").add("number").add("boolean").add("null");
+            ArrayNode types = node.putArray("anyOf");
+            for (String type : List.of("string", "number", "boolean", "null")) {
+                types.addObject().put("type", type);
+            }
             node.put("description", description);
             return node;
         }
@@ -209,8 +242,20 @@ public sealed interface ArgSchema {
     final class InvalidArgumentException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
+        private final ErrorCode code;
+
         public InvalidArgumentException(String safeMessage) {
+            this(ErrorCode.INVALID_ARGUMENT, safeMessage);
+        }
+
+        public InvalidArgumentException(ErrorCode code, String safeMessage) {
             super(safeMessage, null, false, false);
+            this.code = requireNonNull(code, "code is null");
+        }
+
+        /** {@code INVALID_ARGUMENT}, or the code of the cause on every surface (an unknown source, a too long SQL text). */
+        public ErrorCode code() {
+            return code;
         }
     }
 }

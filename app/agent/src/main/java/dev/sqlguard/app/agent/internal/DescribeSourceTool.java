@@ -26,7 +26,7 @@ public final class DescribeSourceTool implements Tool {
     public DescribeSourceTool(ToolContext context) {
         this.context = context;
         this.schema = new ArgSchema.Obj("", Map.of("source",
-                ArgSchema.Str.oneOf("The source to describe; omit it to describe every source.", context.sourceIds())), Set.of());
+                ArgSchema.Str.sourceId("The source to describe; omit it to describe every source.", context.sourceIds())), Set.of());
     }
 
     @Override

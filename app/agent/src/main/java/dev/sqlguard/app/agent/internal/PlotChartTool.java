@@ -62,7 +62,7 @@ public final class PlotChartTool implements Tool {
         chart.put("bucket", ArgSchema.Str.oneOf("Optional: group a DATE or TIMESTAMP x into days, weeks (from Monday), months or"
                 + " years, for time series with many points; needs an aggregation other than 'none'.", DateBucket.WIRE_NAMES));
         Map<String, ArgSchema> props = new LinkedHashMap<>();
-        props.put("source", ArgSchema.Str.oneOf("The data source.", context.sourceIds()));
+        props.put("source", ArgSchema.Str.sourceId("The data source.", context.sourceIds()));
         props.put("chart", new ArgSchema.Obj("The chart specification.", chart, Set.of("type", "table", "x", "aggregation")));
         this.schema = new ArgSchema.Obj("", props, Set.of("source", "chart"));
     }

@@ -22,8 +22,8 @@ public final class QueryDataTool implements Tool {
     public QueryDataTool(ToolContext context) {
         this.context = context;
         Map<String, ArgSchema> props = new LinkedHashMap<>();
-        props.put("source", ArgSchema.Str.oneOf("The data source to query.", context.sourceIds()));
-        props.put("sql", ArgSchema.Str.of("Exactly one read-only SELECT statement. Use ? placeholders for values.",
+        props.put("source", ArgSchema.Str.sourceId("The data source to query.", context.sourceIds()));
+        props.put("sql", ArgSchema.Str.sql("Exactly one read-only SELECT statement. Use ? placeholders for values.",
                 Limits.DEFAULT_MAX_SQL_LENGTH));
         props.put("params", new ArgSchema.Arr("Values for the ? placeholders, in order.",
                 new ArgSchema.Scalar("A placeholder value."), MAX_PARAMS, false));

@@ -45,7 +45,7 @@ public final class SummaryStatsTool implements Tool {
     public SummaryStatsTool(ToolContext context) {
         this.context = context;
         Map<String, ArgSchema> props = new LinkedHashMap<>();
-        props.put("source", ArgSchema.Str.oneOf("The data source.", context.sourceIds()));
+        props.put("source", ArgSchema.Str.sourceId("The data source.", context.sourceIds()));
         props.put("table", ArgSchema.Str.of("An allowlisted table, as describe_source lists it.", 256));
         props.put("columns", new ArgSchema.Arr("Allowlisted columns to summarise; omit for every non-redacted column.",
                 ArgSchema.Str.of("A column name.", 256), MAX_COLUMNS, true));
