@@ -41,6 +41,7 @@ import net.sf.jsqlparser.expression.Parenthesis;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.TimeKeyExpression;
+import net.sf.jsqlparser.expression.TrimFunction;
 import net.sf.jsqlparser.expression.WhenClause;
 import net.sf.jsqlparser.expression.WindowElement;
 import net.sf.jsqlparser.expression.WindowOffset;
@@ -155,6 +156,7 @@ final class ExpressionRenderer {
         handlers.put(Function.class, (e, c) -> function((Function) e, c));
         handlers.put(TimeKeyExpression.class, (e, c) -> timeKey((TimeKeyExpression) e));
         handlers.put(IntervalExpression.class, (e, c) -> interval((IntervalExpression) e, c));
+        handlers.put(TrimFunction.class, (e, c) -> trim((TrimFunction) e, c));
         handlers.put(ExtractExpression.class, (e, c) -> extract((ExtractExpression) e, c));
         handlers.put(ParenthesedSelect.class, (e, c) -> scalarSubquery((ParenthesedSelect) e, c));
         handlers.put(ExistsExpression.class, (e, c) -> exists((ExistsExpression) e, c));
@@ -408,19 +410,50 @@ final class ExpressionRenderer {
     }
 
     private Value interval(IntervalExpression i, Ctx ctx) {
-        if (!i.isUsingIntervalKeyword() || i.getIntervalQualifier() != null) {
+        if (!i.isUsingIntervalKeyword() || (i.getIntervalQualifier() != null && i.getIntervalType() != null)) {
             throw Literals.unsafe("interval form");
         }
-        String unit = Literals.unit(i.getIntervalType());
+        String unit = Literals.unit(i.getIntervalQualifier() != null ? i.getIntervalQualifier().toString() : i.getIntervalType());
         Value amount;
         if (i.getExpression() != null) {
             amount = render(i.getExpression(), ctx);
-        } else if (i.getParameter() != null && i.getParameter().matches("[0-9]{1,18}")) {
+        } else if (i.getParameter() != null && i.getParameter().matches("-?[0-9]{1,18}")) {
             amount = Value.of(i.getParameter());
+        } else if (i.getParameter() != null && i.getParameter().matches("'[0-9:. -]{1,40}'")) {
+            amount = Value.of(SqlText.string(i.getParameter().substring(1, i.getParameter().length() - 1)));
         } else {
             throw Literals.unsafe("interval amount");
         }
         return Value.combine("INTERVAL " + amount.sql() + " " + unit, FlowStep.partial("interval"), List.of(amount));
+    }
+
+    /** TRIM(x), TRIM([BOTH|LEADING|TRAILING] [remove] FROM x). */
+    private Value trim(TrimFunction t, Ctx ctx) {
+        requireAllowed("trim");
+        facts.function("trim");
+        List<Value> parts = new ArrayList<>();
+        StringBuilder sql = new StringBuilder("TRIM(");
+        if (!t.isUsingFromKeyword()) {
+            if (t.getTrimSpecification() != null || t.getFromExpression() != null) {
+                throw Literals.unsafe("trim form");
+            }
+            Value v = render(t.getExpression(), ctx);
+            parts.add(v);
+            sql.append(v.sql());
+        } else {
+            if (t.getTrimSpecification() != null) {
+                sql.append(t.getTrimSpecification().name()).append(' ');
+            }
+            if (t.getExpression() != null) {
+                Value remove = render(t.getExpression(), ctx);
+                parts.add(remove);
+                sql.append(remove.sql()).append(' ');
+            }
+            Value from = render(t.getFromExpression(), ctx);
+            parts.add(from);
+            sql.append("FROM ").append(from.sql());
+        }
+        return Value.combine(sql.append(')').toString(), FlowStep.total("trim"), parts);
     }
 
     private Value extract(ExtractExpression e, Ctx ctx) {
@@ -648,7 +681,7 @@ final class ExpressionRenderer {
         facts.function(name);
         List<Value> args = new ArrayList<>();
         List<String> rendered = new ArrayList<>();
-        if (a.isAllColumns()) {
+        if (a.isAllColumns() || a.getExpression() instanceof AllColumns star && isPlainStar(star)) {
             if (!name.equals("count")) {
                 throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Only COUNT(*) may use *.");
             }
