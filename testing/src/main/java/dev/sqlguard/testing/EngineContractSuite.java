@@ -21,7 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -247,6 +249,64 @@ public abstract class EngineContractSuite {
         assertThat(result.status()).isEqualTo(ToolStatus.OK);
         int ssn = columnIndex(result, "ssn");
         assertThat(result.rows().get(0).get(ssn)).isEqualTo(ResultProjector.REDACTED);
+    }
+
+    // ---------------------------------------------------------------- hostile carriers
+
+    /**
+     * Subqueries, CTEs and set operations carrying a sensitive value (password, ssn) into a position
+     * that decides which rows come back: a subquery predicate, IN (SELECT ...), a CTE used as a filter,
+     * a set operation that compares with a guess. Each query names the capability it needs.
+     */
+    Stream<Arguments> hostileCarriers() {
+        return Stream.of(
+                Arguments.of(EngineCapability.SUBQUERIES,
+                        "SELECT count(*) AS n FROM claims WHERE id IN (SELECT id FROM users WHERE password LIKE 'h%')"),
+                Arguments.of(EngineCapability.SUBQUERIES,
+                        "SELECT count(*) AS n FROM claims c WHERE EXISTS (SELECT 1 FROM users u WHERE u.password = 'hunter2-alice-pw')"),
+                Arguments.of(EngineCapability.SUBQUERIES, "SELECT count(*) AS n FROM regions WHERE region IN (SELECT password FROM users)"),
+                Arguments.of(EngineCapability.SUBQUERIES, "SELECT count(*) AS n FROM claims WHERE ssn IN (SELECT '123-45-6789')"),
+                Arguments.of(EngineCapability.SUBQUERIES,
+                        "SELECT id FROM claims WHERE amount > (SELECT max(length(ssn)) FROM claims c2 WHERE c2.id = claims.id)"),
+                Arguments.of(EngineCapability.CTES,
+                        "WITH p AS (SELECT id, password FROM users) SELECT count(*) AS n FROM p WHERE password LIKE 'h%'"),
+                Arguments.of(EngineCapability.CTES,
+                        "WITH s AS (SELECT id, ssn AS x FROM claims) SELECT id FROM s WHERE x = '123-45-6789'"),
+                Arguments.of(EngineCapability.SET_OPERATIONS, "SELECT password FROM users INTERSECT SELECT 'hunter2-alice-pw'"),
+                Arguments.of(EngineCapability.SET_OPERATIONS, "SELECT ssn FROM claims EXCEPT SELECT '123-45-6789'"),
+                Arguments.of(EngineCapability.SET_OPERATIONS, "SELECT 'hunter2-alice-pw' AS p INTERSECT SELECT password FROM users"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("hostileCarriers")
+    void sensitiveValuesCarriedBySubqueriesCtesAndSetOperationsAreRefused(EngineCapability needs, String sql) {
+        Engine engine = engine(contractPolicy());
+        ToolResult result = run(engine, sql);
+        assertThat(result.status()).as(sql).isEqualTo(ToolStatus.REJECTED);
+        if (has(engine, needs)) {
+            assertThat(result.error().orElseThrow().code()).as(sql).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        } else {
+            // without the capability the construct itself is refused, unless the sensitive use is refused first
+            assertThat(result.error().orElseThrow().code()).as(sql).isIn(ErrorCode.CONSTRUCT_NOT_ALLOWED, ErrorCode.COLUMN_NOT_ALLOWED);
+        }
+        assertNoLifecycleFor(result);
+    }
+
+    /**
+     * The error oracle of partial functions: pow(ascii(substring(password, 8, 1)), 154) succeeds
+     * where 155 overflows, so whether the query fails would spell the password out. Refused on every
+     * engine, whether or not the function list allows the functions.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {154, 155})
+    void aPartialFunctionIsNoErrorOracleOnASensitiveValue(int exponent) {
+        Set<String> functions = new java.util.HashSet<>(POLICY_FUNCTIONS);
+        functions.addAll(Set.of("pow", "ascii", "substring"));
+        Engine engine = engine(contractPolicy().withFunctions(functions));
+        ToolResult result = run(engine, "SELECT pow(ascii(substring(password, 8, 1)), " + exponent + ") AS x FROM users WHERE id = 1");
+        assertThat(result.status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(result.error().orElseThrow().code()).isIn(ErrorCode.COLUMN_NOT_ALLOWED, ErrorCode.FUNCTION_NOT_ALLOWED);
+        assertNoLifecycleFor(result);
     }
 
     // ---------------------------------------------------------------- what the factory declares

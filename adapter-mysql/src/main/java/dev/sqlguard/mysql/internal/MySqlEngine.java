@@ -15,6 +15,7 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
@@ -29,7 +30,7 @@ import dev.sqlguard.ports.TableDescription.ColumnDescription;
 public final class MySqlEngine implements Engine {
     private final String sourceId;
     private final GuardrailPolicy policy;
-    private final MySqlValidator validator;
+    private final CachingValidator validator;
     private final MySqlExecutor executor;
     private final SchemaSnapshot schema;
     private final HikariDataSource queries;
@@ -40,7 +41,7 @@ public final class MySqlEngine implements Engine {
                        SchemaSnapshot schema, HikariDataSource queries, HikariDataSource control, ScheduledExecutorService watchdog) {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
         this.policy = requireNonNull(policy, "policy is null");
-        this.validator = requireNonNull(validator, "validator is null");
+        this.validator = new CachingValidator(requireNonNull(validator, "validator is null"));
         this.executor = requireNonNull(executor, "executor is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.queries = requireNonNull(queries, "queries is null");
@@ -94,7 +95,13 @@ public final class MySqlEngine implements Engine {
 
     @Override
     public Set<EngineCapability> capabilities() {
-        return EnumSet.of(EngineCapability.GROUP_BY, EngineCapability.JOINS, EngineCapability.SCHEMA_INSPECTION);
+        return EnumSet.of(EngineCapability.GROUP_BY, EngineCapability.JOINS, EngineCapability.SUBQUERIES, EngineCapability.CTES,
+                EngineCapability.SET_OPERATIONS, EngineCapability.WILDCARD, EngineCapability.SCHEMA_INSPECTION);
+    }
+
+    /** How many plans the validator's cache holds (tests and metrics). */
+    public int cachedPlans() {
+        return validator.size();
     }
 
     @Override

@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import dev.sqlguard.domain.ColumnUse;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -27,26 +26,23 @@ import net.sf.jsqlparser.statement.select.Select;
 /**
  * The MySQL dialect's validator: pre-checks the raw text, parses it with JSqlParser 5.4 on the
  * caller's thread (never the parser's timeout executor, whose timed-out worker keeps running),
- * checks the one SELECT against the policy and renders the SQL the server will run. Outcomes,
- * refusals included, are cached by SQL text; parameters are bound per call. Thread-safe.
+ * checks the one SELECT against the allowlists and renders the SQL the server will run. The plan
+ * carries the facts the domain decides on (every column use with its position and steps, each
+ * output's lineage, amplifying calls); sensitive-value flow is decided by
+ * {@link GuardrailPolicy#authorize}, not here. Plans are reused by the engine's
+ * {@link dev.sqlguard.domain.port.CachingValidator}. Thread-safe.
  */
 public final class MySqlValidator implements StatementValidator {
-    /** The functions allowed when the policy names none. */
-    public static final Set<String> DEFAULT_FUNCTIONS = Set.of("count", "sum", "avg", "min", "max");
+    /** The functions allowed when the policy names none: the whole curated catalogue. */
+    public static final Set<String> DEFAULT_FUNCTIONS = MySqlFunctions.defaults();
 
     private static final Logger LOG = Logger.getLogger(MySqlValidator.class.getName());
-    private static final int CACHE_SIZE = 512;
 
     private final String sourceId;
     private final SchemaSnapshot schema;
     private final GuardrailPolicy policy;
     private final Set<String> functions;
     private final Optional<Long> hintMillis;
-    private final PlanCache<Outcome> cache = new PlanCache<>(CACHE_SIZE);
-
-    /** A cached validation result: a plan template (null parameters) or the refusal. */
-    private record Outcome(QueryPlan plan, GuardException error) {
-    }
 
     /**
      * @param hintMillis render a MAX_EXECUTION_TIME hint with this value (MySQL), or empty (MariaDB)
@@ -64,40 +60,29 @@ public final class MySqlValidator implements StatementValidator {
 
     @Override
     public QueryPlan validate(QueryRequest request) {
-        Outcome outcome = cache.get(request.sql(), this::compute);
-        if (outcome.error() != null) {
-            throw new GuardException(outcome.error().code(), outcome.error().safeMessage(), outcome.error().getCause());
-        }
-        return outcome.plan().withParameters(request.params());
-    }
-
-    /** How many outcomes the plan cache holds (tests and metrics). */
-    public int cachedPlans() {
-        return cache.size();
-    }
-
-    private Outcome compute(String sql) {
+        QueryPlan template;
         try {
-            return new Outcome(plan(sql), null);
+            template = plan(request.sql());
         } catch (GuardException e) {
-            return new Outcome(null, e);
+            throw e;
         } catch (StackOverflowError e) {
-            return new Outcome(null, new GuardException(ErrorCode.QUERY_TOO_COMPLEX));
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX);
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "validator failed on an input", e);
-            return new Outcome(null, new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be checked.", e));
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be checked.", e);
         }
+        return template.withParameters(request.params());
     }
 
     private QueryPlan plan(String sql) {
         SqlPrecheck.check(sql, policy.limits().maxSqlLength());
-        Statement statement = parseOne(sql);
+        Statement statement = parseOne(KeywordNames.quote(sql));
         if (!(statement instanceof Select select)) {
             throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
         }
         SelectRenderer.Rendered r = new SelectRenderer(schema, policy, functions, hintMillis).render(select);
         return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
-                ColumnUse.coarse(r.outputs(), r.columns()), r.functions(), r.outputs(), List.of(), policy.limits());
+                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits());
     }
 
     /** Parses on this thread: the fast grammar first, then the complex one, as parseStatements does. */

@@ -25,7 +25,7 @@ class MySqlValidatorTest {
     private final MySqlValidator validator = TestSchemas.validator();
 
     private QueryPlan plan(String sql, Object... params) {
-        return validator.validate(QueryRequest.of("src", sql, params));
+        return TestSchemas.authorized(validator, TestSchemas.policy(), sql, params);
     }
 
     private ErrorCode code(String sql, Object... params) {
@@ -78,7 +78,8 @@ class MySqlValidatorTest {
         assertThat(code("SELECT id FROM claims JOIN users ON claims.id = users.id")).isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
         assertThat(code("SELECT c.id FROM claims c JOIN claims c ON c.id = c.id")).isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
         assertThat(code("SELECT claims.id FROM claims c")).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
-        assertThat(code("SELECT c.id FROM claims c JOIN regions r ON c.ssn = r.region")).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        // a column that is not allowlisted is indistinguishable from one that does not exist
+        assertThat(code("SELECT c.id FROM claims c JOIN regions r ON c.ssn = r.region")).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
         assertThat(code("SELECT c.id FROM claims c JOIN regions r ON r.region = x.region")).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
     }
 
@@ -88,7 +89,8 @@ class MySqlValidatorTest {
         assertThat(p.executableSql()).contains("GROUP BY 1 HAVING ((count(*)) > 1) ORDER BY 2 LIMIT");
         // an alias that is also a column name of the FROM tables is ambiguous (the server prefers the column in GROUP BY)
         assertThat(code("SELECT max(name) AS password FROM users GROUP BY password")).isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
-        assertThat(code("SELECT max(id) AS ssn FROM claims ORDER BY ssn")).isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
+        // ssn is hidden, so the name is only the alias (as if the column did not exist)
+        assertThat(plan("SELECT max(id) AS ssn FROM claims ORDER BY ssn").executableSql()).contains("ORDER BY 1 LIMIT");
         // the alias that is the column itself is fine
         assertThat(plan("SELECT region FROM claims GROUP BY region ORDER BY region").executableSql())
                 .contains("GROUP BY `t1`.`region` ORDER BY `t1`.`region`");
@@ -109,36 +111,42 @@ class MySqlValidatorTest {
     }
 
     @Test
-    void plansAreCachedAndBoundPerCall() {
-        plan("SELECT id FROM claims WHERE id = ?", 1);
-        QueryPlan second = plan("SELECT id FROM claims WHERE id = ?", 2);
+    void plansAreCachedByTheDomainDecoratorAndBoundPerCall() {
+        dev.sqlguard.domain.port.CachingValidator cached = new dev.sqlguard.domain.port.CachingValidator(validator);
+        cached.validate(QueryRequest.of("src", "SELECT id FROM claims WHERE id = ?", 1));
+        QueryPlan second = cached.validate(QueryRequest.of("src", "SELECT id FROM claims WHERE id = ?", 2));
         assertThat(second.parameters()).containsExactly(2L);
-        assertThat(validator.cachedPlans()).isEqualTo(1);
-        assertThat(code("SELECT * FROM claims")).isEqualTo(ErrorCode.WILDCARD_NOT_ALLOWED);
-        assertThat(code("SELECT * FROM claims")).isEqualTo(ErrorCode.WILDCARD_NOT_ALLOWED);
+        assertThat(cached.size()).isEqualTo(1);
     }
 
     static Stream<Arguments> refused() {
         return Stream.of(
-                Arguments.of("SELECT * FROM claims", ErrorCode.WILDCARD_NOT_ALLOWED),
-                Arguments.of("SELECT c.* FROM claims c", ErrorCode.WILDCARD_NOT_ALLOWED),
                 Arguments.of("SELECT count(DISTINCT *) FROM claims", null),
-                Arguments.of("SELECT ssn FROM claims", ErrorCode.COLUMN_NOT_ALLOWED),
+                Arguments.of("SELECT ssn FROM claims", ErrorCode.UNKNOWN_COLUMN),
+                Arguments.of("SELECT c.ssn FROM claims c", ErrorCode.UNKNOWN_COLUMN),
+                Arguments.of("SELECT id FROM claims c WHERE c.ssn = '1'", ErrorCode.UNKNOWN_COLUMN),
+                Arguments.of("SELECT id FROM claims WHERE EXISTS (SELECT 1 FROM secrets)", ErrorCode.TABLE_NOT_ALLOWED),
+                Arguments.of("SELECT x.id FROM (SELECT id FROM secrets) x", ErrorCode.TABLE_NOT_ALLOWED),
+                Arguments.of("WITH s AS (SELECT value FROM secrets) SELECT 1 FROM s", ErrorCode.TABLE_NOT_ALLOWED),
+                Arguments.of("SELECT id FROM claims UNION SELECT id FROM secrets", ErrorCode.TABLE_NOT_ALLOWED),
+                Arguments.of("SELECT id FROM claims UNION SELECT id, name FROM users", ErrorCode.SYNTAX_ERROR),
+                Arguments.of("SELECT id FROM claims WHERE id IN (SELECT id, name FROM users)", ErrorCode.SYNTAX_ERROR),
+                Arguments.of("SELECT id FROM (SELECT id FROM claims)", ErrorCode.SYNTAX_ERROR),
+                Arguments.of("SELECT id FROM claims MINUS SELECT id FROM users", null),
+                Arguments.of("SELECT id FROM claims NATURAL JOIN regions", ErrorCode.JOIN_NOT_ALLOWED),
+                Arguments.of("SELECT id FROM claims FULL JOIN regions ON claims.region = regions.region", ErrorCode.JOIN_NOT_ALLOWED),
+                Arguments.of("SELECT id, rank() OVER w FROM claims WINDOW w AS (ORDER BY id)", null),
+                Arguments.of("SELECT repeat(name, id) FROM users", ErrorCode.UNBOUNDED_COST),
+                Arguments.of("SELECT lpad(name, 1000000000, 'x') FROM users", ErrorCode.UNBOUNDED_COST),
+                Arguments.of("SELECT space(amount) FROM claims", ErrorCode.UNBOUNDED_COST),
+                Arguments.of("SELECT repeat(repeat('ab', 1000), 1000) FROM claims", ErrorCode.UNBOUNDED_COST),
+                Arguments.of("SELECT lowr(name) FROM users", ErrorCode.FUNCTION_NOT_ALLOWED),
+                Arguments.of("SELECT regexp_replace(name, 'a', 'b') FROM users", ErrorCode.FUNCTION_NOT_ALLOWED),
                 Arguments.of("SELECT id FROM secrets", ErrorCode.TABLE_NOT_ALLOWED),
                 Arguments.of("SELECT user FROM mysql.user", ErrorCode.TABLE_NOT_ALLOWED),
                 Arguments.of("SELECT id FROM other.claims", ErrorCode.TABLE_NOT_ALLOWED),
                 Arguments.of("SELECT id FROM `guard.claims`", null),
                 Arguments.of("SELECT id FROM information_schema.tables", ErrorCode.TABLE_NOT_ALLOWED),
-                Arguments.of("SELECT (SELECT password FROM users LIMIT 1) AS p FROM claims", ErrorCode.CONSTRUCT_NOT_ALLOWED),
-                Arguments.of("SELECT id FROM claims WHERE id IN (SELECT id FROM users)", ErrorCode.CONSTRUCT_NOT_ALLOWED),
-                Arguments.of("SELECT id FROM claims WHERE EXISTS (SELECT 1 FROM users)", ErrorCode.CONSTRUCT_NOT_ALLOWED),
-                Arguments.of("SELECT id FROM claims ORDER BY (SELECT max(id) FROM users)", ErrorCode.CONSTRUCT_NOT_ALLOWED),
-                Arguments.of("SELECT region FROM claims GROUP BY (SELECT 1 FROM users)", ErrorCode.CONSTRUCT_NOT_ALLOWED),
-                Arguments.of("SELECT region, count(*) FROM claims GROUP BY region HAVING count(*) > (SELECT count(*) FROM users)", ErrorCode.CONSTRUCT_NOT_ALLOWED),
-                Arguments.of("SELECT c.id FROM claims c JOIN regions r ON r.region = (SELECT name FROM users LIMIT 1)", ErrorCode.CONSTRUCT_NOT_ALLOWED),
-                Arguments.of("SELECT id FROM (SELECT id FROM claims) x", ErrorCode.CONSTRUCT_NOT_ALLOWED),
-                Arguments.of("SELECT id FROM claims UNION SELECT id FROM users", ErrorCode.CONSTRUCT_NOT_ALLOWED),
-                Arguments.of("WITH x AS (SELECT id FROM claims) SELECT id FROM x", ErrorCode.CONSTRUCT_NOT_ALLOWED),
                 Arguments.of("VALUES (1)", null),
                 Arguments.of("(SELECT id FROM claims)", ErrorCode.CONSTRUCT_NOT_ALLOWED),
                 Arguments.of("SELECT id FROM claims FOR UPDATE", ErrorCode.CONSTRUCT_NOT_ALLOWED),
@@ -154,13 +162,8 @@ class MySqlValidatorTest {
                 Arguments.of("SELECT sleep(5)", ErrorCode.FUNCTION_NOT_ALLOWED),
                 Arguments.of("SELECT benchmark(1000000, 1)", ErrorCode.FUNCTION_NOT_ALLOWED),
                 Arguments.of("SELECT get_lock('x', 1)", ErrorCode.FUNCTION_NOT_ALLOWED),
-                Arguments.of("SELECT lower(name) FROM users", ErrorCode.FUNCTION_NOT_ALLOWED),
                 Arguments.of("SELECT guard.f_write() FROM users", ErrorCode.FUNCTION_NOT_ALLOWED),
                 Arguments.of("SELECT NEXTVAL(seq)", null),
-                Arguments.of("SELECT id, row_number() OVER (ORDER BY id) FROM claims", null),
-                Arguments.of("SELECT id FROM claims, regions", ErrorCode.JOIN_NOT_ALLOWED),
-                Arguments.of("SELECT id FROM claims CROSS JOIN regions", ErrorCode.JOIN_NOT_ALLOWED),
-                Arguments.of("SELECT id FROM claims RIGHT JOIN regions ON claims.region = regions.region", ErrorCode.JOIN_NOT_ALLOWED),
                 Arguments.of("SELECT id FROM claims NATURAL JOIN regions", ErrorCode.JOIN_NOT_ALLOWED),
                 Arguments.of("SELECT id FROM claims JOIN regions USING (region)", ErrorCode.JOIN_NOT_ALLOWED),
                 Arguments.of("SELECT id FROM claims STRAIGHT_JOIN regions ON claims.region = regions.region", null),
@@ -271,7 +274,7 @@ class MySqlValidatorTest {
         MySqlValidator today = new MySqlValidator("src", TestSchemas.snapshot(), withToday, Optional.empty());
         assertThat(today.validate(QueryRequest.of("src", "SELECT count(*) AS n FROM claims WHERE created < current_date()", List.of()))
                 .executableSql()).contains("(`t1`.`created` < CURRENT_DATE)");
-        assertThatThrownBy(() -> validator.validate(QueryRequest.of("src", "SELECT id FROM claims WHERE created < CURRENT_DATE", List.of())))
+        assertThatThrownBy(() -> custom.validate(QueryRequest.of("src", "SELECT id FROM claims WHERE created < CURRENT_DATE", List.of())))
                 .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED);
         var withSleep = TestSchemas.policy().withFunctions(java.util.Set.of("sleep"));
         MySqlValidator unsafe = new MySqlValidator("src", TestSchemas.snapshot(), withSleep, Optional.empty());

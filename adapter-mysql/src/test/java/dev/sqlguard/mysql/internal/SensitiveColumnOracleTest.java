@@ -16,7 +16,6 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryPlan;
-import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableAllowlist;
 
 /**
@@ -37,7 +36,7 @@ class SensitiveColumnOracleTest {
     private final MySqlValidator validator = new MySqlValidator("src", TestSchemas.snapshot(), policy(), Optional.empty());
 
     private QueryPlan plan(String sql, Object... params) {
-        return validator.validate(QueryRequest.of("src", sql, params));
+        return TestSchemas.authorized(validator, policy(), sql, params);
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
@@ -116,8 +115,8 @@ class SensitiveColumnOracleTest {
     void theMessageNamesTheColumnAndTheRuleButNoData() {
         assertThatThrownBy(() -> plan("SELECT count(*) AS n FROM users WHERE password LIKE 'hunter2%'"))
                 .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.getMessage())
-                        .isEqualTo("Column 'password' is sensitive: it may be selected (values come back redacted)"
-                                + " but not used to filter, join, group or order.")
+                        .isEqualTo("Column 'password' is sensitive: its values may be selected (they come back redacted)"
+                                + " but not used to filter rows.")
                         .doesNotContain("hunter2"));
         assertThatThrownBy(() -> plan("SELECT password AS p FROM users ORDER BY p"))
                 .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.getMessage()).startsWith("Column 'password' is sensitive"));
@@ -146,13 +145,13 @@ class SensitiveColumnOracleTest {
 
     @Test
     void theRedactListOfThePolicyMakesAColumnSensitiveToo() {
-        MySqlValidator redactingRegion = new MySqlValidator("src", TestSchemas.snapshot(),
-                policy().withRedact(Set.of("region")), Optional.empty());
-        assertThatThrownBy(() -> redactingRegion.validate(QueryRequest.of("src", "SELECT count(*) AS n FROM claims WHERE region = 'north'")))
+        GuardrailPolicy redacting = policy().withRedact(Set.of("region"));
+        MySqlValidator redactingRegion = new MySqlValidator("src", TestSchemas.snapshot(), redacting, Optional.empty());
+        assertThatThrownBy(() -> TestSchemas.authorized(redactingRegion, redacting, "SELECT count(*) AS n FROM claims WHERE region = 'north'"))
                 .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED));
-        assertThatThrownBy(() -> redactingRegion.validate(QueryRequest.of("src", "SELECT region, count(*) AS n FROM claims GROUP BY region")))
+        assertThatThrownBy(() -> TestSchemas.authorized(redactingRegion, redacting, "SELECT region, count(*) AS n FROM claims GROUP BY region"))
                 .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED));
-        assertThat(redactingRegion.validate(QueryRequest.of("src", "SELECT region, amount FROM claims WHERE status = 'OPEN' ORDER BY id")).outputs())
+        assertThat(TestSchemas.authorized(redactingRegion, redacting, "SELECT region, amount FROM claims WHERE status = 'OPEN' ORDER BY id").outputs())
                 .hasSize(2);
         // the same query is fine where region is not sensitive
         assertThat(plan("SELECT count(*) AS n FROM claims WHERE region = 'north'").executableSql()).contains("WHERE (`t1`.`region` = 'north')");

@@ -40,6 +40,13 @@ final class TestSchemas {
         return new GuardrailPolicy(tables, Set.of(), Set.of(), Set.of(), Limits.defaults().withMaxRows(100));
     }
 
+    /** Validates and authorizes, as QueryService does: the validator reports facts, the policy decides. */
+    static dev.sqlguard.domain.QueryPlan authorized(MySqlValidator validator, GuardrailPolicy policy, String sql, Object... params) {
+        dev.sqlguard.domain.QueryPlan plan = validator.validate(dev.sqlguard.domain.QueryRequest.of("src", sql, params));
+        policy.authorize(plan);
+        return plan;
+    }
+
     static MySqlValidator validator() {
         return new MySqlValidator("src", snapshot(), policy(), Optional.empty());
     }

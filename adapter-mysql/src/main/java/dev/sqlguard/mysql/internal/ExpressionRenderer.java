@@ -1,0 +1,763 @@
+package dev.sqlguard.mysql.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import dev.sqlguard.domain.Amplification;
+import dev.sqlguard.domain.CostClass;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FlowStep;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.Names;
+import dev.sqlguard.domain.SafeText;
+import dev.sqlguard.domain.Suggestions;
+import dev.sqlguard.domain.UsePosition;
+import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.AnalyticType;
+import net.sf.jsqlparser.expression.AnyComparisonExpression;
+import net.sf.jsqlparser.expression.AnyType;
+import net.sf.jsqlparser.expression.BinaryExpression;
+import net.sf.jsqlparser.expression.BooleanValue;
+import net.sf.jsqlparser.expression.CaseExpression;
+import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
+import net.sf.jsqlparser.expression.DateUnitExpression;
+import net.sf.jsqlparser.expression.DoubleValue;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExtractExpression;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.IntervalExpression;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.NotExpression;
+import net.sf.jsqlparser.expression.NullValue;
+import net.sf.jsqlparser.expression.Parenthesis;
+import net.sf.jsqlparser.expression.SignedExpression;
+import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.TimeKeyExpression;
+import net.sf.jsqlparser.expression.TrimFunction;
+import net.sf.jsqlparser.expression.WhenClause;
+import net.sf.jsqlparser.expression.WindowElement;
+import net.sf.jsqlparser.expression.WindowOffset;
+import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
+import net.sf.jsqlparser.expression.operators.arithmetic.Division;
+import net.sf.jsqlparser.expression.operators.arithmetic.IntegerDivision;
+import net.sf.jsqlparser.expression.operators.arithmetic.Modulo;
+import net.sf.jsqlparser.expression.operators.arithmetic.Multiplication;
+import net.sf.jsqlparser.expression.operators.arithmetic.Subtraction;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
+import net.sf.jsqlparser.expression.operators.conditional.XorExpression;
+import net.sf.jsqlparser.expression.operators.relational.Between;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.InExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
+import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
+import net.sf.jsqlparser.expression.operators.relational.MinorThan;
+import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.SupportsOldOracleJoinSyntax;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+
+/**
+ * Renders expressions: a dispatch table keyed by the node's exact class, so that a subclass the
+ * parser may add later, or a node this class does not know, is refused ({@code UNSAFE_SYNTAX})
+ * instead of being rendered by a handler written for something else. Every operator is rendered
+ * fully parenthesised; every column fully qualified with the alias sqlguard generated. Each value
+ * carries its flows: the base columns it derives from and the steps they pass through, which the
+ * domain decides on. Not thread-safe: one instance per validation.
+ */
+@SuppressWarnings({"deprecation", "removal"})
+final class ExpressionRenderer {
+    /** Where an expression stands, for the name rules of the server (aliases in HAVING and ORDER BY). */
+    enum Clause { SELECT, ON, WHERE, GROUP_BY, HAVING, ORDER_BY, WINDOW, AGGREGATE_ORDER }
+
+    /** The context of one expression. */
+    record Ctx(Scope scope, Clause clause, int depth) {
+        Ctx deeper() {
+            if (depth >= Literals.MAX_NESTING) {
+                throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query nests expressions too deeply.");
+            }
+            return new Ctx(scope, clause, depth + 1);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Handler {
+        Value render(Expression e, Ctx ctx);
+    }
+
+    private static final Pattern FUNCTION_NAME = Pattern.compile("[a-z_][a-z0-9_]*");
+    /** Functions whose first argument is a time unit keyword. */
+    private static final Set<String> UNIT_FIRST = Set.of("timestampdiff", "timestampadd");
+    private static final Set<String> TIME_KEYS = Set.of("current_date", "current_time", "current_timestamp", "localtime",
+            "localtimestamp");
+
+    private final SelectRenderer queries;
+    private final Facts facts;
+    private final Set<String> allowlist;
+    private final ParameterMarkers parameters;
+    private final Map<Class<?>, Handler> handlers = new HashMap<>();
+
+    ExpressionRenderer(SelectRenderer queries, Facts facts, Set<String> allowlist, ParameterMarkers parameters) {
+        this.queries = queries;
+        this.facts = facts;
+        this.allowlist = Set.copyOf(allowlist);
+        this.parameters = parameters;
+        handlers.put(Column.class, (e, c) -> column((Column) e, c));
+        handlers.put(DateUnitExpression.class, (e, c) -> unitAsColumn((DateUnitExpression) e, c));
+        handlers.put(LongValue.class, (e, c) -> Value.literal(Literals.integer((LongValue) e), integerValue((LongValue) e)));
+        handlers.put(DoubleValue.class, (e, c) -> Value.of(Literals.decimal((DoubleValue) e)));
+        handlers.put(StringValue.class, (e, c) -> Value.literal(Literals.string((StringValue) e), ((StringValue) e).getNotExcapedValue()));
+        handlers.put(NullValue.class, (e, c) -> Value.of("NULL"));
+        handlers.put(BooleanValue.class, (e, c) -> Value.of(((BooleanValue) e).getValue() ? "TRUE" : "FALSE"));
+        handlers.put(DateTimeLiteralExpression.class, (e, c) -> Value.of(Literals.dateTime((DateTimeLiteralExpression) e)));
+        handlers.put(JdbcParameter.class, (e, c) -> parameter((JdbcParameter) e));
+        handlers.put(Parenthesis.class, (e, c) -> wrap(render(((Parenthesis) e).getExpression(), c)));
+        handlers.put(ParenthesedExpressionList.class, (e, c) -> parenthesedList((ParenthesedExpressionList<?>) e, c));
+        handlers.put(SignedExpression.class, (e, c) -> signed((SignedExpression) e, c));
+        handlers.put(NotExpression.class, (e, c) -> not((NotExpression) e, c));
+        binary(AndExpression.class, "AND");
+        binary(OrExpression.class, "OR");
+        binary(XorExpression.class, "XOR");
+        binary(EqualsTo.class, "=");
+        binary(NotEqualsTo.class, "<>");
+        binary(GreaterThan.class, ">");
+        binary(GreaterThanEquals.class, ">=");
+        binary(MinorThan.class, "<");
+        binary(MinorThanEquals.class, "<=");
+        binary(Addition.class, "+");
+        binary(Subtraction.class, "-");
+        binary(Multiplication.class, "*");
+        binary(Division.class, "/");
+        binary(Modulo.class, "%");
+        binary(IntegerDivision.class, "DIV");
+        handlers.put(Between.class, (e, c) -> between((Between) e, c));
+        handlers.put(InExpression.class, (e, c) -> in((InExpression) e, c));
+        handlers.put(IsNullExpression.class, (e, c) -> isNull((IsNullExpression) e, c));
+        handlers.put(LikeExpression.class, (e, c) -> like((LikeExpression) e, c));
+        handlers.put(CaseExpression.class, (e, c) -> caseExpr((CaseExpression) e, c));
+        handlers.put(CastExpression.class, (e, c) -> cast((CastExpression) e, c));
+        handlers.put(Function.class, (e, c) -> function((Function) e, c));
+        handlers.put(TimeKeyExpression.class, (e, c) -> timeKey((TimeKeyExpression) e));
+        handlers.put(IntervalExpression.class, (e, c) -> interval((IntervalExpression) e, c));
+        handlers.put(TrimFunction.class, (e, c) -> trim((TrimFunction) e, c));
+        handlers.put(ExtractExpression.class, (e, c) -> extract((ExtractExpression) e, c));
+        handlers.put(ParenthesedSelect.class, (e, c) -> scalarSubquery((ParenthesedSelect) e, c));
+        handlers.put(ExistsExpression.class, (e, c) -> exists((ExistsExpression) e, c));
+        handlers.put(AnalyticExpression.class, (e, c) -> window((AnalyticExpression) e, c));
+    }
+
+    /** Renders {@code e} in {@code ctx}; a node class without a handler is refused. */
+    Value render(Expression e, Ctx ctx) {
+        if (e == null) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "An expression is missing.");
+        }
+        Ctx inner = ctx.deeper();
+        if (e instanceof SupportsOldOracleJoinSyntax o && (o.getOldOracleJoinSyntax() != 0 || o.getOraclePriorPosition() != 0)) {
+            throw Literals.unsafe("Oracle join syntax");
+        }
+        Handler handler = handlers.get(e.getClass());
+        if (handler == null) {
+            throw refusal(e);
+        }
+        return handler.render(e, inner);
+    }
+
+    private static GuardException refusal(Expression e) {
+        if (e instanceof AllColumns) {
+            return new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Only COUNT(*) and the select list may use *.");
+        }
+        if (e instanceof net.sf.jsqlparser.expression.UserVariable || e instanceof net.sf.jsqlparser.expression.VariableAssignment) {
+            return new GuardException(ErrorCode.VARIABLE_NOT_ALLOWED);
+        }
+        if (e instanceof net.sf.jsqlparser.expression.JdbcNamedParameter || e instanceof net.sf.jsqlparser.expression.NumericBind) {
+            return new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Use ? for parameters.");
+        }
+        if (e instanceof net.sf.jsqlparser.expression.NextValExpression) {
+            return new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Sequences are not allowed.");
+        }
+        return Literals.unsafe(e.getClass().getSimpleName());
+    }
+
+    private void binary(Class<? extends BinaryExpression> type, String operator) {
+        handlers.put(type, (e, c) -> {
+            BinaryExpression b = (BinaryExpression) e;
+            Value left = render(b.getLeftExpression(), c);
+            Value right = b.getRightExpression() instanceof AnyComparisonExpression any && isComparison(type)
+                    ? anyAll(any, left, c) : render(b.getRightExpression(), c);
+            return Value.combine("(" + left.sql() + " " + operator + " " + right.sql() + ")",
+                    FlowStep.partial(operator.toLowerCase(Locale.ROOT)), List.of(left, right));
+        });
+    }
+
+    private static boolean isComparison(Class<?> type) {
+        return type == EqualsTo.class || type == NotEqualsTo.class || type == GreaterThan.class || type == GreaterThanEquals.class
+                || type == MinorThan.class || type == MinorThanEquals.class;
+    }
+
+    private static Value wrap(Value v) {
+        return new Value("(" + v.sql() + ")", v.flows(), v.literal());
+    }
+
+    private static Long integerValue(LongValue v) {
+        try {
+            return Long.parseLong(v.getStringValue());
+        } catch (NumberFormatException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    // ------------------------------------------------------------------ columns
+
+    private Value column(Column c, Ctx ctx) {
+        if (c.getArrayConstructor() != null || c.getCommentText() != null) {
+            throw Literals.unsafe("column form");
+        }
+        String name = SqlText.unquote(c.getColumnName());
+        Table qualifier = c.getTable();
+        boolean qualified = qualifier != null && qualifier.getName() != null;
+        if (!qualified) {
+            Optional<Value> alias = queries.aliasReference(name, ctx);
+            if (alias.isPresent()) {
+                return alias.get();
+            }
+            return ctx.scope().resolve(name);
+        }
+        if (qualifier.getNameParts().size() > 2) {
+            throw new GuardException(ErrorCode.UNKNOWN_COLUMN, "Qualify columns as table.column, alias.column or schema.table.column.");
+        }
+        Optional<String> schemaName = qualifier.getSchemaName() == null ? Optional.empty()
+                : Optional.of(SqlText.unquote(qualifier.getSchemaName()));
+        return ctx.scope().resolve(schemaName, SqlText.unquote(qualifier.getName()), name);
+    }
+
+    /** An unqualified {@code year}, {@code month}, ... where a value stands: the server reads a column. */
+    private Value unitAsColumn(DateUnitExpression e, Ctx ctx) {
+        return column(new Column(e.getType().name().toLowerCase(Locale.ROOT)), ctx);
+    }
+
+    private Value parameter(JdbcParameter p) {
+        if (p.isUseFixedIndex() || !"?".equals(p.getParameterCharacter()) || p.getIndex() == null) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Use ? for parameters.");
+        }
+        return Value.of(parameters.marker(p.getIndex()));
+    }
+
+    // ------------------------------------------------------------------ operators
+
+    private Value parenthesedList(ParenthesedExpressionList<?> list, Ctx ctx) {
+        if (list.size() != 1) {
+            throw Literals.unsafe("row constructor");
+        }
+        return wrap(render(list.get(0), ctx));
+    }
+
+    private Value signed(SignedExpression s, Ctx ctx) {
+        if (s.getSign() != '-' && s.getSign() != '+') {
+            throw Literals.unsafe("bitwise operator");
+        }
+        Value inner = render(s.getExpression(), ctx);
+        return Value.combine("(" + s.getSign() + inner.sql() + ")", FlowStep.partial(String.valueOf(s.getSign())), List.of(inner));
+    }
+
+    private Value not(NotExpression n, Ctx ctx) {
+        if (n.isExclamationMark()) {
+            throw Literals.unsafe("exclamation mark operator");
+        }
+        Value inner = render(n.getExpression(), ctx);
+        return Value.combine("(NOT " + inner.sql() + ")", FlowStep.partial("not"), List.of(inner));
+    }
+
+    private Value between(Between b, Ctx ctx) {
+        if (b.isUsingSymmetric() || b.isUsingAsymmetric()) {
+            throw Literals.unsafe("BETWEEN SYMMETRIC");
+        }
+        Value left = render(b.getLeftExpression(), ctx);
+        Value start = render(b.getBetweenExpressionStart(), ctx);
+        Value end = render(b.getBetweenExpressionEnd(), ctx);
+        return Value.combine("(" + left.sql() + (b.isNot() ? " NOT BETWEEN " : " BETWEEN ") + start.sql() + " AND " + end.sql() + ")",
+                FlowStep.partial("between"), List.of(left, start, end));
+    }
+
+    private Value in(InExpression in, Ctx ctx) {
+        if (in.isGlobal()) {
+            throw Literals.unsafe("GLOBAL IN");
+        }
+        Expression leftExpression = in.getLeftExpression();
+        if (leftExpression instanceof ExpressionList<?> l && !(l.getClass() == ParenthesedExpressionList.class && l.size() == 1)) {
+            throw Literals.unsafe("row constructor");
+        }
+        Value left = render(leftExpression, ctx);
+        String op = in.isNot() ? " NOT IN " : " IN ";
+        Expression right = in.getRightExpression();
+        if (right != null && right.getClass() == ParenthesedSelect.class) {
+            SelectRenderer.Query q = queries.subquery((ParenthesedSelect) right, ctx.scope());
+            requireOneColumn(q);
+            facts.use(left, UsePosition.SUBQUERY_PREDICATE);
+            facts.use(q.values().get(0), UsePosition.SUBQUERY_PREDICATE);
+            return Value.combine("(" + left.sql() + op + "(" + q.sql() + "))", FlowStep.partial("in"), List.of(left, q.values().get(0)));
+        }
+        if (!(right instanceof ExpressionList<?> list) || list.isEmpty()
+                || (right.getClass() != ParenthesedExpressionList.class && right.getClass() != ExpressionList.class)) {
+            throw Literals.unsafe("IN without a value list");
+        }
+        List<Value> parts = new ArrayList<>();
+        parts.add(left);
+        List<String> values = new ArrayList<>();
+        for (Expression v : list) {
+            Value value = render(v, ctx);
+            parts.add(value);
+            values.add(value.sql());
+        }
+        return Value.combine("(" + left.sql() + op + "(" + String.join(", ", values) + "))", FlowStep.partial("in"), parts);
+    }
+
+    private Value anyAll(AnyComparisonExpression any, Value left, Ctx ctx) {
+        if (any.getAnyType() == null || any.getSelect() == null || any.getSelect().getClass() != ParenthesedSelect.class) {
+            throw Literals.unsafe("ANY or ALL form");
+        }
+        SelectRenderer.Query q = queries.subquery((ParenthesedSelect) any.getSelect(), ctx.scope());
+        requireOneColumn(q);
+        facts.use(left, UsePosition.SUBQUERY_PREDICATE);
+        facts.use(q.values().get(0), UsePosition.SUBQUERY_PREDICATE);
+        String keyword = any.getAnyType() == AnyType.ALL ? "ALL" : any.getAnyType() == AnyType.ANY ? "ANY" : "SOME";
+        return Value.combine(keyword + " (" + q.sql() + ")", null, List.of(q.values().get(0)));
+    }
+
+    private Value isNull(IsNullExpression n, Ctx ctx) {
+        if (n.isUseIsNull() || n.isUseNotNull()) {
+            throw Literals.unsafe("ISNULL or NOTNULL operator");
+        }
+        Value left = render(n.getLeftExpression(), ctx);
+        return Value.combine("(" + left.sql() + (n.isNot() ? " IS NOT NULL)" : " IS NULL)"), FlowStep.partial("is null"), List.of(left));
+    }
+
+    private Value like(LikeExpression like, Ctx ctx) {
+        if (like.getLikeKeyWord() != LikeExpression.KeyWord.LIKE || like.isUseBinary() || like.isCaseInsensitive()) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED,
+                    "Only LIKE is allowed for pattern matching (no REGEXP, RLIKE, ILIKE or SIMILAR TO).");
+        }
+        Value left = render(like.getLeftExpression(), ctx);
+        Value pattern = render(like.getRightExpression(), ctx);
+        String out = "(" + left.sql() + (like.isNot() ? " NOT LIKE " : " LIKE ") + pattern.sql();
+        if (like.getEscape() != null) {
+            if (!(like.getEscape() instanceof StringValue s) || s.getClass() != StringValue.class || s.getNotExcapedValue().length() != 1) {
+                throw Literals.unsafe("LIKE ESCAPE");
+            }
+            out += " ESCAPE " + Literals.string(s);
+        }
+        return Value.combine(out + ")", FlowStep.partial("like"), List.of(left, pattern));
+    }
+
+    private Value caseExpr(CaseExpression c, Ctx ctx) {
+        if (c.getWhenClauses() == null || c.getWhenClauses().isEmpty()) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "CASE needs a WHEN.");
+        }
+        List<Value> conditions = new ArrayList<>();
+        List<Value> results = new ArrayList<>();
+        StringBuilder out = new StringBuilder("(CASE");
+        if (c.getSwitchExpression() != null) {
+            Value switched = render(c.getSwitchExpression(), ctx);
+            conditions.add(switched);
+            out.append(' ').append(switched.sql());
+        }
+        for (WhenClause w : c.getWhenClauses()) {
+            if (w.getClass() != WhenClause.class) {
+                throw Literals.unsafe("WHEN form");
+            }
+            Value when = render(w.getWhenExpression(), ctx);
+            Value then = render(w.getThenExpression(), ctx);
+            conditions.add(when);
+            results.add(then);
+            out.append(" WHEN ").append(when.sql()).append(" THEN ").append(then.sql());
+        }
+        if (c.getElseExpression() != null) {
+            Value otherwise = render(c.getElseExpression(), ctx);
+            results.add(otherwise);
+            out.append(" ELSE ").append(otherwise.sql());
+        }
+        String sql = out.append(" END)").toString();
+        // the conditions decide which branch comes back: partial; the branches' values pass through
+        Value decided = Value.combine(sql, FlowStep.partial("case when"), conditions);
+        Value chosen = Value.combine(sql, FlowStep.total("case"), results);
+        return Value.combine(sql, null, List.of(decided, chosen));
+    }
+
+    private Value cast(CastExpression c, Ctx ctx) {
+        if (!c.isUseCastKeyword() || c.getFormat() != null || (c.getColumnDefinitions() != null && !c.getColumnDefinitions().isEmpty())) {
+            throw Literals.unsafe("cast form");
+        }
+        Value inner = render(c.getLeftExpression(), ctx);
+        String type = Literals.castType(c.getColDataType());
+        FlowStep step = Literals.textCast(type) ? FlowStep.total("cast") : FlowStep.partial("cast");
+        return Value.combine("CAST(" + inner.sql() + " AS " + type + ")", step, List.of(inner));
+    }
+
+    private Value interval(IntervalExpression i, Ctx ctx) {
+        if (!i.isUsingIntervalKeyword() || (i.getIntervalQualifier() != null && i.getIntervalType() != null)) {
+            throw Literals.unsafe("interval form");
+        }
+        String unit = Literals.unit(i.getIntervalQualifier() != null ? i.getIntervalQualifier().toString() : i.getIntervalType());
+        Value amount;
+        if (i.getExpression() != null) {
+            amount = render(i.getExpression(), ctx);
+        } else if (i.getParameter() != null && i.getParameter().matches("-?[0-9]{1,18}")) {
+            amount = Value.of(i.getParameter());
+        } else if (i.getParameter() != null && i.getParameter().matches("'[0-9:. -]{1,40}'")) {
+            amount = Value.of(SqlText.string(i.getParameter().substring(1, i.getParameter().length() - 1)));
+        } else {
+            throw Literals.unsafe("interval amount");
+        }
+        return Value.combine("INTERVAL " + amount.sql() + " " + unit, FlowStep.partial("interval"), List.of(amount));
+    }
+
+    /** TRIM(x), TRIM([BOTH|LEADING|TRAILING] [remove] FROM x). */
+    private Value trim(TrimFunction t, Ctx ctx) {
+        requireAllowed("trim");
+        facts.function("trim");
+        List<Value> parts = new ArrayList<>();
+        StringBuilder sql = new StringBuilder("TRIM(");
+        if (!t.isUsingFromKeyword()) {
+            if (t.getTrimSpecification() != null || t.getFromExpression() != null) {
+                throw Literals.unsafe("trim form");
+            }
+            Value v = render(t.getExpression(), ctx);
+            parts.add(v);
+            sql.append(v.sql());
+        } else {
+            if (t.getTrimSpecification() != null) {
+                sql.append(t.getTrimSpecification().name()).append(' ');
+            }
+            if (t.getExpression() != null) {
+                Value remove = render(t.getExpression(), ctx);
+                parts.add(remove);
+                sql.append(remove.sql()).append(' ');
+            }
+            Value from = render(t.getFromExpression(), ctx);
+            parts.add(from);
+            sql.append("FROM ").append(from.sql());
+        }
+        return Value.combine(sql.append(')').toString(), FlowStep.total("trim"), parts);
+    }
+
+    private Value extract(ExtractExpression e, Ctx ctx) {
+        String unit = Literals.unit(e.getName());
+        Value inner = render(e.getExpression(), ctx);
+        facts.function("extract");
+        requireAllowed("extract");
+        return Value.combine("EXTRACT(" + unit + " FROM " + inner.sql() + ")", FlowStep.partial("extract"), List.of(inner));
+    }
+
+    /** CURRENT_DATE and the like: allowed when the function list names them. */
+    private Value timeKey(TimeKeyExpression e) {
+        String key = Names.fold(e.getStringValue().strip());
+        if (key.endsWith("()")) {
+            key = key.substring(0, key.length() - 2);
+        }
+        if (!TIME_KEYS.contains(key)) {
+            throw Literals.unsafe("time keyword");
+        }
+        requireAllowed(key);
+        facts.function(key);
+        return Value.of(key.toUpperCase(Locale.ROOT));
+    }
+
+    // ------------------------------------------------------------------ subqueries
+
+    private Value scalarSubquery(ParenthesedSelect p, Ctx ctx) {
+        SelectRenderer.Query q = queries.subquery(p, ctx.scope());
+        requireOneColumn(q);
+        return Value.combine("(" + q.sql() + ")", null, List.of(q.values().get(0)));
+    }
+
+    private Value exists(ExistsExpression e, Ctx ctx) {
+        if (e.getRightExpression() == null || e.getRightExpression().getClass() != ParenthesedSelect.class) {
+            throw Literals.unsafe("EXISTS form");
+        }
+        SelectRenderer.Query q = queries.subquery((ParenthesedSelect) e.getRightExpression(), ctx.scope());
+        return Value.of((e.isNot() ? "(NOT EXISTS (" : "(EXISTS (") + q.sql() + "))");
+    }
+
+    private static void requireOneColumn(SelectRenderer.Query q) {
+        if (q.values().size() != 1) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "This subquery must return exactly one column.");
+        }
+    }
+
+    // ------------------------------------------------------------------ functions
+
+    private void requireAllowed(String name) {
+        if (MySqlFunctions.NEVER_ALLOWED.contains(name)) {
+            throw new GuardException(name.equals("load_file") ? ErrorCode.EXTERNAL_ACCESS_DENIED : ErrorCode.FUNCTION_NOT_ALLOWED,
+                    "The function " + SafeText.identifier(name) + " is never allowed.");
+        }
+        if (!allowlist.contains(name) || MySqlFunctions.of(name).isEmpty()) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "The function " + SafeText.identifier(name)
+                    + " is not allowlisted on this source." + Suggestions.didYouMean(name, allowed()));
+        }
+    }
+
+    private Iterable<String> allowed() {
+        return allowlist.stream().filter(n -> MySqlFunctions.of(n).isPresent()).sorted().toList();
+    }
+
+    private String functionName(Function f) {
+        if (f.getMultipartName() == null || f.getMultipartName().size() != 1 || f.isEscaped()) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Qualified or escaped function names are not allowed.");
+        }
+        String name = Names.fold(f.getName());
+        if (!FUNCTION_NAME.matcher(name).matches()) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
+        }
+        return name;
+    }
+
+    private Value function(Function f, Ctx ctx) {
+        String name = functionName(f);
+        requireAllowed(name);
+        MySqlFunctions.Entry entry = MySqlFunctions.of(name).orElseThrow();
+        if (f.getKeep() != null || f.getHavingClause() != null || f.getLimit() != null || f.getNullHandling() != null
+                || f.isIgnoreNulls() || f.isIgnoreNullsOutside() || f.getNamedParameters() != null || f.getChainedParameters() != null
+                || f.getAttribute() != null || f.getAttributeColumn() != null || f.getExtraKeyword() != null
+                || f.getOnOverflowTruncate() != null || f.isUnique()) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The function call uses a clause that is not allowed.");
+        }
+        boolean aggregateClauses = (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty())
+                || (f.getKeywordArguments() != null && !f.getKeywordArguments().isEmpty());
+        if (aggregateClauses && !name.equals("group_concat")) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Only GROUP_CONCAT takes ORDER BY or SEPARATOR.");
+        }
+        facts.function(name);
+        ExpressionList<?> params = f.getParameters();
+        boolean star = f.isAllColumns() || (params != null && params.size() == 1 && params.get(0) instanceof AllColumns a && isPlainStar(a));
+        if (star) {
+            if (!name.equals("count") || f.isDistinct()) {
+                throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Only COUNT(*) may use *.");
+            }
+            return Value.of("count(*)");
+        }
+        if (params == null && !f.toString().replace(" ", "").equalsIgnoreCase(name + "()")) {
+            throw Literals.unsafe("function argument form");
+        }
+        if (params != null && params.getClass() != ExpressionList.class && params.getClass() != ParenthesedExpressionList.class) {
+            throw Literals.unsafe("function argument form");
+        }
+        List<Value> args = new ArrayList<>();
+        List<String> rendered = new ArrayList<>();
+        if (params != null) {
+            for (int i = 0; i < params.size(); i++) {
+                Expression p = params.get(i);
+                if (i == 0 && UNIT_FIRST.contains(name)) {
+                    String unit = p instanceof DateUnitExpression d ? d.getType().name()
+                            : p instanceof Column c && c.getTable() == null ? c.getColumnName() : "";
+                    rendered.add(Literals.unit(unit));
+                    continue;
+                }
+                Value v = render(p, ctx);
+                args.add(v);
+                rendered.add(v.sql());
+            }
+        }
+        if (f.isDistinct() && args.isEmpty()) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "DISTINCT needs an argument.");
+        }
+        StringBuilder sql = new StringBuilder(name).append('(').append(f.isDistinct() ? "DISTINCT " : "").append(String.join(", ", rendered));
+        if (name.equals("group_concat")) {
+            sql.append(groupConcatClauses(f, ctx));
+        }
+        sql.append(')');
+        if (entry.costClass() == CostClass.AMPLIFYING) {
+            facts.amplification(amplification(name, entry.rule(), args));
+        }
+        return Value.combine(sql.toString(), new FlowStep(name, entry.costClass()), args);
+    }
+
+    private String groupConcatClauses(Function f, Ctx ctx) {
+        StringBuilder out = new StringBuilder();
+        if (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty()) {
+            out.append(" ORDER BY ").append(orderList(f.getOrderByElements(), new Ctx(ctx.scope(), Clause.AGGREGATE_ORDER, ctx.depth()),
+                    UsePosition.ORDERING));
+        }
+        if (f.getKeywordArguments() != null) {
+            for (Function.KeywordArgument k : f.getKeywordArguments()) {
+                if (!"SEPARATOR".equalsIgnoreCase(k.getKeyword()) || !(k.getExpression() instanceof StringValue s)
+                        || s.getClass() != StringValue.class) {
+                    throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "GROUP_CONCAT takes ORDER BY and SEPARATOR '...' only.");
+                }
+                out.append(" SEPARATOR ").append(Literals.string(s));
+            }
+        }
+        return out.toString();
+    }
+
+    /** An ORDER BY list of expressions (windows and aggregates: no positions, no aliases), each a use at {@code position}. */
+    String orderList(List<OrderByElement> elements, Ctx ctx, UsePosition position) {
+        List<String> out = new ArrayList<>();
+        for (OrderByElement o : elements) {
+            if (o.getNullOrdering() != null || o.getWithFill() != null || o.isMysqlWithRollup()) {
+                throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "NULLS FIRST, NULLS LAST and WITH ROLLUP are not allowed in ORDER BY.");
+            }
+            if (Literals.positionLiteral(o.getExpression()).isPresent()) {
+                throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Order a window or an aggregate by expressions, not by positions.");
+            }
+            Value v = render(o.getExpression(), ctx);
+            facts.use(v, position);
+            out.add(v.sql() + (o.isAscDescPresent() ? (o.isAsc() ? " ASC" : " DESC") : ""));
+        }
+        return String.join(", ", out);
+    }
+
+    private static boolean isPlainStar(AllColumns a) {
+        return a.getClass() == AllColumns.class && "*".equals(a.toString().strip());
+    }
+
+    private Amplification amplification(String name, MySqlFunctions.Rule rule, List<Value> args) {
+        return switch (rule) {
+            case LINEAR -> throw new IllegalStateException("not amplifying: " + name);
+            case REPEAT -> {
+                Optional<Long> count = args.size() > 1 ? args.get(1).integerLiteral() : Optional.empty();
+                if (count.isEmpty()) {
+                    yield Amplification.unbounded(name);
+                }
+                Optional<String> text = args.get(0).stringLiteral();
+                yield text.isPresent() ? Amplification.absolute(name, saturated((long) text.get().length(), count.get()))
+                        : Amplification.relative(name, count.get());
+            }
+            case PAD -> args.size() > 1 && args.get(1).integerLiteral().isPresent()
+                    ? Amplification.absolute(name, args.get(1).integerLiteral().get()) : Amplification.unbounded(name);
+            case SPACE -> !args.isEmpty() && args.get(0).integerLiteral().isPresent()
+                    ? Amplification.absolute(name, args.get(0).integerLiteral().get()) : Amplification.unbounded(name);
+            case REPLACE -> args.size() > 2 && args.get(2).stringLiteral().isPresent()
+                    ? Amplification.relative(name, Math.max(1, args.get(2).stringLiteral().get().length()))
+                    : Amplification.unbounded(name);
+        };
+    }
+
+    private static long saturated(long a, long b) {
+        if (a == 0 || b == 0) {
+            return 0;
+        }
+        return a > Long.MAX_VALUE / 4 / b ? Long.MAX_VALUE / 4 : a * b;
+    }
+
+    // ------------------------------------------------------------------ windows
+
+    private Value window(AnalyticExpression a, Ctx ctx) {
+        String name = Names.fold(a.getName());
+        if (!FUNCTION_NAME.matcher(name).matches()) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
+        }
+        requireAllowed(name);
+        MySqlFunctions.Entry entry = MySqlFunctions.of(name).orElseThrow();
+        if (entry.category() != MySqlFunctions.Category.WINDOW && entry.category() != MySqlFunctions.Category.AGGREGATE
+                || name.equals("group_concat")) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The function " + SafeText.identifier(name)
+                    + " cannot be used as a window function.");
+        }
+        if (a.getType() != AnalyticType.OVER || a.getWindowName() != null || a.getKeep() != null || a.getFilterExpression() != null
+                || a.isIgnoreNulls() || a.isIgnoreNullsOutside() || a.isUnique() || a.getHavingClause() != null
+                || a.getNullHandling() != null || a.getLimit() != null || a.getOnOverflowTruncate() != null
+                || (a.getKeywordArguments() != null && !a.getKeywordArguments().isEmpty())
+                || (a.getFuncOrderBy() != null && !a.getFuncOrderBy().isEmpty()) || a.isDistinct()) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The window function uses a clause that is not allowed: "
+                    + "write name(args) OVER (PARTITION BY ... ORDER BY ... [ROWS|RANGE frame]).");
+        }
+        facts.function(name);
+        List<Value> args = new ArrayList<>();
+        List<String> rendered = new ArrayList<>();
+        if (a.isAllColumns() || a.getExpression() instanceof AllColumns star && isPlainStar(star)) {
+            if (!name.equals("count")) {
+                throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Only COUNT(*) may use *.");
+            }
+            rendered.add("*");
+        } else {
+            for (Expression e : new Expression[] {a.getExpression(), a.getOffset(), a.getDefaultValue()}) {
+                if (e == null) {
+                    continue;
+                }
+                if (e instanceof ExpressionList<?> list) {
+                    for (Expression item : list) {
+                        Value v = render(item, ctx);
+                        args.add(v);
+                        rendered.add(v.sql());
+                    }
+                } else {
+                    Value v = render(e, ctx);
+                    args.add(v);
+                    rendered.add(v.sql());
+                }
+            }
+        }
+        Ctx windowCtx = new Ctx(ctx.scope(), Clause.WINDOW, ctx.depth());
+        StringBuilder over = new StringBuilder();
+        ExpressionList<?> partition = a.getPartitionExpressionList();
+        if (partition != null && !partition.isEmpty()) {
+            List<String> keys = new ArrayList<>();
+            for (Expression p : partition) {
+                Value v = render(p, windowCtx);
+                facts.use(v, UsePosition.WINDOW);
+                keys.add(v.sql());
+            }
+            over.append("PARTITION BY ").append(String.join(", ", keys));
+        }
+        if (a.getOrderByElements() != null && !a.getOrderByElements().isEmpty()) {
+            over.append(over.isEmpty() ? "" : " ").append("ORDER BY ").append(orderList(a.getOrderByElements(), windowCtx, UsePosition.WINDOW));
+        }
+        if (a.getWindowElement() != null) {
+            over.append(over.isEmpty() ? "" : " ").append(frame(a.getWindowElement()));
+        }
+        String sql = name + "(" + String.join(", ", rendered) + ") OVER (" + over + ")";
+        return Value.combine(sql, new FlowStep(name, entry.costClass()), args);
+    }
+
+    private static String frame(WindowElement w) {
+        if (w.getClass() != WindowElement.class || w.getType() == null || w.getType() == WindowElement.Type.GROUPS
+                || w.getExclusion() != null) {
+            throw Literals.unsafe("window frame");
+        }
+        String type = w.getType() == WindowElement.Type.ROWS ? "ROWS" : "RANGE";
+        if (w.getRange() != null) {
+            return type + " BETWEEN " + offset(w.getRange().getStart()) + " AND " + offset(w.getRange().getEnd());
+        }
+        return type + " " + offset(w.getOffset());
+    }
+
+    private static String offset(WindowOffset o) {
+        if (o == null || o.getType() == null || o.getClass() != WindowOffset.class) {
+            throw Literals.unsafe("window frame");
+        }
+        Expression e = o.getExpression();
+        String bound = switch (o.getType()) {
+            case CURRENT -> "CURRENT ROW";
+            case PRECEDING, FOLLOWING -> (e == null ? "UNBOUNDED" : frameNumber(e)) + " " + o.getType().name();
+            default -> throw Literals.unsafe("window frame");
+        };
+        if (o.getType() == WindowOffset.Type.CURRENT && e != null) {
+            throw Literals.unsafe("window frame");
+        }
+        return bound;
+    }
+
+    private static String frameNumber(Expression e) {
+        if (e.getClass() != LongValue.class) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Window frames take plain row counts.");
+        }
+        return Literals.integer((LongValue) e);
+    }
+}

@@ -1,0 +1,119 @@
+package dev.sqlguard.mysql.internal;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Column names the parser cannot read as names although the server does: {@code uuid},
+ * {@code number}, {@code window}, {@code enum}, {@code unknown}, {@code nchar}, {@code only} and
+ * {@code current}. Before parsing, each such bare word that stands where a name stands is quoted with
+ * backticks, which the server reads as the same name. A word followed by {@code (} (a function
+ * call), or used as a keyword ({@code CURRENT ROW}, {@code IS UNKNOWN}, {@code AS NCHAR}), is left as
+ * it is; a wrong guess only makes the parser or the server refuse the query. Strings, quoted names
+ * and comments are skipped; the text has already passed the pre-check, so no executable comment and
+ * no backslash escape is left in it.
+ */
+final class KeywordNames {
+    private static final Set<String> WORDS = Set.of("uuid", "number", "window", "enum", "unknown", "nchar", "only", "current");
+
+    private KeywordNames() {
+    }
+
+    static String quote(String sql) {
+        StringBuilder out = null;
+        int n = sql.length();
+        int i = 0;
+        int copied = 0;
+        String previous = "";
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"' || c == '`') {
+                int end = i + 1;
+                while (end < n) {
+                    if (sql.charAt(end) == c) {
+                        if (end + 1 < n && sql.charAt(end + 1) == c) {
+                            end += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    end++;
+                }
+                i = end + 1;
+                previous = "";
+                continue;
+            }
+            if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? n : end + 1;
+                continue;
+            }
+            if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+                continue;
+            }
+            if (Character.isLetter(c) || c == '_') {
+                int end = i;
+                while (end < n && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_' || sql.charAt(end) == '$')) {
+                    end++;
+                }
+                String word = sql.substring(i, end);
+                String lower = word.toLowerCase(Locale.ROOT);
+                if (WORDS.contains(lower) && nameHere(sql, end, lower, previous) && (i == 0 || !Character.isDigit(sql.charAt(i - 1)))) {
+                    if (out == null) {
+                        out = new StringBuilder(n + 16);
+                    }
+                    out.append(sql, copied, i).append('`').append(word).append('`');
+                    copied = end;
+                }
+                previous = lower;
+                i = end;
+                continue;
+            }
+            if (!Character.isWhitespace(c)) {
+                previous = c == '.' ? "." : String.valueOf(c);
+            }
+            i++;
+        }
+        if (out == null) {
+            return sql;
+        }
+        return out.append(sql, copied, n).toString();
+    }
+
+    private static boolean nameHere(String sql, int end, String word, String previous) {
+        String next = nextWord(sql, end);
+        if (next.equals("(")) {
+            return false;
+        }
+        if (word.equals("current") && next.equals("row")) {
+            return false;
+        }
+        if (word.equals("unknown") && (previous.equals("is") || previous.equals("not"))) {
+            return false;
+        }
+        if (word.equals("nchar") && (previous.equals("as") || next.equals("'"))) {
+            return false;
+        }
+        return !previous.equals("window") || !word.equals("window");
+    }
+
+    private static String nextWord(String sql, int from) {
+        int i = from;
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        if (i >= sql.length()) {
+            return "";
+        }
+        if (!Character.isLetter(sql.charAt(i))) {
+            return String.valueOf(sql.charAt(i));
+        }
+        int end = i;
+        while (end < sql.length() && Character.isLetterOrDigit(sql.charAt(end))) {
+            end++;
+        }
+        return sql.substring(i, end).toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,170 @@
+package dev.sqlguard.mysql.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.Names;
+import dev.sqlguard.domain.Refusals;
+import dev.sqlguard.domain.SafeText;
+
+/**
+ * The names one query block sees: the relations of its FROM clause (as far as the clause has been
+ * read), its select items once rendered, the CTEs in force and the enclosing block, whose names a
+ * correlated subquery may use. Resolution follows the server: the innermost block first, then
+ * outwards. A column that is not allowlisted is not in any relation, so it resolves exactly as a
+ * column that does not exist.
+ */
+final class Scope {
+    /** One column a relation offers: its name and what reading it yields. */
+    record RelColumn(String name, Value value) {
+    }
+
+    /**
+     * One FROM item.
+     *
+     * @param visibleName the name the query may qualify columns with (alias or table name)
+     * @param schemaName the schema, for a base table named without an alias ({@code guard.claims.id})
+     * @param columns its visible columns, in order
+     */
+    record Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns) {
+        Optional<RelColumn> column(String name) {
+            for (RelColumn c : columns) {
+                if (Names.fold(c.name()).equals(Names.fold(name))) {
+                    return Optional.of(c);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** A common table expression: its rendered name and its columns (rendered against a FROM alias later). */
+    record Cte(String renderedName, List<String> columnNames, List<Value> columnValues) {
+    }
+
+    /** A rendered select item. */
+    record Item(String label, Value value, Optional<Object> bareColumn, boolean hasParameter) {
+    }
+
+    private final Scope parent;
+    private final Map<String, Cte> ctes;
+    private final List<Relation> relations = new ArrayList<>();
+    private final List<Item> items = new ArrayList<>();
+    /** How many relations the expression being rendered may see (a join's ON sees the tables before it). */
+    private int visible;
+
+    Scope(Scope parent) {
+        this.parent = parent;
+        this.ctes = parent == null ? new HashMap<>() : new HashMap<>(parent.ctes);
+    }
+
+    Scope parent() {
+        return parent;
+    }
+
+    void addCte(String name, Cte cte) {
+        ctes.put(Names.fold(name), cte);
+    }
+
+    Optional<Cte> cte(String name) {
+        return Optional.ofNullable(ctes.get(Names.fold(name)));
+    }
+
+    void addRelation(Relation relation) {
+        for (Relation r : relations) {
+            if (Names.fold(r.visibleName()).equals(Names.fold(relation.visibleName()))) {
+                throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(relation.visibleName())
+                        + " is used for two tables; give each an alias.");
+            }
+        }
+        relations.add(relation);
+    }
+
+    /** Lets the expressions that follow see every relation added so far. */
+    void showAll() {
+        visible = relations.size();
+    }
+
+    List<Relation> relations() {
+        return relations;
+    }
+
+    List<Item> items() {
+        return items;
+    }
+
+    /** The column an unqualified name means: this block first, then the enclosing ones. */
+    Value resolve(String name) {
+        for (Scope s = this; s != null; s = s.parent) {
+            Optional<Value> found = s.local(name);
+            if (found.isPresent()) {
+                return found.get();
+            }
+            if (s.namesRelation(name)) {
+                // other engines read a bare table name as its whole row: make the query say what it means
+                throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, SafeText.identifier(name)
+                        + " names a table of this query, not one of its columns; qualify the column you mean.");
+            }
+        }
+        throw Refusals.unknownColumn(name);
+    }
+
+    private boolean namesRelation(String name) {
+        for (int i = 0; i < visible; i++) {
+            if (Names.fold(relations.get(i).visibleName()).equals(Names.fold(name))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The column an unqualified name means in this block only, if any. */
+    Optional<Value> local(String name) {
+        Value found = null;
+        for (int i = 0; i < visible; i++) {
+            Optional<RelColumn> c = relations.get(i).column(name);
+            if (c.isPresent()) {
+                if (found != null) {
+                    throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The column " + SafeText.identifier(name)
+                            + " exists in more than one table; qualify it.");
+                }
+                found = c.get().value();
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    /** A qualified column: {@code qualifier.name}, or {@code schema.table.name} for a table without alias. */
+    Value resolve(Optional<String> schemaName, String qualifier, String name) {
+        for (Scope s = this; s != null; s = s.parent) {
+            Optional<Relation> r = s.relation(schemaName, qualifier);
+            if (r.isPresent()) {
+                return r.get().column(name).orElseThrow(() -> Refusals.unknownColumn(name)).value();
+            }
+        }
+        throw new GuardException(ErrorCode.UNKNOWN_COLUMN, "The qualifier " + SafeText.identifier(qualifier)
+                + " does not name a table of this query (use the alias when a table has one).");
+    }
+
+    /** The relation {@code qualifier} names among the visible ones of this block. */
+    Optional<Relation> relation(Optional<String> schemaName, String qualifier) {
+        Relation match = null;
+        for (int i = 0; i < visible; i++) {
+            Relation r = relations.get(i);
+            boolean hit = Names.fold(r.visibleName()).equals(Names.fold(qualifier))
+                    && (schemaName.isEmpty() || r.schemaName().map(sn -> Names.fold(sn).equals(Names.fold(schemaName.get()))).orElse(false));
+            if (hit) {
+                if (match != null) {
+                    throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The table name " + SafeText.identifier(qualifier)
+                            + " is ambiguous; use aliases.");
+                }
+                match = r;
+            }
+        }
+        return Optional.ofNullable(match);
+    }
+}

@@ -1,0 +1,114 @@
+package dev.sqlguard.mysql.internal;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.CostClass;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FlowStep;
+import dev.sqlguard.domain.GuardException;
+
+/**
+ * One rendered expression: the SQL text sqlguard emits for it, and the base columns its value derives
+ * from, each with the steps it passed through (innermost first). A literal also keeps its value, for
+ * the rules that bound amplifying calls. Immutable.
+ *
+ * @param sql the rendered text
+ * @param flows every base column the value derives from, with its steps
+ * @param literal the value of an integer ({@link Long}) or text ({@link String}) literal, if it is one
+ */
+record Value(String sql, List<Flow> flows, Optional<Object> literal) {
+    /** Flows kept per value at most; a query that needs more is refused as too complex. */
+    static final int MAX_FLOWS = 4_096;
+    /** Steps remembered per flow; past it only the first non-total step still matters and is kept. */
+    static final int MAX_CHAIN = 32;
+
+    /** One base column's value on its way to a use. */
+    record Flow(ColumnRef column, List<FlowStep> chain) {
+        Flow then(FlowStep step) {
+            if (chain.size() >= MAX_CHAIN && (step.costClass() == CostClass.TOTAL || firstNonTotal().isPresent())) {
+                return this;
+            }
+            List<FlowStep> out = new ArrayList<>(chain);
+            out.add(step);
+            return new Flow(column, List.copyOf(out));
+        }
+
+        Optional<FlowStep> firstNonTotal() {
+            return chain.stream().filter(s -> s.costClass() != CostClass.TOTAL).findFirst();
+        }
+
+        /** Flows that would be decided alike: same column, same first non-total step. */
+        Object key() {
+            return List.of(column, firstNonTotal().map(FlowStep::operation).orElse(""));
+        }
+    }
+
+    Value {
+        flows = dedupe(flows);
+    }
+
+    static Value of(String sql) {
+        return new Value(sql, List.of(), Optional.empty());
+    }
+
+    static Value literal(String sql, Object value) {
+        return new Value(sql, List.of(), Optional.of(value));
+    }
+
+    static Value column(String sql, ColumnRef column) {
+        return new Value(sql, List.of(new Flow(column, List.of())), Optional.empty());
+    }
+
+    /** The same flows under other text. */
+    Value withSql(String text) {
+        return new Value(text, flows, Optional.empty());
+    }
+
+    /** The flows of every value in {@code parts}, each passed through {@code step} (none when null), under {@code text}. */
+    static Value combine(String text, FlowStep step, Collection<Value> parts) {
+        List<Flow> all = new ArrayList<>();
+        for (Value part : parts) {
+            for (Flow flow : part.flows()) {
+                all.add(step == null ? flow : flow.then(step));
+            }
+        }
+        return new Value(text, all, Optional.empty());
+    }
+
+    /** The base columns this value derives from. */
+    Set<ColumnRef> lineage() {
+        Set<ColumnRef> out = new LinkedHashSet<>();
+        flows.forEach(f -> out.add(f.column()));
+        return out;
+    }
+
+    Optional<Long> integerLiteral() {
+        return literal.filter(Long.class::isInstance).map(Long.class::cast);
+    }
+
+    Optional<String> stringLiteral() {
+        return literal.filter(String.class::isInstance).map(String.class::cast);
+    }
+
+    private static List<Flow> dedupe(List<Flow> flows) {
+        if (flows.size() <= 1) {
+            return List.copyOf(flows);
+        }
+        Map<Object, Flow> unique = new LinkedHashMap<>();
+        for (Flow flow : flows) {
+            unique.putIfAbsent(flow.key(), flow);
+        }
+        if (unique.size() > MAX_FLOWS) {
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query combines too many columns to check.");
+        }
+        return List.copyOf(unique.values());
+    }
+}

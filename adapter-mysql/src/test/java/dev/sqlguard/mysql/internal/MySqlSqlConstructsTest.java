@@ -1,0 +1,283 @@
+package dev.sqlguard.mysql.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.sqlguard.domain.Amplification;
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ColumnUse;
+import dev.sqlguard.domain.CostClass;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FlowStep;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.domain.UsePosition;
+import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
+
+/** Each analytical construct: how it is rendered, and the facts it reports for the domain to decide on. */
+class MySqlSqlConstructsTest {
+    private static final TableRef USERS = TableRef.of("guard", "users");
+    private static final TableRef CLAIMS = TableRef.of("guard", "claims");
+    private static final ColumnRef PASSWORD = new ColumnRef(USERS, "password");
+
+    private final MySqlValidator validator = TestSchemas.validator();
+
+    private QueryPlan plan(String sql, Object... params) {
+        return validator.validate(QueryRequest.of("src", sql, params));
+    }
+
+    private QueryPlan authorized(String sql, Object... params) {
+        return TestSchemas.authorized(validator, TestSchemas.policy(), sql, params);
+    }
+
+    private GuardException refusal(String sql) {
+        try {
+            authorized(sql);
+        } catch (GuardException e) {
+            return e;
+        }
+        throw new AssertionError("not refused: " + sql);
+    }
+
+    private static Set<UsePosition> positions(QueryPlan p, ColumnRef column) {
+        return p.uses().stream().filter(u -> u.column().equals(column)).map(ColumnUse::position).collect(Collectors.toSet());
+    }
+
+    @Test
+    void scalarSubqueriesAreRenderedQualifiedAndCorrelated() {
+        QueryPlan p = authorized("SELECT name, (SELECT count(*) FROM claims c WHERE c.id = u.id) AS n FROM users u WHERE u.id > (SELECT min(id) FROM claims)");
+        assertThat(p.executableSql()).isEqualTo("SELECT `t1`.`name` AS `name`, (SELECT count(*) AS `count(*)` FROM `guard`.`claims` AS `t2`"
+                + " WHERE (`t2`.`id` = `t1`.`id`)) AS `n` FROM `guard`.`users` AS `t1` WHERE (`t1`.`id` > (SELECT min(`t3`.`id`) AS `min(id)`"
+                + " FROM `guard`.`claims` AS `t3`)) LIMIT 101");
+        assertThat(p.tables()).containsExactlyInAnyOrder(USERS, CLAIMS);
+        assertThat(positions(p, new ColumnRef(USERS, "id"))).contains(UsePosition.FILTER);
+    }
+
+    @Test
+    void inAndExistsSubqueriesReportSubqueryPredicates() {
+        QueryPlan p = plan("SELECT id FROM claims WHERE region IN (SELECT password FROM users)");
+        assertThat(p.executableSql()).contains("WHERE (`t1`.`region` IN (SELECT `t2`.`password` AS `password` FROM `guard`.`users` AS `t2`))");
+        assertThat(positions(p, PASSWORD)).contains(UsePosition.SUBQUERY_PREDICATE);
+        assertThat(positions(p, new ColumnRef(CLAIMS, "region"))).contains(UsePosition.SUBQUERY_PREDICATE, UsePosition.FILTER);
+        assertThat(plan("SELECT id FROM claims c WHERE NOT EXISTS (SELECT 1 FROM regions r WHERE r.region = c.region)").executableSql())
+                .contains("WHERE (NOT (EXISTS (SELECT 1 AS `1` FROM `guard`.`regions` AS `t2` WHERE (`t2`.`region` = `t1`.`region`))))");
+        assertThat(plan("SELECT id FROM claims WHERE id > ALL (SELECT id FROM users)").executableSql())
+                .contains("(`t1`.`id` > ALL (SELECT `t2`.`id` AS `id` FROM `guard`.`users` AS `t2`))");
+        assertThat(refusal("SELECT id FROM claims WHERE id IN (SELECT id FROM users WHERE password LIKE 'a%')").code())
+                .isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("SELECT id FROM claims WHERE region NOT IN (SELECT password FROM users)").getMessage())
+                .contains("'password'").contains("filter rows");
+    }
+
+    @Test
+    void derivedTablesCarryLineageAndFlows() {
+        QueryPlan p = authorized("SELECT x.p, x.n FROM (SELECT upper(password) AS p, name AS n FROM users) x WHERE x.n = 'a'");
+        assertThat(p.executableSql()).isEqualTo("SELECT `t1`.`p` AS `p`, `t1`.`n` AS `n` FROM (SELECT upper(`t2`.`password`) AS `p`,"
+                + " `t2`.`name` AS `n` FROM `guard`.`users` AS `t2`) AS `t1` WHERE (`t1`.`n` = 'a') LIMIT 101");
+        assertThat(p.outputs().get(0).lineage()).containsExactly(PASSWORD);
+        ColumnUse output = p.uses().stream().filter(u -> u.column().equals(PASSWORD) && u.position() == UsePosition.OUTPUT).findFirst().orElseThrow();
+        assertThat(output.chain()).containsExactly(FlowStep.total("upper"));
+        assertThat(refusal("SELECT x.p FROM (SELECT upper(password) AS p FROM users) x WHERE x.p = 'A'").getMessage())
+                .contains("'password'").contains("filter rows");
+        // a derived table's column computed through a partial step fails closed even when not selected outside
+        assertThat(refusal("SELECT 1 AS one FROM (SELECT pow(ascii(substring(password, 8, 1)), 155) AS x FROM users) t").code())
+                .isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+    }
+
+    @Test
+    void ctesIncludingRecursiveOnesAreRenderedUnderGeneratedNames() {
+        QueryPlan p = authorized("WITH big AS (SELECT id, amount FROM claims WHERE amount > 10), b2 AS (SELECT id FROM big) SELECT count(*) AS n FROM b2");
+        assertThat(p.executableSql()).isEqualTo("WITH `cte1` (`id`, `amount`) AS (SELECT `t1`.`id` AS `id`, `t1`.`amount` AS `amount`"
+                + " FROM `guard`.`claims` AS `t1` WHERE (`t1`.`amount` > 10)), `cte2` (`id`) AS (SELECT `t2`.`id` AS `id` FROM `cte1` AS `t2`)"
+                + " SELECT count(*) AS `n` FROM `cte2` AS `t3` LIMIT 101");
+        QueryPlan r = authorized("WITH RECURSIVE seq (n, p) AS (SELECT 1, password FROM users WHERE id = 1 UNION ALL SELECT n + 1, p FROM seq WHERE n < 5) SELECT n, p FROM seq");
+        assertThat(r.executableSql()).startsWith("WITH RECURSIVE `cte1` (`n`, `p`) AS (");
+        assertThat(r.outputs().get(1).lineage()).containsExactly(PASSWORD);
+        // the recursive step's use of p reaches the CTE's column, and from there the filter
+        assertThat(refusal("WITH RECURSIVE s (n, p) AS (SELECT 1, password FROM users UNION ALL SELECT n + 1, p FROM s WHERE p LIKE 'a%' AND n < 3) SELECT n FROM s").code())
+                .isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("WITH p AS (SELECT password FROM users) SELECT count(*) AS n FROM p WHERE password > 'm'").code())
+                .isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+    }
+
+    @Test
+    void setOperationsCompareRowsExceptUnionAll() {
+        QueryPlan all = plan("SELECT password FROM users UNION ALL SELECT name FROM users ORDER BY 1 LIMIT 5");
+        assertThat(all.executableSql()).isEqualTo("(SELECT `t1`.`password` AS `password` FROM `guard`.`users` AS `t1`) UNION ALL"
+                + " (SELECT `t2`.`name` AS `name` FROM `guard`.`users` AS `t2`) ORDER BY 1 LIMIT 5");
+        assertThat(all.outputs().get(0).lineage()).containsExactlyInAnyOrder(PASSWORD, new ColumnRef(USERS, "name"));
+        assertThat(positions(all, PASSWORD)).contains(UsePosition.ORDERING).doesNotContain(UsePosition.SET_COMPARISON);
+        assertThat(authorized("SELECT password FROM users UNION ALL SELECT name FROM users").outputs()).hasSize(1);
+        QueryPlan ordered = plan("SELECT id FROM claims UNION SELECT id FROM users ORDER BY id DESC");
+        assertThat(ordered.executableSql()).endsWith("ORDER BY 1 DESC LIMIT 101");
+        assertThat(positions(ordered, new ColumnRef(CLAIMS, "id"))).contains(UsePosition.SET_COMPARISON);
+        for (String op : List.of("UNION", "INTERSECT", "EXCEPT", "UNION DISTINCT")) {
+            assertThat(refusal("SELECT password FROM users " + op + " SELECT 'guess'").getMessage()).as(op)
+                    .contains("compared by a set operation");
+        }
+    }
+
+    @Test
+    void windowFunctionsRenderFramesAndReportWindowUses() {
+        QueryPlan p = authorized("SELECT id, sum(amount) OVER (PARTITION BY region ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS s,"
+                + " rank() OVER (ORDER BY amount DESC) AS r, count(*) OVER () AS n FROM claims");
+        assertThat(p.executableSql()).contains("sum(`t1`.`amount`) OVER (PARTITION BY `t1`.`region` ORDER BY `t1`.`id` ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS `s`")
+                .contains("rank() OVER (ORDER BY `t1`.`amount` DESC) AS `r`").contains("count(*) OVER () AS `n`");
+        assertThat(positions(p, new ColumnRef(CLAIMS, "region"))).contains(UsePosition.WINDOW);
+        assertThat(refusal("SELECT id, lag(password) OVER (ORDER BY password) AS x FROM users").getMessage()).contains("partition or order a window");
+        assertThat(authorized("SELECT id, lag(password) OVER (ORDER BY id) AS x FROM users").outputs().get(1).lineage()).containsExactly(PASSWORD);
+    }
+
+    @Test
+    void caseIntervalCastAndGroupConcatRenderExplicitly() {
+        QueryPlan p = authorized("SELECT CASE WHEN amount > 10 THEN 'big' ELSE 'small' END AS size, created + INTERVAL 7 DAY AS due,"
+                + " date_add(created, INTERVAL 1 MONTH) AS m, CAST(amount AS FLOAT) AS f, CAST(amount AS DOUBLE) AS d, CAST(id AS SIGNED) AS s,"
+                + " CAST(amount AS DECIMAL(10,1)) AS dc, CAST(id AS CHAR) AS c, CAST(created AS DATE) AS dt, extract(YEAR FROM created) AS y FROM claims");
+        assertThat(p.executableSql()).contains("(CASE WHEN (`t1`.`amount` > 10) THEN 'big' ELSE 'small' END) AS `size`")
+                .contains("(`t1`.`created` + INTERVAL 7 DAY) AS `due`").contains("date_add(`t1`.`created`, INTERVAL 1 MONTH) AS `m`")
+                .contains("CAST(`t1`.`amount` AS FLOAT)").contains("CAST(`t1`.`amount` AS DOUBLE)").contains("CAST(`t1`.`id` AS SIGNED)")
+                .contains("CAST(`t1`.`amount` AS DECIMAL(10, 1))").contains("CAST(`t1`.`id` AS CHAR)").contains("CAST(`t1`.`created` AS DATE)")
+                .contains("EXTRACT(YEAR FROM `t1`.`created`)");
+        QueryPlan g = authorized("SELECT region, group_concat(DISTINCT status ORDER BY status DESC SEPARATOR '; ') AS s FROM claims GROUP BY region");
+        assertThat(g.executableSql()).contains("group_concat(DISTINCT `t1`.`status` ORDER BY `t1`.`status` DESC SEPARATOR '; ') AS `s`");
+        assertThat(refusal("SELECT group_concat(name ORDER BY password) AS s FROM users").getMessage()).contains("order rows");
+        assertThat(authorized("SELECT CAST(password AS CHAR) AS p FROM users").outputs().get(0).lineage()).containsExactly(PASSWORD);
+        assertThat(refusal("SELECT CAST(password AS SIGNED) AS p FROM users").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+    }
+
+    @Test
+    void joinsWithoutOnCommaAndCrossJoinsAreRendered() {
+        assertThat(plan("SELECT c.id, r.manager FROM claims c, regions r WHERE c.region = r.region").executableSql())
+                .contains("FROM `guard`.`claims` AS `t1`, `guard`.`regions` AS `t2` WHERE (`t1`.`region` = `t2`.`region`)");
+        assertThat(plan("SELECT count(*) AS n FROM claims CROSS JOIN regions").executableSql()).contains("`t1` CROSS JOIN `guard`.`regions` AS `t2`");
+        assertThat(plan("SELECT count(*) AS n FROM claims JOIN regions").executableSql()).contains("`t1` INNER JOIN `guard`.`regions` AS `t2` LIMIT");
+        assertThat(plan("SELECT r.manager FROM claims c RIGHT JOIN regions r ON c.region = r.region").executableSql()).contains(" RIGHT JOIN ");
+        assertThat(refusal("SELECT count(*) AS n FROM users a JOIN users b ON a.password = b.password").getMessage()).contains("join tables");
+    }
+
+    @Test
+    void wildcardsExpandToTheAllowlistedColumnsOnly() {
+        QueryPlan p = authorized("SELECT * FROM claims");
+        assertThat(p.outputs()).extracting(o -> o.name()).containsExactly("id", "region", "amount", "status", "created");
+        assertThat(p.executableSql()).doesNotContain("ssn");
+        QueryPlan t = authorized("SELECT c.*, r.manager FROM claims c JOIN regions r ON r.region = c.region");
+        assertThat(t.outputs()).extracting(o -> o.name()).containsExactly("id", "region", "amount", "status", "created", "manager");
+        assertThat(authorized("SELECT x.* FROM (SELECT id, name FROM users) x").outputs()).hasSize(2);
+    }
+
+    @Test
+    void aHiddenColumnIsIndistinguishableFromAMissingOne() {
+        GuardException hidden = refusal("SELECT ssn FROM claims");
+        GuardException missing = refusal("SELECT nosuch FROM claims");
+        assertThat(hidden.code()).isEqualTo(missing.code()).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+        assertThat(hidden.getMessage().replace("ssn", "X")).isEqualTo(missing.getMessage().replace("nosuch", "X"));
+        GuardException hiddenQualified = refusal("SELECT c.ssn FROM claims c");
+        GuardException missingQualified = refusal("SELECT c.nosuch FROM claims c");
+        assertThat(hiddenQualified.getMessage().replace("ssn", "X")).isEqualTo(missingQualified.getMessage().replace("nosuch", "X"));
+        GuardException hiddenTable = refusal("SELECT id FROM secrets");
+        GuardException missingTable = refusal("SELECT id FROM nosuch");
+        assertThat(hiddenTable.code()).isEqualTo(missingTable.code());
+        assertThat(hiddenTable.getMessage().replace("secrets", "X")).isEqualTo(missingTable.getMessage().replace("nosuch", "X"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"year", "month", "day", "hour", "minute", "second", "current", "uuid", "number", "window", "enum",
+            "unknown", "nchar", "only"})
+    void keywordNamedColumnsWorkQualifiedOrNot(String column) {
+        TableInfo table = new TableInfo("guard", "kw", List.of(new ColumnInfo("id", "int"), new ColumnInfo(column, "int")), OptionalLong.of(1));
+        GuardrailPolicy policy = new GuardrailPolicy(TableAllowlist.of(Optional.of("guard"), Map.of("kw", List.of("*"))),
+                Set.of(), Set.of(), Set.of(), TestSchemas.policy().limits());
+        MySqlValidator v = new MySqlValidator("src", SchemaSnapshot.of("guard", List.of(table)), policy, Optional.empty());
+        String quoted = "`t1`.`" + column + "`";
+        for (String sql : List.of("SELECT " + column + " FROM kw WHERE " + column + " > 1 ORDER BY " + column,
+                "SELECT k." + column + " FROM kw k WHERE k." + column + " > 1 ORDER BY k." + column,
+                "SELECT " + column + ", count(*) AS n FROM kw GROUP BY " + column)) {
+            QueryPlan p = TestSchemas.authorized(v, policy, sql);
+            assertThat(p.executableSql()).as(sql).contains(quoted + " AS `" + column + "`");
+            assertThat(p.outputs().get(0).name()).isEqualToIgnoringCase(column);
+        }
+    }
+
+    @Test
+    void refusedFunctionsAreNamedWithTheClosestAllowlistedNames() {
+        assertThat(refusal("SELECT lowr(name) AS n FROM users").getMessage()).contains("'lowr'").contains("Did you mean").contains("'lower'");
+        assertThat(refusal("SELECT sleep(1)").getMessage()).contains("'sleep' is never allowed");
+        assertThatThrownBy(() -> MySqlFunctions.checkConfigured(List.of("count", "nosuchfunc")))
+                .isInstanceOfSatisfying(GuardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+                    assertThat(e.getMessage()).contains("'nosuchfunc'");
+                });
+        assertThatThrownBy(() -> MySqlFunctions.checkConfigured(List.of("uper"))).hasMessageContaining("'upper'");
+        assertThatThrownBy(() -> MySqlFunctions.checkConfigured(List.of("benchmark"))).hasMessageContaining("never allowed");
+        MySqlFunctions.checkConfigured(MySqlFunctions.defaults());
+    }
+
+    @Test
+    void theCatalogueClassifiesEveryFunction() {
+        assertThat(MySqlFunctions.costClass("upper")).contains(CostClass.TOTAL);
+        assertThat(MySqlFunctions.costClass("group_concat")).contains(CostClass.TOTAL);
+        for (String partial : List.of("pow", "exp", "cot", "log", "sqrt", "substring", "ascii", "json_extract", "date_add", "sum")) {
+            assertThat(MySqlFunctions.costClass(partial)).as(partial).contains(CostClass.PARTIAL);
+        }
+        for (String amplifying : List.of("repeat", "lpad", "rpad", "space", "replace")) {
+            assertThat(MySqlFunctions.costClass(amplifying)).as(amplifying).contains(CostClass.AMPLIFYING);
+        }
+        assertThat(MySqlFunctions.defaults()).doesNotContainAnyElementsOf(MySqlFunctions.NEVER_ALLOWED);
+        for (MySqlFunctions.Category c : MySqlFunctions.Category.values()) {
+            assertThat(MySqlFunctions.names(c)).as(c.name()).isNotEmpty();
+        }
+    }
+
+    @Test
+    void amplifyingCallsNeedLiteralBoundsWithinTheLimits() {
+        QueryPlan p = authorized("SELECT repeat('ab', 10) AS a, lpad(name, 12, '*') AS b, repeat(name, 3) AS c, space(4) AS d FROM users");
+        assertThat(p.amplifications()).contains(Amplification.absolute("repeat", 20), Amplification.absolute("lpad", 12),
+                Amplification.relative("repeat", 3), Amplification.absolute("space", 4));
+        assertThat(refusal("SELECT repeat(name, id) AS r FROM users").code()).isEqualTo(ErrorCode.UNBOUNDED_COST);
+        assertThat(refusal("SELECT rpad(name, 100000000, 'x') AS r FROM users").code()).isEqualTo(ErrorCode.UNBOUNDED_COST);
+        assertThat(refusal("SELECT repeat(name, 1000) AS r FROM users").code()).isEqualTo(ErrorCode.UNBOUNDED_COST);
+        assertThat(refusal("SELECT lpad(password, 20, '*') AS r FROM users").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+    }
+
+    @Test
+    void theErrorOracleOfPartialFunctionsIsAFactTheDomainRefuses() {
+        QueryPlan p = plan("SELECT pow(ascii(substring(password, 8, 1)), 154) AS x FROM users WHERE id = 1");
+        ColumnUse use = p.uses().stream().filter(u -> u.column().equals(PASSWORD)).findFirst().orElseThrow();
+        assertThat(use.position()).isEqualTo(UsePosition.OUTPUT);
+        assertThat(use.chain()).extracting(FlowStep::operation).containsExactly("substring", "ascii", "pow");
+        assertThat(use.firstNonTotal()).contains(FlowStep.partial("substring"));
+        assertThat(refusal("SELECT pow(ascii(substring(password, 8, 1)), 154) AS x FROM users WHERE id = 1").getMessage())
+                .contains("'password'").contains("not computed on or compared");
+    }
+
+    @Test
+    void aBareTableNameIsNotReadAsAnOuterColumn() {
+        assertThat(refusal("SELECT (SELECT u FROM users u WHERE u.id = x.u) AS v FROM (SELECT 1 AS u) x").code())
+                .isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
+    }
+
+    @Test
+    void parametersBindInTextOrderThroughSubqueriesAndCtes() {
+        QueryPlan p = plan("WITH c AS (SELECT id FROM claims WHERE region = ?) SELECT ? AS tag, id FROM c WHERE id IN (SELECT id FROM users WHERE name = ?)",
+                "north", "t", "alice");
+        assertThat(p.parameters()).containsExactly("north", "t", "alice");
+        assertThat(p.executableSql().chars().filter(ch -> ch == '?').count()).isEqualTo(3);
+        assertThat(p.executableSql()).doesNotContain("\u0000");
+    }
+}
