@@ -2,6 +2,7 @@ package dev.sqlguard.mysql;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -107,12 +108,12 @@ public final class MySqlEngineFactory implements EngineFactory {
         long timeoutMillis = Math.max(1, policy.limits().timeout().toMillis());
 
         ServerFlavor flavor;
+        ServerFlavor.Pins pins;
         SchemaSnapshot schema;
         try (Connection bootstrap = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings))) {
             flavor = ServerFlavor.fromVersion(bootstrap.getMetaData().getDatabaseProductVersion());
-            try (Statement s = bootstrap.createStatement()) {
-                s.execute(flavor.pinSql(timeoutMillis));
-            }
+            pins = pin(bootstrap, flavor, source, new ServerFlavor.Pins(ServerFlavor.pinnedMode(sqlMode(bootstrap)), timeoutMillis,
+                    ServerFlavor.groupConcatMaxLen(policy.limits().maxCellChars()), ServerFlavor.RECURSION_LIMIT));
             Set<String> risky = PrivilegeAudit.riskyPrivileges(bootstrap);
             if (!risky.isEmpty()) {
                 String message = "Source '" + source + "': the database account holds privileges beyond reading: " + risky
@@ -136,9 +137,9 @@ public final class MySqlEngineFactory implements EngineFactory {
         HikariDataSource queries = null;
         HikariDataSource control = null;
         try {
-            queries = pool(settings, source + "-queries", settings.poolSize(), flavor.pinSql(timeoutMillis));
-            control = pool(settings, source + "-control", 2, flavor.pinSql(timeoutMillis));
-            MySqlExecutor executor = new MySqlExecutor(queries, control, flavor, timeoutMillis, watchdog);
+            queries = pool(settings, source + "-queries", settings.poolSize(), flavor.pinSql(pins));
+            control = pool(settings, source + "-control", 2, flavor.pinSql(pins));
+            MySqlExecutor executor = new MySqlExecutor(queries, control, flavor, pins, watchdog);
             try (Connection c = queries.getConnection()) {
                 executor.verifySessionForStartup(c);
             }
@@ -158,6 +159,30 @@ public final class MySqlEngineFactory implements EngineFactory {
             }
             throw startupFailure(source, e);
         }
+    }
+
+    private static String sqlMode(Connection connection) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT @@SESSION.sql_mode")) {
+            return rs.next() && rs.getString(1) != null ? rs.getString(1) : "";
+        }
+    }
+
+    /**
+     * Pins the bootstrap session and returns the pins with the sql_mode as the server reports it
+     * back, which every pooled session must then match exactly.
+     */
+    private static ServerFlavor.Pins pin(Connection bootstrap, ServerFlavor flavor, String source, ServerFlavor.Pins wanted)
+            throws SQLException {
+        try (Statement s = bootstrap.createStatement()) {
+            s.execute(flavor.pinSql(wanted));
+        }
+        String actual = sqlMode(bootstrap);
+        if (!ServerFlavor.parsingSafe(ServerFlavor.modes(actual))) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                    "Source '" + source + "': the server does not keep the sql_mode sqlguard needs (NO_BACKSLASH_ESCAPES on, ANSI_QUOTES and PIPES_AS_CONCAT off).");
+        }
+        return new ServerFlavor.Pins(String.join(",", ServerFlavor.modes(actual)), wanted.timeoutMillis(),
+                wanted.groupConcatMaxLen(), wanted.recursionLimit());
     }
 
     private static GuardException startupFailure(String source, Exception e) {

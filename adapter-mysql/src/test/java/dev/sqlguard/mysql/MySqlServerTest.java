@@ -255,10 +255,11 @@ class MySqlServerTest {
 
     @Test
     void serverErrorsAreMappedWithoutDriverText() throws Exception {
-        ToolResult r = query("SELECT region, amount FROM claims GROUP BY region");
+        // error 1690: BIGINT UNSIGNED out of range (ONLY_FULL_GROUP_BY is no longer pinned, so GROUP BY errors are the server default's)
+        ToolResult r = query("SELECT CAST(id AS UNSIGNED) - 1000000 AS x FROM claims");
         assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
         assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.QUERY_FAILED);
-        assertThat(r.error().orElseThrow().message()).doesNotContain(database).doesNotContain("1055").doesNotContain("sql_mode");
+        assertThat(r.error().orElseThrow().message()).doesNotContain(database).doesNotContain("1690").doesNotContain("UNSIGNED");
     }
 
     // ------------------------------------------------------------------ processlist helpers (admin account)
@@ -308,5 +309,65 @@ class MySqlServerTest {
             Thread.sleep(20);
         }
         return true;
+    }
+
+    @Test
+    void aGroupByTheServerDefaultModeAcceptsRuns() throws Exception {
+        String serverDefault;
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@GLOBAL.sql_mode")) {
+            rs.next();
+            serverDefault = rs.getString(1);
+        }
+        ToolResult r = query("SELECT region, amount FROM claims GROUP BY region ORDER BY region");
+        if (serverDefault.toUpperCase(java.util.Locale.ROOT).contains("ONLY_FULL_GROUP_BY")) {
+            assertThat(r.error()).map(e -> e.code()).contains(ErrorCode.QUERY_FAILED);
+        } else {
+            assertThat(r.status()).isEqualTo(ToolStatus.OK);
+            assertThat(r.rows()).hasSize(4);
+        }
+    }
+
+    private static QueryPlan forged(String sql, List<String> labels, Limits limits) {
+        return new QueryPlan("db", sql, sql, List.of(), Set.of(), Set.of(), Set.of(),
+                labels.stream().map(l -> dev.sqlguard.domain.OutputColumn.traced(l, Set.of())).toList(), List.of(), limits);
+    }
+
+    private static List<Object> single(Engine e, QueryPlan plan) {
+        try (ResultCursor cursor = e.execution().execute(plan)) {
+            assertThat(cursor.next()).isTrue();
+            List<Object> row = new java.util.ArrayList<>();
+            for (int i = 0; i < cursor.columns().size(); i++) {
+                row.add(cursor.get(i));
+            }
+            assertThat(cursor.next()).isFalse();
+            return row;
+        }
+    }
+
+    @Test
+    void groupConcatLengthAndRecursionArePinnedPerSession() throws Exception {
+        Limits limits = Limits.defaults().withMaxCellChars(100);
+        try (Engine e = engine(database, false, policy(limits), Map.of())) {
+            String flavorVariable;
+            try (Connection c = TestServer.admin(null)) {
+                flavorVariable = dev.sqlguard.mysql.internal.ServerFlavor.fromVersion(c.getMetaData().getDatabaseProductVersion())
+                        .recursionVariable();
+            }
+            List<Object> row = single(e, forged("SELECT @@SESSION.group_concat_max_len AS g, @@SESSION." + flavorVariable + " AS r,"
+                    + " LENGTH(GROUP_CONCAT(v)) AS n FROM `" + database + "`.big WHERE id <= 5000", List.of("g", "r", "n"), limits));
+            assertThat(((Number) row.get(0)).longValue()).isEqualTo(404L);
+            assertThat(((Number) row.get(1)).longValue()).isEqualTo(1000L);
+            // 5000 one-digit values and 4999 commas, cut by the server at the pinned length (then cut again by the projector)
+            assertThat(((Number) row.get(2)).longValue()).isEqualTo(404L);
+            String recursive = "WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < %d) SELECT count(*) AS c FROM r";
+            assertThat(((Number) single(e, forged(String.format(recursive, 900), List.of("c"), limits)).get(0)).longValue()).isEqualTo(900L);
+            // MariaDB stops at the limit with only a warning and a cut result: refused, never returned as complete
+            assertThatThrownBy(() -> single(e, forged(String.format(recursive, 5000), List.of("c"), limits)))
+                    .isInstanceOf(GuardException.class)
+                    .satisfies(x -> {
+                        assertThat(((GuardException) x).code()).isEqualTo(ErrorCode.QUERY_FAILED);
+                        assertThat(((GuardException) x).safeMessage()).contains("recursive");
+                    });
+        }
     }
 }

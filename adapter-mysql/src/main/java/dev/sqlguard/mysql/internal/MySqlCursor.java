@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.LocalDate;
@@ -140,10 +141,20 @@ final class MySqlCursor implements ResultCursor {
                 synchronized (lock) {
                     live = false;
                 }
+                refuseIncomplete();
             }
             return more;
         } catch (SQLException | RuntimeException e) {
             throw failure(e);
+        }
+    }
+
+    /** MariaDB ends a recursive CTE at max_recursive_iterations with only a warning: an incomplete result is refused. */
+    private void refuseIncomplete() throws SQLException {
+        for (SQLWarning w = statement.getWarnings(); w != null; w = w.getNextWarning()) {
+            if (w.getErrorCode() == 1931) {
+                throw new GuardException(ErrorCode.QUERY_FAILED, SqlErrors.RECURSION_MESSAGE);
+            }
         }
     }
 

@@ -12,10 +12,7 @@ import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,23 +40,24 @@ public final class MySqlExecutor implements ExecutionPort {
     private final DataSource queries;
     private final DataSource control;
     private final ServerFlavor flavor;
-    private final long pinnedTimeoutMillis;
+    private final ServerFlavor.Pins pins;
     private final ScheduledExecutorService watchdog;
     private final AtomicLong killsSent = new AtomicLong();
-    private final Set<String> pinnedMode = Set.copyOf(Arrays.asList(ServerFlavor.SQL_MODE.split(",")));
+    private final Set<String> pinnedMode;
 
     /**
-     * @param queries connections pinned with {@link ServerFlavor#pinSql(long)}
+     * @param queries connections pinned with {@link ServerFlavor#pinSql(ServerFlavor.Pins)}
      * @param control connections for {@code KILL QUERY}
-     * @param pinnedTimeoutMillis the statement time limit every query connection was pinned with
+     * @param pins what every query connection was pinned to
      * @param watchdog runs the kill at each query's deadline
      */
-    public MySqlExecutor(DataSource queries, DataSource control, ServerFlavor flavor, long pinnedTimeoutMillis,
+    public MySqlExecutor(DataSource queries, DataSource control, ServerFlavor flavor, ServerFlavor.Pins pins,
                          ScheduledExecutorService watchdog) {
         this.queries = requireNonNull(queries, "queries is null");
         this.control = requireNonNull(control, "control is null");
         this.flavor = requireNonNull(flavor, "flavor is null");
-        this.pinnedTimeoutMillis = pinnedTimeoutMillis;
+        this.pins = requireNonNull(pins, "pins is null");
+        this.pinnedMode = pins.modeSet();
         this.watchdog = requireNonNull(watchdog, "watchdog is null");
     }
 
@@ -114,15 +112,16 @@ public final class MySqlExecutor implements ExecutionPort {
             if (rs.getLong(1) != 1) {
                 throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED);
             }
-            String mode = rs.getString(2);
-            Set<String> actual = new HashSet<>(Arrays.asList((mode == null ? "" : mode.toUpperCase(Locale.ROOT)).split(",")));
-            if (!actual.equals(pinnedMode)) {
+            if (!ServerFlavor.modes(rs.getString(2)).equals(pinnedMode)) {
                 throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session is not in the pinned SQL mode, so no query was run.");
             }
             BigDecimal timeout = rs.getBigDecimal(3);
-            BigDecimal pinned = new BigDecimal(flavor.timeoutValue(pinnedTimeoutMillis));
+            BigDecimal pinned = new BigDecimal(flavor.timeoutValue(pins.timeoutMillis()));
             if (timeout == null || timeout.signum() <= 0 || timeout.compareTo(pinned) > 0) {
                 throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session has no statement time limit, so no query was run.");
+            }
+            if (rs.getLong(5) > pins.groupConcatMaxLen() || rs.getLong(6) > pins.recursionLimit()) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session is not under the pinned limits, so no query was run.");
             }
             return rs.getLong(4);
         }

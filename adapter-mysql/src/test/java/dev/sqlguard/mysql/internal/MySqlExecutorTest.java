@@ -34,6 +34,9 @@ import dev.sqlguard.mysql.TestServer;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(60)
 class MySqlExecutorTest {
+    private static final ServerFlavor.Pins PINS = new ServerFlavor.Pins(ServerFlavor.SQL_MODE, 10_000,
+            ServerFlavor.groupConcatMaxLen(1000), ServerFlavor.RECURSION_LIMIT);
+
     private String database;
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
 
@@ -92,10 +95,22 @@ class MySqlExecutorTest {
                     assertThat(rs.getLong(1)).isZero();
                 }
             }
-            MySqlExecutor executor = new MySqlExecutor(unpinned, control, flavor, 10_000, watchdog);
+            MySqlExecutor executor = new MySqlExecutor(unpinned, control, flavor, PINS, watchdog);
             assertThatThrownBy(() -> executor.execute(plan("SELECT 1 AS `n`")).close())
                     .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.READ_ONLY_NOT_ENFORCED);
         }
+    }
+
+    @Test
+    void pinnedModeChangesOnlyWhatParsingDependsOn() {
+        assertThat(ServerFlavor.pinnedMode("ONLY_FULL_GROUP_BY,ANSI_QUOTES,PIPES_AS_CONCAT,IGNORE_SPACE,HIGH_NOT_PRECEDENCE,STRICT_TRANS_TABLES"))
+                .isEqualTo("NO_BACKSLASH_ESCAPES,ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES");
+        assertThat(ServerFlavor.pinnedMode("STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"))
+                .isEqualTo("ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_BACKSLASH_ESCAPES,NO_ENGINE_SUBSTITUTION,STRICT_TRANS_TABLES");
+        assertThat(ServerFlavor.pinnedMode("")).isEqualTo("NO_BACKSLASH_ESCAPES");
+        assertThat(ServerFlavor.parsingSafe(ServerFlavor.modes("NO_BACKSLASH_ESCAPES,ANSI_QUOTES"))).isFalse();
+        assertThat(ServerFlavor.parsingSafe(ServerFlavor.modes("STRICT_TRANS_TABLES"))).isFalse();
+        assertThatThrownBy(() -> ServerFlavor.pinnedMode("STRICT_TRANS_TABLES',x='1")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -104,7 +119,7 @@ class MySqlExecutorTest {
         String withoutNoBackslash = "SET SESSION sql_mode = 'STRICT_TRANS_TABLES', SESSION " + flavor.readOnlyVariable() + " = 1, SESSION "
                 + flavor.timeoutVariable() + " = " + flavor.timeoutValue(10_000);
         try (HikariDataSource drifted = pool(withoutNoBackslash); HikariDataSource control = pool(null)) {
-            MySqlExecutor executor = new MySqlExecutor(drifted, control, flavor, 10_000, watchdog);
+            MySqlExecutor executor = new MySqlExecutor(drifted, control, flavor, PINS, watchdog);
             assertThatThrownBy(() -> executor.execute(plan("SELECT 1 AS `n`")).close())
                     .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
         }
@@ -113,8 +128,8 @@ class MySqlExecutorTest {
     @Test
     void pinnedSessionRunsAndRefusesWritesEvenForAnAdmin() throws Exception {
         ServerFlavor flavor = flavor();
-        try (HikariDataSource pinned = pool(flavor.pinSql(10_000)); HikariDataSource control = pool(null)) {
-            MySqlExecutor executor = new MySqlExecutor(pinned, control, flavor, 10_000, watchdog);
+        try (HikariDataSource pinned = pool(flavor.pinSql(PINS)); HikariDataSource control = pool(null)) {
+            MySqlExecutor executor = new MySqlExecutor(pinned, control, flavor, PINS, watchdog);
             try (var cursor = executor.execute(plan("SELECT 1 AS `n`"))) {
                 assertThat(cursor.next()).isTrue();
                 assertThat(((Number) cursor.get(0)).longValue()).isEqualTo(1L);
