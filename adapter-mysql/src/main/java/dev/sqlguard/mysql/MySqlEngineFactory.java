@@ -124,6 +124,7 @@ public final class MySqlEngineFactory implements EngineFactory {
                 LOG.warning(message + " sqlguard's own controls still apply.");
             }
             schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables());
+            CatalogLoader.checkFunctions(bootstrap, source, policy.functions());
         } catch (SQLException e) {
             throw startupFailure(source, e);
         }

@@ -370,4 +370,26 @@ class MySqlServerTest {
                     });
         }
     }
+
+    @Test
+    void configuredFunctionNamesAreCheckedOnTheServerAtStart() {
+        Map<Set<String>, String> refused = Map.of(
+                Set.of("count", "lower", "nosuchfunc"), "'nosuchfunc', which the database does not know",
+                Set.of("lenght"), "Did you mean 'length'?",
+                Set.of("uper"), "'upper'");
+        // both accounts: without EXECUTE the server answers 1370 (routine denied) instead of 1305 (does not exist)
+        refused.forEach((functions, fragment) -> List.of(false, true).forEach(admin -> assertThatThrownBy(() -> engine(database, admin,
+                policy(Limits.defaults()).withFunctions(functions), Map.of()).close())
+                .as(functions.toString())
+                .isInstanceOfSatisfying(GuardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+                    assertThat(e.getMessage()).contains(fragment);
+                })));
+        // native functions, grammar forms (count, sum, extract, substring, if, group_concat) and niladic ones all start
+        try (Engine e = engine(database, false, policy(Limits.defaults()).withFunctions(Set.of("count", "sum", "lower", "now",
+                "substring", "group_concat", "extract", "if", "coalesce", "current_date", "round", "date_format")), Map.of())) {
+            assertThat(service.query(e.binding(), QueryRequest.of("db", "SELECT lower(region) AS r FROM claims WHERE id = 1")).status())
+                    .isEqualTo(ToolStatus.OK);
+        }
+    }
 }
