@@ -33,11 +33,11 @@ public final class MySqlEngine implements Engine {
     private final MySqlExecutor executor;
     private final SchemaSnapshot schema;
     private final HikariDataSource queries;
-    private final HikariDataSource control;
+    private final MySqlExecutor.KillChannel control;
     private final ScheduledExecutorService watchdog;
 
     public MySqlEngine(String sourceId, GuardrailPolicy policy, MySqlValidator validator, MySqlExecutor executor,
-                       SchemaSnapshot schema, HikariDataSource queries, HikariDataSource control, ScheduledExecutorService watchdog) {
+                       SchemaSnapshot schema, HikariDataSource queries, MySqlExecutor.KillChannel control, ScheduledExecutorService watchdog) {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
         this.policy = requireNonNull(policy, "policy is null");
         this.validator = requireNonNull(validator, "validator is null");

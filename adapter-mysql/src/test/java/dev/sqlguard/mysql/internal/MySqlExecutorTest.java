@@ -71,6 +71,10 @@ class MySqlExecutorTest {
         return new HikariDataSource(hc);
     }
 
+    private MySqlExecutor.KillChannel channel(HikariDataSource control) throws java.sql.SQLException {
+        return new MySqlExecutor.KillChannel(control::getConnection, watchdog);
+    }
+
     private ServerFlavor flavor() throws Exception {
         try (Connection c = TestServer.admin(null)) {
             return ServerFlavor.fromVersion(c.getMetaData().getDatabaseProductVersion());
@@ -95,7 +99,7 @@ class MySqlExecutorTest {
                     assertThat(rs.getLong(1)).isZero();
                 }
             }
-            MySqlExecutor executor = new MySqlExecutor(unpinned, control, flavor, PINS, watchdog);
+            MySqlExecutor executor = new MySqlExecutor(unpinned, channel(control), flavor, PINS, watchdog, 4);
             assertThatThrownBy(() -> executor.execute(plan("SELECT 1 AS `n`")).close())
                     .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.READ_ONLY_NOT_ENFORCED);
         }
@@ -119,7 +123,7 @@ class MySqlExecutorTest {
         String withoutNoBackslash = "SET SESSION sql_mode = 'STRICT_TRANS_TABLES', SESSION " + flavor.readOnlyVariable() + " = 1, SESSION "
                 + flavor.timeoutVariable() + " = " + flavor.timeoutValue(10_000);
         try (HikariDataSource drifted = pool(withoutNoBackslash); HikariDataSource control = pool(null)) {
-            MySqlExecutor executor = new MySqlExecutor(drifted, control, flavor, PINS, watchdog);
+            MySqlExecutor executor = new MySqlExecutor(drifted, channel(control), flavor, PINS, watchdog, 4);
             assertThatThrownBy(() -> executor.execute(plan("SELECT 1 AS `n`")).close())
                     .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
         }
@@ -129,7 +133,7 @@ class MySqlExecutorTest {
     void pinnedSessionRunsAndRefusesWritesEvenForAnAdmin() throws Exception {
         ServerFlavor flavor = flavor();
         try (HikariDataSource pinned = pool(flavor.pinSql(PINS)); HikariDataSource control = pool(null)) {
-            MySqlExecutor executor = new MySqlExecutor(pinned, control, flavor, PINS, watchdog);
+            MySqlExecutor executor = new MySqlExecutor(pinned, channel(control), flavor, PINS, watchdog, 4);
             try (var cursor = executor.execute(plan("SELECT 1 AS `n`"))) {
                 assertThat(cursor.next()).isTrue();
                 assertThat(((Number) cursor.get(0)).longValue()).isEqualTo(1L);
