@@ -49,6 +49,9 @@ import dev.sqlguard.ports.PropertySpec;
 public final class MySqlEngineFactory implements EngineFactory {
     private static final Logger LOG = Logger.getLogger(MySqlEngineFactory.class.getName());
 
+    /** Time at startup for exact row counts of the allowlisted tables, over all of them. */
+    static final long ROW_COUNT_BUDGET_MILLIS = 2_000;
+
     private static final List<PropertySpec> PROPERTIES = List.of(
             PropertySpec.required(MySqlSettings.URL, "jdbc:mysql://host[:port][/database][?property=value&...], one plain host. "
                     + "Only TLS, timeout and time-zone properties are accepted in the URL."),
@@ -126,7 +129,8 @@ public final class MySqlEngineFactory implements EngineFactory {
                 }
                 LOG.warning(message + " sqlguard's own controls still apply.");
             }
-            schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables());
+            schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables(), flavor,
+                    Math.min(ROW_COUNT_BUDGET_MILLIS, timeoutMillis));
             CatalogLoader.checkFunctions(bootstrap, source, policy.functions());
         } catch (SQLException e) {
             throw startupFailure(source, e);

@@ -133,14 +133,24 @@ class MySqlServerTest {
     }
 
     @Test
-    void catalogListsAllowlistedColumnsWithTypesAndApproximateRows() {
+    void catalogListsAllowlistedColumnsWithTypesAndExactRows() {
         List<TableDescription> tables = engine.catalog().tables();
         assertThat(tables).extracting(t -> t.table().qualifiedName()).containsExactly("big", "claims", "regions", "users");
         TableDescription claims = tables.get(1);
         assertThat(claims.columns()).extracting(TableDescription.ColumnDescription::name)
                 .containsExactly("id", "region", "amount", "status", "created");
         assertThat(claims.columns().get(2).type()).isEqualTo("decimal(12,2)");
-        assertThat(claims.rowCount()).isPresent();
+        // exact counts, not InnoDB's TABLE_ROWS estimate; a table not counted within the startup budget shows only an estimate
+        for (TableDescription t : tables) {
+            if (t.rowCount().isPresent()) {
+                assertThat(t.rowCount()).as(t.table().qualifiedName()).hasValue(exactCount(t.table().qualifiedName()));
+                assertThat(t.approximateRowCount()).isEmpty();
+            } else {
+                assertThat(t.approximateRowCount()).as(t.table().qualifiedName()).isPresent();
+            }
+        }
+        assertThat(tables.get(1).rowCount()).hasValue(exactCount("claims"));
+        assertThat(tables.get(2).rowCount()).hasValue(exactCount("regions"));
         assertThat(tables.get(3).columns()).filteredOn(TableDescription.ColumnDescription::redacted)
                 .extracting(TableDescription.ColumnDescription::name).containsExactlyInAnyOrder("password", "api_key");
     }
@@ -260,6 +270,16 @@ class MySqlServerTest {
         assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
         assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.QUERY_FAILED);
         assertThat(r.error().orElseThrow().message()).doesNotContain(database).doesNotContain("1690").doesNotContain("UNSIGNED");
+    }
+
+    private long exactCount(String table) {
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM `" + table + "`")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     // ------------------------------------------------------------------ processlist helpers (admin account)

@@ -38,6 +38,17 @@ public final class CatalogLoader {
      * @param schema the default schema, as configured
      */
     public static SchemaSnapshot load(Connection connection, String sourceId, String schema, TableAllowlist allowlist) throws SQLException {
+        return load(connection, sourceId, schema, allowlist, null, 0);
+    }
+
+    /**
+     * @param flavor how to bound each count on the server, or null to count nothing
+     * @param countBudgetMillis time for exact row counts, over all tables; a table not counted in time
+     *     keeps only the server's estimate, marked approximate
+     */
+    public static SchemaSnapshot load(Connection connection, String sourceId, String schema, TableAllowlist allowlist,
+                                      ServerFlavor flavor, long countBudgetMillis) throws SQLException {
+        long budgetEnd = System.nanoTime() + countBudgetMillis * 1_000_000;
         List<TableInfo> found = new ArrayList<>();
         String actualDefault = schema;
         for (Map.Entry<TableRef, java.util.Set<String>> entry : allowlist.tables().entrySet()) {
@@ -77,6 +88,16 @@ public final class CatalogLoader {
                 actualDefault = tableSchema;
             }
             found.add(new TableInfo(tableSchema, tableName, columns, rows(connection, tableSchema, tableName)));
+        }
+        if (flavor != null) {
+            // smallest estimates first, so the budget gives as many tables as possible an exact count
+            List<TableInfo> bySize = new ArrayList<>(found);
+            bySize.sort(java.util.Comparator.comparingLong(t -> t.approximateRows().orElse(Long.MAX_VALUE)));
+            Map<TableInfo, OptionalLong> exact = new java.util.IdentityHashMap<>();
+            for (TableInfo t : bySize) {
+                exact.put(t, count(connection, flavor, t.schema(), t.name(), (budgetEnd - System.nanoTime()) / 1_000_000));
+            }
+            found.replaceAll(t -> new TableInfo(t.schema(), t.name(), t.columns(), exact.get(t), t.approximateRows()));
         }
         return SchemaSnapshot.of(actualDefault, found);
     }
@@ -171,6 +192,37 @@ public final class CatalogLoader {
             }
         }
         return known;
+    }
+
+    /**
+     * {@code COUNT(*)} bounded on the server by the time left (at least 50 ms): InnoDB's
+     * {@code TABLE_ROWS} is an estimate (2 for a 5-row table was seen), so it is never shown as the count.
+     */
+    static OptionalLong count(Connection connection, ServerFlavor flavor, String schema, String table, long leftMillis) {
+        if (leftMillis < 50) {
+            return OptionalLong.empty();
+        }
+        String from;
+        try {
+            from = SqlText.identifier(schema) + "." + SqlText.identifier(table);
+        } catch (GuardException e) {
+            return OptionalLong.empty();
+        }
+        String sql = flavor == ServerFlavor.MARIADB
+                ? "SET STATEMENT max_statement_time = " + flavor.timeoutValue(leftMillis) + " FOR SELECT COUNT(*) FROM " + from
+                : "SELECT /*+ MAX_EXECUTION_TIME(" + leftMillis + ") */ COUNT(*) FROM " + from;
+        try (Statement s = connection.createStatement()) {
+            // execute, not executeQuery: Connector/J refuses a text that does not start with SELECT there
+            if (!s.execute(sql)) {
+                return OptionalLong.empty();
+            }
+            try (ResultSet rs = s.getResultSet()) {
+                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+            }
+        } catch (SQLException e) {
+            LOG.fine("row count of a table not taken (error " + e.getErrorCode() + "); its estimate is marked approximate");
+            return OptionalLong.empty();
+        }
     }
 
     private static OptionalLong rows(Connection connection, String schema, String table) throws SQLException {

@@ -118,6 +118,25 @@ class MySqlExecutorTest {
     }
 
     @Test
+    void rowCountsAreExactWithinTheBudgetAndOtherwiseOnlyAnEstimate() throws Exception {
+        ServerFlavor flavor = flavor();
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE five (n INT)");
+            s.execute("INSERT INTO five VALUES (1), (2), (3), (4), (5)");
+            dev.sqlguard.domain.TableAllowlist allowlist = new dev.sqlguard.domain.TableAllowlist(java.util.Optional.of(database),
+                    java.util.Map.of(dev.sqlguard.domain.TableRef.of("five"), Set.of("n")), true);
+            SchemaSnapshot counted = CatalogLoader.load(c, "db", database, allowlist, flavor, 2_000);
+            SchemaSnapshot.TableInfo five = counted.tables().values().iterator().next();
+            assertThat(five.exactRows()).hasValue(5);
+            SchemaSnapshot noBudget = CatalogLoader.load(c, "db", database, allowlist, flavor, 0);
+            assertThat(noBudget.tables().values().iterator().next().exactRows()).isEmpty();
+            assertThat(noBudget.tables().values().iterator().next().approximateRows()).isPresent();
+            // a count that cannot finish within the time left is not taken
+            assertThat(CatalogLoader.count(c, flavor, database, "five", 10)).isEmpty();
+        }
+    }
+
+    @Test
     void sqlModeDriftIsRefused() throws Exception {
         ServerFlavor flavor = flavor();
         String withoutNoBackslash = "SET SESSION sql_mode = 'STRICT_TRANS_TABLES', SESSION " + flavor.readOnlyVariable() + " = 1, SESSION "
