@@ -2,6 +2,7 @@ package dev.sqlguard.mysql;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -41,11 +42,15 @@ import dev.sqlguard.ports.PropertySpec;
  *
  * <p>Settings ({@link #properties()}): {@code url} ({@code jdbc:mysql://host[:port][/database]}),
  * {@code username}, {@code password}, {@code defaultSchema} (else the URL's database),
- * {@code requireReadOnlyAccount} (default false) and {@code poolSize} (default 4). The policy must
+ * {@code requireReadOnlyAccount} (default false), {@code poolSize} (default 4) and
+ * {@code maxConcurrentQueries} (default: the pool size). The policy must
  * carry a restricted table allowlist. See {@code docs/engines/mysql.md}.
  */
 public final class MySqlEngineFactory implements EngineFactory {
     private static final Logger LOG = Logger.getLogger(MySqlEngineFactory.class.getName());
+
+    /** Time at startup for exact row counts of the allowlisted tables, over all of them. */
+    static final long ROW_COUNT_BUDGET_MILLIS = 2_000;
 
     private static final List<PropertySpec> PROPERTIES = List.of(
             PropertySpec.required(MySqlSettings.URL, "jdbc:mysql://host[:port][/database][?property=value&...], one plain host. "
@@ -57,7 +62,9 @@ public final class MySqlEngineFactory implements EngineFactory {
             PropertySpec.optional(MySqlSettings.REQUIRE_READ_ONLY_ACCOUNT, "false",
                     "true refuses to start when the account holds any privilege beyond reading; false only warns."),
             PropertySpec.optional(MySqlSettings.POOL_SIZE, Integer.toString(MySqlSettings.DEFAULT_POOL_SIZE),
-                    "Connections in the query pool, 1 to 64."));
+                    "Connections in the query pool, 1 to 64."),
+            PropertySpec.optional(MySqlSettings.MAX_CONCURRENT_QUERIES, "poolSize",
+                    "Queries of this source on the server at once, running or killed and still unwinding, 1 to 256; past it a call is refused (retryable)."));
 
     /**
      * MySQL's and MariaDB's SQL as the host writes it: backtick identifiers, no quantile aggregate,
@@ -107,12 +114,12 @@ public final class MySqlEngineFactory implements EngineFactory {
         long timeoutMillis = Math.max(1, policy.limits().timeout().toMillis());
 
         ServerFlavor flavor;
+        ServerFlavor.Pins pins;
         SchemaSnapshot schema;
-        try (Connection bootstrap = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings))) {
+        try (Connection bootstrap = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings, timeoutMillis))) {
             flavor = ServerFlavor.fromVersion(bootstrap.getMetaData().getDatabaseProductVersion());
-            try (Statement s = bootstrap.createStatement()) {
-                s.execute(flavor.pinSql(timeoutMillis));
-            }
+            pins = pin(bootstrap, flavor, source, new ServerFlavor.Pins(ServerFlavor.pinnedMode(sqlMode(bootstrap)), timeoutMillis,
+                    ServerFlavor.groupConcatMaxLen(policy.limits().maxCellChars()), ServerFlavor.RECURSION_LIMIT));
             Set<String> risky = PrivilegeAudit.riskyPrivileges(bootstrap);
             if (!risky.isEmpty()) {
                 String message = "Source '" + source + "': the database account holds privileges beyond reading: " + risky
@@ -122,7 +129,9 @@ public final class MySqlEngineFactory implements EngineFactory {
                 }
                 LOG.warning(message + " sqlguard's own controls still apply.");
             }
-            schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables());
+            schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables(), flavor,
+                    Math.min(ROW_COUNT_BUDGET_MILLIS, timeoutMillis));
+            CatalogLoader.checkFunctions(bootstrap, source, policy.functions());
         } catch (SQLException e) {
             throw startupFailure(source, e);
         }
@@ -134,11 +143,22 @@ public final class MySqlEngineFactory implements EngineFactory {
         });
         watchdog.setRemoveOnCancelPolicy(true);
         HikariDataSource queries = null;
-        HikariDataSource control = null;
+        MySqlExecutor.KillChannel control = null;
         try {
-            queries = pool(settings, source + "-queries", settings.poolSize(), flavor.pinSql(timeoutMillis));
-            control = pool(settings, source + "-control", 2, flavor.pinSql(timeoutMillis));
-            MySqlExecutor executor = new MySqlExecutor(queries, control, flavor, timeoutMillis, watchdog);
+            String pinSql = flavor.pinSql(pins);
+            // the kill path's connection is reserved first, so a full server cannot lock it out later
+            control = new MySqlExecutor.KillChannel(() -> {
+                Connection c = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings, timeoutMillis));
+                try (Statement s = c.createStatement()) {
+                    s.execute(pinSql);
+                } catch (SQLException e) {
+                    c.close();
+                    throw e;
+                }
+                return c;
+            }, watchdog);
+            queries = pool(settings, source + "-queries", settings.poolSize(), pinSql, timeoutMillis);
+            MySqlExecutor executor = new MySqlExecutor(queries, control, flavor, pins, watchdog, settings.maxConcurrentQueries());
             try (Connection c = queries.getConnection()) {
                 executor.verifySessionForStartup(c);
             }
@@ -160,6 +180,30 @@ public final class MySqlEngineFactory implements EngineFactory {
         }
     }
 
+    private static String sqlMode(Connection connection) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT @@SESSION.sql_mode")) {
+            return rs.next() && rs.getString(1) != null ? rs.getString(1) : "";
+        }
+    }
+
+    /**
+     * Pins the bootstrap session and returns the pins with the sql_mode as the server reports it
+     * back, which every pooled session must then match exactly.
+     */
+    private static ServerFlavor.Pins pin(Connection bootstrap, ServerFlavor flavor, String source, ServerFlavor.Pins wanted)
+            throws SQLException {
+        try (Statement s = bootstrap.createStatement()) {
+            s.execute(flavor.pinSql(wanted));
+        }
+        String actual = sqlMode(bootstrap);
+        if (!ServerFlavor.parsingSafe(ServerFlavor.modes(actual))) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                    "Source '" + source + "': the server does not keep the sql_mode sqlguard needs (NO_BACKSLASH_ESCAPES on, ANSI_QUOTES and PIPES_AS_CONCAT off).");
+        }
+        return new ServerFlavor.Pins(String.join(",", ServerFlavor.modes(actual)), wanted.timeoutMillis(),
+                wanted.groupConcatMaxLen(), wanted.recursionLimit());
+    }
+
     private static GuardException startupFailure(String source, Exception e) {
         Throwable root = e;
         while (root.getCause() != null && !(root instanceof SQLException)) {
@@ -175,7 +219,7 @@ public final class MySqlEngineFactory implements EngineFactory {
         return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "Source '" + source + "': the database could not be reached.", e);
     }
 
-    private static HikariDataSource pool(MySqlSettings settings, String name, int size, String pinSql) {
+    private static HikariDataSource pool(MySqlSettings settings, String name, int size, String pinSql, long timeoutMillis) {
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("sqlguard-" + name.replaceAll("[^A-Za-z0-9_.-]", "_"));
         hc.setJdbcUrl(settings.jdbcUrl());
@@ -186,16 +230,32 @@ public final class MySqlEngineFactory implements EngineFactory {
         hc.setReadOnly(true);
         hc.setAutoCommit(true);
         hc.setConnectionInitSql(pinSql);
-        hc.setConnectionTimeout(5_000);
-        hc.setValidationTimeout(2_000);
-        hc.setDataSourceProperties(forcedProperties());
+        // a checkout (a wait for a free connection, a new connection, a validation) is bounded by the time limit
+        hc.setConnectionTimeout(Math.max(250, Math.min(30_000, timeoutMillis)));
+        hc.setValidationTimeout(Math.max(250, Math.min(2_000, timeoutMillis / 2)));
+        hc.setDataSourceProperties(networkProperties(settings, forcedProperties(), timeoutMillis));
         return new HikariDataSource(hc);
     }
 
-    private static Properties driverProperties(MySqlSettings settings) {
-        Properties p = forcedProperties();
+    private static Properties driverProperties(MySqlSettings settings, long timeoutMillis) {
+        Properties p = networkProperties(settings, forcedProperties(), timeoutMillis);
         p.setProperty("user", settings.username());
         p.setProperty("password", settings.password());
+        return p;
+    }
+
+    /**
+     * Socket timeouts derived from the time limit unless the URL sets its own: a connect waits at
+     * most the limit (at least 1 s, at most 10 s), and no read blocks longer than the limit plus 2 s
+     * even before the executor narrows it per call, so a hung server cannot hold a call.
+     */
+    static Properties networkProperties(MySqlSettings settings, Properties p, long timeoutMillis) {
+        if (settings.urlProperty("connectTimeout").isEmpty()) {
+            p.setProperty("connectTimeout", Long.toString(Math.max(1_000, Math.min(10_000, timeoutMillis))));
+        }
+        if (settings.urlProperty("socketTimeout").isEmpty()) {
+            p.setProperty("socketTimeout", Long.toString(timeoutMillis + 2_000));
+        }
         return p;
     }
 

@@ -53,7 +53,7 @@ class MySqlEngineFactoryTest {
         EngineFactory f = new MySqlEngineFactory();
         assertThat(f.sensitivePropertyNames()).containsExactly("password");
         assertThat(f.propertyNames()).containsExactlyInAnyOrder("url", "username", "password", "defaultSchema",
-                "requireReadOnlyAccount", "poolSize");
+                "requireReadOnlyAccount", "poolSize", "maxConcurrentQueries");
     }
 
     @Test
@@ -120,7 +120,18 @@ class MySqlEngineFactoryTest {
         MySqlSettings t = MySqlSettings.parse(new EngineConfig("src", withSchema, POLICY));
         assertThat(t.schema()).isEqualTo("reports");
         assertThat(t.poolSize()).isEqualTo(8);
+        assertThat(t.maxConcurrentQueries()).isEqualTo(8); // defaults to the pool size
         assertThat(t.requireReadOnlyAccount()).isTrue();
+        withSchema.put("maxConcurrentQueries", "3");
+        assertThat(MySqlSettings.parse(new EngineConfig("src", withSchema, POLICY)).maxConcurrentQueries()).isEqualTo(3);
+        withSchema.put("maxConcurrentQueries", "0");
+        assertThatThrownBy(() -> MySqlSettings.parse(new EngineConfig("src", withSchema, POLICY)))
+                .hasMessageContaining("maxConcurrentQueries");
+        // socket timeouts follow the time limit unless the URL sets them
+        java.util.Properties net = MySqlEngineFactory.networkProperties(t, new java.util.Properties(), 5_000);
+        assertThat(net.getProperty("connectTimeout")).isEqualTo("5000");
+        assertThat(net.getProperty("socketTimeout")).isEqualTo("7000");
+        assertThat(MySqlEngineFactory.networkProperties(s, new java.util.Properties(), 5_000).getProperty("connectTimeout")).isNull();
     }
 
     @Test

@@ -133,14 +133,24 @@ class MySqlServerTest {
     }
 
     @Test
-    void catalogListsAllowlistedColumnsWithTypesAndApproximateRows() {
+    void catalogListsAllowlistedColumnsWithTypesAndExactRows() {
         List<TableDescription> tables = engine.catalog().tables();
         assertThat(tables).extracting(t -> t.table().qualifiedName()).containsExactly("big", "claims", "regions", "users");
         TableDescription claims = tables.get(1);
         assertThat(claims.columns()).extracting(TableDescription.ColumnDescription::name)
                 .containsExactly("id", "region", "amount", "status", "created");
         assertThat(claims.columns().get(2).type()).isEqualTo("decimal(12,2)");
-        assertThat(claims.rowCount()).isPresent();
+        // exact counts, not InnoDB's TABLE_ROWS estimate; a table not counted within the startup budget shows only an estimate
+        for (TableDescription t : tables) {
+            if (t.rowCount().isPresent()) {
+                assertThat(t.rowCount()).as(t.table().qualifiedName()).hasValue(exactCount(t.table().qualifiedName()));
+                assertThat(t.approximateRowCount()).isEmpty();
+            } else {
+                assertThat(t.approximateRowCount()).as(t.table().qualifiedName()).isPresent();
+            }
+        }
+        assertThat(tables.get(1).rowCount()).hasValue(exactCount("claims"));
+        assertThat(tables.get(2).rowCount()).hasValue(exactCount("regions"));
         assertThat(tables.get(3).columns()).filteredOn(TableDescription.ColumnDescription::redacted)
                 .extracting(TableDescription.ColumnDescription::name).containsExactlyInAnyOrder("password", "api_key");
     }
@@ -255,10 +265,21 @@ class MySqlServerTest {
 
     @Test
     void serverErrorsAreMappedWithoutDriverText() throws Exception {
-        ToolResult r = query("SELECT region, amount FROM claims GROUP BY region");
+        // error 1690: BIGINT UNSIGNED out of range (ONLY_FULL_GROUP_BY is no longer pinned, so GROUP BY errors are the server default's)
+        ToolResult r = query("SELECT CAST(id AS UNSIGNED) - 1000000 AS x FROM claims");
         assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
         assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.QUERY_FAILED);
-        assertThat(r.error().orElseThrow().message()).doesNotContain(database).doesNotContain("1055").doesNotContain("sql_mode");
+        assertThat(r.error().orElseThrow().message()).doesNotContain(database).doesNotContain("1690").doesNotContain("UNSIGNED");
+    }
+
+    private long exactCount(String table) {
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM `" + table + "`")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     // ------------------------------------------------------------------ processlist helpers (admin account)
@@ -308,5 +329,87 @@ class MySqlServerTest {
             Thread.sleep(20);
         }
         return true;
+    }
+
+    @Test
+    void aGroupByTheServerDefaultModeAcceptsRuns() throws Exception {
+        String serverDefault;
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@GLOBAL.sql_mode")) {
+            rs.next();
+            serverDefault = rs.getString(1);
+        }
+        ToolResult r = query("SELECT region, amount FROM claims GROUP BY region ORDER BY region");
+        if (serverDefault.toUpperCase(java.util.Locale.ROOT).contains("ONLY_FULL_GROUP_BY")) {
+            assertThat(r.error()).map(e -> e.code()).contains(ErrorCode.QUERY_FAILED);
+        } else {
+            assertThat(r.status()).isEqualTo(ToolStatus.OK);
+            assertThat(r.rows()).hasSize(4);
+        }
+    }
+
+    private static QueryPlan forged(String sql, List<String> labels, Limits limits) {
+        return new QueryPlan("db", sql, sql, List.of(), Set.of(), Set.of(), Set.of(),
+                labels.stream().map(l -> dev.sqlguard.domain.OutputColumn.traced(l, Set.of())).toList(), List.of(), limits);
+    }
+
+    private static List<Object> single(Engine e, QueryPlan plan) {
+        try (ResultCursor cursor = e.execution().execute(plan)) {
+            assertThat(cursor.next()).isTrue();
+            List<Object> row = new java.util.ArrayList<>();
+            for (int i = 0; i < cursor.columns().size(); i++) {
+                row.add(cursor.get(i));
+            }
+            assertThat(cursor.next()).isFalse();
+            return row;
+        }
+    }
+
+    @Test
+    void groupConcatLengthAndRecursionArePinnedPerSession() throws Exception {
+        Limits limits = Limits.defaults().withMaxCellChars(100);
+        try (Engine e = engine(database, false, policy(limits), Map.of())) {
+            String flavorVariable;
+            try (Connection c = TestServer.admin(null)) {
+                flavorVariable = dev.sqlguard.mysql.internal.ServerFlavor.fromVersion(c.getMetaData().getDatabaseProductVersion())
+                        .recursionVariable();
+            }
+            List<Object> row = single(e, forged("SELECT @@SESSION.group_concat_max_len AS g, @@SESSION." + flavorVariable + " AS r,"
+                    + " LENGTH(GROUP_CONCAT(v)) AS n FROM `" + database + "`.big WHERE id <= 5000", List.of("g", "r", "n"), limits));
+            assertThat(((Number) row.get(0)).longValue()).isEqualTo(404L);
+            assertThat(((Number) row.get(1)).longValue()).isEqualTo(1000L);
+            // 5000 one-digit values and 4999 commas, cut by the server at the pinned length (then cut again by the projector)
+            assertThat(((Number) row.get(2)).longValue()).isEqualTo(404L);
+            String recursive = "WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < %d) SELECT count(*) AS c FROM r";
+            assertThat(((Number) single(e, forged(String.format(recursive, 900), List.of("c"), limits)).get(0)).longValue()).isEqualTo(900L);
+            // MariaDB stops at the limit with only a warning and a cut result: refused, never returned as complete
+            assertThatThrownBy(() -> single(e, forged(String.format(recursive, 5000), List.of("c"), limits)))
+                    .isInstanceOf(GuardException.class)
+                    .satisfies(x -> {
+                        assertThat(((GuardException) x).code()).isEqualTo(ErrorCode.QUERY_FAILED);
+                        assertThat(((GuardException) x).safeMessage()).contains("recursive");
+                    });
+        }
+    }
+
+    @Test
+    void configuredFunctionNamesAreCheckedOnTheServerAtStart() {
+        Map<Set<String>, String> refused = Map.of(
+                Set.of("count", "lower", "nosuchfunc"), "'nosuchfunc', which the database does not know",
+                Set.of("lenght"), "Did you mean 'length'?",
+                Set.of("uper"), "'upper'");
+        // both accounts: without EXECUTE the server answers 1370 (routine denied) instead of 1305 (does not exist)
+        refused.forEach((functions, fragment) -> List.of(false, true).forEach(admin -> assertThatThrownBy(() -> engine(database, admin,
+                policy(Limits.defaults()).withFunctions(functions), Map.of()).close())
+                .as(functions.toString())
+                .isInstanceOfSatisfying(GuardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+                    assertThat(e.getMessage()).contains(fragment);
+                })));
+        // native functions, grammar forms (count, sum, extract, substring, if, group_concat) and niladic ones all start
+        try (Engine e = engine(database, false, policy(Limits.defaults()).withFunctions(Set.of("count", "sum", "lower", "now",
+                "substring", "group_concat", "extract", "if", "coalesce", "current_date", "round", "date_format")), Map.of())) {
+            assertThat(service.query(e.binding(), QueryRequest.of("db", "SELECT lower(region) AS r FROM claims WHERE id = 1")).status())
+                    .isEqualTo(ToolStatus.OK);
+        }
     }
 }

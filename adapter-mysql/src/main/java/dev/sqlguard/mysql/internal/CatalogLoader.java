@@ -10,10 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import java.sql.Statement;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.Names;
+import dev.sqlguard.domain.SafeText;
+import dev.sqlguard.domain.Suggestions;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
@@ -34,6 +38,17 @@ public final class CatalogLoader {
      * @param schema the default schema, as configured
      */
     public static SchemaSnapshot load(Connection connection, String sourceId, String schema, TableAllowlist allowlist) throws SQLException {
+        return load(connection, sourceId, schema, allowlist, null, 0);
+    }
+
+    /**
+     * @param flavor how to bound each count on the server, or null to count nothing
+     * @param countBudgetMillis time for exact row counts, over all tables; a table not counted in time
+     *     keeps only the server's estimate, marked approximate
+     */
+    public static SchemaSnapshot load(Connection connection, String sourceId, String schema, TableAllowlist allowlist,
+                                      ServerFlavor flavor, long countBudgetMillis) throws SQLException {
+        long budgetEnd = System.nanoTime() + countBudgetMillis * 1_000_000;
         List<TableInfo> found = new ArrayList<>();
         String actualDefault = schema;
         for (Map.Entry<TableRef, java.util.Set<String>> entry : allowlist.tables().entrySet()) {
@@ -74,7 +89,140 @@ public final class CatalogLoader {
             }
             found.add(new TableInfo(tableSchema, tableName, columns, rows(connection, tableSchema, tableName)));
         }
+        if (flavor != null) {
+            // smallest estimates first, so the budget gives as many tables as possible an exact count
+            List<TableInfo> bySize = new ArrayList<>(found);
+            bySize.sort(java.util.Comparator.comparingLong(t -> t.approximateRows().orElse(Long.MAX_VALUE)));
+            Map<TableInfo, OptionalLong> exact = new java.util.IdentityHashMap<>();
+            for (TableInfo t : bySize) {
+                exact.put(t, count(connection, flavor, t.schema(), t.name(), (budgetEnd - System.nanoTime()) / 1_000_000));
+            }
+            found.replaceAll(t -> new TableInfo(t.schema(), t.name(), t.columns(), exact.get(t), t.approximateRows()));
+        }
         return SchemaSnapshot.of(actualDefault, found);
+    }
+
+    /** What the server said when asked to prepare {@code SELECT name()}. */
+    enum FunctionProbe {
+        /** Prepared, or refused for its argument count: a function the server knows. */
+        FUNCTION,
+        /** A syntax error: the name is part of the server's grammar ({@code count}, {@code extract}, {@code if}, ...). */
+        GRAMMAR,
+        /**
+         * 1305 "FUNCTION ... does not exist" (or 1046/1630), or 1370 "execute command denied ... for
+         * routine": not a built-in function, and no stored function this account may call.
+         */
+        UNKNOWN
+    }
+
+    private static final Pattern FUNCTION_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,63}");
+    private static final int MAX_SUGGESTION_PROBES = 2000;
+
+    /**
+     * Asks the server about every configured function name: {@code PREPARE} of {@code SELECT name()}.
+     * Measured on MariaDB 10.11: an unknown name fails with 1305 (also without a default database), a
+     * native function with 1582 (wrong argument count) or prepares ({@code now()}), and a name with its
+     * own grammar ({@code count}, {@code sum}, {@code extract}, {@code substring}, {@code if}) with
+     * the syntax error 1064. An account without EXECUTE gets 1370 ("execute command denied ... for
+     * routine 'db.name'") instead of 1305 when a default database is set: the name is no built-in
+     * and no routine it may call. Only 1305 and 1370 (MySQL: also 1046, 1630) count as unknown; it is a
+     * CONFIGURATION_ERROR naming the function, with the names one edit away that the server knows.
+     */
+    public static void checkFunctions(Connection connection, String sourceId, java.util.Set<String> names) throws SQLException {
+        for (String name : new java.util.TreeSet<>(names)) {
+            String folded = Names.fold(name);
+            if (!FUNCTION_NAME.matcher(folded).matches()) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the policy allowlists the function "
+                        + SafeText.identifier(name) + ", which is not a plain function name.");
+            }
+            if (probe(connection, folded) == FunctionProbe.UNKNOWN) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the policy allowlists the function "
+                        + SafeText.identifier(folded) + ", which the database does not know." + Suggestions.didYouMean(folded, close(connection, folded)));
+            }
+        }
+    }
+
+    static FunctionProbe probe(Connection connection, String name) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute("PREPARE sqlguard_probe FROM 'SELECT " + name + "()'");
+            s.execute("DEALLOCATE PREPARE sqlguard_probe");
+            return FunctionProbe.FUNCTION;
+        } catch (SQLException e) {
+            String state = e.getSQLState() == null ? "" : e.getSQLState();
+            if (state.startsWith("08")) {
+                throw e;
+            }
+            return switch (e.getErrorCode()) {
+                case 1305, 1370, 1046, 1630 -> FunctionProbe.UNKNOWN;
+                case 1582, 1583 -> FunctionProbe.FUNCTION;
+                default -> FunctionProbe.GRAMMAR;
+            };
+        }
+    }
+
+    /** Names one edit away (transposition, deletion, substitution, insertion) that the server knows as functions. */
+    private static java.util.Set<String> close(Connection connection, String name) throws SQLException {
+        java.util.Set<String> candidates = new java.util.LinkedHashSet<>();
+        String letters = "abcdefghijklmnopqrstuvwxyz_";
+        for (int i = 0; i + 1 < name.length(); i++) {
+            candidates.add(name.substring(0, i) + name.charAt(i + 1) + name.charAt(i) + name.substring(i + 2));
+        }
+        for (int i = 0; i < name.length(); i++) {
+            candidates.add(name.substring(0, i) + name.substring(i + 1));
+        }
+        for (int i = 0; i <= name.length(); i++) {
+            for (char c : letters.toCharArray()) {
+                if (i < name.length()) {
+                    candidates.add(name.substring(0, i) + c + name.substring(i + 1));
+                }
+                candidates.add(name.substring(0, i) + c + name.substring(i));
+            }
+        }
+        java.util.Set<String> known = new java.util.TreeSet<>();
+        int probes = 0;
+        for (String candidate : candidates) {
+            if (candidate.equals(name) || !FUNCTION_NAME.matcher(candidate).matches()) {
+                continue;
+            }
+            if (++probes > MAX_SUGGESTION_PROBES || known.size() >= 3) {
+                break;
+            }
+            if (probe(connection, candidate) == FunctionProbe.FUNCTION) {
+                known.add(candidate);
+            }
+        }
+        return known;
+    }
+
+    /**
+     * {@code COUNT(*)} bounded on the server by the time left (at least 50 ms): InnoDB's
+     * {@code TABLE_ROWS} is an estimate (2 for a 5-row table was seen), so it is never shown as the count.
+     */
+    static OptionalLong count(Connection connection, ServerFlavor flavor, String schema, String table, long leftMillis) {
+        if (leftMillis < 50) {
+            return OptionalLong.empty();
+        }
+        String from;
+        try {
+            from = SqlText.identifier(schema) + "." + SqlText.identifier(table);
+        } catch (GuardException e) {
+            return OptionalLong.empty();
+        }
+        String sql = flavor == ServerFlavor.MARIADB
+                ? "SET STATEMENT max_statement_time = " + flavor.timeoutValue(leftMillis) + " FOR SELECT COUNT(*) FROM " + from
+                : "SELECT /*+ MAX_EXECUTION_TIME(" + leftMillis + ") */ COUNT(*) FROM " + from;
+        try (Statement s = connection.createStatement()) {
+            // execute, not executeQuery: Connector/J refuses a text that does not start with SELECT there
+            if (!s.execute(sql)) {
+                return OptionalLong.empty();
+            }
+            try (ResultSet rs = s.getResultSet()) {
+                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+            }
+        } catch (SQLException e) {
+            LOG.fine("row count of a table not taken (error " + e.getErrorCode() + "); its estimate is marked approximate");
+            return OptionalLong.empty();
+        }
     }
 
     private static OptionalLong rows(Connection connection, String schema, String table) throws SQLException {

@@ -7,7 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
+import java.sql.SQLWarning;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -17,11 +17,8 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-
-import javax.sql.DataSource;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -41,10 +38,9 @@ final class MySqlCursor implements ResultCursor {
     private final Connection connection;
     private final PreparedStatement statement;
     private final long connectionId;
-    private final DataSource control;
+    private final MySqlExecutor owner;
     private final long deadline;
     private final QueryPlan plan;
-    private final AtomicLong killsSent;
     private final Object lock = new Object();
 
     private ResultSet rs;
@@ -55,27 +51,40 @@ final class MySqlCursor implements ResultCursor {
     private boolean closed;
     private volatile boolean cancelled;
     private volatile boolean timedOut;
+    /** A kill was attempted or the connection aborted: the statement may still be unwinding on the server. */
+    private volatile boolean stopped;
+    /** The caller's thread is inside the driver, waiting for the server. */
+    private volatile boolean inServerCall;
+    private ScheduledExecutorService watchdog;
 
-    MySqlCursor(Connection connection, PreparedStatement statement, long connectionId, DataSource control,
-                long deadline, QueryPlan plan, AtomicLong killsSent) {
+    MySqlCursor(Connection connection, PreparedStatement statement, long connectionId, MySqlExecutor owner,
+                long deadline, QueryPlan plan) {
         this.connection = connection;
         this.statement = statement;
         this.connectionId = connectionId;
-        this.control = control;
+        this.owner = owner;
         this.deadline = deadline;
         this.plan = plan;
-        this.killsSent = killsSent;
     }
 
     /** Starts the query; the watchdog kills it at the deadline if it is still live. */
     void start(ScheduledExecutorService watchdog) throws SQLException {
+        this.watchdog = watchdog;
         synchronized (lock) {
             live = true;
         }
         long delay = Math.max(0, deadline - System.nanoTime());
         timer = watchdog.schedule(this::onDeadline, delay, TimeUnit.NANOSECONDS);
         try {
-            rs = statement.executeQuery();
+            inServerCall = true;
+            try {
+                rs = statement.executeQuery();
+            } finally {
+                inServerCall = false;
+            }
+            if (pastDeadline()) {
+                throw new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT);
+            }
             describe(rs.getMetaData());
         } catch (SQLException | RuntimeException e) {
             GuardException mapped = failure(e);
@@ -135,15 +144,36 @@ final class MySqlCursor implements ResultCursor {
             }
         }
         try {
-            boolean more = rs.next();
+            boolean more;
+            inServerCall = true;
+            try {
+                more = rs.next();
+            } finally {
+                inServerCall = false;
+            }
+            if (pastDeadline()) {
+                // a server that answered late (or a row that arrived past the deadline) is never an OK result
+                onDeadline();
+                throw new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT);
+            }
             if (!more) {
                 synchronized (lock) {
                     live = false;
                 }
+                refuseIncomplete();
             }
             return more;
         } catch (SQLException | RuntimeException e) {
             throw failure(e);
+        }
+    }
+
+    /** MariaDB ends a recursive CTE at max_recursive_iterations with only a warning: an incomplete result is refused. */
+    private void refuseIncomplete() throws SQLException {
+        for (SQLWarning w = statement.getWarnings(); w != null; w = w.getNextWarning()) {
+            if (w.getErrorCode() == 1931) {
+                throw new GuardException(ErrorCode.QUERY_FAILED, SqlErrors.RECURSION_MESSAGE);
+            }
         }
     }
 
@@ -185,23 +215,52 @@ final class MySqlCursor implements ResultCursor {
         killIfLive();
     }
 
-    private void onDeadline() {
-        timedOut = true;
-        killIfLive();
+    private boolean pastDeadline() {
+        return System.nanoTime() - deadline >= 0;
     }
 
-    private void killIfLive() {
+    /**
+     * At the deadline: kill the query; if the kill cannot be sent in time, or the caller's thread is
+     * still waiting for the server a grace period later (a hung server), abort the connection, which
+     * closes its socket and unblocks that thread.
+     */
+    private void onDeadline() {
+        timedOut = true;
+        boolean sent = killIfLive();
+        if (!sent && inServerCall) {
+            abortConnection();
+        } else if (inServerCall && watchdog != null) {
+            try {
+                watchdog.schedule(() -> {
+                    if (inServerCall) {
+                        abortConnection();
+                    }
+                }, MySqlExecutor.GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                abortConnection();
+            }
+        }
+    }
+
+    private void abortConnection() {
+        stopped = true;
+        owner.abort(connection);
+    }
+
+    /** Kills the statement if it is live; true if the server took the kill (or nothing needed killing). */
+    private boolean killIfLive() {
         synchronized (lock) {
             if (!live || closed) {
-                return;
+                return true;
             }
-            try (Connection c = control.getConnection(); Statement s = c.createStatement()) {
-                s.execute("KILL QUERY " + connectionId);
+            stopped = true;
+            boolean sent = owner.kill(connectionId);
+            if (sent) {
                 live = false;
-                killsSent.incrementAndGet();
-            } catch (SQLException e) {
-                LOG.log(Level.WARNING, "could not kill a running query (error " + e.getErrorCode() + ")");
+            } else {
+                LOG.log(Level.WARNING, "could not kill a running query in time; its connection is aborted");
             }
+            return sent;
         }
     }
 
@@ -209,7 +268,7 @@ final class MySqlCursor implements ResultCursor {
         if (e instanceof GuardException g) {
             return g;
         }
-        if (timedOut) {
+        if (timedOut || pastDeadline()) {
             return new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.EXCEEDED_TIME_LIMIT.defaultMessage(), e);
         }
         if (cancelled) {
@@ -225,7 +284,7 @@ final class MySqlCursor implements ResultCursor {
 
     @Override
     public void close() {
-        killIfLive();
+        boolean sent = killIfLive();
         synchronized (lock) {
             if (closed) {
                 return;
@@ -235,8 +294,18 @@ final class MySqlCursor implements ResultCursor {
         if (timer != null) {
             timer.cancel(false);
         }
+        if (!sent) {
+            abortConnection(); // closing the result would drain a query that was not killed
+        } else if (stopped) {
+            try {
+                connection.setNetworkTimeout(Runnable::run, (int) MySqlExecutor.GRACE_MILLIS); // bound the wait for the killed statement's end
+            } catch (SQLException | RuntimeException e) {
+                abortConnection();
+            }
+        }
         MySqlExecutor.closeQuietly(rs);
         MySqlExecutor.closeQuietly(statement);
         MySqlExecutor.closeQuietly(connection);
+        owner.finished(connectionId, stopped);
     }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -34,11 +35,11 @@ public final class MySqlEngine implements Engine {
     private final MySqlExecutor executor;
     private final SchemaSnapshot schema;
     private final HikariDataSource queries;
-    private final HikariDataSource control;
+    private final MySqlExecutor.KillChannel control;
     private final ScheduledExecutorService watchdog;
 
     public MySqlEngine(String sourceId, GuardrailPolicy policy, MySqlValidator validator, MySqlExecutor executor,
-                       SchemaSnapshot schema, HikariDataSource queries, HikariDataSource control, ScheduledExecutorService watchdog) {
+                       SchemaSnapshot schema, HikariDataSource queries, MySqlExecutor.KillChannel control, ScheduledExecutorService watchdog) {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
         this.policy = requireNonNull(policy, "policy is null");
         this.validator = new CachingValidator(requireNonNull(validator, "validator is null"));
@@ -70,8 +71,9 @@ public final class MySqlEngine implements Engine {
     }
 
     /**
-     * The allowlisted tables and columns with their server types. Row counts come from
-     * {@code information_schema.TABLES.TABLE_ROWS} at startup: an estimate for InnoDB.
+     * The allowlisted tables and columns with their server types. Row counts are exact
+     * {@code COUNT(*)}s taken at startup within a time budget; a table not counted in time gets only
+     * {@code information_schema.TABLES.TABLE_ROWS} as its approximate count (an estimate for InnoDB).
      */
     @Override
     public CatalogView catalog() {
@@ -86,7 +88,8 @@ public final class MySqlEngine implements Engine {
                         columns.add(new ColumnDescription(c.name(), c.type(), policy.isSensitive(c.name())));
                     }
                 }
-                out.add(new TableDescription(shown, columns, t.approximateRows()));
+                out.add(t.exactRows().isPresent() ? new TableDescription(shown, columns, t.exactRows())
+                        : new TableDescription(shown, columns, OptionalLong.empty(), t.approximateRows()));
             }
             out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
             return List.copyOf(out);

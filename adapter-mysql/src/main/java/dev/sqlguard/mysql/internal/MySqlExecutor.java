@@ -12,13 +12,15 @@ import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -35,64 +37,171 @@ import dev.sqlguard.domain.port.ResultCursor;
  * server (not the driver) whether the session is read-only, in the pinned sql_mode and under the
  * time limit, and refuses to run otherwise. Results stream ({@code fetchSize = Integer.MIN_VALUE});
  * a query that is cut, cancelled or times out is killed from a control connection before its
- * result is closed, because closing a streamed result would drain it. Thread-safe.
+ * result is closed, because closing a streamed result would drain it. Every network step is bounded
+ * by the call's deadline: the session check and the query's reads by the connection's network
+ * timeout, the kill by the reserved {@link KillChannel}'s own bound, and a query that does not return
+ * after the kill by aborting its connection. Thread-safe.
  */
 public final class MySqlExecutor implements ExecutionPort {
     private static final Logger LOG = Logger.getLogger(MySqlExecutor.class.getName());
+    /** How long a kill, and the wait for a killed query to return, may take past the deadline. */
+    static final long GRACE_MILLIS = 500;
+    /** How long a killed query is waited for before its concurrency slot is given back anyway. */
+    static final long UNWIND_CAP_MILLIS = 120_000;
 
     private final DataSource queries;
-    private final DataSource control;
+    private final KillChannel control;
     private final ServerFlavor flavor;
-    private final long pinnedTimeoutMillis;
+    private final ServerFlavor.Pins pins;
     private final ScheduledExecutorService watchdog;
+    private final Semaphore slots;
+    private final int maxConcurrent;
     private final AtomicLong killsSent = new AtomicLong();
-    private final Set<String> pinnedMode = Set.copyOf(Arrays.asList(ServerFlavor.SQL_MODE.split(",")));
+    private final Set<String> pinnedMode;
 
     /**
-     * @param queries connections pinned with {@link ServerFlavor#pinSql(long)}
-     * @param control connections for {@code KILL QUERY}
-     * @param pinnedTimeoutMillis the statement time limit every query connection was pinned with
-     * @param watchdog runs the kill at each query's deadline
+     * @param queries connections pinned with {@link ServerFlavor#pinSql(ServerFlavor.Pins)}
+     * @param control the reserved connection for {@code KILL QUERY}, opened at startup
+     * @param pins what every query connection was pinned to
+     * @param watchdog runs the kill at each query's deadline and watches killed queries unwind
+     * @param maxConcurrent queries on the server at once, running or killed and still unwinding
      */
-    public MySqlExecutor(DataSource queries, DataSource control, ServerFlavor flavor, long pinnedTimeoutMillis,
-                         ScheduledExecutorService watchdog) {
+    public MySqlExecutor(DataSource queries, KillChannel control, ServerFlavor flavor, ServerFlavor.Pins pins,
+                         ScheduledExecutorService watchdog, int maxConcurrent) {
         this.queries = requireNonNull(queries, "queries is null");
         this.control = requireNonNull(control, "control is null");
         this.flavor = requireNonNull(flavor, "flavor is null");
-        this.pinnedTimeoutMillis = pinnedTimeoutMillis;
+        this.pins = requireNonNull(pins, "pins is null");
+        this.pinnedMode = pins.modeSet();
         this.watchdog = requireNonNull(watchdog, "watchdog is null");
+        this.maxConcurrent = maxConcurrent;
+        this.slots = new Semaphore(maxConcurrent);
     }
 
     @Override
     public ResultCursor execute(QueryPlan plan) {
         long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
-        Connection connection;
-        try {
-            connection = queries.getConnection();
-        } catch (SQLException e) {
-            LOG.log(Level.FINE, "pool checkout failed", e);
-            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+        if (!slots.tryAcquire()) {
+            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This source already has " + maxConcurrent
+                    + " queries running or still being stopped on the server; retry when one has ended.");
         }
-        PreparedStatement statement = null;
+        boolean handedOver = false;
         try {
-            long connectionId = verifySession(connection);
-            statement = connection.prepareStatement(plan.executableSql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
-            statement.setFetchSize(Integer.MIN_VALUE);
-            statement.setQueryTimeout((int) Math.max(1, (plan.limits().timeout().toMillis() + 999) / 1000));
-            bind(statement, plan.parameters());
-            MySqlCursor cursor = new MySqlCursor(connection, statement, connectionId, control, deadline, plan, killsSent);
-            cursor.start(watchdog);
-            return cursor;
-        } catch (GuardException e) {
-            closeQuietly(statement);
-            closeQuietly(connection);
-            throw e;
-        } catch (SQLException e) {
-            LOG.log(Level.FINE, "query failed to start", e);
-            closeQuietly(statement);
-            closeQuietly(connection);
-            throw SqlErrors.map(e);
+            Connection connection;
+            try {
+                connection = queries.getConnection();
+            } catch (SQLException e) {
+                LOG.log(Level.FINE, "pool checkout failed", e);
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.EXCEEDED_TIME_LIMIT.defaultMessage(), e);
+                }
+                throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+            }
+            PreparedStatement statement = null;
+            try {
+                // every read of the session check is bounded by the call's deadline
+                connection.setNetworkTimeout(watchdog, (int) Math.max(1, remainingMillis(deadline)));
+                long connectionId = verifySession(connection);
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT);
+                }
+                // the query's reads: the deadline plus the grace, a backstop behind the watchdog's kill and abort
+                connection.setNetworkTimeout(watchdog, (int) Math.max(1, remainingMillis(deadline) + 2 * GRACE_MILLIS));
+                statement = connection.prepareStatement(plan.executableSql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+                statement.setFetchSize(Integer.MIN_VALUE);
+                statement.setQueryTimeout((int) Math.max(1, (plan.limits().timeout().toMillis() + 999) / 1000));
+                bind(statement, plan.parameters());
+                MySqlCursor cursor = new MySqlCursor(connection, statement, connectionId, this, deadline, plan);
+                handedOver = true; // from here the cursor gives the slot back
+                cursor.start(watchdog);
+                return cursor;
+            } catch (GuardException e) {
+                if (!handedOver) {
+                    closeQuietly(statement);
+                    abortQuietly(connection, e.code() == ErrorCode.EXCEEDED_TIME_LIMIT);
+                }
+                throw e;
+            } catch (SQLException e) {
+                LOG.log(Level.FINE, "query failed to start", e);
+                closeQuietly(statement);
+                boolean late = System.nanoTime() - deadline >= 0;
+                abortQuietly(connection, late);
+                if (late) {
+                    throw new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.EXCEEDED_TIME_LIMIT.defaultMessage(), e);
+                }
+                throw SqlErrors.map(e);
+            }
+        } finally {
+            if (!handedOver) {
+                slots.release();
+            }
         }
+    }
+
+    private static long remainingMillis(long deadline) {
+        return Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+    }
+
+    /** Closes a connection, or aborts it (closes its socket at once) when the server may be hung. */
+    private void abortQuietly(Connection connection, boolean abort) {
+        if (abort) {
+            abort(connection);
+        }
+        closeQuietly(connection);
+    }
+
+    /** Closes the connection's socket at once, unblocking a thread reading from it; the pool then evicts it. */
+    void abort(Connection connection) {
+        try {
+            connection.abort(Runnable::run);
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.FINE, "abort failed", e);
+        }
+    }
+
+    /** Sends {@code KILL QUERY id} on the reserved connection, waiting at most the grace; true if the server took it. */
+    boolean kill(long connectionId) {
+        boolean sent = control.kill(connectionId, GRACE_MILLIS);
+        if (sent) {
+            killsSent.incrementAndGet();
+        }
+        return sent;
+    }
+
+    /**
+     * A query has ended on the client. When it was killed or its connection aborted, its slot comes
+     * back only once the server no longer runs it (it may stay in {@code Killed} state for a while),
+     * so that retries of a runaway query cannot pile up on the server.
+     */
+    void finished(long connectionId, boolean stopped) {
+        if (!stopped) {
+            slots.release();
+            return;
+        }
+        long started = System.nanoTime();
+        Runnable[] poll = new Runnable[1];
+        poll[0] = () -> {
+            boolean gone = control.stillRunning(connectionId, GRACE_MILLIS).map(running -> !running).orElse(false);
+            if (gone || (System.nanoTime() - started) / 1_000_000 > UNWIND_CAP_MILLIS) {
+                slots.release();
+            } else {
+                reschedule(poll[0]);
+            }
+        };
+        reschedule(poll[0]);
+    }
+
+    private void reschedule(Runnable poll) {
+        try {
+            watchdog.schedule(poll, 200, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            slots.release(); // the engine is closing
+        }
+    }
+
+    /** Queries of this source on the server, running or unwinding (tests and metrics). */
+    public int queriesOnServer() {
+        return maxConcurrent - slots.availablePermits();
     }
 
     /** How many {@code KILL QUERY} statements the server accepted for this source (a metric, and proof in tests). */
@@ -114,15 +223,16 @@ public final class MySqlExecutor implements ExecutionPort {
             if (rs.getLong(1) != 1) {
                 throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED);
             }
-            String mode = rs.getString(2);
-            Set<String> actual = new HashSet<>(Arrays.asList((mode == null ? "" : mode.toUpperCase(Locale.ROOT)).split(",")));
-            if (!actual.equals(pinnedMode)) {
+            if (!ServerFlavor.modes(rs.getString(2)).equals(pinnedMode)) {
                 throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session is not in the pinned SQL mode, so no query was run.");
             }
             BigDecimal timeout = rs.getBigDecimal(3);
-            BigDecimal pinned = new BigDecimal(flavor.timeoutValue(pinnedTimeoutMillis));
+            BigDecimal pinned = new BigDecimal(flavor.timeoutValue(pins.timeoutMillis()));
             if (timeout == null || timeout.signum() <= 0 || timeout.compareTo(pinned) > 0) {
                 throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session has no statement time limit, so no query was run.");
+            }
+            if (rs.getLong(5) > pins.groupConcatMaxLen() || rs.getLong(6) > pins.recursionLimit()) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session is not under the pinned limits, so no query was run.");
             }
             return rs.getLong(4);
         }
@@ -166,6 +276,154 @@ public final class MySqlExecutor implements ExecutionPort {
             c.close();
         } catch (Exception e) {
             LOG.log(Level.FINE, "close failed", e);
+        }
+    }
+
+    /**
+     * The reserved connection for {@code KILL QUERY} and for watching killed queries unwind. It is
+     * opened at startup (so a server at {@code max_connections} cannot lock the kill path out),
+     * checked every minute, and re-opened in the background as soon as it fails. Every use waits at
+     * most the given bound, for the lock and for the server's answer; a kill that cannot be sent in
+     * time returns false and the caller aborts the query's connection instead.
+     */
+    public static final class KillChannel implements AutoCloseable {
+        /** Opens and pins a new control connection. */
+        @FunctionalInterface
+        public interface Opener {
+            Connection open() throws SQLException;
+        }
+
+        @FunctionalInterface
+        private interface Call<T> {
+            T apply(Connection c) throws SQLException;
+        }
+
+        private final Opener opener;
+        private final ScheduledExecutorService background;
+        private final ReentrantLock lock = new ReentrantLock();
+        private final AtomicLong reopened = new AtomicLong();
+        private Connection connection; // guarded by lock
+        private volatile boolean reopening;
+        private volatile boolean closed;
+
+        /** Opens the reserved connection now; startup fails if it cannot. */
+        public KillChannel(Opener opener, ScheduledExecutorService background) throws SQLException {
+            this.opener = requireNonNull(opener, "opener is null");
+            this.background = requireNonNull(background, "background is null");
+            this.connection = opener.open();
+            background.scheduleWithFixedDelay(this::keepAlive, 60, 60, TimeUnit.SECONDS);
+        }
+
+        boolean kill(long connectionId, long waitMillis) {
+            return use(waitMillis, c -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("KILL QUERY " + connectionId);
+                }
+                return true;
+            }).orElse(false);
+        }
+
+        /** Whether the server still runs a statement on that connection (empty: could not tell in time). */
+        Optional<Boolean> stillRunning(long connectionId, long waitMillis) {
+            return use(waitMillis, c -> {
+                try (PreparedStatement ps = c.prepareStatement("SELECT COMMAND FROM information_schema.PROCESSLIST WHERE ID = ?")) {
+                    ps.setLong(1, connectionId);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        return rs.next() && !"Sleep".equalsIgnoreCase(rs.getString(1));
+                    }
+                }
+            });
+        }
+
+        /** How many times the channel was re-opened after a failure (tests and metrics). */
+        public long reopened() {
+            return reopened.get();
+        }
+
+        private void keepAlive() {
+            use(2_000, c -> {
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1")) {
+                    return rs.next();
+                }
+            });
+        }
+
+        private <T> Optional<T> use(long waitMillis, Call<T> call) {
+            if (closed) {
+                return Optional.empty();
+            }
+            try {
+                if (!lock.tryLock(waitMillis, TimeUnit.MILLISECONDS)) {
+                    return Optional.empty();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+            try {
+                if (connection == null) {
+                    reopenSoon(0);
+                    return Optional.empty();
+                }
+                connection.setNetworkTimeout(background, (int) Math.max(1, waitMillis));
+                return Optional.ofNullable(call.apply(connection));
+            } catch (SQLException e) {
+                LOG.log(Level.WARNING, "the reserved kill connection failed (error " + e.getErrorCode() + "); re-opening it");
+                closeQuietly(connection);
+                connection = null;
+                reopenSoon(0);
+                return Optional.empty();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void reopenSoon(long delayMillis) {
+            if (closed || reopening) {
+                return;
+            }
+            reopening = true;
+            try {
+                background.schedule(this::reopen, delayMillis, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                reopening = false;
+            }
+        }
+
+        private void reopen() {
+            Connection fresh;
+            try {
+                fresh = opener.open(); // outside the lock: a kill never waits for a connect
+            } catch (SQLException e) {
+                LOG.log(Level.FINE, "re-opening the kill connection failed", e);
+                reopening = false;
+                reopenSoon(1_000);
+                return;
+            }
+            lock.lock();
+            try {
+                if (closed || connection != null) {
+                    closeQuietly(fresh);
+                } else {
+                    connection = fresh;
+                    reopened.incrementAndGet();
+                }
+            } finally {
+                reopening = false;
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            lock.lock();
+            try {
+                closeQuietly(connection);
+                connection = null;
+            } finally {
+                lock.unlock();
+            }
         }
     }
 }

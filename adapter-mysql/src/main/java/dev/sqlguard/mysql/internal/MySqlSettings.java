@@ -27,16 +27,21 @@ import dev.sqlguard.ports.EngineConfig;
  * @param urlProperties the allowlisted URL properties, in order
  * @param schema the default schema: the {@code defaultSchema} property, else the URL's database
  * @param poolSize connections in the query pool
+ * @param maxConcurrentQueries queries of this source that may be on the server at once, running or
+ *     killed and still unwinding; past it a call is refused (retryable) until one has ended
  */
 public record MySqlSettings(String host, Optional<String> urlDatabase, Map<String, String> urlProperties,
-                            String username, String password, String schema, boolean requireReadOnlyAccount, int poolSize) {
+                            String username, String password, String schema, boolean requireReadOnlyAccount, int poolSize,
+                            int maxConcurrentQueries) {
     public static final String URL = "url";
     public static final String USERNAME = "username";
     public static final String PASSWORD = "password";
     public static final String DEFAULT_SCHEMA = "defaultSchema";
     public static final String REQUIRE_READ_ONLY_ACCOUNT = "requireReadOnlyAccount";
     public static final String POOL_SIZE = "poolSize";
-    public static final Set<String> PROPERTIES = Set.of(URL, USERNAME, PASSWORD, DEFAULT_SCHEMA, REQUIRE_READ_ONLY_ACCOUNT, POOL_SIZE);
+    public static final String MAX_CONCURRENT_QUERIES = "maxConcurrentQueries";
+    public static final Set<String> PROPERTIES = Set.of(URL, USERNAME, PASSWORD, DEFAULT_SCHEMA, REQUIRE_READ_ONLY_ACCOUNT, POOL_SIZE,
+            MAX_CONCURRENT_QUERIES);
     public static final int DEFAULT_POOL_SIZE = 4;
 
     /** URL properties that are accepted (compared case-insensitively). */
@@ -71,6 +76,15 @@ public record MySqlSettings(String host, Optional<String> urlDatabase, Map<Strin
         if (poolSize < 1 || poolSize > 64) {
             throw new IllegalArgumentException("poolSize must be between 1 and 64");
         }
+        if (maxConcurrentQueries < 1 || maxConcurrentQueries > 256) {
+            throw new IllegalArgumentException("maxConcurrentQueries must be between 1 and 256");
+        }
+    }
+
+    /** The settings without a concurrency limit of their own: it defaults to the pool size. */
+    public MySqlSettings(String host, Optional<String> urlDatabase, Map<String, String> urlProperties,
+                         String username, String password, String schema, boolean requireReadOnlyAccount, int poolSize) {
+        this(host, urlDatabase, urlProperties, username, password, schema, requireReadOnlyAccount, poolSize, poolSize);
     }
 
     /** Parses and checks the source's properties. */
@@ -95,8 +109,9 @@ public record MySqlSettings(String host, Optional<String> urlDatabase, Map<Strin
             throw bad(source, "'defaultSchema' must be a plain database name.");
         }
         int poolSize = config.property(POOL_SIZE).map(v -> poolSize(source, v)).orElse(DEFAULT_POOL_SIZE);
+        int concurrent = config.property(MAX_CONCURRENT_QUERIES).map(v -> concurrent(source, v)).orElse(poolSize);
         return new MySqlSettings(host, database, props, username, password, schema,
-                config.booleanProperty(REQUIRE_READ_ONLY_ACCOUNT, false), poolSize);
+                config.booleanProperty(REQUIRE_READ_ONLY_ACCOUNT, false), poolSize, concurrent);
     }
 
     /** The URL the driver gets: host, database and the allowlisted properties only. */
@@ -152,12 +167,29 @@ public record MySqlSettings(String host, Optional<String> urlDatabase, Map<Strin
         throw bad(source, "'poolSize' must be a whole number from 1 to 64.");
     }
 
+    private static int concurrent(String source, String value) {
+        try {
+            int n = Integer.parseInt(value.strip());
+            if (n >= 1 && n <= 256) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw bad(source, "'maxConcurrentQueries' must be a whole number from 1 to 256.");
+    }
+
+    /** The URL's own value of a driver property, compared case-insensitively, if it sets one. */
+    public Optional<String> urlProperty(String name) {
+        return urlProperties.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name)).map(Map.Entry::getValue).findFirst();
+    }
+
     private static GuardException bad(String source, String message) {
         return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': " + message);
     }
 
     @Override
     public String toString() {
-        return "MySqlSettings[host=" + host + ", schema=" + schema + ", poolSize=" + poolSize + ", password=****]";
+        return "MySqlSettings[host=" + host + ", schema=" + schema + ", poolSize=" + poolSize + ", maxConcurrentQueries=" + maxConcurrentQueries + ", password=****]";
     }
 }

@@ -80,6 +80,7 @@ public final class MySqlValidator implements StatementValidator {
         if (!(statement instanceof Select select)) {
             throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
         }
+        OperatorCheck.check(select);
         SelectRenderer.Rendered r = new SelectRenderer(schema, policy, functions, hintMillis).render(select);
         return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
                 r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits());

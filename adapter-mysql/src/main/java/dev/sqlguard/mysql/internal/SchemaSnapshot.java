@@ -26,13 +26,22 @@ public record SchemaSnapshot(String defaultSchema, Map<TableRef, TableInfo> tabl
         tables = Map.copyOf(requireNonNull(tables, "tables is null"));
     }
 
-    /** One table: its exact schema and table names, its columns in order, and an approximate row count. */
-    public record TableInfo(String schema, String name, List<ColumnInfo> columns, OptionalLong approximateRows) {
+    /**
+     * One table: its exact schema and table names, its columns in order, the exact row count when it
+     * was counted within the startup budget, and the server's estimate.
+     */
+    public record TableInfo(String schema, String name, List<ColumnInfo> columns, OptionalLong exactRows, OptionalLong approximateRows) {
         public TableInfo {
             requireNonNull(schema, "schema is null");
             requireNonNull(name, "name is null");
             columns = List.copyOf(requireNonNull(columns, "columns is null"));
+            requireNonNull(exactRows, "exactRows is null");
             requireNonNull(approximateRows, "approximateRows is null");
+        }
+
+        /** A table whose rows were not counted. */
+        public TableInfo(String schema, String name, List<ColumnInfo> columns, OptionalLong approximateRows) {
+            this(schema, name, columns, OptionalLong.empty(), approximateRows);
         }
 
         public TableRef ref() {

@@ -16,6 +16,10 @@ final class SqlErrors {
     private SqlErrors() {
     }
 
+    /** A recursive CTE went past the pinned iteration limit (MariaDB warns 1931 and cuts the result; MySQL fails 3636). */
+    static final String RECURSION_MESSAGE = "A recursive query went past this source's limit of "
+            + ServerFlavor.RECURSION_LIMIT + " iterations; its result would be incomplete. Bound the recursion in the query.";
+
     static GuardException map(SQLException e) {
         int code = e.getErrorCode();
         String state = e.getSQLState() == null ? "" : e.getSQLState();
@@ -55,6 +59,9 @@ final class SqlErrors {
             }
             case 1040, 1129, 1130, 1203, 2002, 2003, 2006, 2013 -> {
                 return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+            }
+            case 1931, 3636 -> {
+                return new GuardException(ErrorCode.QUERY_FAILED, RECURSION_MESSAGE, e);
             }
             case 1365 -> {
                 return new GuardException(ErrorCode.QUERY_FAILED, "The query divides by zero.", e);

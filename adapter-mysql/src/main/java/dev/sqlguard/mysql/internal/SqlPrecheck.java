@@ -12,7 +12,8 @@ import dev.sqlguard.domain.GuardException;
  * <p>Refused outside string literals and quoted identifiers: executable comments ({@code /*!},
  * {@code /*M!}), optimizer hints ({@code /*+}), nested or unterminated block comments,
  * {@code --} not followed by a space, tab or line break, {@code #}, {@code //}, double quotes,
- * braces (JDBC escapes), and text after a {@code ;}. Refused anywhere: backslashes (their meaning
+ * braces (JDBC escapes), text after a {@code ;}, and the operators whose grouping or meaning differs
+ * between the parser and the server: {@code !} (other than {@code !=}), {@code &&} and {@code ||}. Refused anywhere: backslashes (their meaning
  * depends on {@code NO_BACKSLASH_ESCAPES}) and control characters other than tab and line breaks.
  */
 public final class SqlPrecheck {
@@ -55,6 +56,18 @@ public final class SqlPrecheck {
                 case '"' -> throw unsafe("Double quotes are not accepted; use single quotes for strings and backticks for names.");
                 case '#' -> throw unsafe("'#' comments are not accepted.");
                 case '{', '}' -> throw unsafe("Braces are not accepted.");
+                case '!' -> {
+                    if (i + 1 >= n || sql.charAt(i + 1) != '=') {
+                        throw unsafe("'!' binds more tightly on the server than in the checker; write NOT (...).");
+                    }
+                    i += 2;
+                }
+                case '&', '|' -> {
+                    if (i + 1 < n && sql.charAt(i + 1) == c) {
+                        throw unsafe("'" + c + c + "' is not accepted; write " + (c == '&' ? "AND" : "OR") + " (or CONCAT for text).");
+                    }
+                    i++;
+                }
                 case '/' -> {
                     if (i + 1 < n && sql.charAt(i + 1) == '*') {
                         i = skipBlockComment(sql, i);

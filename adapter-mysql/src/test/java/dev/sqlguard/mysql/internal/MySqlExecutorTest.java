@@ -34,6 +34,9 @@ import dev.sqlguard.mysql.TestServer;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(60)
 class MySqlExecutorTest {
+    private static final ServerFlavor.Pins PINS = new ServerFlavor.Pins(ServerFlavor.SQL_MODE, 10_000,
+            ServerFlavor.groupConcatMaxLen(1000), ServerFlavor.RECURSION_LIMIT);
+
     private String database;
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
 
@@ -68,6 +71,10 @@ class MySqlExecutorTest {
         return new HikariDataSource(hc);
     }
 
+    private MySqlExecutor.KillChannel channel(HikariDataSource control) throws java.sql.SQLException {
+        return new MySqlExecutor.KillChannel(control::getConnection, watchdog);
+    }
+
     private ServerFlavor flavor() throws Exception {
         try (Connection c = TestServer.admin(null)) {
             return ServerFlavor.fromVersion(c.getMetaData().getDatabaseProductVersion());
@@ -92,9 +99,40 @@ class MySqlExecutorTest {
                     assertThat(rs.getLong(1)).isZero();
                 }
             }
-            MySqlExecutor executor = new MySqlExecutor(unpinned, control, flavor, 10_000, watchdog);
+            MySqlExecutor executor = new MySqlExecutor(unpinned, channel(control), flavor, PINS, watchdog, 4);
             assertThatThrownBy(() -> executor.execute(plan("SELECT 1 AS `n`")).close())
                     .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.READ_ONLY_NOT_ENFORCED);
+        }
+    }
+
+    @Test
+    void pinnedModeChangesOnlyWhatParsingDependsOn() {
+        assertThat(ServerFlavor.pinnedMode("ONLY_FULL_GROUP_BY,ANSI_QUOTES,PIPES_AS_CONCAT,IGNORE_SPACE,HIGH_NOT_PRECEDENCE,STRICT_TRANS_TABLES"))
+                .isEqualTo("NO_BACKSLASH_ESCAPES,ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES");
+        assertThat(ServerFlavor.pinnedMode("STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"))
+                .isEqualTo("ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_BACKSLASH_ESCAPES,NO_ENGINE_SUBSTITUTION,STRICT_TRANS_TABLES");
+        assertThat(ServerFlavor.pinnedMode("")).isEqualTo("NO_BACKSLASH_ESCAPES");
+        assertThat(ServerFlavor.parsingSafe(ServerFlavor.modes("NO_BACKSLASH_ESCAPES,ANSI_QUOTES"))).isFalse();
+        assertThat(ServerFlavor.parsingSafe(ServerFlavor.modes("STRICT_TRANS_TABLES"))).isFalse();
+        assertThatThrownBy(() -> ServerFlavor.pinnedMode("STRICT_TRANS_TABLES',x='1")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void rowCountsAreExactWithinTheBudgetAndOtherwiseOnlyAnEstimate() throws Exception {
+        ServerFlavor flavor = flavor();
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE five (n INT)");
+            s.execute("INSERT INTO five VALUES (1), (2), (3), (4), (5)");
+            dev.sqlguard.domain.TableAllowlist allowlist = new dev.sqlguard.domain.TableAllowlist(java.util.Optional.of(database),
+                    java.util.Map.of(dev.sqlguard.domain.TableRef.of("five"), Set.of("n")), true);
+            SchemaSnapshot counted = CatalogLoader.load(c, "db", database, allowlist, flavor, 2_000);
+            SchemaSnapshot.TableInfo five = counted.tables().values().iterator().next();
+            assertThat(five.exactRows()).hasValue(5);
+            SchemaSnapshot noBudget = CatalogLoader.load(c, "db", database, allowlist, flavor, 0);
+            assertThat(noBudget.tables().values().iterator().next().exactRows()).isEmpty();
+            assertThat(noBudget.tables().values().iterator().next().approximateRows()).isPresent();
+            // a count that cannot finish within the time left is not taken
+            assertThat(CatalogLoader.count(c, flavor, database, "five", 10)).isEmpty();
         }
     }
 
@@ -104,7 +142,7 @@ class MySqlExecutorTest {
         String withoutNoBackslash = "SET SESSION sql_mode = 'STRICT_TRANS_TABLES', SESSION " + flavor.readOnlyVariable() + " = 1, SESSION "
                 + flavor.timeoutVariable() + " = " + flavor.timeoutValue(10_000);
         try (HikariDataSource drifted = pool(withoutNoBackslash); HikariDataSource control = pool(null)) {
-            MySqlExecutor executor = new MySqlExecutor(drifted, control, flavor, 10_000, watchdog);
+            MySqlExecutor executor = new MySqlExecutor(drifted, channel(control), flavor, PINS, watchdog, 4);
             assertThatThrownBy(() -> executor.execute(plan("SELECT 1 AS `n`")).close())
                     .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
         }
@@ -113,8 +151,8 @@ class MySqlExecutorTest {
     @Test
     void pinnedSessionRunsAndRefusesWritesEvenForAnAdmin() throws Exception {
         ServerFlavor flavor = flavor();
-        try (HikariDataSource pinned = pool(flavor.pinSql(10_000)); HikariDataSource control = pool(null)) {
-            MySqlExecutor executor = new MySqlExecutor(pinned, control, flavor, 10_000, watchdog);
+        try (HikariDataSource pinned = pool(flavor.pinSql(PINS)); HikariDataSource control = pool(null)) {
+            MySqlExecutor executor = new MySqlExecutor(pinned, channel(control), flavor, PINS, watchdog, 4);
             try (var cursor = executor.execute(plan("SELECT 1 AS `n`"))) {
                 assertThat(cursor.next()).isTrue();
                 assertThat(((Number) cursor.get(0)).longValue()).isEqualTo(1L);

@@ -1,0 +1,292 @@
+package dev.sqlguard.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.mysql.internal.MySqlExecutor;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineConfig;
+import dev.sqlguard.ports.EngineContext;
+
+/**
+ * Time limits that survive a sick server: a server that stops answering (simulated by a TCP proxy
+ * that stops forwarding, so the shared server is never paused), a full connection limit, and
+ * retries of runaway queries. Assertions are on codes; {@code @Timeout} only guards against hangs.
+ */
+@Tag("mysql")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(120)
+class SickServerTest {
+    private String database;
+    private final QueryService service = new QueryService(AuditSink.discarding());
+
+    static final String RUNAWAY = "SELECT count(*) AS n FROM claims a JOIN claims b ON a.id > 0 JOIN claims c ON c.id > 0"
+            + " JOIN claims d ON d.id > 0 JOIN claims e ON e.id > 0 JOIN claims f ON f.id > 0";
+
+    /** Forwards TCP to the server until paused; while paused, bytes in both directions are held back. */
+    static final class PausableProxy implements AutoCloseable {
+        private final ServerSocket server;
+        private final String host;
+        private final int port;
+        private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+        private volatile boolean paused;
+        private volatile boolean closed;
+
+        PausableProxy(String host, int port) throws IOException {
+            this.host = host;
+            this.port = port;
+            this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            Thread acceptor = new Thread(this::accept, "test-proxy-accept");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        void pause() {
+            paused = true;
+        }
+
+        void resume() {
+            paused = false;
+        }
+
+        private void accept() {
+            while (!closed) {
+                try {
+                    Socket client = server.accept();
+                    Socket upstream = new Socket(host, port);
+                    sockets.add(client);
+                    sockets.add(upstream);
+                    pump(client, upstream);
+                    pump(upstream, client);
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        }
+
+        private void pump(Socket from, Socket to) {
+            Thread t = new Thread(() -> {
+                byte[] buffer = new byte[8192];
+                try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                    int n;
+                    while ((n = in.read(buffer)) >= 0) {
+                        while (paused && !closed) {
+                            Thread.sleep(5);
+                        }
+                        out.write(buffer, 0, n);
+                        out.flush();
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // one side closed
+                } finally {
+                    closeQuietly(from);
+                    closeQuietly(to);
+                }
+            }, "test-proxy-pump");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        private static void closeQuietly(Socket s) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            closed = true;
+            paused = false;
+            server.close();
+            sockets.forEach(PausableProxy::closeQuietly);
+        }
+    }
+
+    @BeforeAll
+    void setUp() throws Exception {
+        assumeTrue(TestServer.available(), "no MySQL-compatible server");
+        database = TestServer.createDatabase();
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE big (id BIGINT PRIMARY KEY, v INT NOT NULL)");
+            s.execute("CREATE TABLE digits (x INT)");
+            s.execute("INSERT INTO digits VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)");
+            s.execute("INSERT INTO big SELECT n, n % 7 FROM (SELECT 1 + a.x + 10 * b.x + 100 * c.x + 1000 * d.x + 10000 * e.x"
+                    + " + 100000 * f.x AS n FROM digits a, digits b, digits c, digits d, digits e, digits f) g WHERE n <= 300000");
+        }
+    }
+
+    @AfterAll
+    void tearDown() {
+        if (database != null) {
+            TestServer.dropDatabase(database);
+        }
+    }
+
+    private static GuardrailPolicy policy(Limits limits) {
+        return new GuardrailPolicy(TableAllowlist.of(Map.of("claims", List.of("id", "region", "amount", "status"),
+                "big", List.of("id", "v"))), Set.of(), Set.of(), Set.of(), limits);
+    }
+
+    private Engine engine(String url, String user, String password, Limits limits, Map<String, String> extra) {
+        Map<String, String> props = new HashMap<>(Map.of("url", url + "/" + database, "username", user, "password", password));
+        props.putAll(extra);
+        return new MySqlEngineFactory().create(new EngineConfig("db", props, policy(limits)), EngineContext.of(Path.of("target")));
+    }
+
+    private static PausableProxy proxy() throws IOException {
+        Matcher m = Pattern.compile("jdbc:mysql://([^:/]+)(?::(\\d+))?.*").matcher(TestServer.url());
+        assumeTrue(m.matches(), "server URL has an unexpected shape");
+        return new PausableProxy(m.group(1), m.group(2) == null ? 3306 : Integer.parseInt(m.group(2)));
+    }
+
+    @Test
+    @Timeout(30)
+    void aServerThatStopsAnsweringMidQueryGivesTheTimeLimitNotOk() throws Exception {
+        try (PausableProxy proxy = proxy();
+             Engine e = engine("jdbc:mysql://127.0.0.1:" + proxy.port(), TestServer.roUser(), TestServer.roPassword(),
+                     Limits.defaults().withMaxRows(1_000_000).withTimeout(Duration.ofSeconds(2)), Map.of())) {
+            QueryPlan plan = e.validator().validate(QueryRequest.of("db", "SELECT a.id, a.v FROM big a ORDER BY a.id"));
+            try (ResultCursor cursor = e.execution().execute(plan)) {
+                assertThat(cursor.next()).isTrue();
+                proxy.pause(); // the server "freezes" after the first rows: neither rows nor the kill's answer come back
+                assertThatThrownBy(() -> {
+                    while (cursor.next()) {
+                        cursor.get(0);
+                    }
+                }).isInstanceOfSatisfying(GuardException.class, x -> assertThat(x.code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT));
+            }
+            proxy.resume();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aServerThatStopsAnsweringBeforeTheSessionCheckGivesTheTimeLimitNotOk() throws Exception {
+        try (PausableProxy proxy = proxy();
+             Engine e = engine("jdbc:mysql://127.0.0.1:" + proxy.port(), TestServer.roUser(), TestServer.roPassword(),
+                     Limits.defaults().withTimeout(Duration.ofSeconds(2)), Map.of())) {
+            assertThat(service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims")).status()).isEqualTo(ToolStatus.OK);
+            proxy.pause();
+            for (int i = 0; i < 2; i++) {
+                ToolResult r = service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims"));
+                assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
+                assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT);
+            }
+            proxy.resume();
+            // once the server answers again, the source serves again (hung connections were aborted and evicted)
+            ToolResult back = service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims"));
+            assertThat(back.status()).isEqualTo(ToolStatus.OK);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void theKillPathWorksWithTheAccountsConnectionLimitReached() throws Exception {
+        String user = "sqlguard_t_lim_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        String password = "pw-" + UUID.randomUUID();
+        try (Connection admin = TestServer.admin(database); Statement s = admin.createStatement()) {
+            s.execute("CREATE USER '" + user + "'@'%' IDENTIFIED BY '" + password + "' WITH MAX_USER_CONNECTIONS 3");
+            s.execute("GRANT SELECT ON `" + database + "`.* TO '" + user + "'@'%'");
+        }
+        try (Engine e = engine(TestServer.url(), user, password, Limits.defaults().withTimeout(Duration.ofSeconds(2)),
+                Map.of("poolSize", "1"))) {
+            Properties p = new Properties();
+            p.setProperty("user", user);
+            p.setProperty("password", password);
+            // the engine holds one query connection and its reserved kill connection; the test takes the third and last
+            try (Connection hog = DriverManager.getConnection(TestServer.url() + "/" + database, p)) {
+                assertThatThrownBy(() -> DriverManager.getConnection(TestServer.url() + "/" + database, p).close())
+                        .isInstanceOfSatisfying(SQLException.class, x -> assertThat(x.getErrorCode()).isEqualTo(1226));
+                long killsBefore = ((MySqlExecutor) e.execution()).killsSent();
+                ToolResult r = service.query(e.binding(), QueryRequest.of("db", RUNAWAY));
+                assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT);
+                assertThat(((MySqlExecutor) e.execution()).killsSent()).isGreaterThan(killsBefore);
+                assertThat(MySqlServerTest.runningQueryOfOrZero(user)).isZero();
+                assertThat(hog.isValid(1)).isTrue();
+            }
+        } finally {
+            try (Connection admin = TestServer.admin(database); Statement s = admin.createStatement()) {
+                s.execute("DROP USER IF EXISTS '" + user + "'@'%'");
+            }
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void runningAndUnwindingQueriesCountAgainstTheSourcesConcurrencyLimit() throws Exception {
+        try (Engine e = engine(TestServer.url(), TestServer.roUser(), TestServer.roPassword(),
+                Limits.defaults().withMaxRows(1_000_000).withTimeout(Duration.ofSeconds(30)),
+                Map.of("poolSize", "2", "maxConcurrentQueries", "1"))) {
+            MySqlExecutor executor = (MySqlExecutor) e.execution();
+            // a streamed result the caller stops reading: the server keeps the statement running until it is killed
+            QueryPlan plan = e.validator().validate(QueryRequest.of("db", "SELECT a.id, a.v FROM big a ORDER BY a.id"));
+            ResultCursor runaway = e.execution().execute(plan);
+            try {
+                assertThat(runaway.next()).isTrue();
+                assertThat(executor.queriesOnServer()).isEqualTo(1);
+                ToolResult refused = service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims"));
+                assertThat(refused.status()).isEqualTo(ToolStatus.ERROR);
+                assertThat(refused.error().orElseThrow().code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+                assertThat(refused.error().orElseThrow().code().retryable()).isTrue();
+                assertThat(refused.error().orElseThrow().message()).contains("retry");
+            } finally {
+                runaway.cancel();
+                runaway.close();
+            }
+            // the killed query holds its slot until the server no longer runs it, then the source serves again
+            while (executor.queriesOnServer() > 0) {
+                Thread.sleep(50);
+            }
+            assertThat(MySqlServerTest.runningQueryOfOrZero(TestServer.roUser())).isZero();
+            assertThat(service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims")).status()).isEqualTo(ToolStatus.OK);
+        }
+    }
+}
