@@ -841,7 +841,8 @@ final class SelectRenderer {
             return SqlText.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
         }
         if (e instanceof AnalyticExpression a) {
-            return SqlText.name(a.getName());
+            String[] parts = a.getName().split("\\.", -1);
+            return SqlText.name(parts[parts.length - 1]);
         }
         if (e instanceof CastExpression c) {
             String inner = label(c.getLeftExpression());
@@ -941,8 +942,8 @@ final class SelectRenderer {
             if (list.size() != 1) {
                 throw construct("Row constructors are not allowed.");
             }
-            Value inner = expr(list.get(0), scope, d);
-            return inner.withSql("(" + inner.sql() + ")");
+            // every composite node renders its own parentheses, so a grouping adds none (the text is a fixpoint)
+            return expr(list.get(0), scope, d);
         }
         if (k == ParenthesedSelect.class) {
             Query q = subquery((ParenthesedSelect) e, scope);
@@ -1331,9 +1332,9 @@ final class SelectRenderer {
     }
 
     private Value analytic(AnalyticExpression a, Scope scope, int d) {
-        String name = functionName(List.of(a.getName()), false);
+        String name = functionName(List.of(a.getName().split("\\.", -1)), false);
         if (a.getKeep() != null || a.isIgnoreNulls() || a.isIgnoreNullsOutside() || a.getWindowName() != null
-                || a.getWindowDefinition() != null || a.getHavingClause() != null || a.getNullHandling() != null
+                || a.getHavingClause() != null || a.getNullHandling() != null
                 || a.getLimit() != null || (a.getKeywordArguments() != null && !a.getKeywordArguments().isEmpty())
                 || a.isUnique() || a.getOnOverflowTruncate() != null || (a.getFuncOrderBy() != null && !a.getFuncOrderBy().isEmpty())) {
             throw construct("The window or aggregate call uses a clause that is not allowed (named windows, IGNORE NULLS, KEEP).");
@@ -1617,9 +1618,14 @@ final class SelectRenderer {
                 return read(hits.get(0), name);
             }
             if (namesASource) {
-                // PostgreSQL would look further out for a column; DuckDB reads the whole row here: fail closed
-                throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name)
-                        + " names a table of this query and a column of an outer query; qualify it.");
+                for (Scope outer = s.parent; outer != null; outer = outer.parent) {
+                    if (outer.sources.stream().anyMatch(src -> !src.find(name).isEmpty())) {
+                        // PostgreSQL would read the outer column; DuckDB reads the whole row here: fail closed
+                        throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name)
+                                + " names a table of this query and a column of an outer query; qualify it.");
+                    }
+                }
+                throw Refusals.hiddenColumnRead();
             }
         }
         for (Scope s = scope; s != null; s = s.parent) {
