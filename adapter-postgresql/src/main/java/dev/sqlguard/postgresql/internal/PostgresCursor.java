@@ -91,8 +91,9 @@ final class PostgresCursor implements ResultCursor {
             if (!plan.outputs().get(i - 1).name().equals(label)) {
                 throw new GuardException(ErrorCode.INTERNAL_ERROR, "The result columns do not match the checked plan.");
             }
-            types[i - 1] = md.getColumnType(i);
-            out.add(new ResultColumn(label, typeName(md.getColumnType(i))));
+            // pgjdbc reports timestamptz as TIMESTAMP: tell them apart by the server's type name
+            types[i - 1] = "timestamptz".equals(md.getColumnTypeName(i)) ? Types.TIMESTAMP_WITH_TIMEZONE : md.getColumnType(i);
+            out.add(new ResultColumn(label, typeName(types[i - 1])));
         }
         columns = List.copyOf(out);
     }

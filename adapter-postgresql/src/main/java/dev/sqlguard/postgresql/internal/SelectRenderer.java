@@ -139,7 +139,7 @@ final class SelectRenderer {
     private static final Set<String> SQL_VALUE_KEYWORDS = Set.of("current_date", "current_time", "current_timestamp", "localtime",
             "localtimestamp", "current_user", "session_user", "user", "current_role", "current_catalog", "current_schema",
             "system_user");
-    private static final Set<String> ZERO_ARGUMENTS = Set.of("now", "pi", "row_number", "rank", "dense_rank", "percent_rank",
+    private static final Set<String> ZERO_ARGUMENTS = Set.of("now", "pi", "mode", "row_number", "rank", "dense_rank", "percent_rank",
             "cume_dist");
 
     /** The rendering of one statement and its facts. */
