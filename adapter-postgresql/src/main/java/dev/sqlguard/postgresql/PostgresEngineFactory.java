@@ -1,0 +1,245 @@
+package dev.sqlguard.postgresql;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.postgresql.internal.CatalogLoader;
+import dev.sqlguard.postgresql.internal.FunctionCatalog;
+import dev.sqlguard.postgresql.internal.PostgresEngine;
+import dev.sqlguard.postgresql.internal.PostgresExecutor;
+import dev.sqlguard.postgresql.internal.PostgresSettings;
+import dev.sqlguard.postgresql.internal.PostgresValidator;
+import dev.sqlguard.postgresql.internal.PrivilegeAudit;
+import dev.sqlguard.postgresql.internal.SchemaSnapshot;
+import dev.sqlguard.postgresql.internal.SessionPin;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineConfig;
+import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.ports.EngineDialect;
+import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.PropertySpec;
+
+/**
+ * The {@code postgresql} engine: PostgreSQL 13+ through pgjdbc.
+ *
+ * <p>Settings ({@link #properties()}): {@code url} ({@code jdbc:postgresql://host[:port]/database}),
+ * {@code username}, {@code password}, {@code defaultSchema} (default {@code public}),
+ * {@code requireReadOnlyAccount} (default true) and {@code poolSize} (default 4). The policy must
+ * carry a table allowlist. See {@code docs/engines/postgresql.md}.
+ */
+public final class PostgresEngineFactory implements EngineFactory {
+    private static final Logger LOG = Logger.getLogger(PostgresEngineFactory.class.getName());
+
+    private static final List<PropertySpec> PROPERTIES = List.of(
+            PropertySpec.required(PostgresSettings.URL, "jdbc:postgresql://host[:port]/database[?property=value&...], one plain host. "
+                    + "Only TLS and timeout properties are accepted in the URL."),
+            PropertySpec.required(PostgresSettings.USERNAME, "The database role; give it SELECT on the allowlisted tables only."),
+            PropertySpec.optional(PostgresSettings.PASSWORD, "empty", "The role's password.").asSensitive(),
+            PropertySpec.optional(PostgresSettings.DEFAULT_SCHEMA, PostgresSettings.DEFAULT_SCHEMA_VALUE,
+                    "The schema unqualified table names resolve to (after pg_catalog, which always comes first)."),
+            PropertySpec.optional(PostgresSettings.REQUIRE_READ_ONLY_ACCOUNT, "true",
+                    "true refuses to start when the role can write, owns tables, is a superuser or reaches server files or programs;"
+                            + " false only warns."),
+            PropertySpec.optional(PostgresSettings.POOL_SIZE, Integer.toString(PostgresSettings.DEFAULT_POOL_SIZE),
+                    "Connections in the query pool, 1 to 64."));
+
+    /**
+     * PostgreSQL's SQL as the host writes it: double-quoted identifiers, percentile_cont for
+     * quantiles, date buckets from {@code date_trunc} (ISO weeks start on Monday), which a source's
+     * function list must allow.
+     */
+    private static final EngineDialect DIALECT = new EngineDialect("PostgreSQL", Optional.of('"'),
+            Optional.of("percentile_cont({fraction}) WITHIN GROUP (ORDER BY {column})"), List.of(
+            "Quote identifiers with double quotes and text with single quotes; no dollar quotes, E'' strings or $1 parameters.",
+            "Dates: DATE '2024-01-31', date_trunc('month', d), d + INTERVAL '7 days', EXTRACT(YEAR FROM d).",
+            "Median: percentile_cont(0.5) WITHIN GROUP (ORDER BY x). Casts: CAST(x AS numeric(12,2)) or x::numeric.",
+            "No regular-expression operators (~), JSON operators or array subscripts; use LIKE or ILIKE."), Map.of())
+            .withDateBuckets(Map.of(
+                    "day", "CAST(date_trunc('day', {column}) AS date)",
+                    "week", "CAST(date_trunc('week', {column}) AS date)",
+                    "month", "CAST(date_trunc('month', {column}) AS date)",
+                    "year", "CAST(date_trunc('year', {column}) AS date)"));
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    public List<PropertySpec> properties() {
+        return PROPERTIES;
+    }
+
+    @Override
+    public EngineDialect dialect() {
+        return DIALECT;
+    }
+
+    @Override
+    public Engine create(EngineConfig config, EngineContext context) {
+        config.check(PROPERTIES);
+        PostgresSettings settings = PostgresSettings.parse(config);
+        String source = config.sourceId();
+        GuardrailPolicy policy = config.policy();
+        if (!policy.tables().restricted()) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                    "Source '" + source + "': the postgresql engine needs a table allowlist (no allowlist, no queries).");
+        }
+        Optional<String> policySchema = policy.tables().defaultSchema();
+        if (policySchema.isPresent() && !policySchema.get().equals(settings.schema())) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
+                    "Source '" + source + "': the allowlist's default schema differs from 'defaultSchema'.");
+        }
+        FunctionCatalog.checkPolicy(source, policy.functions());
+        policy = policy.withTables(PostgresEngine.withDefaultSchema(policy.tables(), settings.schema()))
+                .withFunctions(policy.functionsOr(FunctionCatalog.defaults()));
+
+        SchemaSnapshot schema;
+        SessionPin pin;
+        try (Connection bootstrap = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings))) {
+            pin = SessionPin.of(settings.schema(), policy.limits(), canSetTempFileLimit(bootstrap));
+            bootstrap.setAutoCommit(true);
+            pin.apply(bootstrap);
+            Set<String> risky = PrivilegeAudit.riskyPrivileges(bootstrap);
+            if (!risky.isEmpty()) {
+                String message = "Source '" + source + "': the database role holds privileges beyond reading: " + risky
+                        + ". Use a role with SELECT on the allowlisted tables only.";
+                if (settings.requireReadOnlyAccount()) {
+                    throw new GuardException(ErrorCode.CONFIGURATION_ERROR, message);
+                }
+                LOG.warning(message + " sqlguard's own controls still apply.");
+            }
+            if (!pin.tempFileLimitPinned()) {
+                LOG.warning("Source '" + source + "': the role may not set temp_file_limit; temporary files are bounded only by the"
+                        + " server's own setting (GRANT SET ON PARAMETER temp_file_limit to the role to let sqlguard bound them).");
+            }
+            schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables());
+        } catch (SQLException e) {
+            throw startupFailure(source, e);
+        }
+
+        ScheduledThreadPoolExecutor watchdog = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "sqlguard-postgresql-watchdog-" + source);
+            t.setDaemon(true);
+            return t;
+        });
+        watchdog.setRemoveOnCancelPolicy(true);
+        List<HikariDataSource> pools = new ArrayList<>();
+        try {
+            HikariDataSource queries = pool(settings, source + "-queries", settings.poolSize(), pin);
+            pools.add(queries);
+            HikariDataSource control = pool(settings, source + "-control", 2, pin);
+            pools.add(control);
+            PostgresExecutor executor = new PostgresExecutor(queries, control, pin, watchdog);
+            try (Connection c = queries.getConnection()) {
+                pin.verify(c);
+                c.rollback();
+            }
+            PostgresValidator validator = new PostgresValidator(source, schema, policy, control);
+            return new PostgresEngine(source, policy, validator, executor, schema, pools, watchdog);
+        } catch (SQLException | RuntimeException e) {
+            watchdog.shutdownNow();
+            pools.forEach(HikariDataSource::close);
+            if (e instanceof GuardException g) {
+                throw g;
+            }
+            throw startupFailure(source, e);
+        }
+    }
+
+    /** Whether this role may set temp_file_limit (a superuser, or GRANT SET ON PARAMETER on PostgreSQL 15+). */
+    private static boolean canSetTempFileLimit(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("SET temp_file_limit = '1MB'");
+            s.execute("RESET temp_file_limit");
+            return true;
+        } catch (SQLException e) {
+            if ("42501".equals(e.getSQLState())) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static GuardException startupFailure(String source, Exception e) {
+        Throwable root = e;
+        while (root.getCause() != null && !(root instanceof SQLException)) {
+            root = root.getCause();
+        }
+        String state = root instanceof SQLException s && s.getSQLState() != null ? s.getSQLState() : "";
+        if (state.startsWith("28")) {
+            return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': the database refused the login.", e);
+        }
+        if (state.equals("3D000") || state.equals("42501")) {
+            return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': the role cannot use the configured database.", e);
+        }
+        LOG.log(Level.FINE, "startup failed", e);
+        return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "Source '" + source + "': the database could not be reached.", e);
+    }
+
+    private static HikariDataSource pool(PostgresSettings settings, String name, int size, SessionPin pin) {
+        HikariConfig hc = new HikariConfig();
+        hc.setPoolName("sqlguard-" + name.replaceAll("[^A-Za-z0-9_.-]", "_"));
+        hc.setJdbcUrl(settings.jdbcUrl());
+        hc.setUsername(settings.username());
+        hc.setPassword(settings.password());
+        hc.setMaximumPoolSize(size);
+        hc.setMinimumIdle(1);
+        hc.setReadOnly(true);
+        hc.setAutoCommit(false);
+        hc.setConnectionInitSql(pin.initSql());
+        hc.setIsolateInternalQueries(true); // commit the init SQL: SET is transactional, and queries end in a rollback
+        hc.setConnectionTimeout(5_000);
+        hc.setValidationTimeout(2_000);
+        Properties props = forcedProperties();
+        props.setProperty("options", pin.startupOptions());
+        hc.setDataSourceProperties(props);
+        return new HikariDataSource(hc);
+    }
+
+    private static Properties driverProperties(PostgresSettings settings) {
+        Properties p = forcedProperties();
+        p.setProperty("user", settings.username());
+        p.setProperty("password", settings.password());
+        return p;
+    }
+
+    /**
+     * Driver settings sqlguard forces: the extended protocol (parameters never enter the SQL text),
+     * read-only transactions from {@code setReadOnly}, strings sent untyped so the server infers
+     * parameter types, no client-side logging, and a fixed application name.
+     */
+    static Properties forcedProperties() {
+        Properties p = new Properties();
+        p.setProperty("preferQueryMode", "extended");
+        p.setProperty("readOnly", "true");
+        p.setProperty("readOnlyMode", "always");
+        p.setProperty("stringtype", "unspecified");
+        p.setProperty("autosave", "never");
+        p.setProperty("ApplicationName", "sqlguard");
+        p.setProperty("escapeSyntaxCallMode", "select");
+        return p;
+    }
+
+    @Override
+    public String toString() {
+        return "PostgresEngineFactory[postgresql]";
+    }
+}

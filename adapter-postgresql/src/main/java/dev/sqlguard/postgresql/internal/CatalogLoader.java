@@ -1,0 +1,67 @@
+package dev.sqlguard.postgresql.internal;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.logging.Logger;
+
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.postgresql.internal.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.postgresql.internal.SchemaSnapshot.TableInfo;
+
+/** Reads the allowlisted tables from {@code pg_catalog} once, at startup. */
+public final class CatalogLoader {
+    private static final Logger LOG = Logger.getLogger(CatalogLoader.class.getName());
+
+    /** Tables, views and materialized views; the row estimate is the planner's ({@code reltuples}). */
+    private static final String COLUMNS = "SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), c.reltuples"
+            + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+            + " JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid"
+            + " WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p', 'v', 'm', 'f')"
+            + " AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum";
+
+    private CatalogLoader() {
+    }
+
+    /**
+     * @param schema the default schema, as configured
+     */
+    public static SchemaSnapshot load(Connection connection, String sourceId, String schema, TableAllowlist allowlist) throws SQLException {
+        List<TableInfo> found = new ArrayList<>();
+        for (Map.Entry<TableRef, Set<String>> entry : allowlist.tables().entrySet()) {
+            TableRef ref = entry.getKey();
+            String tableSchema = ref.schema().orElse(schema);
+            List<ColumnInfo> columns = new ArrayList<>();
+            OptionalLong rows = OptionalLong.empty();
+            try (PreparedStatement ps = connection.prepareStatement(COLUMNS)) {
+                ps.setString(1, tableSchema);
+                ps.setString(2, ref.table());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        columns.add(new ColumnInfo(rs.getString(1), rs.getString(2)));
+                        double estimate = rs.getDouble(3);
+                        rows = estimate >= 0 ? OptionalLong.of((long) estimate) : OptionalLong.empty();
+                    }
+                }
+            }
+            if (columns.isEmpty()) {
+                LOG.warning("source '" + sourceId + "': allowlisted table " + ref + " does not exist or is not visible; queries on it are refused");
+                continue;
+            }
+            for (String column : entry.getValue()) {
+                if (!TableAllowlist.ALL_COLUMNS.equals(column) && columns.stream().noneMatch(c -> c.name().equals(column))) {
+                    LOG.warning("source '" + sourceId + "': allowlisted column " + ref + "." + column + " does not exist");
+                }
+            }
+            found.add(new TableInfo(tableSchema, ref.table(), columns, rows));
+        }
+        return SchemaSnapshot.of(schema, found);
+    }
+}

@@ -1,0 +1,172 @@
+package dev.sqlguard.postgresql.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.TableRef;
+
+/**
+ * Reads PostgreSQL's own resolution of a rendered statement. {@code EXPLAIN (VERBOSE, FORMAT JSON)}
+ * names, for every scan of a base relation, its schema, name and alias, and every node's output,
+ * filter, join, sort and group expressions with each column written {@code alias.column}. This class
+ * collects the base columns (and whole rows) the plan reads, so that the validator can refuse a
+ * statement whose server-side reading reaches a column its checked tree did not.
+ *
+ * <p>A scan whose output is its relation's whole physical row, column by column, is a physical
+ * target list (PostgreSQL skips the projection and lets the parent pick columns): those columns are
+ * carried, not read, and the parent's expressions say which ones are used. Measured on PostgreSQL 15:
+ * {@code SELECT count(*) FROM t WHERE t.a = 1} under an aggregate lists every column of {@code t}.
+ */
+final class ExplainCheck {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Fields of a plan node that hold expressions. */
+    private static final Set<String> EXPRESSION_FIELDS = Set.of("Output", "Filter", "Index Cond", "Recheck Cond", "TID Cond",
+            "Order By", "Join Filter", "Hash Cond", "Merge Cond", "Sort Key", "Group Key", "Presorted Key", "One-Time Filter",
+            "Cache Key", "Partial Sort Key", "Run Condition", "Hash Key", "Group Keys");
+    private static final Pattern STRING_LITERAL = Pattern.compile("'(?:[^']|'')*'");
+    private static final Pattern REFERENCE = Pattern.compile(
+            "(?<![A-Za-z0-9_$\".])(\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)\\.(\\*|\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)");
+
+    /** What the server reads: base relations, base columns, and whether it reads a whole row. */
+    record Reading(Set<TableRef> relations, Set<ColumnRef> columns, boolean wholeRow) {
+    }
+
+    private ExplainCheck() {
+    }
+
+    /**
+     * @param physicalColumns every column of a relation, in order, or null when it is unknown
+     */
+    static Reading read(String explainJson, Function<TableRef, List<String>> physicalColumns) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(explainJson);
+        } catch (java.io.IOException e) {
+            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's plan could not be read.", e);
+        }
+        List<JsonNode> nodes = new ArrayList<>();
+        for (JsonNode entry : root) {
+            collect(entry.get("Plan"), nodes);
+        }
+        Map<String, TableRef> aliases = new HashMap<>();
+        Set<TableRef> relations = new LinkedHashSet<>();
+        for (JsonNode node : nodes) {
+            JsonNode relation = node.get("Relation Name");
+            if (relation != null) {
+                String schema = text(node.get("Schema"));
+                String alias = text(node.get("Alias"));
+                if (schema == null || alias == null) {
+                    throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's plan does not name a relation's schema.");
+                }
+                TableRef table = TableRef.of(schema, relation.asText());
+                relations.add(table);
+                if (aliases.put(alias, table) != null && !aliases.get(alias).equals(table)) {
+                    throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's plan uses one alias for two relations.");
+                }
+            }
+        }
+        Set<ColumnRef> columns = new LinkedHashSet<>();
+        boolean wholeRow = false;
+        for (JsonNode node : nodes) {
+            for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+                String field = it.next();
+                if (!EXPRESSION_FIELDS.contains(field)) {
+                    continue;
+                }
+                List<String> expressions = strings(node.get(field));
+                if (field.equals("Output") && node.has("Relation Name") && physical(node, expressions, aliases, physicalColumns)) {
+                    continue;
+                }
+                for (String expression : expressions) {
+                    Matcher m = REFERENCE.matcher(STRING_LITERAL.matcher(expression).replaceAll("''"));
+                    while (m.find()) {
+                        TableRef table = aliases.get(unquote(m.group(1)));
+                        if (table == null) {
+                            continue; // a subquery, CTE or function scan: its columns come from scans listed here too
+                        }
+                        if (m.group(2).equals("*")) {
+                            wholeRow = true;
+                        } else {
+                            columns.add(new ColumnRef(table, unquote(m.group(2))));
+                        }
+                    }
+                }
+            }
+        }
+        return new Reading(relations, columns, wholeRow);
+    }
+
+    /** Whether a scan's output is its relation's whole physical row, each column bare and in order. */
+    private static boolean physical(JsonNode node, List<String> output, Map<String, TableRef> aliases,
+                                    Function<TableRef, List<String>> physicalColumns) {
+        String alias = text(node.get("Alias"));
+        TableRef table = aliases.get(alias);
+        List<String> all = table == null ? null : physicalColumns.apply(table);
+        if (all == null || all.size() != output.size() || all.isEmpty()) {
+            return false;
+        }
+        String prefix = quote(alias) + ".";
+        for (int i = 0; i < all.size(); i++) {
+            if (!output.get(i).equals(prefix + quote(all.get(i)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void collect(JsonNode node, List<JsonNode> out) {
+        if (node == null || !node.isObject()) {
+            return;
+        }
+        out.add(node);
+        JsonNode plans = node.get("Plans");
+        if (plans != null) {
+            for (JsonNode child : plans) {
+                collect(child, out);
+            }
+        }
+    }
+
+    private static List<String> strings(JsonNode value) {
+        List<String> out = new ArrayList<>();
+        if (value == null) {
+            return out;
+        }
+        if (value.isArray()) {
+            value.forEach(v -> out.add(v.asText()));
+        } else if (value.isTextual()) {
+            out.add(value.asText());
+        }
+        return out;
+    }
+
+    private static String text(JsonNode n) {
+        return n == null || n.isNull() ? null : n.asText();
+    }
+
+    /** An identifier as EXPLAIN prints it (quote_identifier): bare when it is plain lower case and not a keyword we meet. */
+    private static String quote(String name) {
+        return name.matches("[a-z_][a-z0-9_$]*") ? name : "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    private static String unquote(String name) {
+        if (name.startsWith("\"")) {
+            return name.substring(1, name.length() - 1).replace("\"\"", "\"");
+        }
+        return name;
+    }
+}

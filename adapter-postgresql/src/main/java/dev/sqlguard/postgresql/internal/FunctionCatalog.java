@@ -1,0 +1,142 @@
+package dev.sqlguard.postgresql.internal;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.sqlguard.domain.CostClass;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.SafeText;
+
+/**
+ * Every function the PostgreSQL engine knows, with its {@link CostClass}; the functions it never
+ * allows whatever a policy says; and the default allowlist (every classified function). A function
+ * that is not classified here cannot be called, and a policy that allowlists one does not start.
+ * Calls are rendered {@code pg_catalog.}-qualified, so a user schema can never supply them.
+ */
+public final class FunctionCatalog {
+    /** Refused whatever a policy says: files, other databases, SQL from strings, sleeping, locks, signals, settings, sequences. */
+    public static final Set<String> NEVER = Set.of(
+            "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "lo_import", "lo_export", "lo_get", "lo_put",
+            "lo_open", "lo_create", "lo_unlink", "lo_from_bytea", "loread", "lowrite", "dblink", "dblink_exec",
+            "dblink_connect", "dblink_open", "dblink_fetch", "query_to_xml", "query_to_xmlschema", "query_to_xml_and_xmlschema",
+            "table_to_xml", "table_to_xmlschema", "table_to_xml_and_xmlschema", "cursor_to_xml", "cursor_to_xmlschema",
+            "schema_to_xml", "database_to_xml", "xpath", "xpath_exists", "pg_sleep", "pg_sleep_for", "pg_sleep_until",
+            "pg_advisory_lock", "pg_advisory_xact_lock", "pg_try_advisory_lock", "set_config", "current_setting",
+            "pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf", "pg_rotate_logfile", "nextval", "setval",
+            "currval", "lastval", "txid_current", "txid_current_if_assigned", "txid_snapshot_xmin", "pg_current_xact_id",
+            "version", "current_user", "session_user", "current_role", "user", "current_database", "current_catalog",
+            "current_schema", "current_schemas", "current_query", "inet_client_addr", "inet_server_addr",
+            "inet_client_port", "inet_server_port", "format", "to_regclass", "to_regproc", "row_to_json", "to_json",
+            "to_jsonb", "json_agg", "jsonb_agg", "row", "array", "unnest", "set_bit", "convert_from", "convert_to",
+            "random", "setseed", "gen_random_uuid", "clock_timestamp", "statement_timestamp", "timeofday", "regexp_replace",
+            "regexp_matches", "regexp_match", "regexp_split_to_table", "regexp_split_to_array", "regexp_like", "regexp_count",
+            "regexp_instr", "regexp_substr", "similar_to_escape", "xmlagg", "xmlelement", "xmlparse", "notify", "pg_notify");
+
+    /** Prefixes refused whatever a policy says. */
+    public static final Set<String> NEVER_PREFIXES = Set.of("pg_", "lo_", "dblink", "txid_", "has_", "xml", "ts_", "json", "to_reg");
+
+    /** Functions that read files, the network or other databases: refused as external access. */
+    static final Set<String> EXTERNAL = Set.of("pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "lo_import",
+            "lo_export", "dblink", "dblink_exec", "dblink_connect", "dblink_open", "dblink_fetch");
+
+    /** Written as keywords, not functions: never rendered with a schema. */
+    static final Set<String> SYNTAX = Set.of("coalesce", "nullif", "greatest", "least");
+
+    /** Aggregates: allowed in the select list and HAVING, with DISTINCT, ORDER BY and FILTER. */
+    static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every",
+            "string_agg", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "corr", "covar_pop",
+            "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count", "regr_avgx", "regr_avgy",
+            "percentile_cont", "percentile_disc", "mode");
+
+    /** Window-only functions. */
+    static final Set<String> WINDOW = Set.of("row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile",
+            "lag", "lead", "first_value", "last_value", "nth_value");
+
+    private static final Map<String, CostClass> CLASSES = classes();
+
+    private FunctionCatalog() {
+    }
+
+    private static Map<String, CostClass> classes() {
+        Map<String, CostClass> m = new LinkedHashMap<>();
+        // never fail on any value of the right type, never branch on content, bounded output
+        for (String f : Set.of("count", "min", "max", "bool_and", "bool_or", "every", "string_agg", "mode",
+                "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "lag", "lead", "first_value",
+                "last_value", "upper", "lower", "initcap", "length", "char_length", "character_length", "octet_length",
+                "bit_length", "concat", "concat_ws", "coalesce", "md5", "reverse", "btrim", "ltrim", "rtrim", "trim",
+                "left", "right", "translate", "date_trunc", "date_part", "extract", "to_char", "now", "current_date",
+                "current_timestamp", "localtimestamp", "isfinite", "quote_literal", "quote_ident", "quote_nullable"
+                )) {
+            m.put(f, CostClass.TOTAL);
+        }
+        // may fail or choose depending on the value
+        for (String f : Set.of("sum", "avg", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
+                "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count", "regr_avgx",
+                "regr_avgy", "percentile_cont", "percentile_disc", "ntile", "nth_value", "abs", "round", "trunc", "floor",
+                "ceil", "ceiling", "sign", "sqrt", "cbrt", "power", "pow", "exp", "ln", "log", "log10", "mod", "div",
+                "width_bucket", "greatest", "least", "nullif", "substr", "substring", "strpos", "split_part",
+                "starts_with", "ascii", "to_date", "to_timestamp", "to_number", "make_date", "make_timestamp",
+                "make_interval", "age", "date_bin", "justify_days", "justify_hours", "justify_interval", "scale",
+                "degrees", "radians", "pi", "gcd", "lcm", "factorial", "num_nonnulls", "num_nulls")) {
+            m.put(f, CostClass.PARTIAL);
+        }
+        // output or work grows faster than the input
+        for (String f : Set.of("repeat", "lpad", "rpad", "generate_series", "replace")) {
+            m.put(f, CostClass.AMPLIFYING);
+        }
+        return Map.copyOf(m);
+    }
+
+    /** The class of a function, or empty when it is not classified (and so cannot be called). */
+    public static Optional<CostClass> costClass(String name) {
+        return Optional.ofNullable(CLASSES.get(name));
+    }
+
+    /** The default allowlist: every classified function. */
+    public static Set<String> defaults() {
+        return new TreeSet<>(CLASSES.keySet());
+    }
+
+    /** Whether {@code name} is refused whatever a policy says. */
+    public static boolean never(String name) {
+        if (NEVER.contains(name) || EXTERNAL.contains(name)) {
+            return true;
+        }
+        for (String prefix : NEVER_PREFIXES) {
+            if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The refusal for a never-allowed function. */
+    static GuardException refusal(String name) {
+        return new GuardException(EXTERNAL.contains(name) || name.startsWith("lo_") || name.startsWith("dblink")
+                ? ErrorCode.EXTERNAL_ACCESS_DENIED : ErrorCode.FUNCTION_NOT_ALLOWED,
+                "The function " + SafeText.identifier(name) + " is never allowed.");
+    }
+
+    /**
+     * Checks a policy's function list at startup: every entry must be classified and none may be
+     * on the never-list.
+     *
+     * @throws GuardException CONFIGURATION_ERROR naming the first bad entry
+     */
+    public static void checkPolicy(String sourceId, Set<String> functions) {
+        for (String f : new TreeSet<>(functions)) {
+            if (never(f)) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
+                        + SafeText.identifier(f) + "' is never allowed on PostgreSQL.");
+            }
+            if (!CLASSES.containsKey(f)) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
+                        + SafeText.identifier(f) + "' has no cost class on PostgreSQL, so it cannot be allowlisted.");
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.sqlguard.postgresql.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.domain.port.ExecutionPort;
+import dev.sqlguard.domain.port.StatementValidator;
+import dev.sqlguard.postgresql.internal.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.postgresql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.ports.CatalogView;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineCapability;
+import dev.sqlguard.ports.TableDescription;
+import dev.sqlguard.ports.TableDescription.ColumnDescription;
+
+/** One PostgreSQL source: its validator, executor, catalog and the pools behind them. */
+public final class PostgresEngine implements Engine {
+    private final String sourceId;
+    private final GuardrailPolicy policy;
+    private final PostgresValidator validator;
+    private final PostgresExecutor executor;
+    private final SchemaSnapshot schema;
+    private final List<HikariDataSource> pools;
+    private final ScheduledExecutorService watchdog;
+
+    public PostgresEngine(String sourceId, GuardrailPolicy policy, PostgresValidator validator, PostgresExecutor executor,
+                          SchemaSnapshot schema, List<HikariDataSource> pools, ScheduledExecutorService watchdog) {
+        this.sourceId = requireNonNull(sourceId, "sourceId is null");
+        this.policy = requireNonNull(policy, "policy is null");
+        this.validator = requireNonNull(validator, "validator is null");
+        this.executor = requireNonNull(executor, "executor is null");
+        this.schema = requireNonNull(schema, "schema is null");
+        this.pools = List.copyOf(pools);
+        this.watchdog = requireNonNull(watchdog, "watchdog is null");
+    }
+
+    @Override
+    public String sourceId() {
+        return sourceId;
+    }
+
+    @Override
+    public GuardrailPolicy policy() {
+        return policy;
+    }
+
+    @Override
+    public StatementValidator validator() {
+        return validator;
+    }
+
+    @Override
+    public ExecutionPort execution() {
+        return executor;
+    }
+
+    /** The executor, for tests and metrics. */
+    public PostgresExecutor executor() {
+        return executor;
+    }
+
+    /** The allowlisted tables and columns with their server types; row counts are the planner's estimates at startup. */
+    @Override
+    public CatalogView catalog() {
+        return () -> {
+            List<TableDescription> out = new ArrayList<>();
+            for (TableInfo t : schema.tables().values()) {
+                boolean inDefault = t.schema().equals(schema.defaultSchema());
+                TableRef shown = inDefault ? TableRef.of(t.name()) : t.ref();
+                List<ColumnDescription> columns = new ArrayList<>();
+                for (ColumnInfo c : t.columns()) {
+                    if (policy.tables().allowsColumn(t.ref(), c.name())) {
+                        columns.add(new ColumnDescription(c.name(), c.type(), policy.isSensitive(c.name())));
+                    }
+                }
+                out.add(new TableDescription(shown, columns, t.approximateRows()));
+            }
+            out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
+            return List.copyOf(out);
+        };
+    }
+
+    @Override
+    public Set<EngineCapability> capabilities() {
+        return EnumSet.of(EngineCapability.GROUP_BY, EngineCapability.JOINS, EngineCapability.SUBQUERIES, EngineCapability.CTES,
+                EngineCapability.SET_OPERATIONS, EngineCapability.WILDCARD, EngineCapability.SCHEMA_INSPECTION);
+    }
+
+    @Override
+    public void close() {
+        watchdog.shutdownNow();
+        pools.forEach(HikariDataSource::close);
+    }
+
+    /** The allowlist with the engine's default schema, so unqualified names resolve there. */
+    public static TableAllowlist withDefaultSchema(TableAllowlist tables, String schema) {
+        return new TableAllowlist(Optional.of(schema), tables.tables(), tables.restricted());
+    }
+}

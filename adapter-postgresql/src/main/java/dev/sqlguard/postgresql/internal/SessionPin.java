@@ -1,0 +1,143 @@
+package dev.sqlguard.postgresql.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.Limits;
+
+/**
+ * The session every connection is pinned to, and the check that reads it back from the server
+ * before every query: read-only transactions by default and in the current transaction, a
+ * {@code search_path} with {@code pg_catalog} first, {@code statement_timeout},
+ * {@code idle_in_transaction_session_timeout}, {@code work_mem}, {@code temp_file_limit} (when the
+ * role may set it) and {@code standard_conforming_strings}.
+ *
+ * @param schema the schema unqualified names resolve to after {@code pg_catalog}
+ * @param timeoutMillis the statement time limit
+ * @param workMemKb work_mem in kB
+ * @param tempFileLimitKb temp_file_limit in kB
+ * @param tempFileLimitPinned whether the role may set temp_file_limit (a superuser or GRANT SET ON PARAMETER)
+ */
+public record SessionPin(String schema, long timeoutMillis, long workMemKb, long tempFileLimitKb, boolean tempFileLimitPinned) {
+    /** The backend pid, the read-only flags and the bounds, as the server reports them. */
+    private static final String CHECK = "SELECT pg_catalog.pg_backend_pid(), pg_catalog.current_setting('transaction_read_only'),"
+            + " pg_catalog.current_setting('default_transaction_read_only'), pg_catalog.current_setting('search_path'),"
+            + " (SELECT s.setting::bigint FROM pg_catalog.pg_settings s WHERE s.name = 'statement_timeout'),"
+            + " (SELECT s.setting::bigint FROM pg_catalog.pg_settings s WHERE s.name = 'idle_in_transaction_session_timeout'),"
+            + " (SELECT s.setting::bigint FROM pg_catalog.pg_settings s WHERE s.name = 'work_mem'),"
+            + " (SELECT s.setting::bigint FROM pg_catalog.pg_settings s WHERE s.name = 'temp_file_limit'),"
+            + " pg_catalog.current_setting('standard_conforming_strings')";
+
+    public SessionPin {
+        requireNonNull(schema, "schema is null");
+        if (timeoutMillis < 1 || workMemKb < 64 || tempFileLimitKb < 1) {
+            throw new IllegalArgumentException("bad session bounds");
+        }
+    }
+
+    /** The pin for {@code limits}: work_mem a sixteenth of the memory limit (at least 64 kB), temp files the memory limit. */
+    public static SessionPin of(String schema, Limits limits, boolean tempFileLimitPinned) {
+        long memoryKb = Math.max(1024, limits.memoryBytes() / 1024);
+        return new SessionPin(schema, Math.max(1, limits.timeout().toMillis()), Math.max(64, memoryKb / 16), memoryKb,
+                tempFileLimitPinned);
+    }
+
+    /** The statements that pin one connection, run once when the pool opens it. */
+    public List<String> statements() {
+        List<String> out = new ArrayList<>();
+        out.add("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+        out.add("SET default_transaction_read_only = on");
+        out.add("SET search_path = pg_catalog, " + SqlText.identifier(schema));
+        out.add("SET statement_timeout = " + timeoutMillis);
+        out.add("SET lock_timeout = " + timeoutMillis);
+        out.add("SET idle_in_transaction_session_timeout = " + idleMillis());
+        out.add("SET work_mem = '" + workMemKb + "kB'");
+        if (tempFileLimitPinned) {
+            out.add("SET temp_file_limit = '" + tempFileLimitKb + "kB'");
+        }
+        out.add("SET standard_conforming_strings = on");
+        return out;
+    }
+
+    /**
+     * The same settings as server-side session defaults, for the driver's {@code options} startup
+     * parameter: they hold from the first statement, and a {@code RESET} returns to them, not to the
+     * server's defaults. temp_file_limit is left to {@link #statements()}: a startup option for it
+     * needs a superuser.
+     */
+    public String startupOptions() {
+        return "-c default_transaction_read_only=on -c search_path=pg_catalog," + schema + " -c statement_timeout=" + timeoutMillis
+                + " -c lock_timeout=" + timeoutMillis + " -c idle_in_transaction_session_timeout=" + idleMillis()
+                + " -c work_mem=" + workMemKb + "kB -c standard_conforming_strings=on";
+    }
+
+    /** The init SQL for a pool: every statement, one string. */
+    public String initSql() {
+        return String.join("; ", statements());
+    }
+
+    long idleMillis() {
+        return timeoutMillis * 2 + 1_000;
+    }
+
+    /** Runs {@link #statements()} on {@code c}. */
+    public void apply(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String sql : statements()) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    /**
+     * Reads the session back from the server, inside the transaction that is about to run a query.
+     *
+     * @return the backend's pid
+     * @throws GuardException READ_ONLY_NOT_ENFORCED when the transaction or the session is not
+     *     read-only, CONFIGURATION_ERROR when a bound or the search path is not the pinned one
+     */
+    public int verify(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(CHECK)) {
+            if (!rs.next()) {
+                throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED);
+            }
+            if (!"on".equals(rs.getString(2))) {
+                throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database transaction is not read-only, so no query was run.");
+            }
+            if (!"on".equals(rs.getString(3))) {
+                throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database session does not default to read-only, so no query was run.");
+            }
+            String path = rs.getString(4) == null ? "" : rs.getString(4).replace(" ", "").replace("\"", "");
+            if (!path.equals("pg_catalog," + schema)) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session's search path is not the pinned one, so no query was run.");
+            }
+            long timeout = rs.getLong(5);
+            if (timeout <= 0 || timeout > timeoutMillis) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session has no statement time limit, so no query was run.");
+            }
+            long idle = rs.getLong(6);
+            if (idle <= 0 || idle > idleMillis()) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session has no idle transaction limit, so no query was run.");
+            }
+            if (rs.getLong(7) > workMemKb) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session's work_mem is above the pinned one, so no query was run.");
+            }
+            long temp = rs.getLong(8);
+            if (tempFileLimitPinned && (temp < 0 || temp > tempFileLimitKb)) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session's temp_file_limit is not the pinned one, so no query was run.");
+            }
+            if (!"on".equals(rs.getString(9))) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session reads backslashes in strings, so no query was run.");
+            }
+            return rs.getInt(1);
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package dev.sqlguard.postgresql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.postgresql.internal.FunctionCatalog;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.testing.ContractDataset;
+
+/**
+ * Hostile vectors against the local PostgreSQL, each through both roles (least-privilege and
+ * superuser with {@code requireReadOnlyAccount: false}): every one is refused or fails without
+ * a secret in any cell or message, no file appears, and the schema and data are unchanged.
+ */
+@Tag("postgresql")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(300)
+class PostgresHostileTest {
+    private static final Path PROBE = Path.of("/tmp/sqlguard-pg-hostile-probe");
+
+    private PostgresFixture ro;
+    private PostgresFixture admin;
+    private Engine roEngine;
+    private Engine adminEngine;
+    private String roPrint;
+    private String adminPrint;
+    private final QueryService service = new QueryService(AuditSink.discarding());
+
+    @BeforeAll
+    void start() throws Exception {
+        assumeTrue(TestServer.available(), "no PostgreSQL server");
+        ro = new PostgresFixture(false);
+        admin = new PostgresFixture(true);
+        roEngine = ro.engine("hostile", policy());
+        adminEngine = admin.engine("hostile", policy());
+        roPrint = ro.fingerprint();
+        adminPrint = admin.fingerprint();
+    }
+
+    @AfterAll
+    void stop() {
+        for (AutoCloseable c : new AutoCloseable[] {roEngine, adminEngine, ro, admin}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                // best effort
+            }
+        }
+    }
+
+    private static GuardrailPolicy policy() {
+        return new GuardrailPolicy(TableAllowlist.of(Map.of("claims", List.of("id", "region", "amount", "status", "created", "ssn"),
+                "regions", List.of("region", "manager"), "users", List.of("id", "name", "password"))),
+                Set.of(), Set.of(), Set.of(), Limits.defaults().withTimeout(java.time.Duration.ofSeconds(5)));
+    }
+
+    static List<String> vectors() {
+        List<String> v = new ArrayList<>(List.of(
+                // writes and statements that are not one SELECT
+                "DELETE FROM claims", "UPDATE claims SET amount = 0", "INSERT INTO claims (id) VALUES (999)",
+                "DROP TABLE claims", "TRUNCATE claims", "ALTER TABLE claims ADD COLUMN z int", "CREATE TABLE x (a int)",
+                "CREATE TEMP TABLE x AS SELECT id FROM claims", "CREATE FUNCTION f() RETURNS int AS 'SELECT 1' LANGUAGE sql",
+                "GRANT ALL ON claims TO PUBLIC", "REVOKE SELECT ON claims FROM PUBLIC", "BEGIN", "COMMIT", "ROLLBACK",
+                "SAVEPOINT s", "SET ROLE postgres", "SET SESSION AUTHORIZATION postgres", "RESET ROLE",
+                "SET default_transaction_read_only = off", "SET transaction_read_only = off", "SET search_path = public",
+                "SET statement_timeout = 0", "RESET ALL", "DISCARD ALL", "LOCK TABLE claims IN ACCESS EXCLUSIVE MODE",
+                "VACUUM claims", "ANALYZE claims", "CHECKPOINT", "LISTEN x", "NOTIFY x, 'y'", "UNLISTEN *",
+                "PREPARE p AS DELETE FROM claims", "EXECUTE p", "DEALLOCATE p", "DO $$BEGIN DELETE FROM claims; END$$",
+                "CALL p()", "COPY claims FROM '/etc/passwd'", "COPY claims TO '/tmp/sqlguard-pg-hostile-probe'",
+                "COPY (SELECT 1) TO PROGRAM 'touch /tmp/sqlguard-pg-hostile-probe'", "COPY claims TO STDOUT",
+                "CREATE EXTENSION dblink", "LOAD 'plpgsql'", "ALTER SYSTEM SET work_mem = '1GB'", "SELECT pg_reload_conf()",
+                "EXPLAIN ANALYZE DELETE FROM claims", "EXPLAIN SELECT id FROM claims", "SHOW ALL", "TABLE claims",
+                "VALUES (1)", "SELECT id INTO TEMP evil FROM claims", "SELECT id INTO evil FROM claims",
+                "WITH x AS (DELETE FROM claims RETURNING id) SELECT id FROM x",
+                "WITH x AS (UPDATE claims SET amount = 0 RETURNING id) SELECT count(*) FROM x",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r",
+                "SELECT id FROM claims FOR UPDATE", "SELECT id FROM claims FOR SHARE", "SELECT id FROM claims FOR KEY SHARE",
+                "SELECT id FROM claims FOR NO KEY UPDATE SKIP LOCKED", "SELECT id FROM claims FOR UPDATE NOWAIT",
+                // more than one statement, comments and quoting tricks
+                "SELECT id FROM claims; DELETE FROM claims", "SELECT 1; SELECT 2", "SELECT id FROM claims;;",
+                "SELECT id FROM claims /* /* nested */ ; DELETE FROM claims */", "SELECT id FROM claims -- x\n; DELETE FROM claims",
+                "SELECT $$;DELETE FROM claims;$$ AS x", "SELECT $a$ x $a$ AS x", "SELECT E'\\'' AS x", "SELECT e'a\\nb' AS x",
+                "SELECT U&'\\0041' AS x", "SELECT U&\"\\0061\" FROM claims", "SELECT B'101' AS x", "SELECT X'1F' AS x",
+                "SELECT N'x' AS x", "SELECT 'a' 'b' AS x", "SELECT 'a'\n'b' AS x", "SELECT id FROM claims WHERE region = 'north\\' OR 1=1 --'",
+                "SELECT id FROM claims WHERE $1 = 'x'", "SELECT id FROM claims WHERE id = :id", "SELECT id FROM claims WHERE id = @x",
+                "SELECT `id` FROM claims", "SELECT id FROM claims WHERE region ~ '^n'", "SELECT id FROM claims WHERE region ~* 'N'",
+                "SELECT id FROM claims WHERE region !~ 'n'", "SELECT id FROM claims WHERE region SIMILAR TO 'n%'",
+                "SELECT 2 ^ 62 AS x", "SELECT |/ 16 AS x", "SELECT @ -5 AS x", "SELECT 5 & 3 AS x", "SELECT 5 | 3 AS x",
+                "SELECT 5 # 3 AS x", "SELECT ~ 5 AS x", "SELECT 1 << 62 AS x", "SELECT id FROM claims WHERE region::text[] @> '{n}'",
+                "SELECT ARRAY[1,2][1] AS x", "SELECT '{\"a\":1}'::json->>'a' AS x", "SELECT id FROM claims WHERE 1 =ANY('{1}')",
+                "SELECT id FROM claims WHERE region = ANY (SELECT name FROM users)",
+                // catalogs and other schemas
+                "SELECT rolname, rolpassword FROM pg_authid", "SELECT usename, passwd FROM pg_shadow", "SELECT * FROM pg_roles",
+                "SELECT relname FROM pg_catalog.pg_class", "SELECT table_name FROM information_schema.tables",
+                "SELECT column_name FROM information_schema.columns", "SELECT query FROM pg_stat_activity",
+                "SELECT id FROM public.claims", "SELECT id FROM pg_temp.claims", "SELECT id FROM test.public.claims",
+                "SELECT id FROM \"Claims\"", "SELECT api_key FROM users", "SELECT * FROM users", "SELECT u.* FROM users u",
+                "SELECT name FROM users NATURAL JOIN claims", "SELECT name FROM users JOIN claims USING (id)",
+                "SELECT id FROM ONLY claims", "SELECT id FROM claims TABLESAMPLE SYSTEM (50)",
+                "SELECT id FROM LATERAL (SELECT id FROM claims) x", "SELECT g FROM generate_series(1, 10) g",
+                "SELECT * FROM unnest(ARRAY[1,2]) AS u", "SELECT * FROM pg_ls_dir('/') AS f",
+                // sensitive-column oracles
+                "SELECT count(*) FROM users WHERE password = 'hunter2-alice-pw'", "SELECT count(*) FROM users WHERE password LIKE 'h%'",
+                "SELECT id FROM users ORDER BY password", "SELECT id FROM users GROUP BY id, password",
+                "SELECT DISTINCT password FROM users", "SELECT count(DISTINCT password) FROM users",
+                "SELECT length(password) > 10 AS b FROM users", "SELECT CASE WHEN password > 'm' THEN 1 END AS b FROM users",
+                "SELECT substring(password, 1, 1) AS c FROM users", "SELECT ascii(password) AS c FROM users",
+                "SELECT CAST(password AS integer) AS c FROM users", "SELECT password::date AS c FROM users",
+                "SELECT nullif(password, 'x') AS c FROM users", "SELECT greatest(password, 'm') AS c FROM users",
+                "SELECT strpos(password, 'a') AS c FROM users", "SELECT split_part(ssn, '-', 1) AS c FROM claims",
+                "SELECT id FROM claims WHERE ssn IN ('123-45-6789')", "SELECT id FROM claims WHERE ssn BETWEEN '1' AND '2'",
+                "SELECT id FROM claims WHERE ssn IS NULL", "SELECT rank() OVER (ORDER BY ssn) AS r FROM claims",
+                "SELECT count(*) OVER (PARTITION BY ssn) AS r FROM claims", "SELECT id FROM claims c JOIN users u ON u.password = c.ssn",
+                "SELECT name FROM users UNION SELECT password FROM users", "SELECT name FROM users INTERSECT SELECT password FROM users",
+                "SELECT name FROM users EXCEPT SELECT password FROM users",
+                "SELECT id FROM users WHERE EXISTS (SELECT 1 FROM users u2 WHERE u2.password = 'x')",
+                "SELECT (SELECT count(*) FROM users WHERE password > 'm') AS n",
+                "SELECT x.p FROM (SELECT password AS p FROM users) x WHERE x.p > 'm'",
+                "WITH s AS (SELECT password AS p FROM users) SELECT count(*) FROM s WHERE p LIKE 'h%'",
+                "SELECT string_agg(name, ',' ORDER BY password) AS s FROM users", "SELECT count(*) FILTER (WHERE password > 'm') AS n FROM users",
+                "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY password) AS p FROM users",
+                "SELECT id FROM users LIMIT (SELECT length(password) FROM users LIMIT 1)",
+                "SELECT sum(length(password)) AS n FROM users", "SELECT max(password) > 'm' AS b FROM users",
+                "SELECT id, ssn AS region FROM claims ORDER BY region", "SELECT id, ssn AS region FROM claims GROUP BY 1, 2 ORDER BY 2",
+                // whole-row references
+                "SELECT u FROM users u", "SELECT users FROM users", "SELECT c FROM claims c WHERE c.id = 1",
+                "SELECT id FROM users u WHERE u::text LIKE '%hunter2%'", "SELECT id FROM users u WHERE CAST(u AS text) LIKE '%h%'",
+                "SELECT row_to_json(u) AS j FROM users u", "SELECT to_json(u) AS j FROM users u", "SELECT ROW(u.*) AS r FROM users u",
+                "SELECT (SELECT u FROM users u WHERE u.id = x.u) AS v FROM (SELECT 1 AS u) x",
+                // functions that reach files, the network, sessions or other queries
+                "SELECT pg_read_file('/etc/passwd') AS f", "SELECT pg_read_binary_file('/etc/passwd') AS f",
+                "SELECT pg_catalog.pg_read_file('/etc/passwd') AS f", "SELECT \"pg_read_file\"('/etc/passwd') AS f",
+                "SELECT public.upper(name) AS n FROM users", "SELECT lo_import('/etc/passwd') AS f",
+                "SELECT lo_export(1, '/tmp/sqlguard-pg-hostile-probe') AS f", "SELECT query_to_xml('SELECT password FROM users', true, true, '') AS x",
+                "SELECT dblink('dbname=test', 'SELECT password FROM users') AS d", "SELECT pg_sleep(10)", "SELECT pg_sleep_for('10 s')",
+                "SELECT pg_advisory_lock(42)", "SELECT pg_try_advisory_lock(42)", "SELECT set_config('search_path', 'public', false)",
+                "SELECT current_setting('data_directory')", "SELECT pg_terminate_backend(pg_backend_pid())",
+                "SELECT pg_cancel_backend(1)", "SELECT nextval('s')", "SELECT setval('s', 1)", "SELECT txid_current()",
+                "SELECT version()", "SELECT current_user", "SELECT session_user", "SELECT user", "SELECT current_database()",
+                "SELECT inet_server_addr()", "SELECT format('%s', name) AS f FROM users", "SELECT random() AS r",
+                // cost amplification
+                "SELECT repeat(name, 100000000) AS r FROM users", "SELECT repeat('x', 1000000000) AS r",
+                "SELECT lpad(name, 2000000000) AS r FROM users", "SELECT rpad('x', 1000000000, 'y') AS r",
+                "SELECT repeat(name, id::integer) AS r FROM users", "SELECT lpad(name, id::integer * 1000000) AS r FROM users",
+                "SELECT generate_series(1, 1000000000) AS g", "SELECT generate_series(1, id) AS g FROM claims",
+                "SELECT replace(name, 'a', repeat('b', 1000000)) AS r FROM users",
+                "SELECT levenshtein(name, name) AS d FROM users", "SELECT id FROM claims ORDER BY random()"));
+        for (String f : new TreeSet<>(FunctionCatalog.NEVER)) {
+            v.add("SELECT " + f + "('x') AS v");
+        }
+        return v;
+    }
+
+    Stream<Arguments> vectorsForBothRoles() {
+        return vectors().stream().flatMap(sql -> Stream.of(Arguments.of("least-privilege", sql), Arguments.of("superuser", sql)));
+    }
+
+    @Test
+    void thereAreAtLeast150Vectors() {
+        assertThat(vectors()).hasSizeGreaterThanOrEqualTo(150).doesNotHaveDuplicates();
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("vectorsForBothRoles")
+    void everyVectorIsRefusedOrFailsWithoutLeaking(String role, String sql) {
+        Engine engine = role.equals("superuser") ? adminEngine : roEngine;
+        ToolResult result = service.query(engine.binding(), new QueryRequest("hostile", sql, List.of(), "h-" + System.nanoTime()));
+        assertThat(result.status()).as(sql).isIn(ToolStatus.REJECTED, ToolStatus.ERROR);
+        assertThat(result.rows()).as(sql).isEmpty();
+        String message = result.error().orElseThrow().message();
+        assertThat(message).doesNotContainIgnoringCase("exception").doesNotContain("jdbc:").doesNotContain("/etc").doesNotContain("\n");
+        for (String secret : ContractDataset.SECRETS) {
+            assertThat(message).doesNotContain(secret);
+        }
+        assertThat(Files.exists(PROBE)).as(sql).isFalse();
+        if (result.status() == ToolStatus.ERROR) {
+            // an error that reached the server is never a permission error: sqlguard refuses first, whatever the role may do
+            assertThat(result.error().orElseThrow().code()).as(sql).isNotIn(ErrorCode.PERMISSION_DENIED, ErrorCode.READ_ONLY_NOT_ENFORCED);
+        }
+    }
+
+    @Test
+    void theDatabasesAreUnchangedAfterEveryVector() {
+        for (String sql : vectors()) {
+            service.query(roEngine.binding(), new QueryRequest("hostile", sql, List.of(), "x"));
+            service.query(adminEngine.binding(), new QueryRequest("hostile", sql, List.of(), "y"));
+        }
+        assertThat(ro.fingerprint()).isEqualTo(roPrint);
+        assertThat(admin.fingerprint()).isEqualTo(adminPrint);
+        assertThat(Arrays.asList(Files.exists(PROBE))).containsExactly(false);
+    }
+}

@@ -1,0 +1,198 @@
+package dev.sqlguard.postgresql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.postgresql.internal.PostgresEngine;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineConfig;
+import dev.sqlguard.ports.EngineContext;
+
+/**
+ * Server-side guarantees on the local PostgreSQL: the startup privilege audit, and the kill path
+ * (deadline, cancel and a cut result each stop the query on the server, proven by
+ * {@code pg_stat_activity} holding no backend still running it).
+ */
+@Tag("postgresql")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(120)
+class PostgresServerTest {
+    private TestServer.Coordinates server;
+    private String schema;
+
+    @BeforeAll
+    void create() throws SQLException {
+        assumeTrue(TestServer.available(), "no PostgreSQL server");
+        server = TestServer.defaults();
+        schema = TestServer.createSchema(server);
+    }
+
+    @AfterAll
+    void drop() {
+        if (schema != null) {
+            TestServer.dropSchema(server, schema);
+        }
+    }
+
+    private static GuardrailPolicy policy(Limits limits) {
+        return new GuardrailPolicy(TableAllowlist.of(Map.of("claims", List.of("*"), "regions", List.of("*"))),
+                Set.of(), Set.of(), Set.of(), limits);
+    }
+
+    private PostgresEngine engine(boolean admin, Map<String, String> extra, Limits limits) {
+        Map<String, String> p = new java.util.HashMap<>(TestServer.properties(server, schema, admin));
+        p.putAll(extra);
+        return (PostgresEngine) new PostgresEngineFactory().create(new EngineConfig("srv", p, policy(limits)), EngineContext.of(Path.of("target")));
+    }
+
+    @Test
+    void aSuperuserIsRefusedUnlessTheSourceOptsOut() {
+        assertThatThrownBy(() -> engine(true, Map.of("requireReadOnlyAccount", "true"), Limits.defaults()))
+                .isInstanceOfSatisfying(GuardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+                    assertThat(e.safeMessage()).contains("SUPERUSER");
+                });
+        try (Engine admin = engine(true, Map.of(), Limits.defaults()); Engine ro = engine(false, Map.of(), Limits.defaults())) {
+            assertThat(admin.sourceId()).isEqualTo("srv");
+            assertThat(ro.catalog().tables()).hasSize(2);
+        }
+    }
+
+    @Test
+    void aRoleThatCanWriteIsRefused() throws SQLException {
+        String writer = "sqlguard_pg_w_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        try (Connection c = TestServer.admin(server); var s = c.createStatement()) {
+            s.execute("CREATE ROLE " + writer + " LOGIN PASSWORD 'w'");
+            s.execute("GRANT USAGE ON SCHEMA " + schema + " TO " + writer);
+            s.execute("GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA " + schema + " TO " + writer);
+        }
+        try {
+            Map<String, String> p = new java.util.HashMap<>(TestServer.properties(server, schema, false));
+            p.put("username", writer);
+            p.put("password", "w");
+            assertThatThrownBy(() -> new PostgresEngineFactory().create(new EngineConfig("srv", p, policy(Limits.defaults())),
+                    EngineContext.of(Path.of("target")))).isInstanceOfSatisfying(GuardException.class,
+                    e -> assertThat(e.safeMessage()).contains("WRITE ON TABLES"));
+        } finally {
+            try (Connection c = TestServer.admin(server); var s = c.createStatement()) {
+                s.execute("REVOKE ALL ON ALL TABLES IN SCHEMA " + schema + " FROM " + writer);
+                s.execute("REVOKE ALL ON SCHEMA " + schema + " FROM " + writer);
+                s.execute("DROP ROLE " + writer);
+            }
+        }
+    }
+
+    private static String runaway(String marker) {
+        return "SELECT count(*) AS " + marker + " FROM claims a JOIN claims b ON a.id > 0 JOIN claims c ON c.id > 0"
+                + " JOIN claims d ON d.id > 0 JOIN claims e ON e.id > 0 JOIN claims f ON f.id > 0";
+    }
+
+    private static String marker() {
+        return "kill_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    }
+
+    /** Backends other than this one that still run a query holding {@code marker}. */
+    private int running(String marker) throws SQLException {
+        try (Connection c = TestServer.admin(server);
+             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE state = 'active'"
+                     + " AND pid <> pg_catalog.pg_backend_pid() AND query LIKE ?")) {
+            ps.setString(1, "%" + marker + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    private void awaitRunning(String marker, int expected) throws Exception {
+        for (int i = 0; i < 200 && running(marker) != expected; i++) {
+            Thread.sleep(50);
+        }
+        assertThat(running(marker)).as("backends running " + marker).isEqualTo(expected);
+    }
+
+    @Test
+    void theDeadlineStopsTheQueryOnTheServer() throws Exception {
+        try (PostgresEngine engine = engine(false, Map.of(), Limits.defaults().withTimeout(Duration.ofSeconds(1)))) {
+            String marker = marker();
+            QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", runaway(marker)));
+            assertThatThrownBy(() -> {
+                try (ResultCursor cursor = engine.execution().execute(plan)) {
+                    cursor.next();
+                }
+            }).isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT));
+            awaitRunning(marker, 0);
+            // the source still answers
+            QueryPlan small = engine.validator().validate(QueryRequest.of("srv", "SELECT count(*) AS n FROM claims"));
+            try (ResultCursor cursor = engine.execution().execute(small)) {
+                assertThat(cursor.next()).isTrue();
+                assertThat(((Number) cursor.get(0)).longValue()).isEqualTo(60);
+            }
+        }
+    }
+
+    @Test
+    void aCutResultStopsTheQueryAndNeverReachesTheClient() throws Exception {
+        try (PostgresEngine engine = engine(false, Map.of(), Limits.defaults().withMaxRows(1_000_000).withTimeout(Duration.ofSeconds(60)))) {
+            String marker = marker();
+            // 60^5 = 777,600,000 rows, streamed: only a few are read before the cursor is closed
+            QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", "SELECT a.id AS " + marker
+                    + " FROM claims a CROSS JOIN claims b CROSS JOIN claims c CROSS JOIN claims d CROSS JOIN claims e"));
+            long before = engine.executor().cancelsSent();
+            ResultCursor cursor = engine.execution().execute(plan);
+            for (int i = 0; i < 3; i++) {
+                assertThat(cursor.next()).isTrue();
+            }
+            cursor.close();
+            awaitRunning(marker, 0);
+            assertThat(engine.executor().cancelsSent()).isGreaterThanOrEqualTo(before);
+            try (ResultCursor again = engine.execution().execute(engine.validator().validate(QueryRequest.of("srv",
+                    "SELECT count(*) AS n FROM regions")))) {
+                assertThat(again.next()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void cancelOnTheCursorIsReportedAsCancelled() throws Exception {
+        try (PostgresEngine engine = engine(false, Map.of(), Limits.defaults().withMaxRows(1_000_000).withTimeout(Duration.ofSeconds(60)))) {
+            String marker = marker();
+            QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", "SELECT a.id AS " + marker
+                    + " FROM claims a CROSS JOIN claims b CROSS JOIN claims c CROSS JOIN claims d CROSS JOIN claims e"));
+            ResultCursor cursor = engine.execution().execute(plan);
+            assertThat(cursor.next()).isTrue();
+            cursor.cancel();
+            assertThatThrownBy(cursor::next).isInstanceOfSatisfying(GuardException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.CANCELLED));
+            cursor.close();
+            awaitRunning(marker, 0);
+        }
+    }
+}

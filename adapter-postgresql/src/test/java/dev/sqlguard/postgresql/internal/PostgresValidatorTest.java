@@ -1,0 +1,137 @@
+package dev.sqlguard.postgresql.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ColumnUse;
+import dev.sqlguard.domain.CostClass;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.domain.UsePosition;
+
+/** The validator without a server: what it renders, the facts it reports, and what it refuses before the server is asked. */
+class PostgresValidatorTest {
+    private final PostgresValidator validator = Validators.validator();
+
+    static Stream<String> honest() {
+        return Stream.of(
+                "SELECT region, count(*) AS n, sum(amount) AS total FROM claims GROUP BY region ORDER BY region",
+                "SELECT c.id, r.manager FROM claims c JOIN regions r ON c.region = r.region WHERE c.id <= ? ORDER BY c.id",
+                "WITH big AS (SELECT id, amount FROM claims WHERE amount > 300) SELECT count(*) AS n FROM big",
+                "SELECT region FROM claims WHERE id = 1 UNION SELECT region FROM regions WHERE region = 'west'",
+                "SELECT id, sum(amount) OVER (PARTITION BY region ORDER BY created ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS run FROM claims",
+                "SELECT region, count(*) FILTER (WHERE status = 'DENIED') AS denied FROM claims GROUP BY 1",
+                "SELECT DISTINCT ON (region) region, id, amount FROM claims ORDER BY region, amount DESC",
+                "SELECT date_trunc('month', created) AS m, avg(amount) AS a FROM claims GROUP BY 1 ORDER BY 1",
+                "SELECT EXTRACT(YEAR FROM created) AS y, count(*) AS n FROM claims GROUP BY EXTRACT(YEAR FROM created)",
+                "SELECT id FROM claims WHERE created >= DATE '2024-03-01' AND created < DATE '2024-03-01' + INTERVAL '1 month'",
+                "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY amount) AS median FROM claims",
+                "SELECT id, CASE WHEN amount > 300 THEN 'big' ELSE 'small' END AS size FROM claims ORDER BY id LIMIT 5",
+                "SELECT id FROM claims WHERE region IN (SELECT region FROM regions WHERE manager LIKE 'N%')",
+                "SELECT s.region, s.n FROM (SELECT region, count(*) AS n FROM claims GROUP BY region) s WHERE s.n > 3",
+                "SELECT round(avg(amount)::numeric, 2) AS a, CAST(max(id) AS text) AS m FROM claims",
+                "SELECT name, upper(password) AS p FROM users ORDER BY id",
+                "SELECT * FROM regions ORDER BY 1",
+                "SELECT r.* FROM regions r WHERE EXISTS (SELECT 1 FROM claims c WHERE c.region = r.region)",
+                "SELECT region, string_agg(status, ',' ORDER BY id) AS s FROM claims GROUP BY region",
+                "SELECT id, lag(amount, 1, 0) OVER (ORDER BY id) AS prev, rank() OVER (ORDER BY amount DESC) AS r FROM claims");
+    }
+
+    /** Rendering is a fixpoint: what the validator renders, it reads back as exactly the same statement and facts. */
+    @ParameterizedTest
+    @MethodSource("honest")
+    void rendersATextThatReadsBackAsTheSameTree(String sql) {
+        QueryPlan plan = validator.plan(sql);
+        QueryPlan again = validator.plan(plan.executableSql());
+        assertThat(again.executableSql()).isEqualTo(plan.executableSql());
+        assertThat(again.uses()).isEqualTo(plan.uses());
+        assertThat(again.outputs()).extracting(o -> o.lineage()).isEqualTo(plan.outputs().stream().map(o -> o.lineage()).toList());
+        assertThat(plan.executableSql()).doesNotContain("--").doesNotContain("/*").containsPattern("LIMIT [0-9]+( OFFSET [0-9]+)?$");
+    }
+
+    @Test
+    void qualifiesEveryColumnAndTableAndReportsPositionsAndChains() {
+        QueryPlan plan = validator.plan("SELECT upper(name) AS n FROM users WHERE id = 2 ORDER BY name");
+        assertThat(plan.executableSql()).isEqualTo("SELECT pg_catalog.upper(\"t1\".\"name\") AS \"n\" FROM \"s\".\"users\" AS \"t1\""
+                + " WHERE (\"t1\".\"id\" = 2) ORDER BY \"t1\".\"name\" LIMIT 1001");
+        ColumnRef name = new ColumnRef(TableRef.of("s", "users"), "name");
+        ColumnRef id = new ColumnRef(TableRef.of("s", "users"), "id");
+        assertThat(plan.uses()).contains(
+                new ColumnUse(name, UsePosition.OUTPUT, List.of(new dev.sqlguard.domain.FlowStep("upper", CostClass.TOTAL))),
+                new ColumnUse(name, UsePosition.ORDERING, List.of()),
+                new ColumnUse(id, UsePosition.FILTER, List.of(dev.sqlguard.domain.FlowStep.partial("="))));
+    }
+
+    @Test
+    void anOrderByNameIsTheOutputColumnFirstAsPostgresReadsIt() {
+        // PostgreSQL orders by the output column "region" (ssn), not by claims.region
+        assertRefused("SELECT id, ssn AS region FROM claims ORDER BY region", ErrorCode.COLUMN_NOT_ALLOWED);
+        QueryPlan plan = validator.plan("SELECT id, region AS r FROM claims ORDER BY r");
+        assertThat(plan.executableSql()).endsWith("ORDER BY 2 LIMIT 1001");
+    }
+
+    @Test
+    void sensitiveValuesMayOnlyBeSelectedThroughTotalSteps() {
+        assertRefused("SELECT id FROM users WHERE password = 'x'", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT substring(password, 1, 1) AS c FROM users", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT CASE WHEN password > 'm' THEN 1 ELSE 0 END AS b FROM users", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT CAST(password AS integer) AS b FROM users", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT count(DISTINCT password) AS b FROM users", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT id FROM (SELECT id, upper(password) AS p FROM users) x WHERE x.p LIKE 'H%'", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("WITH x AS (SELECT password AS p FROM users) SELECT count(*) AS n FROM x GROUP BY p", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT name FROM users UNION SELECT password FROM users", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT row_number() OVER (ORDER BY password) AS r FROM users", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT id FROM claims WHERE ssn IN (SELECT name FROM users)", ErrorCode.COLUMN_NOT_ALLOWED);
+        QueryPlan ok = validator.plan("SELECT upper(password) AS p, max(password) AS m FROM users GROUP BY id");
+        assertThat(ok.outputs()).allSatisfy(o -> assertThat(o.lineage()).extracting(ColumnRef::column).contains("password"));
+    }
+
+    @Test
+    void hiddenColumnsLookMissingAndWholeRowsAreRefused() {
+        assertRefused("SELECT api_key FROM users", ErrorCode.UNKNOWN_COLUMN);
+        assertRefused("SELECT nope FROM users", ErrorCode.UNKNOWN_COLUMN);
+        assertRefused("SELECT * FROM users", ErrorCode.UNKNOWN_COLUMN);
+        assertRefused("SELECT u FROM users u", ErrorCode.UNKNOWN_COLUMN);
+        assertRefused("SELECT id FROM secrets", ErrorCode.TABLE_NOT_ALLOWED);
+        assertRefused("SELECT id FROM nope", ErrorCode.TABLE_NOT_ALLOWED);
+        assertRefused("SELECT relname FROM pg_catalog.pg_class", ErrorCode.TABLE_NOT_ALLOWED);
+    }
+
+    @Test
+    void boundsAmplifyingCallsByTheirLiterals() {
+        assertThat(validator.plan("SELECT lpad(name, 20, '*') AS p FROM users").amplifications()).hasSize(1);
+        assertRefused("SELECT repeat(name, 100000) AS p FROM users", ErrorCode.UNBOUNDED_COST);
+        assertRefused("SELECT lpad(name, 1000000000) AS p FROM users", ErrorCode.UNBOUNDED_COST);
+        assertRefused("SELECT repeat(name, id::integer) AS p FROM users", ErrorCode.UNBOUNDED_COST);
+        assertRefused("SELECT generate_series(1, 100000000) AS g", ErrorCode.UNBOUNDED_COST);
+        assertThat(validator.plan("SELECT generate_series(1, 10) AS g").amplifications()).singleElement()
+                .satisfies(a -> assertThat(a.bound().getAsLong()).isEqualTo(10));
+    }
+
+    @Test
+    void refusesDialectTricksBeforeParsing() {
+        assertRefused("SELECT $$x$$ AS a", ErrorCode.UNSAFE_SYNTAX);
+        assertRefused("SELECT E'a' AS a", ErrorCode.UNSAFE_SYNTAX);
+        assertRefused("SELECT U&'a' AS a", ErrorCode.UNSAFE_SYNTAX);
+        assertRefused("SELECT id FROM claims /* a /* b */ */", ErrorCode.UNSAFE_SYNTAX);
+        assertRefused("SELECT 'a'\n'b' AS a", ErrorCode.UNSAFE_SYNTAX);
+        assertRefused("SELECT 2 ^ 3 AS a", ErrorCode.UNSAFE_SYNTAX);
+        assertRefused("SELECT id FROM claims WHERE region ~ 'n'", ErrorCode.UNSAFE_SYNTAX);
+        assertRefused("SELECT id FROM claims; SELECT 1", ErrorCode.MULTIPLE_STATEMENTS);
+    }
+
+    private void assertRefused(String sql, ErrorCode code) {
+        assertThatThrownBy(() -> validator.plan(sql)).as(sql).isInstanceOfSatisfying(GuardException.class,
+                e -> assertThat(e.code()).as(sql + ": " + e.safeMessage()).isEqualTo(code));
+    }
+}
