@@ -55,6 +55,9 @@ public final class Harness {
     private static final String HEAVY_GROUP_BY = "SELECT id % 1000 AS g, avg(amount) AS avg_amount, median(amount) AS med, "
             + "count(DISTINCT amount) AS amounts FROM claims GROUP BY g";
 
+    private static final GuardrailPolicy BENCH_POLICY = GuardrailPolicy.defaults().withLimits(Limits.defaults()
+            .withMemoryBytes(1_000_000_000L).withThreads(2));
+
     private Harness() {
     }
 
@@ -63,9 +66,23 @@ public final class Harness {
         Path work = Files.createTempDirectory("sqlguard-bench");
         System.out.printf(Locale.ROOT, "sqlguard benchmarks: %d rounds, Java %s, %d cores%n", rounds,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
-        duckdb(work, rounds);
-        costVectors();
+        // an optional second argument picks parts: duckdb, validation (DuckDB's alone), costs, mysql
+        Set<String> parts = args.length > 1 ? Set.of(args[1].split(",")) : Set.of("duckdb", "costs", "mysql");
+        if (parts.contains("duckdb")) {
+            duckdb(work, rounds);
+        } else if (parts.contains("validation")) {
+            try (Engine engine = benchEngine(work)) {
+                System.out.println("duckdb:");
+                validation(engine, rounds);
+            }
+        }
+        if (parts.contains("costs")) {
+            costVectors();
+        }
         String url = System.getenv("SQLGUARD_MYSQL_URL");
+        if (!parts.contains("mysql")) {
+            return;
+        }
         if (url != null && !url.isBlank()) {
             mysql(work, url, rounds);
         } else {
@@ -75,7 +92,8 @@ public final class Harness {
 
     // ------------------------------------------------------------------ DuckDB
 
-    private static void duckdb(Path work, int rounds) throws Exception {
+    /** The benchmark's DuckDB file: one million claims. */
+    private static Path claimsDatabase(Path work) throws SQLException, IOException {
         // the engine refuses a work folder inside the database's folder, so keep them apart
         Path data = Files.createDirectories(work.resolve("data"));
         Path db = data.resolve("bench.duckdb");
@@ -83,10 +101,21 @@ public final class Harness {
             s.execute("CREATE TABLE claims AS SELECT i AS id, ['north','south','east','west'][(i % 4) + 1] AS region, "
                     + "CAST((i % 10000) / 7.0 AS DECIMAL(12,2)) AS amount FROM range(1000000) t(i)");
         }
+        return db;
+    }
+
+    private static Engine benchEngine(Path work) throws SQLException, IOException {
+        Path db = claimsDatabase(work);
+        return factory("duckdb").create(new EngineConfig("bench", Map.of("database", db.toString()), BENCH_POLICY),
+                EngineContext.of(work.resolve("duckdb-work")));
+    }
+
+    private static void duckdb(Path work, int rounds) throws Exception {
+        Path db = claimsDatabase(work);
+        Path data = db.getParent();
         Path rawCopy = data.resolve("bench-raw.duckdb");
         Files.copy(db, rawCopy);
-        GuardrailPolicy policy = GuardrailPolicy.defaults().withLimits(Limits.defaults()
-                .withMemoryBytes(1_000_000_000L).withThreads(2));
+        GuardrailPolicy policy = BENCH_POLICY;
         EngineFactory factory = factory("duckdb");
         try (Engine engine = factory.create(new EngineConfig("bench", Map.of("database", db.toString()), policy),
                 EngineContext.of(work.resolve("duckdb-work")))) {
@@ -141,14 +170,23 @@ public final class Harness {
         long[] cold = new long[n];
         long[] warm = new long[n];
         String template = "SELECT region, sum(amount) AS total FROM claims WHERE amount > %d GROUP BY region ORDER BY region";
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        for (int i = 0; i < n; i++) { // warm-up: the JIT compiles the validator before anything is timed
+            engine.validator().validate(QueryRequest.of("bench", String.format(Locale.ROOT, template, -1 - i)));
+        }
+        long coldCpu = 0;
         for (int i = 0; i < n; i++) {
             String fresh = String.format(Locale.ROOT, template, 1000 + i + n * (int) (System.nanoTime() % 1000));
+            long cpu = os.getProcessCpuTime();
             cold[i] = time(() -> engine.validator().validate(QueryRequest.of("bench", fresh)));
+            coldCpu += os.getProcessCpuTime() - cpu;
             String repeated = String.format(Locale.ROOT, template, 42);
             warm[i] = time(() -> engine.validator().validate(QueryRequest.of("bench", repeated)));
         }
-        System.out.printf(Locale.ROOT, "  validation per query: cold %.3f ms, with plan reuse %.3f ms (ratio %.3f)%n",
-                median(cold) / 1e6, median(warm) / 1e6, median(warm) / (double) median(cold));
+        System.out.printf(Locale.ROOT, "  validation per query: cold %.3f ms, with plan reuse %.3f ms (ratio %.3f); "
+                + "cold process CPU time %.3f ms per query (mean)%n",
+                median(cold) / 1e6, median(warm) / 1e6, median(warm) / (double) median(cold), coldCpu / (double) n / 1e6);
     }
 
     private static void truncation(Engine engine, int rounds, String big, String limited) {
