@@ -201,6 +201,12 @@ class McpIT {
         hostile.put("SELECT * FROM read_csv('/etc/passwd')", "TABLE_FUNCTION_NOT_ALLOWED");
         hostile.put("SELECT read_text('/etc/passwd')", null);
         hostile.put("ATTACH '/tmp/sqlguard-mcp-it.duckdb' AS o", "STATEMENT_NOT_ALLOWED");
+        // what DuckDB binds, not what the text seems to say: whole rows, alias-first names, cost amplification
+        hostile.put("SELECT id AS c, c FROM claims c LIMIT 2", "COLUMN_NOT_ALLOWED");
+        hostile.put("SELECT current_date FROM claims AS \"current_date\"", "COLUMN_NOT_ALLOWED");
+        hostile.put("SELECT region FROM claims c QUALIFY c::VARCHAR LIKE '%1%'", "UNKNOWN_COLUMN");
+        hostile.put("SELECT id, claimant_ssn AS region FROM claims ORDER BY region LIMIT 1", "COLUMN_NOT_ALLOWED");
+        hostile.put("SELECT length(repeat('x', 1000000000))", "UNBOUNDED_COST");
         hostile.forEach((sql, code) -> {
             CallToolResult result = call(client, "query_data", args("source", "demo", "sql", sql));
             assertThat(result.isError()).as(sql).isTrue();
