@@ -154,7 +154,8 @@ public final class SqlGuard implements AutoCloseable {
 
     /** Runs a prepared request; its id appears in the result and in the audit event. */
     public ToolResult query(QueryRequest request) {
-        return call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.QUERY);
+        return request == null ? call(null, null, List.of(), UUID.randomUUID().toString(), Operation.QUERY)
+                : call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.QUERY);
     }
 
     /** Validates {@code sql} without running it: status OK (with the SQL that would run) or REJECTED. */
@@ -167,7 +168,8 @@ public final class SqlGuard implements AutoCloseable {
     }
 
     public ToolResult check(QueryRequest request) {
-        return call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.CHECK);
+        return request == null ? call(null, null, List.of(), UUID.randomUUID().toString(), Operation.CHECK)
+                : call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.CHECK);
     }
 
     /**

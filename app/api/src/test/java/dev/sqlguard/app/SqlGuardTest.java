@@ -148,10 +148,12 @@ class SqlGuardTest {
             assertThat(noParams.error().orElseThrow().code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
             ToolResult nullParam = guard.query("claims", "SELECT ? AS params", java.util.Arrays.asList((Object) null));
             assertThat(nullParam.status()).as("a SQL NULL parameter is a value, not a bad request").isEqualTo(ToolStatus.OK);
+            assertThat(guard.query((QueryRequest) null).error().orElseThrow().code()).isEqualTo(ErrorCode.UNKNOWN_SOURCE);
+            assertThat(guard.check((QueryRequest) null).status()).isEqualTo(ToolStatus.REJECTED);
             assertThatThrownBy(() -> guard.describe(null)).isInstanceOfSatisfying(GuardException.class,
                     e -> assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_SOURCE));
         }
-        assertThat(events).hasSize(6);
+        assertThat(events).hasSize(8);
     }
 
     @Test
