@@ -470,22 +470,21 @@ public final class SqlGuard implements AutoCloseable {
         }
     }
 
-    /** One background attempt to open {@code slot}; a failure schedules the next one. */
+    /**
+     * One background attempt to open {@code slot}; a failure schedules the next one. It holds no
+     * facade lock, so {@link #close()} never waits for a connect that hangs: an engine that opens
+     * after the facade closed is closed at once.
+     */
     private void retry(Slot slot) {
-        if (!lock.readLock().tryLock()) {
-            return; // closing: close() holds the write lock
+        if (closed) {
+            return;
         }
         try {
-            if (closed) {
-                return;
-            }
             slot.retry();
         } catch (GuardException e) {
             // recorded by the slot, which scheduled the next attempt
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "background source retry failed", e);
-        } finally {
-            lock.readLock().unlock();
         }
     }
 
@@ -495,8 +494,10 @@ public final class SqlGuard implements AutoCloseable {
      */
     private final class Slot {
         private final SourceConfig config;
-        private Engine engine;
-        private Optional<GuardException> lastError = Optional.empty();
+        /** Held while the engine is opened or closed; the fields below are written under it. */
+        private final java.util.concurrent.locks.ReentrantLock opening = new java.util.concurrent.locks.ReentrantLock();
+        private volatile Engine engine;
+        private volatile Optional<GuardException> lastError = Optional.empty();
         private int failures;
         private boolean retryScheduled;
 
@@ -504,26 +505,56 @@ public final class SqlGuard implements AutoCloseable {
             this.config = config;
         }
 
-        synchronized Engine engine() {
-            if (engine == null) {
-                try {
-                    engine = create();
-                } catch (GuardException e) {
-                    lastError = Optional.of(e);
-                    failures++;
-                    if (e.code() == ErrorCode.ENGINE_UNAVAILABLE && !retryScheduled) {
-                        retryScheduled = true;
-                        scheduleRetry(this, Math.min(MAX_RETRY_MS, FIRST_RETRY_MS << Math.min(failures - 1, 20)));
-                    }
-                    throw e;
-                }
-                if (failures > 0) {
-                    int failed = failures;
-                    LOG.info(() -> "source '" + config.id() + "' is available again after " + failed + " failed attempt(s)");
-                }
-                lastError = Optional.empty();
-                failures = 0;
+        /**
+         * The open engine, opening it when it is not. The first start is waited for by every
+         * caller; once the source has failed, a call never waits behind another attempt (a
+         * connect to an unreachable host may take long): it gets the last error at once.
+         */
+        Engine engine() {
+            Engine open = engine;
+            if (open != null) {
+                return open;
             }
+            Optional<GuardException> failed = lastError;
+            if (failed.isPresent()) {
+                if (!opening.tryLock()) {
+                    throw failed.get();
+                }
+            } else {
+                opening.lock();
+            }
+            try {
+                return openLocked();
+            } finally {
+                opening.unlock();
+            }
+        }
+
+        private Engine openLocked() {
+            if (engine != null) {
+                return engine;
+            }
+            try {
+                engine = create();
+                if (closed) { // opened by a background attempt while the facade closed
+                    closeEngine();
+                    throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This sqlguard instance is closed.");
+                }
+            } catch (GuardException e) {
+                lastError = Optional.of(e);
+                failures++;
+                if (e.code() == ErrorCode.ENGINE_UNAVAILABLE && !retryScheduled) {
+                    retryScheduled = true;
+                    scheduleRetry(this, Math.min(MAX_RETRY_MS, FIRST_RETRY_MS << Math.min(failures - 1, 20)));
+                }
+                throw e;
+            }
+            if (failures > 0) {
+                int failed = failures;
+                LOG.info(() -> "source '" + config.id() + "' is available again after " + failed + " failed attempt(s)");
+            }
+            lastError = Optional.empty();
+            failures = 0;
             return engine;
         }
 
@@ -573,15 +604,19 @@ public final class SqlGuard implements AutoCloseable {
         }
 
         /** The background attempt: the next failure schedules another. */
-        synchronized void retry() {
-            retryScheduled = false;
-            if (engine == null) {
-                engine();
+        void retry() {
+            opening.lock();
+            try {
+                retryScheduled = false;
+                openLocked();
+            } finally {
+                opening.unlock();
             }
         }
 
-        synchronized SourceStatus status() {
-            return new SourceStatus(config.id(), config.engine(), engine == null ? lastError.map(ToolError::of) : Optional.empty());
+        SourceStatus status() {
+            Engine open = engine;
+            return new SourceStatus(config.id(), config.engine(), open == null ? lastError.map(ToolError::of) : Optional.empty());
         }
 
         private Engine create() {
@@ -600,7 +635,22 @@ public final class SqlGuard implements AutoCloseable {
             }
         }
 
-        synchronized void close() {
+        /**
+         * Closes the engine. Does not wait for an attempt to open it that is under way (a connect
+         * that hangs): that attempt closes what it opens, since the facade is closed.
+         */
+        void close() {
+            if (!opening.tryLock()) {
+                return;
+            }
+            try {
+                closeEngine();
+            } finally {
+                opening.unlock();
+            }
+        }
+
+        private void closeEngine() {
             if (engine != null) {
                 try {
                     engine.close();

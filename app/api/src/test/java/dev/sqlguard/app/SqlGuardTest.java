@@ -257,6 +257,29 @@ class SqlGuardTest {
     }
 
     @Test
+    @Timeout(30) // a hang guard: a call that waited behind the hung attempt would never return
+    void aCallNeverWaitsBehindAHungAttemptToReopenADownSource() throws Exception {
+        FakeEngineFactory.Gate gate = new FakeEngineFactory.Gate(new java.util.concurrent.CountDownLatch(1),
+                new java.util.concurrent.CountDownLatch(1));
+        try (SqlGuard guard = SqlGuard.builder()
+                .source("s", "fake", Map.of("mode", "gate:hung"), GuardrailPolicy.defaults())
+                .auditSink(events::add).build()) {
+            assertThat(guard.query("s", "SELECT n FROM t").status()).isEqualTo(ToolStatus.ERROR); // fails at once, no gate yet
+            FakeEngineFactory.GATES.put("hung", gate);
+            assertThat(gate.entered().await(20, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("the background retry reached the hung start").isTrue();
+
+            ToolResult meanwhile = guard.query("s", "SELECT n FROM t");
+            assertThat(meanwhile.error().orElseThrow().code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+            assertThat(guard.status().get(0).available()).isFalse();
+            // closing does not wait for the hung attempt either (the gate opens only after close)
+        } finally {
+            FakeEngineFactory.GATES.remove("hung");
+            gate.release().countDown();
+        }
+    }
+
+    @Test
     void engineErrorsAreMasked() {
         try (SqlGuard guard = SqlGuard.builder()
                 .source("s", "fake", Map.of("mode", "badconfig", "password", "correct-horse-battery"), GuardrailPolicy.defaults())
