@@ -93,6 +93,8 @@ public final class SqlGuard implements AutoCloseable {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private volatile boolean closed;
     private Path workDirectory;
+    /** Deletes the working folder when the JVM ends without {@link #close()} (SIGTERM). */
+    private Thread shutdownHook;
     /** Retries sources that could not open; created on the first such failure. */
     private ScheduledExecutorService retries;
 
@@ -152,7 +154,8 @@ public final class SqlGuard implements AutoCloseable {
 
     /** Runs a prepared request; its id appears in the result and in the audit event. */
     public ToolResult query(QueryRequest request) {
-        return call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.QUERY);
+        return request == null ? call(null, null, List.of(), UUID.randomUUID().toString(), Operation.QUERY)
+                : call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.QUERY);
     }
 
     /** Validates {@code sql} without running it: status OK (with the SQL that would run) or REJECTED. */
@@ -165,7 +168,8 @@ public final class SqlGuard implements AutoCloseable {
     }
 
     public ToolResult check(QueryRequest request) {
-        return call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.CHECK);
+        return request == null ? call(null, null, List.of(), UUID.randomUUID().toString(), Operation.CHECK)
+                : call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.CHECK);
     }
 
     /**
@@ -364,29 +368,87 @@ public final class SqlGuard implements AutoCloseable {
         }
     }
 
+    /** The prefix of the engines' working folders: {@code sqlguard-work-<pid>-<random>} in the temp folder. */
+    static final String WORK_PREFIX = "sqlguard-work-";
+
     private synchronized Path workDirectory() {
         if (workDirectory == null) {
             try {
-                workDirectory = Files.createTempDirectory("sqlguard-work-");
-            } catch (IOException e) {
+                removeStaleWorkDirectories(Path.of(System.getProperty("java.io.tmpdir")));
+                workDirectory = Files.createTempDirectory(WORK_PREFIX + ProcessHandle.current().pid() + "-");
+            } catch (IOException | RuntimeException e) {
                 throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The engine working folder could not be created.", e);
+            }
+            // a SIGTERM ends the JVM through its shutdown hooks, not through close()
+            Thread hook = new Thread(this::deleteWorkDirectory, "sqlguard-work-cleanup");
+            try {
+                Runtime.getRuntime().addShutdownHook(hook);
+                shutdownHook = hook;
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down already
             }
         }
         return workDirectory;
+    }
+
+    /**
+     * Removes the working folders that processes which no longer run left behind (killed with
+     * SIGKILL, or a crash): {@code sqlguard-work-<pid>-*} whose pid is not a live process. Folders of
+     * live processes, and any other folder, are left alone.
+     */
+    static void removeStaleWorkDirectories(Path tempFolder) {
+        try (Stream<Path> entries = Files.list(tempFolder)) {
+            for (Path folder : entries.toList()) {
+                String name = folder.getFileName().toString();
+                if (!name.startsWith(WORK_PREFIX) || !Files.isDirectory(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                String rest = name.substring(WORK_PREFIX.length());
+                int dash = rest.indexOf('-');
+                if (dash <= 0) {
+                    continue; // not named by a pid
+                }
+                long pid;
+                try {
+                    pid = Long.parseLong(rest.substring(0, dash));
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (pid == ProcessHandle.current().pid() || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    continue;
+                }
+                deleteTree(folder);
+                LOG.fine(() -> "removed the working folder of ended process " + pid);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "could not look for stale working folders", e);
+        }
+    }
+
+    private static void deleteTree(Path folder) {
+        try (Stream<Path> walk = Files.walk(folder)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "could not remove a working folder", e);
+        }
     }
 
     private synchronized void deleteWorkDirectory() {
         if (workDirectory == null) {
             return;
         }
-        try (Stream<Path> walk = Files.walk(workDirectory)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "could not remove the working folder", e);
-        }
+        deleteTree(workDirectory);
         workDirectory = null;
+        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // shutting down: the hook runs or ran
+            }
+        }
+        shutdownHook = null;
     }
 
     /** Schedules {@code slot}'s next background attempt to open, after {@code delayMs}. */
@@ -408,22 +470,21 @@ public final class SqlGuard implements AutoCloseable {
         }
     }
 
-    /** One background attempt to open {@code slot}; a failure schedules the next one. */
+    /**
+     * One background attempt to open {@code slot}; a failure schedules the next one. It holds no
+     * facade lock, so {@link #close()} never waits for a connect that hangs: an engine that opens
+     * after the facade closed is closed at once.
+     */
     private void retry(Slot slot) {
-        if (!lock.readLock().tryLock()) {
-            return; // closing: close() holds the write lock
+        if (closed) {
+            return;
         }
         try {
-            if (closed) {
-                return;
-            }
             slot.retry();
         } catch (GuardException e) {
             // recorded by the slot, which scheduled the next attempt
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "background source retry failed", e);
-        } finally {
-            lock.readLock().unlock();
         }
     }
 
@@ -433,8 +494,10 @@ public final class SqlGuard implements AutoCloseable {
      */
     private final class Slot {
         private final SourceConfig config;
-        private Engine engine;
-        private Optional<GuardException> lastError = Optional.empty();
+        /** Held while the engine is opened or closed; the fields below are written under it. */
+        private final java.util.concurrent.locks.ReentrantLock opening = new java.util.concurrent.locks.ReentrantLock();
+        private volatile Engine engine;
+        private volatile Optional<GuardException> lastError = Optional.empty();
         private int failures;
         private boolean retryScheduled;
 
@@ -442,26 +505,56 @@ public final class SqlGuard implements AutoCloseable {
             this.config = config;
         }
 
-        synchronized Engine engine() {
-            if (engine == null) {
-                try {
-                    engine = create();
-                } catch (GuardException e) {
-                    lastError = Optional.of(e);
-                    failures++;
-                    if (e.code() == ErrorCode.ENGINE_UNAVAILABLE && !retryScheduled) {
-                        retryScheduled = true;
-                        scheduleRetry(this, Math.min(MAX_RETRY_MS, FIRST_RETRY_MS << Math.min(failures - 1, 20)));
-                    }
-                    throw e;
-                }
-                if (failures > 0) {
-                    int failed = failures;
-                    LOG.info(() -> "source '" + config.id() + "' is available again after " + failed + " failed attempt(s)");
-                }
-                lastError = Optional.empty();
-                failures = 0;
+        /**
+         * The open engine, opening it when it is not. The first start is waited for by every
+         * caller; once the source has failed, a call never waits behind another attempt (a
+         * connect to an unreachable host may take long): it gets the last error at once.
+         */
+        Engine engine() {
+            Engine open = engine;
+            if (open != null) {
+                return open;
             }
+            Optional<GuardException> failed = lastError;
+            if (failed.isPresent()) {
+                if (!opening.tryLock()) {
+                    throw failed.get();
+                }
+            } else {
+                opening.lock();
+            }
+            try {
+                return openLocked();
+            } finally {
+                opening.unlock();
+            }
+        }
+
+        private Engine openLocked() {
+            if (engine != null) {
+                return engine;
+            }
+            try {
+                engine = create();
+                if (closed) { // opened by a background attempt while the facade closed
+                    closeEngine();
+                    throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This sqlguard instance is closed.");
+                }
+            } catch (GuardException e) {
+                lastError = Optional.of(e);
+                failures++;
+                if (e.code() == ErrorCode.ENGINE_UNAVAILABLE && !retryScheduled) {
+                    retryScheduled = true;
+                    scheduleRetry(this, Math.min(MAX_RETRY_MS, FIRST_RETRY_MS << Math.min(failures - 1, 20)));
+                }
+                throw e;
+            }
+            if (failures > 0) {
+                int failed = failures;
+                LOG.info(() -> "source '" + config.id() + "' is available again after " + failed + " failed attempt(s)");
+            }
+            lastError = Optional.empty();
+            failures = 0;
             return engine;
         }
 
@@ -511,15 +604,19 @@ public final class SqlGuard implements AutoCloseable {
         }
 
         /** The background attempt: the next failure schedules another. */
-        synchronized void retry() {
-            retryScheduled = false;
-            if (engine == null) {
-                engine();
+        void retry() {
+            opening.lock();
+            try {
+                retryScheduled = false;
+                openLocked();
+            } finally {
+                opening.unlock();
             }
         }
 
-        synchronized SourceStatus status() {
-            return new SourceStatus(config.id(), config.engine(), engine == null ? lastError.map(ToolError::of) : Optional.empty());
+        SourceStatus status() {
+            Engine open = engine;
+            return new SourceStatus(config.id(), config.engine(), open == null ? lastError.map(ToolError::of) : Optional.empty());
         }
 
         private Engine create() {
@@ -538,7 +635,22 @@ public final class SqlGuard implements AutoCloseable {
             }
         }
 
-        synchronized void close() {
+        /**
+         * Closes the engine. Does not wait for an attempt to open it that is under way (a connect
+         * that hangs): that attempt closes what it opens, since the facade is closed.
+         */
+        void close() {
+            if (!opening.tryLock()) {
+                return;
+            }
+            try {
+                closeEngine();
+            } finally {
+                opening.unlock();
+            }
+        }
+
+        private void closeEngine() {
             if (engine != null) {
                 try {
                     engine.close();

@@ -148,10 +148,12 @@ class SqlGuardTest {
             assertThat(noParams.error().orElseThrow().code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
             ToolResult nullParam = guard.query("claims", "SELECT ? AS params", java.util.Arrays.asList((Object) null));
             assertThat(nullParam.status()).as("a SQL NULL parameter is a value, not a bad request").isEqualTo(ToolStatus.OK);
+            assertThat(guard.query((QueryRequest) null).error().orElseThrow().code()).isEqualTo(ErrorCode.UNKNOWN_SOURCE);
+            assertThat(guard.check((QueryRequest) null).status()).isEqualTo(ToolStatus.REJECTED);
             assertThatThrownBy(() -> guard.describe(null)).isInstanceOfSatisfying(GuardException.class,
                     e -> assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_SOURCE));
         }
-        assertThat(events).hasSize(6);
+        assertThat(events).hasSize(8);
     }
 
     @Test
@@ -252,6 +254,29 @@ class SqlGuardTest {
             assertThat(result.elapsedMs()).as("at least the time the failed start took").isGreaterThanOrEqualTo(FakeEngineFactory.SLOW_START_MS);
         }
         assertThat(events).singleElement().satisfies(e -> assertThat(e.durationMs()).isGreaterThanOrEqualTo(FakeEngineFactory.SLOW_START_MS));
+    }
+
+    @Test
+    @Timeout(30) // a hang guard: a call that waited behind the hung attempt would never return
+    void aCallNeverWaitsBehindAHungAttemptToReopenADownSource() throws Exception {
+        FakeEngineFactory.Gate gate = new FakeEngineFactory.Gate(new java.util.concurrent.CountDownLatch(1),
+                new java.util.concurrent.CountDownLatch(1));
+        try (SqlGuard guard = SqlGuard.builder()
+                .source("s", "fake", Map.of("mode", "gate:hung"), GuardrailPolicy.defaults())
+                .auditSink(events::add).build()) {
+            assertThat(guard.query("s", "SELECT n FROM t").status()).isEqualTo(ToolStatus.ERROR); // fails at once, no gate yet
+            FakeEngineFactory.GATES.put("hung", gate);
+            assertThat(gate.entered().await(20, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("the background retry reached the hung start").isTrue();
+
+            ToolResult meanwhile = guard.query("s", "SELECT n FROM t");
+            assertThat(meanwhile.error().orElseThrow().code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+            assertThat(guard.status().get(0).available()).isFalse();
+            // closing does not wait for the hung attempt either (the gate opens only after close)
+        } finally {
+            FakeEngineFactory.GATES.remove("hung");
+            gate.release().countDown();
+        }
     }
 
     @Test

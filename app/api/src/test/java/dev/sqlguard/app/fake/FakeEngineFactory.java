@@ -39,7 +39,8 @@ import dev.sqlguard.testing.ListCursor;
  * ({@code leak} fails with a message holding the password) returns {@code rows} rows (property, default 3) of {@code n BIGINT, amount DECIMAL, label VARCHAR}.
  * Property {@code mode}: {@code unavailable} or {@code badconfig} make {@link #create} fail;
  * {@code switch:NAME} fails with ENGINE_UNAVAILABLE while {@link #DOWN} holds NAME; {@code slow}
- * fails with ENGINE_UNAVAILABLE after {@link #SLOW_START_MS} milliseconds (a connect that times out).
+ * fails with ENGINE_UNAVAILABLE after {@link #SLOW_START_MS} milliseconds (a connect that times out);
+ * {@code gate:NAME} fails with ENGINE_UNAVAILABLE, after waiting at {@link #GATES}' gate NAME when there is one.
  *
  * <p>Not final: the CLI's plug-in folder test registers subclasses under other names in a jar.
  */
@@ -47,6 +48,11 @@ public class FakeEngineFactory implements EngineFactory {
     public static final AtomicInteger CLOSED = new AtomicInteger();
     public static final AtomicInteger CREATED = new AtomicInteger();
     public static final long SLOW_START_MS = 300;
+    /** A start that hangs: {@code entered} is counted down when a start reaches it, which then waits for {@code release}. */
+    public record Gate(java.util.concurrent.CountDownLatch entered, java.util.concurrent.CountDownLatch release) {
+    }
+
+    public static final Map<String, Gate> GATES = new java.util.concurrent.ConcurrentHashMap<>();
     /** The names of {@code switch:NAME} sources that cannot be reached now. */
     public static final Set<String> DOWN = java.util.concurrent.ConcurrentHashMap.newKeySet();
     public static final BigDecimal BIG = new BigDecimal("12345678901234567890.123456789");
@@ -79,6 +85,18 @@ public class FakeEngineFactory implements EngineFactory {
     public Engine create(EngineConfig config, EngineContext context) {
         config.check(properties());
         String mode = config.property("mode").orElse("");
+        if (mode.startsWith("gate:")) {
+            Gate gate = GATES.get(mode.substring("gate:".length()));
+            if (gate != null) {
+                gate.entered().countDown();
+                try {
+                    gate.release().await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The database could not be reached.");
+        }
         if (mode.equals("slow")) {
             try {
                 Thread.sleep(SLOW_START_MS);

@@ -130,13 +130,14 @@ public final class ConfigReader {
             throw fail(sourcesNode, "sources", "lists no data source");
         }
         Map<String, SourceConfig> sources = new LinkedHashMap<>();
-        sourcesNode.map().forEach((id, node) -> sources.put(id, source(id, node)));
+        sourcesNode.map().forEach((id, node) -> sources.put(id, source(id, node, sourcesNode.lineOf(id))));
         Optional<ModelConfig> model = Optional.ofNullable(root.map().get("model")).map(this::model);
         AuditConfig audit = Optional.ofNullable(root.map().get("audit")).map(this::audit).orElse(AuditConfig.stderr());
         return new SqlGuardConfig(sources, model, audit);
     }
 
-    private SourceConfig source(String id, YamlNode node) {
+    /** @param line the line of the source's id */
+    private SourceConfig source(String id, YamlNode node, int line) {
         String path = "sources." + YamlReader.printable(id);
         if (!SqlGuardConfig.isValidSourceId(id)) {
             throw fail(node, path, "is not a valid source id; use letters, digits, '_', '.' or '-' (at most 64)");
@@ -180,13 +181,13 @@ public final class ConfigReader {
         YamlNode policyNode = node.map().get("policy");
         GuardrailPolicy policy = policyNode == null || policyNode.kind() == YamlNode.Kind.NULL
                 ? GuardrailPolicy.defaults() : policy(policyNode, path + ".policy");
-        return new SourceConfig(id, engine, properties, sensitive, policy, Optional.of(origin(node, policyNode)));
+        return new SourceConfig(id, engine, properties, sensitive, policy, Optional.of(origin(line, node, policyNode)));
     }
 
     /** The lines of a source's keys, for errors its engine finds when it starts. */
-    private SqlGuardConfig.Origin origin(YamlNode source, YamlNode policy) {
+    private SqlGuardConfig.Origin origin(int line, YamlNode source, YamlNode policy) {
         Map<String, Integer> lines = new LinkedHashMap<>();
-        lines.put("", source.line());
+        lines.put("", line);
         source.map().keySet().forEach(key -> lines.put(key, source.lineOf(key)));
         if (policy != null && policy.kind() == YamlNode.Kind.MAP) {
             YamlNode tables = policy.map().get("tables");

@@ -51,6 +51,9 @@ final class McpCommand implements Callable<Integer> {
     private int serve(Configs.Resolved resolved) throws IOException, InterruptedException {
         SqlGuard guard = Configs.open(resolved, ctx);
         Path charts = Files.createTempDirectory("sqlguard-mcp-charts");
+        // SIGTERM ends the JVM through its shutdown hooks: the finally below would not run
+        Thread cleanup = new Thread(() -> deleteQuietly(charts), "sqlguard-mcp-charts-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
         try (guard) {
             for (String id : guard.sources()) {
                 SourceStatus status;
@@ -77,7 +80,20 @@ final class McpCommand implements Callable<Integer> {
             server.closeGracefully();
             return ExitCodes.OK;
         } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException e) {
+                // shutting down: the hook runs
+            }
             deleteTree(charts);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try {
+            deleteTree(dir);
+        } catch (IOException | RuntimeException e) {
+            // the JVM is ending; nothing else to do
         }
     }
 

@@ -237,7 +237,8 @@ class CliTest {
         CliRun run = runWith("", Map.of("FAKE_DB_PASSWORD", "hunter2-very-secret"), "query", "--sql", "SELECT 1");
 
         assertThat(run.code()).isEqualTo(2);
-        assertThat(run.err()).contains("rejected credentials ****").doesNotContain("hunter2-very-secret");
+        assertThat(run.err()).contains("rejected credentials ****").doesNotContain("hunter2-very-secret")
+                .as("names the file, line and key path").contains("sqlguard.yaml, line 2, sources.claims: ");
     }
 
     @Test
