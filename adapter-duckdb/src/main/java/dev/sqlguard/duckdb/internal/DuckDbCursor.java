@@ -81,6 +81,9 @@ final class DuckDbCursor implements ResultCursor, SpillGuard.Stoppable {
         }
         timer = watchdog.schedule(this::expire, delay, TimeUnit.NANOSECONDS);
         spill.ifPresent(guard -> guard.started(this));
+        if (cancelled) {
+            throw stopped(); // cancelled while it was being prepared
+        }
         ResultSet rs = sql == null ? ((PreparedStatement) statement).executeQuery() : statement.executeQuery(sql);
         synchronized (lock) {
             if (timedOut || cancelled || diskExceeded || closed) {
@@ -181,6 +184,14 @@ final class DuckDbCursor implements ResultCursor, SpillGuard.Stoppable {
     public void cancel() {
         cancelled = true;
         stop();
+        // a cancel that lands just before DuckDB starts the statement finds nothing to stop: once more
+        if (!closed) {
+            watchdog.schedule(() -> {
+                if (!closed) {
+                    stop();
+                }
+            }, 50, TimeUnit.MILLISECONDS);
+        }
     }
 
     @Override

@@ -42,6 +42,12 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
 
     @Override
     public ResultCursor execute(QueryPlan plan) {
+        return execute(plan, cursor -> { });
+    }
+
+    /** Hands the cursor over before its statement runs: an aggregate streams nothing until it is done. */
+    @Override
+    public ResultCursor execute(QueryPlan plan, java.util.function.Consumer<ResultCursor> created) {
         long start = System.nanoTime();
         long deadline = start + plan.limits().timeout().toNanos();
         Connection connection = connections.take();
@@ -57,6 +63,7 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
                 cursor = new DuckDbCursor(connection, statement, null, watchdog, deadline, connections::retire, spill);
                 bind(statement, plan.parameters());
             }
+            created.accept(cursor);
             cursor.start();
             return cursor;
         } catch (SQLException e) {

@@ -313,7 +313,7 @@ public final class SqlGuard implements AutoCloseable {
     private synchronized Path workDirectory() {
         if (workDirectory == null) {
             try {
-                workDirectory = Files.createTempDirectory("sqlguard-work-");
+                workDirectory = dev.sqlguard.app.internal.wiring.WorkFolders.create();
             } catch (IOException e) {
                 throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The engine working folder could not be created.", e);
             }
