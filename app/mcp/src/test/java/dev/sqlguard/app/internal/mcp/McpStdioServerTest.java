@@ -159,6 +159,20 @@ class McpStdioServerTest {
     }
 
     @Test
+    void oneCauseHasOneCodeOverMcpAsInTheCli() {
+        McpHarness mcp = start();
+        mcp.initialize("2025-06-18");
+
+        JsonNode unknown = toolResult(mcp.send(call(1, "query_data", "{\"source\":\"nowhere\",\"sql\":\"SELECT 1\"}"))
+                .response(1));
+        assertThat(unknown.at("/error/code").asText()).isEqualTo("UNKNOWN_SOURCE");
+        assertThat(unknown.at("/error/retryable").asBoolean()).isFalse();
+        String longSql = "SELECT id FROM claims WHERE id IN (" + "1, ".repeat(40_000) + "1)";
+        assertThat(toolResult(mcp.send(query(3, longSql)).response(3)).at("/error/code").asText()).isEqualTo("QUERY_TOO_LONG");
+        assertThat(toolResult(mcp.send(query(4, " ")).response(4)).at("/error/code").asText()).isEqualTo("EMPTY_QUERY");
+    }
+
+    @Test
     void noSchemaAnywhereUsesATypeArray() {
         McpHarness mcp = start();
         mcp.initialize("2025-06-18");
