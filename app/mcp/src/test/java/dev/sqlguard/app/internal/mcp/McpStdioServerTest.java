@@ -172,6 +172,41 @@ class McpStdioServerTest {
         assertThat(toolResult(mcp.send(query(4, " ")).response(4)).at("/error/code").asText()).isEqualTo("EMPTY_QUERY");
     }
 
+    /** What a 2025-06-18 client does with structuredContent: it must match the tool's outputSchema, failures included. */
+    @Test
+    void everyStructuredContentMatchesItsToolsOutputSchema() throws Exception {
+        McpHarness mcp = start();
+        mcp.initialize("2025-06-18");
+        Map<String, Map<String, Object>> schemas = new java.util.HashMap<>();
+        for (JsonNode tool : mcp.send(request(1, "tools/list", null)).response(1).at("/result/tools")) {
+            schemas.put(tool.get("name").asText(), JSON.convertValue(tool.get("outputSchema"),
+                    new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { }));
+        }
+        String chart = "{\"type\":\"bar\",\"table\":\"claims\",\"x\":\"status\",\"aggregation\":\"count\"}";
+        Map<String, List<String>> calls = Map.of(
+                "list_sources", List.of("{}", "{\"verbose\":true}"),
+                "describe_source", List.of("{}", "{\"source\":\"nowhere\"}"),
+                "query_data", List.of("{\"source\":\"claims_db\",\"sql\":\"SELECT id, status FROM claims\"}",
+                        "{\"source\":\"claims_db\",\"sql\":\"DROP TABLE claims\"}"),
+                "summary_stats", List.of("{\"source\":\"claims_db\",\"table\":\"claims\"}",
+                        "{\"source\":\"claims_db\",\"table\":\"nothing\"}"),
+                "plot_chart", List.of("{\"source\":\"claims_db\",\"chart\":" + chart + "}",
+                        "{\"source\":\"claims_db\",\"chart\":{\"type\":\"radar\"}}"));
+        io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator validator =
+                new io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator();
+        assertThat(validator.validate(schemas.get("query_data"), Map.of("rows", 1)).valid()).as("the check can fail").isFalse();
+        int id = 10;
+        for (Map.Entry<String, List<String>> tool : calls.entrySet()) {
+            for (String arguments : tool.getValue()) {
+                JsonNode result = mcp.send(call(id, tool.getKey(), arguments)).response(id).get("result");
+                id++;
+                Object structured = JSON.convertValue(result.get("structuredContent"), Object.class);
+                var check = validator.validate(schemas.get(tool.getKey()), structured);
+                assertThat(check.valid()).as("%s %s: %s", tool.getKey(), arguments, check.errorMessage()).isTrue();
+            }
+        }
+    }
+
     @Test
     void noSchemaAnywhereUsesATypeArray() {
         McpHarness mcp = start();
