@@ -220,7 +220,7 @@ class McpLifecycleIT {
         server.handshake();
         assertThat(server.send(request(2, "ping", null)).response(2).has("result")).isTrue();
         assertThat(stale).as("a stale folder is removed at start").doesNotExist();
-        assertThat(workFolders()).hasSize(1);
+        assertThat(workFolders()).as("the engines' and the charts' work folders").hasSize(2);
 
         server.send(runaway(3));
         server.awaitStatementStarted();

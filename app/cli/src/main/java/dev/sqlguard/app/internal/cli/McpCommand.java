@@ -63,7 +63,8 @@ final class McpCommand implements Callable<Integer> {
 
     private int serve(Configs.Resolved resolved) throws IOException, InterruptedException {
         SqlGuard guard = Configs.open(resolved, ctx);
-        Path charts = Files.createTempDirectory("sqlguard-mcp-charts");
+        // a work folder with its owner on record: one left by a killed server goes at the next start
+        Path charts = dev.sqlguard.app.internal.wiring.WorkFolders.create();
         try {
             List<SourceInfo> sources = new ArrayList<>();
             List<String> served = new ArrayList<>();

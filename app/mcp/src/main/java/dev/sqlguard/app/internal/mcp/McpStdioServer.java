@@ -141,6 +141,8 @@ public final class McpStdioServer {
     private volatile int logLevel = LEVELS.indexOf("info");
     private volatile OutputStream out;
     private volatile boolean outputBroken;
+    /** A refusal for a full queue has been reported since the last call accepted (one warning per burst). */
+    private volatile boolean busyReported;
 
     /**
      * @param tools the tools served
@@ -431,10 +433,14 @@ public final class McpStdioServer {
         };
         try {
             pool.execute(call.task()[0]);
+            busyReported = false;
         } catch (RejectedExecutionException e) {
             inFlight.remove(key, call);
-            warning("a tool call was refused: " + settings.workers() + " calls are running and " + settings.queue()
-                    + " are waiting.");
+            if (!busyReported) {
+                busyReported = true;
+                warning("tool calls are refused as busy: " + settings.workers() + " calls are running and "
+                        + settings.queue() + " are waiting.");
+            }
             ObjectNode busy = McpToolServer.failure(ToolStatus.ERROR, new GuardException(ErrorCode.SERVER_BUSY,
                     "The server is busy: " + settings.workers() + " calls are running and " + settings.queue()
                             + " are waiting. Try again in a moment."));

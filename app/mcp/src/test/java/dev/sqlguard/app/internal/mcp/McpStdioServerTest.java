@@ -305,6 +305,8 @@ class McpStdioServerTest {
             assertThat(result.at("/structuredContent/error/message").asText()).contains("busy");
         }
         assertThat(mcp.send(request(400, "ping", null)).response(400).has("result")).isTrue();
+        assertThat(mcp.warnings).as("one warning for the burst, not one per call")
+                .filteredOn(w -> w.contains("busy")).hasSize(1);
         for (int id = 100; id < 106; id++) {
             mcp.send(notification("notifications/cancelled", "{\"requestId\":" + id + "}"));
         }
