@@ -60,6 +60,10 @@ final class McpHarness implements AutoCloseable {
     private final Thread serving;
 
     McpHarness(Path charts, McpStdioServer.Settings settings) {
+        this(charts, settings, GuardrailPolicy.defaults());
+    }
+
+    McpHarness(Path charts, McpStdioServer.Settings settings, GuardrailPolicy policy) {
         AuditSink sink = new AuditSink() {
             @Override
             public void audit(AuditEvent event) {
@@ -73,7 +77,7 @@ final class McpHarness implements AutoCloseable {
                 }
             }
         };
-        InMemoryEngine engine = new InMemoryEngine("claims_db", GuardrailPolicy.defaults(),
+        InMemoryEngine engine = new InMemoryEngine("claims_db", policy,
                 InMemoryEngine.tables(ContractTables.claims()), sql -> sql.contains("'RUNAWAY'"));
         AgentTools tools = new AgentTools(new QueryService(sink),
                 List.of(new AgentSource(engine, InMemoryEngineFactory.NAME, InMemoryEngineFactory.DIALECT)), charts);

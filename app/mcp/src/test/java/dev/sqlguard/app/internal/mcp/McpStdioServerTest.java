@@ -208,6 +208,17 @@ class McpStdioServerTest {
     }
 
     @Test
+    void aCellCutToItsBoundIsReportedAsCellCharsAsTheDocsSay() {
+        mcp = new McpHarness(charts, McpStdioServer.Settings.defaults(), dev.sqlguard.domain.GuardrailPolicy.defaults()
+                .withLimits(dev.sqlguard.domain.Limits.defaults().withMaxCellChars(3)));
+        mcp.initialize("2025-06-18");
+
+        JsonNode result = toolResult(mcp.send(query(1, "SELECT status FROM claims")).response(1));
+        assertThat(result.get("status").asText()).isEqualTo("OK");
+        assertThat(result.get("limits_hit")).extracting(JsonNode::asText).contains("cell_chars");
+    }
+
+    @Test
     void noSchemaAnywhereUsesATypeArray() {
         McpHarness mcp = start();
         mcp.initialize("2025-06-18");
