@@ -62,6 +62,38 @@ class DuckDbExecutionLimitsTest {
     }
 
     /**
+     * A cancel reaches an aggregate that has not returned its first row yet (DuckDB's executeQuery
+     * blocks for the whole aggregate): the cursor is cancellable from the moment it exists.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aRunawayAggregateIsCancelledByRequestIdBeforeItsFirstRow() throws Exception {
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        dev.sqlguard.domain.QueryService service = new dev.sqlguard.domain.QueryService(new dev.sqlguard.domain.port.AuditSink() {
+            @Override
+            public void audit(dev.sqlguard.domain.port.AuditEvent event) {
+            }
+
+            @Override
+            public void lifecycle(dev.sqlguard.domain.port.LifecycleRecord record) {
+                started.countDown();
+            }
+        });
+        try (DuckDbEngine engine = TestDatabases.engine(database(), work, timeout(Duration.ofSeconds(600)))) {
+            QueryRequest request = new QueryRequest("claims", "SELECT sum(a.id * b.id) FROM t a, t b", java.util.List.of(), "req-agg");
+            java.util.concurrent.CompletableFuture<ToolResult> running = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> service.query(engine.binding(), request));
+            started.await();
+            Thread.sleep(200); // usually inside executeQuery by now; a cancel before that works too
+            service.cancel("req-agg");
+
+            ToolResult r = running.get();
+            assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.CANCELLED);
+            assertThat(query(engine, "SELECT count(*) FROM t").error()).isEmpty();
+        }
+    }
+
+    /**
      * Measured: with streaming, cancel() and the JDBC timeout do not interrupt rs.next(); the
      * watchdog closes the result set. Here executeQuery returns with the first rows and the next
      * rs.next() blocks inside the driver (measured: it is still blocked when the deadline passes);

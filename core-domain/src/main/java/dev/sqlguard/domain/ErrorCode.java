@@ -55,7 +55,10 @@ public enum ErrorCode {
 
     // INTERNAL
     INTERNAL_ERROR(400, ErrorType.INTERNAL, false, "An internal error occurred."),
-    CONFIGURATION_ERROR(401, ErrorType.INTERNAL, false, "The data source is misconfigured.");
+    CONFIGURATION_ERROR(401, ErrorType.INTERNAL, false, "The data source is misconfigured."),
+
+    // added later (RESOURCES)
+    SERVER_BUSY(207, ErrorType.RESOURCES, true, "The server is busy with other calls; try again in a moment.");
 
     private final int number;
     private final ErrorType type;

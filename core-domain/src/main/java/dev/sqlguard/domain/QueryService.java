@@ -147,11 +147,15 @@ public final class QueryService {
                     new GuardException(ErrorCode.AUDIT_UNAVAILABLE), millisSince(start)), operation, request.sql());
         }
         long deadline = start + plan.limits().timeout().toNanos();
-        try (ResultCursor cursor = source.execution().execute(plan)) {
-            running.put(request.requestId(), cursor);
+        // the cursor is cancellable from the moment it exists, while its statement is still starting
+        java.util.function.Consumer<ResultCursor> created = c -> {
+            running.put(request.requestId(), c);
             if (cancelledEarly.remove(request.requestId())) {
-                cursor.cancel();
+                c.cancel();
             }
+        };
+        try (ResultCursor cursor = source.execution().execute(plan, created)) {
+            created.accept(cursor);
             Projection projection;
             try {
                 projection = new ResultProjector(source.policy()).project(cursor, plan, deadline);
@@ -167,8 +171,10 @@ public final class QueryService {
             }
             return finish(result, operation, request.sql());
         } catch (GuardException e) {
+            running.remove(request.requestId());
             return failed(source, request, plan, e, start, operation);
         } catch (RuntimeException e) {
+            running.remove(request.requestId());
             LOG.log(Level.FINE, "execution failed", e);
             return failed(source, request, plan, new GuardException(ErrorCode.INTERNAL_ERROR), start, operation);
         }

@@ -84,6 +84,9 @@ public final class JdbcCursor implements ResultCursor {
     private final Consumer<Connection> release;
     private final Consumer<JdbcCursor> onClose;
 
+    /** How long after a stop that found the statement still starting it is sent again. */
+    private static final long RESTOP_MILLIS = 50;
+
     private final Object lock = new Object();
     private final AtomicReference<GuardException> stopReason = new AtomicReference<>();
     /** Guarded by {@link #lock}: the statement runs (from start until its end, its failure or close). */
@@ -354,6 +357,21 @@ public final class JdbcCursor implements ResultCursor {
                 return;
             }
             halt(); // again on a later reason: a stop sent before the driver began executing may have been lost
+            if (rs == null) { // still starting: a stop that lands just before the driver runs the statement finds nothing
+                try {
+                    watchdog.schedule(this::haltIfLive, RESTOP_MILLIS, TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    LOG.log(Level.FINE, "the watchdog is shut down", e);
+                }
+            }
+        }
+    }
+
+    private void haltIfLive() {
+        synchronized (lock) {
+            if (live && !closed) {
+                halt();
+            }
         }
     }
 

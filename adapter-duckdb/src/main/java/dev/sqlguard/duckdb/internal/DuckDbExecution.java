@@ -12,6 +12,7 @@ import java.time.LocalTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -44,6 +45,12 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
 
     @Override
     public ResultCursor execute(QueryPlan plan) {
+        return execute(plan, cursor -> { });
+    }
+
+    /** Hands the cursor over before its statement runs: an aggregate streams nothing until it is done. */
+    @Override
+    public ResultCursor execute(QueryPlan plan, Consumer<ResultCursor> created) {
         long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
         Connection connection = connections.take();
         Statement statement = null;
@@ -70,6 +77,7 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
                     .build();
             statement = null; // the cursor owns it now, and closes it
             spill.ifPresent(guard -> guard.started(running));
+            created.accept(running);
             running.start();
             return running;
         } catch (SQLException e) {

@@ -368,15 +368,11 @@ public final class SqlGuard implements AutoCloseable {
         }
     }
 
-    /** The prefix of the engines' working folders: {@code sqlguard-work-<pid>-<random>} in the temp folder. */
-    static final String WORK_PREFIX = "sqlguard-work-";
-
     private synchronized Path workDirectory() {
         if (workDirectory == null) {
             try {
-                removeStaleWorkDirectories(Path.of(System.getProperty("java.io.tmpdir")));
-                workDirectory = Files.createTempDirectory(WORK_PREFIX + ProcessHandle.current().pid() + "-");
-            } catch (IOException | RuntimeException e) {
+                workDirectory = dev.sqlguard.app.internal.wiring.WorkFolders.create();
+            } catch (IOException e) {
                 throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The engine working folder could not be created.", e);
             }
             // a SIGTERM ends the JVM through its shutdown hooks, not through close()
@@ -389,40 +385,6 @@ public final class SqlGuard implements AutoCloseable {
             }
         }
         return workDirectory;
-    }
-
-    /**
-     * Removes the working folders that processes which no longer run left behind (killed with
-     * SIGKILL, or a crash): {@code sqlguard-work-<pid>-*} whose pid is not a live process. Folders of
-     * live processes, and any other folder, are left alone.
-     */
-    static void removeStaleWorkDirectories(Path tempFolder) {
-        try (Stream<Path> entries = Files.list(tempFolder)) {
-            for (Path folder : entries.toList()) {
-                String name = folder.getFileName().toString();
-                if (!name.startsWith(WORK_PREFIX) || !Files.isDirectory(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    continue;
-                }
-                String rest = name.substring(WORK_PREFIX.length());
-                int dash = rest.indexOf('-');
-                if (dash <= 0) {
-                    continue; // not named by a pid
-                }
-                long pid;
-                try {
-                    pid = Long.parseLong(rest.substring(0, dash));
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                if (pid == ProcessHandle.current().pid() || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                    continue;
-                }
-                deleteTree(folder);
-                LOG.fine(() -> "removed the working folder of ended process " + pid);
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "could not look for stale working folders", e);
-        }
     }
 
     private static void deleteTree(Path folder) {

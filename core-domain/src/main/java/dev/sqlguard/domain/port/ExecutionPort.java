@@ -1,5 +1,7 @@
 package dev.sqlguard.domain.port;
 
+import java.util.function.Consumer;
+
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.QueryPlan;
 
@@ -16,4 +18,16 @@ public interface ExecutionPort {
      * @throws GuardException with a safe message when the query cannot start
      */
     ResultCursor execute(QueryPlan plan);
+
+    /**
+     * {@link #execute(QueryPlan)}, handing the cursor to {@code created} as soon as it exists, before
+     * the engine returns the first rows (an aggregate can run for its whole time before that), so
+     * that {@link ResultCursor#cancel()} can stop a statement that is still starting. The default
+     * hands the cursor over once it has started.
+     */
+    default ResultCursor execute(QueryPlan plan, Consumer<ResultCursor> created) {
+        ResultCursor cursor = execute(plan);
+        created.accept(cursor);
+        return cursor;
+    }
 }

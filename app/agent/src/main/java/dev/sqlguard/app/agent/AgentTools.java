@@ -92,8 +92,23 @@ public final class AgentTools {
         return QUERY_DATA.equals(name) || SUMMARY_STATS.equals(name) || PLOT_CHART.equals(name);
     }
 
-    /** Runs one tool call. Never throws. */
+    /**
+     * Runs one tool call. Never throws. While it runs, {@link #cancel} with its id stops it.
+     */
     public ToolOutcome call(ToolCall call) {
+        return context.within(call.id(), () -> run(call));
+    }
+
+    /**
+     * Stops the running call with this {@link ToolCall#id()}, as a timeout does: its running
+     * statement is cancelled on the engine and the call ends with {@code CANCELLED}. Returns
+     * whether such a call was running. Safe from any thread.
+     */
+    public boolean cancel(String callId) {
+        return context.cancel(callId);
+    }
+
+    private ToolOutcome run(ToolCall call) {
         Tool tool = tools.get(call.name());
         if (tool == null) {
             GuardException error = new GuardException(ErrorCode.INVALID_ARGUMENT,

@@ -148,6 +148,44 @@ class AgentToolsTest {
         assertThat(params).extracting(t -> t.get("type").asText()).containsExactly("string", "number", "boolean", "null");
     }
 
+    private static final String RUNAWAY_CALL =
+            "{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims WHERE status = 'RUNAWAY'\"}";
+
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 20, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aRunningCallIsCancelledByItsIdOnTheEngine() throws Exception {
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        AgentTools tools = AgentFixtures.tools(new QueryService(new dev.sqlguard.domain.port.AuditSink() {
+            @Override
+            public void audit(dev.sqlguard.domain.port.AuditEvent event) {
+            }
+
+            @Override
+            public void lifecycle(dev.sqlguard.domain.port.LifecycleRecord record) {
+                if (record.phase() == dev.sqlguard.domain.port.LifecycleRecord.Phase.STARTED) {
+                    started.countDown();
+                }
+            }
+        }), charts);
+        java.util.concurrent.CompletableFuture<ToolOutcome> running = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> tools.call(new dev.sqlguard.ports.model.ToolCall("call-1", "query_data", RUNAWAY_CALL)));
+        started.await(); // the statement runs on the engine
+
+        assertThat(tools.cancel("call-1")).isTrue();
+        JsonNode result = json(running.get().modelJson());
+        assertThat(result.at("/status").asText()).isEqualTo("ERROR");
+        assertThat(result.at("/error/code").asText()).isEqualTo("CANCELLED");
+        assertThat(tools.cancel("call-1")).as("the call is over").isFalse();
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 20, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aCallCancelledBeforeItStartsNeverRunsItsStatement() throws Exception {
+        assertThat(tools.cancel("call-2")).isFalse();
+        ToolOutcome outcome = tools.call(new dev.sqlguard.ports.model.ToolCall("call-2", "query_data", RUNAWAY_CALL));
+        assertThat(json(outcome.modelJson()).at("/error/code").asText()).isEqualTo("CANCELLED");
+    }
+
     @Test
     void deeplyNestedArgumentsAreRefusedBeforeParsingFinishes() throws Exception {
         String nested = "{\"source\":\"claims_db\",\"sql\":\"SELECT id FROM claims\",\"params\":" + "[".repeat(5000) + "]".repeat(5000) + "}";

@@ -72,6 +72,72 @@ public final class ToolContext {
         return UUID.randomUUID().toString();
     }
 
+    /** The statements of one tool call, so that the call can be cancelled as a whole. */
+    private static final class Scope {
+        final java.util.Set<String> requests = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        volatile boolean cancelled;
+    }
+
+    /** The tool call running on this thread (a call runs on one thread from start to end). */
+    private static final ThreadLocal<Scope> CURRENT = new ThreadLocal<>();
+    private final Map<String, Scope> scopes = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Calls cancelled before they started: they start cancelled. */
+    private final java.util.Set<String> cancelledEarly = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** Runs {@code body} as the tool call {@code callId}: its statements are what {@link #cancel} stops. */
+    public <T> T within(String callId, java.util.function.Supplier<T> body) {
+        Scope scope = new Scope();
+        if (scopes.putIfAbsent(callId, scope) != null) {
+            return body.get(); // the same id twice at once: the first one keeps the name
+        }
+        if (cancelledEarly.remove(callId)) {
+            scope.cancelled = true;
+        }
+        Scope outer = CURRENT.get();
+        CURRENT.set(scope);
+        try {
+            return body.get();
+        } finally {
+            CURRENT.set(outer);
+            scopes.remove(callId, scope);
+        }
+    }
+
+    /**
+     * Stops the tool call {@code callId}: its running statement is cancelled on its engine and its
+     * later statements do not start (each ends with {@code CANCELLED}); a call that has not started
+     * yet starts cancelled. Returns whether the call was running.
+     */
+    public boolean cancel(String callId) {
+        Scope scope = scopes.get(callId);
+        if (scope == null) {
+            if (cancelledEarly.size() >= 10_000) {
+                cancelledEarly.clear(); // bounded: a cancel for a call that never came is forgotten
+            }
+            cancelledEarly.add(callId);
+            scope = scopes.get(callId); // it may have started meanwhile
+            if (scope == null) {
+                return false;
+            }
+        }
+        scope.cancelled = true;
+        scope.requests.forEach(service::cancel);
+        return true;
+    }
+
+    /** A request id for a statement of the current call, cancelled at once when the call already is. */
+    private String statementId() {
+        String id = newRequestId();
+        Scope scope = CURRENT.get();
+        if (scope != null) {
+            scope.requests.add(id);
+            if (scope.cancelled) {
+                service.cancel(id);
+            }
+        }
+        return id;
+    }
+
     /** The allowlisted catalog of a source. */
     public List<TableDescription> catalog(AgentSource source) {
         try {
@@ -113,7 +179,7 @@ public final class ToolContext {
 
     /** Runs one statement on the guarded path. */
     public ToolResult run(AgentSource source, String sql, List<Object> params) {
-        return service.query(source.engine().binding(), new QueryRequest(source.id(), sql, params, newRequestId()));
+        return service.query(source.engine().binding(), new QueryRequest(source.id(), sql, params, statementId()));
     }
 
     /** A refusal on the guarded path (audited, no database call). */

@@ -16,10 +16,14 @@ import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SourceStatus;
 import dev.sqlguard.app.agent.AgentTools;
+import dev.sqlguard.app.SqlGuardConfig;
+import dev.sqlguard.app.internal.mcp.McpProcess;
+import dev.sqlguard.app.internal.mcp.McpStdioServer;
 import dev.sqlguard.app.internal.mcp.McpToolServer;
 import dev.sqlguard.app.internal.mcp.McpToolServer.SourceInfo;
-import dev.sqlguard.app.internal.mcp.StdioLifecycle;
-import io.modelcontextprotocol.server.McpSyncServer;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.ToolError;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,7 +32,8 @@ import picocli.CommandLine.Option;
         description = {"Runs an MCP server on stdio with the guarded data tools.",
                 "Tools list_sources, describe_source, query_data, summary_stats and plot_chart serve the configured sources,",
                 "on the same guarded path and audit as the CLI.",
-                "stdout carries protocol messages only; logs and audit lines go to stderr. Stops when stdin closes.",
+                "stdout carries protocol messages only; logs go to stderr; audit lines go to audit.file, by default",
+                "$XDG_STATE_HOME/sqlguard/audit.jsonl (else ~/.local/state/sqlguard/audit.jsonl). Stops when stdin closes.",
                 "A source that cannot be reached is listed as unavailable and retried until it comes back.",
                 "Exit codes: 0 stdin closed, 2 a configuration error."})
 final class McpCommand implements Callable<Integer> {
@@ -44,17 +49,26 @@ final class McpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
-            return serve(resolved);
+            return serve(withDefaultAudit(resolved));
         }
+    }
+
+    /** Audit lines go to the configured file, else to a file in the user's state folder, never to stderr. */
+    private Configs.Resolved withDefaultAudit(Configs.Resolved resolved) {
+        SqlGuardConfig config = resolved.config();
+        if (config.audit().file().isPresent()) {
+            return resolved;
+        }
+        SqlGuardConfig.AuditConfig audit = new SqlGuardConfig.AuditConfig(Optional.of(McpProcess.defaultAuditFile(ctx.env())));
+        return new Configs.Resolved(new SqlGuardConfig(config.sources(), config.model(), audit), resolved.engines(),
+                resolved.loader(), resolved.demo());
     }
 
     private int serve(Configs.Resolved resolved) throws IOException, InterruptedException {
         SqlGuard guard = Configs.open(resolved, ctx);
-        Path charts = Files.createTempDirectory("sqlguard-mcp-charts");
-        // SIGTERM ends the JVM through its shutdown hooks: the finally below would not run
-        Thread cleanup = new Thread(() -> deleteQuietly(charts), "sqlguard-mcp-charts-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanup);
-        try (guard) {
+        // a work folder with its owner on record: one left by a killed server goes at the next start
+        Path charts = dev.sqlguard.app.internal.wiring.WorkFolders.create();
+        try {
             for (String id : guard.sources()) {
                 SourceStatus status;
                 try {
@@ -72,20 +86,33 @@ final class McpCommand implements Callable<Integer> {
             Supplier<List<SourceInfo>> sources = () -> guard.status().stream()
                     .map(s -> new SourceInfo(s.id(), s.engine(), s.error())).toList();
             String version = Optional.ofNullable(McpCommand.class.getPackage().getImplementationVersion()).orElse("development");
-            StdioLifecycle stdio = new StdioLifecycle(ctx::warn);
-            McpSyncServer server = new McpToolServer(tools, sources, version)
-                    .start(stdio.input(ctx.stdin()), stdio.output(ctx.stdout()));
+            McpStdioServer server = new McpStdioServer(new McpToolServer(tools, sources), version,
+                    McpStdioServer.Settings.defaults(), ctx::warn);
+            // SIGTERM: running calls are cancelled, the engines closed and their work folder removed
+            Thread onTerm = new Thread(() -> {
+                server.stop();
+                McpProcess.closeWithin(guard, CLOSE_BOUND);
+                deleteQuietly(charts);
+            }, "sqlguard-mcp-shutdown");
+            Runtime.getRuntime().addShutdownHook(onTerm);
             ctx.stderr().println("sqlguard: MCP server ready on stdio (sources: " + String.join(", ", served) + ")");
-            stdio.awaitEnd(); // requests still running when input ended are answered first
-            server.closeGracefully();
+            server.serve(ctx.stdin(), ctx.stdout()); // returns soon after stdin ends, whatever is running
+            removeHook(onTerm);
             return ExitCodes.OK;
         } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(cleanup);
-            } catch (IllegalStateException e) {
-                // shutting down: the hook runs
-            }
-            deleteTree(charts);
+            McpProcess.closeWithin(guard, CLOSE_BOUND);
+            deleteQuietly(charts);
+        }
+    }
+
+    /** How long closing the engines may hold the exit (a statement stuck in its engine can hold a close). */
+    private static final java.time.Duration CLOSE_BOUND = java.time.Duration.ofMillis(300);
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the process is already shutting down: the hook runs
         }
     }
 
@@ -93,7 +120,7 @@ final class McpCommand implements Callable<Integer> {
         try {
             deleteTree(dir);
         } catch (IOException | RuntimeException e) {
-            // the JVM is ending; nothing else to do
+            // a leftover chart folder is harmless; it holds no data beyond what the client received
         }
     }
 

@@ -3,26 +3,28 @@ package dev.sqlguard.app.internal.mcp;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 
 import dev.sqlguard.app.agent.AgentTools;
 import dev.sqlguard.app.agent.ChartOutput;
@@ -33,30 +35,18 @@ import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.ports.model.ToolCall;
 import dev.sqlguard.ports.model.ToolSpec;
-import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
-import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
-import io.modelcontextprotocol.spec.McpSchema;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.Content;
-import io.modelcontextprotocol.spec.McpSchema.ImageContent;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
-import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 
 /**
- * sqlguard as an MCP tool server: {@code list_sources} plus the agent's data tools
+ * The tools sqlguard offers over MCP: {@code list_sources} plus the agent's data tools
  * ({@code describe_source}, {@code query_data}, {@code summary_stats}, {@code plot_chart}) with the
- * same schemas and the same guarded path and audit ({@link AgentTools}).
+ * same input schemas and the same guarded path and audit ({@link AgentTools}).
  *
  * <p>A call never fails at the protocol level: refusals, errors and invalid arguments are tool
- * results with {@code isError: true} whose text is the safe JSON (with its stable code). Handlers
- * run on Reactor's bounded-elastic pool ({@code immediateExecution(false)}), never on the stdio
- * reader thread, so a slow query does not hold up other calls. Thread-safe.
+ * results with {@code isError: true}. Every result carries the JSON twice: as
+ * {@code structuredContent} (protocol 2025-06-18 and later, matching the tool's
+ * {@code outputSchema}) and as the first text content, for older clients. Thread-safe.
  */
 public final class McpToolServer {
     private static final Logger LOG = Logger.getLogger(McpToolServer.class.getName());
@@ -66,8 +56,13 @@ public final class McpToolServer {
     public static final List<String> DATA_TOOLS = List.of(AgentTools.DESCRIBE_SOURCE, AgentTools.QUERY_DATA,
             AgentTools.SUMMARY_STATS, AgentTools.PLOT_CHART);
 
-    private static final String LIST_SOURCES_SCHEMA = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
-    private static final ToolAnnotations READ_ONLY = new ToolAnnotations(null, true, false, true, false, null);
+    private static final Map<String, String> TITLES = Map.of(
+            LIST_SOURCES, "List data sources",
+            AgentTools.DESCRIBE_SOURCE, "Describe a data source",
+            AgentTools.QUERY_DATA, "Query data (read-only SQL)",
+            AgentTools.SUMMARY_STATS, "Summary statistics of columns",
+            AgentTools.PLOT_CHART, "Plot a chart");
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -86,26 +81,37 @@ public final class McpToolServer {
 
     private final AgentTools tools;
     private final Supplier<List<SourceInfo>> sources;
-
-    private final String serverVersion;
+    private final Map<String, ObjectNode> definitions = new LinkedHashMap<>();
 
     /**
      * @param tools the agent's tools on the served sources
      * @param sources every configured source, served or not
-     * @param serverVersion the version reported in {@code initialize}
      */
-    public McpToolServer(AgentTools tools, List<SourceInfo> sources, String serverVersion) {
-        this(tools, fixed(sources), serverVersion);
+    public McpToolServer(AgentTools tools, List<SourceInfo> sources) {
+        this(tools, fixed(sources));
     }
 
     /**
+     * @param tools the agent's tools on the served sources
      * @param sources every configured source, served or not, read afresh by each {@code list_sources}
      *     (a source that was down shows as available once it is back)
      */
-    public McpToolServer(AgentTools tools, Supplier<List<SourceInfo>> sources, String serverVersion) {
+    public McpToolServer(AgentTools tools, Supplier<List<SourceInfo>> sources) {
         this.tools = requireNonNull(tools, "tools is null");
         this.sources = requireNonNull(sources, "sources is null");
-        this.serverVersion = requireNonNull(serverVersion, "serverVersion is null");
+        definitions.put(LIST_SOURCES, definition(LIST_SOURCES,
+                "Lists the configured data sources: id, engine, and whether it is available. Takes no arguments.",
+                parse("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}")));
+        for (ToolSpec spec : tools.specs()) {
+            if (DATA_TOOLS.contains(spec.name())) {
+                definitions.put(spec.name(), definition(spec.name(), spec.description(), parse(spec.parametersSchemaJson())));
+            }
+        }
+    }
+
+    /** The sources as configured, served or not, with their state now. */
+    public List<SourceInfo> sources() {
+        return sources.get();
     }
 
     private static Supplier<List<SourceInfo>> fixed(List<SourceInfo> sources) {
@@ -113,67 +119,42 @@ public final class McpToolServer {
         return () -> copy;
     }
 
+    /** The {@code tools/list} entries, {@code list_sources} first (fresh copies). */
+    public List<ObjectNode> definitions() {
+        return definitions.values().stream().map(ObjectNode::deepCopy).toList();
+    }
+
+    /** Whether a tool of this name exists. */
+    public boolean has(String name) {
+        return definitions.containsKey(name);
+    }
+
+    private static ObjectNode definition(String name, String description, JsonNode inputSchema) {
+        ObjectNode tool = NODES.objectNode().put("name", name).put("title", TITLES.get(name)).put("description", description);
+        tool.set("inputSchema", inputSchema);
+        tool.set("outputSchema", OutputSchemas.of(name));
+        ObjectNode annotations = tool.putObject("annotations");
+        annotations.put("title", TITLES.get(name)).put("readOnlyHint", true).put("destructiveHint", false)
+                .put("idempotentHint", true).put("openWorldHint", false);
+        return tool;
+    }
+
     /**
-     * Starts serving JSON-RPC on {@code in}/{@code out} (the process's real stdin and stdout);
-     * nothing else may write to {@code out}.
+     * Runs one call by name with the client's arguments (a JSON object, or null for none) and
+     * returns the {@code CallToolResult}. While it runs, {@link #cancel} with {@code callId} stops
+     * it. Never throws.
      */
-    public McpSyncServer start(InputStream in, OutputStream out) {
-        McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
-        StdioServerTransportProvider transport = new StdioServerTransportProvider(mapper, in, out);
-        return McpServer.sync(transport)
-                .serverInfo("sqlguard", serverVersion)
-                .instructions("Read-only, guarded SQL over the configured sources. Start with list_sources and "
-                        + "describe_source; every query is checked, bounded and audited. Errors come back as tool "
-                        + "results with isError and a stable code.")
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .jsonMapper(mapper)
-                // our own checks (the same records as the schemas) answer with INVALID_ARGUMENT results
-                .validateToolInputs(false)
-                // handlers on boundedElastic, not on the stdio reader: calls overlap
-                .immediateExecution(false)
-                .requestTimeout(Duration.ofMinutes(10))
-                .tools(specifications(mapper))
-                .build();
-    }
-
-    /** The tool specifications, {@code list_sources} first. */
-    List<SyncToolSpecification> specifications(McpJsonMapper mapper) {
-        List<SyncToolSpecification> out = new ArrayList<>();
-        out.add(specification(mapper, LIST_SOURCES,
-                "Lists the configured data sources: id, engine, and whether it is available. Takes no arguments.",
-                LIST_SOURCES_SCHEMA));
-        for (ToolSpec spec : tools.specs()) {
-            if (DATA_TOOLS.contains(spec.name())) {
-                out.add(specification(mapper, spec.name(), spec.description(), spec.parametersSchemaJson()));
-            }
-        }
-        return out;
-    }
-
-    private SyncToolSpecification specification(McpJsonMapper mapper, String name, String description, String schema) {
-        Tool tool = Tool.builder(name, mapper, schema).description(description)
-                .annotations(READ_ONLY).build();
-        return SyncToolSpecification.builder().tool(tool)
-                .callHandler((exchange, request) -> call(name, request.arguments()))
-                .build();
-    }
-
-    /** Runs one call by name with the client's arguments. Never throws. */
-    public CallToolResult call(String name, Map<String, Object> arguments) {
-        return run(name, arguments);
-    }
-
-    private CallToolResult run(String name, Map<String, Object> arguments) {
+    public ObjectNode call(String name, JsonNode arguments, String callId) {
         try {
             if (LIST_SOURCES.equals(name)) {
-                return listSources(arguments == null ? Map.of() : arguments);
+                return listSources(arguments);
             }
             if (!DATA_TOOLS.contains(name)) {
                 return failure(ToolStatus.REJECTED, new GuardException(ErrorCode.INVALID_ARGUMENT,
-                        "Unknown tool; the tools are " + names() + "."));
+                        "Unknown tool; the tools are " + definitions.keySet() + "."));
             }
-            String json = JSON.writeValueAsString(arguments == null ? Map.of() : arguments);
-            return result(tools.call(name, json));
+            String json = arguments == null || arguments.isNull() ? "{}" : JSON.writeValueAsString(arguments);
+            return result(tools.call(new ToolCall(callId, name, json)));
         } catch (JsonProcessingException | RuntimeException e) {
             LOG.log(Level.WARNING, "tool " + name + " failed: " + e.getClass().getSimpleName());
             LOG.log(Level.FINE, "tool failure", e);
@@ -181,17 +162,19 @@ public final class McpToolServer {
         }
     }
 
-    private List<String> names() {
-        List<String> names = new ArrayList<>();
-        names.add(LIST_SOURCES);
-        names.addAll(DATA_TOOLS);
-        return names;
+    /**
+     * Stops the running call {@code callId} as a timeout does (its statement is cancelled on the
+     * engine). Returns whether it was running.
+     */
+    public boolean cancel(String callId) {
+        return tools.cancel(callId);
     }
 
-    private CallToolResult listSources(Map<String, Object> arguments) {
-        if (!arguments.isEmpty()) {
+    private ObjectNode listSources(JsonNode arguments) {
+        if (arguments != null && !arguments.isNull() && !(arguments.isObject() && arguments.isEmpty())) {
+            String detail = arguments.isObject() ? "unknown field " + new TreeSet<>(fieldNames(arguments)).first() : "arguments must be an object";
             return failure(ToolStatus.REJECTED, new GuardException(ErrorCode.INVALID_ARGUMENT,
-                    "list_sources takes no arguments; unknown field " + new java.util.TreeSet<>(arguments.keySet()).first() + "."));
+                    "list_sources takes no arguments; " + detail + "."));
         }
         ObjectNode root = NODES.objectNode().put("status", ToolStatus.OK.name());
         ArrayNode list = root.putArray("sources");
@@ -200,19 +183,48 @@ public final class McpToolServer {
                     .put("available", source.error().isEmpty())
                     .set("error", ToolResultJson.error(source.error()));
         }
-        return CallToolResult.builder().content(List.of(TextContent.builder(ToolResultJson.write(root)).build())).isError(false).build();
+        return envelope(ToolResultJson.write(root), List.of(), false);
     }
 
-    private static CallToolResult result(ToolOutcome outcome) {
-        List<Content> content = new ArrayList<>();
-        content.add(TextContent.builder(outcome.modelJson()).build());
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static ObjectNode result(ToolOutcome outcome) {
+        List<ObjectNode> more = new ArrayList<>();
         if (!outcome.failed() && outcome.chart().isPresent()) {
             ChartOutput chart = outcome.chart().get();
-            chart.png().flatMap(McpToolServer::readAndDelete)
-                    .ifPresent(png -> content.add(ImageContent.builder(Base64.getEncoder().encodeToString(png), "image/png").build()));
-            content.add(TextContent.builder(chart.vegaLite()).build());
+            chart.png().flatMap(McpToolServer::readAndDelete).ifPresent(png -> more.add(NODES.objectNode()
+                    .put("type", "image").put("data", Base64.getEncoder().encodeToString(png)).put("mimeType", "image/png")));
+            more.add(text(chart.vegaLite()));
         }
-        return CallToolResult.builder().content(content).isError(outcome.failed()).build();
+        return envelope(outcome.modelJson(), more, outcome.failed());
+    }
+
+    /** A failure result that no tool produced (the server is busy or stopping, an internal error). */
+    public static ObjectNode failure(ToolStatus status, GuardException error) {
+        ToolResult result = ToolResult.failure("mcp-" + UUID.randomUUID(), status, "", Optional.empty(), Set.of(), error, 0);
+        return envelope(ToolResultJson.write(result), List.of(), true);
+    }
+
+    /**
+     * A {@code CallToolResult}: the JSON object as {@code structuredContent} (written as is, so that
+     * decimals stay exact) and as the first text content, then {@code more} contents.
+     */
+    private static ObjectNode envelope(String json, List<ObjectNode> more, boolean isError) {
+        ObjectNode result = NODES.objectNode();
+        ArrayNode content = result.putArray("content");
+        content.add(text(json));
+        more.forEach(content::add);
+        result.putRawValue("structuredContent", new RawValue(json));
+        result.put("isError", isError);
+        return result;
+    }
+
+    private static ObjectNode text(String text) {
+        return NODES.objectNode().put("type", "text").put("text", text);
     }
 
     /** The PNG's bytes; the file is removed, since the client gets the image inline. */
@@ -227,9 +239,11 @@ public final class McpToolServer {
         }
     }
 
-    private static CallToolResult failure(ToolStatus status, GuardException error) {
-        ToolResult result = ToolResult.failure("mcp-" + java.util.UUID.randomUUID(), status, "", Optional.empty(),
-                Set.of(), error, 0);
-        return CallToolResult.builder().content(List.of(TextContent.builder(ToolResultJson.write(result)).build())).isError(true).build();
+    private static JsonNode parse(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tool schema is not JSON", e);
+        }
     }
 }

@@ -1,0 +1,99 @@
+package dev.sqlguard.app.internal.wiring;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+
+/**
+ * The engines' working folders ({@code sqlguard-work-<pid>-*} in the temporary folder, where DuckDB
+ * spills). Each records the process that owns it (pid and start time, in {@value #OWNER}), so that
+ * the folder of a process that died without cleaning up (SIGKILL, a crash) is removed when the next
+ * one is created. A folder of a live process, or one without an owner record, is never touched.
+ */
+public final class WorkFolders {
+    private static final Logger LOG = Logger.getLogger(WorkFolders.class.getName());
+
+    public static final String PREFIX = "sqlguard-work-";
+    /** The owner record: {@code <pid> <start instant or ->}. */
+    public static final String OWNER = "owner.pid";
+
+    private WorkFolders() {
+    }
+
+    /** A new working folder in {@code parent}, owned by this process, after removing stale ones there. */
+    public static Path create(Path parent) throws IOException {
+        removeStale(parent);
+        ProcessHandle self = ProcessHandle.current();
+        Path folder = Files.createTempDirectory(parent, PREFIX + self.pid() + "-");
+        Files.writeString(folder.resolve(OWNER), self.pid() + " " + start(self).map(Instant::toString).orElse("-"),
+                StandardCharsets.US_ASCII);
+        return folder;
+    }
+
+    /** {@link #create(Path)} in {@code java.io.tmpdir}. */
+    public static Path create() throws IOException {
+        return create(Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /** Removes the working folders in {@code parent} whose owner process is no longer running. Returns how many. */
+    public static int removeStale(Path parent) {
+        int removed = 0;
+        try (DirectoryStream<Path> folders = Files.newDirectoryStream(parent, PREFIX + "*")) {
+            for (Path folder : folders) {
+                if (Files.isDirectory(folder) && !Files.isSymbolicLink(folder) && ownerIsGone(folder)) {
+                    delete(folder);
+                    removed++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "could not look for stale working folders", e);
+        }
+        return removed;
+    }
+
+    /** Whether the folder's owner record names a process that is not running (a reused pid is told apart by its start). */
+    static boolean ownerIsGone(Path folder) {
+        String record;
+        try {
+            record = Files.readString(folder.resolve(OWNER), StandardCharsets.US_ASCII).strip();
+        } catch (IOException e) {
+            return false; // no owner on record: not ours to judge
+        }
+        String[] parts = record.split(" ");
+        long pid;
+        try {
+            pid = Long.parseLong(parts[0]);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        Optional<ProcessHandle> owner = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+        if (owner.isEmpty()) {
+            return true;
+        }
+        if (parts.length < 2 || parts[1].equals("-")) {
+            return false;
+        }
+        Optional<Instant> started = start(owner.get());
+        return started.isPresent() && !started.get().toString().equals(parts[1]);
+    }
+
+    private static Optional<Instant> start(ProcessHandle process) {
+        return process.info().startInstant();
+    }
+
+    private static void delete(Path folder) throws IOException {
+        try (Stream<Path> walk = Files.walk(folder)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.sqlguard.app.internal.wiring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkFoldersTest {
+    @TempDir
+    Path tmp;
+
+    private Path folder(String name, String owner) throws Exception {
+        Path folder = Files.createDirectories(tmp.resolve(WorkFolders.PREFIX + name));
+        Files.writeString(folder.resolve("spill.tmp"), "x");
+        if (owner != null) {
+            Files.writeString(folder.resolve(WorkFolders.OWNER), owner);
+        }
+        return folder;
+    }
+
+    private static long deadPid() throws Exception {
+        Process process = new ProcessBuilder("true").start();
+        process.waitFor();
+        return process.pid();
+    }
+
+    @Test
+    void aNewFolderRecordsItsOwnerAndRemovesOnlyTheFoldersOfDeadProcesses() throws Exception {
+        long self = ProcessHandle.current().pid();
+        Path dead = folder("dead", deadPid() + " -");
+        Path reused = folder("reused", self + " 1970-01-01T00:00:00Z"); // this pid, but another process's start
+        Path live = folder("live", self + " -");
+        Path unknown = folder("unknown", null);
+        Path garbled = folder("garbled", "not a pid");
+
+        Path created = WorkFolders.create(tmp);
+
+        assertThat(created.getFileName().toString()).startsWith(WorkFolders.PREFIX);
+        assertThat(Files.readString(created.resolve(WorkFolders.OWNER))).startsWith(self + " ");
+        assertThat(dead).doesNotExist();
+        assertThat(reused).doesNotExist();
+        assertThat(live).isDirectory();
+        assertThat(unknown).isDirectory();
+        assertThat(garbled).isDirectory();
+        assertThat(WorkFolders.removeStale(tmp)).as("the new folder is this live process's").isZero();
+        assertThat(created).isDirectory();
+    }
+}
