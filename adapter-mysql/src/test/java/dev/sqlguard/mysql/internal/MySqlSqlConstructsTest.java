@@ -267,6 +267,23 @@ class MySqlSqlConstructsTest {
     }
 
     @Test
+    void chainedComparisonsAreReadLeftToRightAsMariaDbReadsThem() {
+        assertThat(plan("SELECT id FROM claims WHERE id = amount = 1").executableSql())
+                .contains("WHERE (((`t1`.`id` = `t1`.`amount`)) = 1)");
+        assertThat(plan("SELECT id = amount = 1 = 0 AS x FROM claims").executableSql())
+                .startsWith("SELECT (((((`t1`.`id` = `t1`.`amount`)) = 1)) = 0) AS `x`");
+        assertThat(plan("SELECT id FROM claims WHERE region = 'a' AND id + 1 > amount * 2 = 1").executableSql())
+                .contains("AND ((((`t1`.`id` + 1) > (`t1`.`amount` * 2))) = 1))");
+        assertThat(plan("SELECT id FROM claims WHERE NOT id = amount = 1").executableSql())
+                .contains("WHERE (NOT (((`t1`.`id` = `t1`.`amount`)) = 1))");
+        // a chain through a keyword operator is not rewritten, and stays refused
+        assertThat(refusal("SELECT id FROM claims WHERE region LIKE 'a' = 1 = id").code()).isEqualTo(ErrorCode.SYNTAX_ERROR);
+        // a chain over a sensitive value is a fact like any other
+        assertThat(refusal("SELECT id FROM users WHERE password = 'x' = 1").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(ChainedComparisons.parenthesise("SELECT 'a = b = c' AS s")).isEqualTo("SELECT 'a = b = c' AS s");
+    }
+
+    @Test
     void aBareTableNameIsNotReadAsAnOuterColumn() {
         assertThat(refusal("SELECT (SELECT u FROM users u WHERE u.id = x.u) AS v FROM (SELECT 1 AS u) x").code())
                 .isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
