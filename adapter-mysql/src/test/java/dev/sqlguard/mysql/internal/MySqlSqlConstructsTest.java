@@ -284,6 +284,18 @@ class MySqlSqlConstructsTest {
     }
 
     @Test
+    void theMySqlTimeHintAppearsOnceAfterTheStatementsFirstSelect() {
+        MySqlValidator mysql8 = new MySqlValidator("src", TestSchemas.snapshot(), TestSchemas.policy(), Optional.of(5000L));
+        String hint = "/*+ MAX_EXECUTION_TIME(5000) */";
+        String with = mysql8.validate(QueryRequest.of("src", "WITH x AS (SELECT id FROM claims) SELECT id FROM x WHERE id IN (SELECT id FROM users)")).executableSql();
+        assertThat(with).startsWith("WITH `cte1` (`id`) AS (SELECT `t1`.`id`").contains(") SELECT " + hint + " `t2`.`id`");
+        assertThat(with.split("MAX_EXECUTION_TIME", -1)).hasSize(2);
+        String union = mysql8.validate(QueryRequest.of("src", "SELECT id FROM claims UNION SELECT id FROM users")).executableSql();
+        assertThat(union).startsWith("(SELECT " + hint + " `t1`.`id`");
+        assertThat(union.split("MAX_EXECUTION_TIME", -1)).hasSize(2);
+    }
+
+    @Test
     void aBareTableNameIsNotReadAsAnOuterColumn() {
         assertThat(refusal("SELECT (SELECT u FROM users u WHERE u.id = x.u) AS v FROM (SELECT 1 AS u) x").code())
                 .isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
