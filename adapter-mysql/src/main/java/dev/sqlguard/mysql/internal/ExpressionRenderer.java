@@ -212,7 +212,7 @@ final class ExpressionRenderer {
     }
 
     private static Value wrap(Value v) {
-        return new Value("(" + v.sql() + ")", v.flows(), v.literal());
+        return new Value("(" + v.sql() + ")", v.flows(), v.literal(), v.mayFail());
     }
 
     private static Long integerValue(LongValue v) {
@@ -483,7 +483,8 @@ final class ExpressionRenderer {
     private Value scalarSubquery(ParenthesedSelect p, Ctx ctx) {
         SelectRenderer.Query q = queries.subquery(p, ctx.scope());
         requireOneColumn(q);
-        return Value.combine("(" + q.sql() + ")", null, List.of(q.values().get(0)));
+        // more than one row is an error: the subquery can fail
+        return Value.combine("(" + q.sql() + ")", null, List.of(q.values().get(0))).failing();
     }
 
     private Value exists(ExistsExpression e, Ctx ctx) {
@@ -574,6 +575,9 @@ final class ExpressionRenderer {
                 rendered.add(v.sql());
             }
         }
+        if (name.equals("coalesce") || name.equals("ifnull")) {
+            args = fallbacks(args, name);
+        }
         if (f.isDistinct() && args.isEmpty()) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "DISTINCT needs an argument.");
         }
@@ -586,6 +590,23 @@ final class ExpressionRenderer {
             facts.amplification(amplification(name, entry.rule(), args));
         }
         return Value.combine(sql.toString(), new FlowStep(name, entry.costClass()), args);
+    }
+
+    /**
+     * COALESCE evaluates a fallback only where the values before it are NULL: when a fallback can
+     * fail, whether the query fails tells which values are NULL, so those values are computed on.
+     */
+    private static List<Value> fallbacks(List<Value> args, String name) {
+        List<Value> out = new ArrayList<>(args);
+        for (int i = args.size() - 1; i > 0; i--) {
+            if (args.get(i).mayFail()) {
+                for (int j = 0; j < i; j++) {
+                    out.set(j, out.get(j).through(FlowStep.partial(name + " fallback")));
+                }
+                break;
+            }
+        }
+        return out;
     }
 
     private String groupConcatClauses(Function f, Ctx ctx) {

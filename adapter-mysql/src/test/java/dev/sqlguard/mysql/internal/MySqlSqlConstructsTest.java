@@ -296,6 +296,16 @@ class MySqlSqlConstructsTest {
     }
 
     @Test
+    void aFallbackThatCanFailMakesCoalesceAnOracleOnNulls() {
+        // coalesce evaluates its fallback only where the value is NULL: a failing fallback tells which values are NULL
+        assertThat(refusal("SELECT coalesce(password, pow(10, 400 + id - id)) AS x FROM users").getMessage())
+                .contains("'password'").contains("coalesce fallback");
+        assertThat(refusal("SELECT ifnull(password, (SELECT name FROM users)) AS x FROM users").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(authorized("SELECT coalesce(password, 'none') AS x, ifnull(api_key, name) AS y FROM users").outputs()).hasSize(2);
+        assertThat(authorized("SELECT coalesce(pow(id, 2), password) AS x FROM users").outputs()).hasSize(1);
+    }
+
+    @Test
     void aBareTableNameIsNotReadAsAnOuterColumn() {
         assertThat(refusal("SELECT (SELECT u FROM users u WHERE u.id = x.u) AS v FROM (SELECT 1 AS u) x").code())
                 .isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
