@@ -303,6 +303,10 @@ class MySqlSqlConstructsTest {
         assertThat(refusal("SELECT ifnull(password, (SELECT name FROM users)) AS x FROM users").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
         assertThat(authorized("SELECT coalesce(password, 'none') AS x, ifnull(api_key, name) AS y FROM users").outputs()).hasSize(2);
         assertThat(authorized("SELECT coalesce(pow(id, 2), password) AS x FROM users").outputs()).hasSize(1);
+        // concat stops at the first NULL: a failing later argument tells whether password is NULL
+        assertThat(refusal("SELECT concat(password, pow(10, 400 + id - id)) AS x FROM users").getMessage())
+                .contains("'password'").contains("concat before a failing argument");
+        assertThat(authorized("SELECT concat(pow(id, 2), password) AS x, concat(name, password) AS y FROM users").outputs()).hasSize(2);
     }
 
     @Test
