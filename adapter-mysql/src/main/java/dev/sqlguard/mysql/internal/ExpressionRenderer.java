@@ -583,7 +583,14 @@ final class ExpressionRenderer {
         }
         StringBuilder sql = new StringBuilder(name).append('(').append(f.isDistinct() ? "DISTINCT " : "").append(String.join(", ", rendered));
         if (name.equals("group_concat")) {
-            sql.append(groupConcatClauses(f, ctx));
+            Rendered clauses = groupConcatClauses(f, ctx);
+            sql.append(clauses.sql());
+            if (clauses.mayFail()) {
+                // rows whose arguments are NULL are skipped before their ORDER BY keys are computed (measured)
+                List<Value> marked = new ArrayList<>();
+                args.forEach(a -> marked.add(a.through(FlowStep.partial("group_concat before a failing ORDER BY"))));
+                args = marked;
+            }
         }
         sql.append(')');
         if (entry.costClass() == CostClass.AMPLIFYING) {
@@ -613,11 +620,18 @@ final class ExpressionRenderer {
         return out;
     }
 
-    private String groupConcatClauses(Function f, Ctx ctx) {
+    /** Rendered text, and whether computing it can fail. */
+    record Rendered(String sql, boolean mayFail) {
+    }
+
+    private Rendered groupConcatClauses(Function f, Ctx ctx) {
         StringBuilder out = new StringBuilder();
+        boolean mayFail = false;
         if (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty()) {
-            out.append(" ORDER BY ").append(orderList(f.getOrderByElements(), new Ctx(ctx.scope(), Clause.AGGREGATE_ORDER, ctx.depth()),
-                    UsePosition.ORDERING));
+            Rendered order = orderList(f.getOrderByElements(), new Ctx(ctx.scope(), Clause.AGGREGATE_ORDER, ctx.depth()),
+                    UsePosition.ORDERING);
+            out.append(" ORDER BY ").append(order.sql());
+            mayFail = order.mayFail();
         }
         if (f.getKeywordArguments() != null) {
             for (Function.KeywordArgument k : f.getKeywordArguments()) {
@@ -628,12 +642,13 @@ final class ExpressionRenderer {
                 out.append(" SEPARATOR ").append(Literals.string(s));
             }
         }
-        return out.toString();
+        return new Rendered(out.toString(), mayFail);
     }
 
     /** An ORDER BY list of expressions (windows and aggregates: no positions, no aliases), each a use at {@code position}. */
-    String orderList(List<OrderByElement> elements, Ctx ctx, UsePosition position) {
+    Rendered orderList(List<OrderByElement> elements, Ctx ctx, UsePosition position) {
         List<String> out = new ArrayList<>();
+        boolean mayFail = false;
         for (OrderByElement o : elements) {
             if (o.getNullOrdering() != null || o.getWithFill() != null || o.isMysqlWithRollup()) {
                 throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "NULLS FIRST, NULLS LAST and WITH ROLLUP are not allowed in ORDER BY.");
@@ -643,9 +658,10 @@ final class ExpressionRenderer {
             }
             Value v = render(o.getExpression(), ctx);
             facts.use(v, position);
+            mayFail |= v.mayFail();
             out.add(v.sql() + (o.isAscDescPresent() ? (o.isAsc() ? " ASC" : " DESC") : ""));
         }
-        return String.join(", ", out);
+        return new Rendered(String.join(", ", out), mayFail);
     }
 
     private static boolean isPlainStar(AllColumns a) {
@@ -742,7 +758,7 @@ final class ExpressionRenderer {
             over.append("PARTITION BY ").append(String.join(", ", keys));
         }
         if (a.getOrderByElements() != null && !a.getOrderByElements().isEmpty()) {
-            over.append(over.isEmpty() ? "" : " ").append("ORDER BY ").append(orderList(a.getOrderByElements(), windowCtx, UsePosition.WINDOW));
+            over.append(over.isEmpty() ? "" : " ").append("ORDER BY ").append(orderList(a.getOrderByElements(), windowCtx, UsePosition.WINDOW).sql());
         }
         if (a.getWindowElement() != null) {
             over.append(over.isEmpty() ? "" : " ").append(frame(a.getWindowElement()));

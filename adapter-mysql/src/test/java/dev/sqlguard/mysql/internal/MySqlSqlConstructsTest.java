@@ -307,6 +307,10 @@ class MySqlSqlConstructsTest {
         assertThat(refusal("SELECT concat(password, pow(10, 400 + id - id)) AS x FROM users").getMessage())
                 .contains("'password'").contains("concat before a failing argument");
         assertThat(authorized("SELECT concat(pow(id, 2), password) AS x, concat(name, password) AS y FROM users").outputs()).hasSize(2);
+        // group_concat skips rows whose arguments are NULL before computing their ORDER BY keys
+        assertThat(refusal("SELECT group_concat(password ORDER BY pow(10, 400 + id - id)) AS x FROM users").getMessage())
+                .contains("'password'").contains("group_concat before a failing ORDER BY");
+        assertThat(authorized("SELECT group_concat(password ORDER BY id) AS x FROM users").outputs()).hasSize(1);
     }
 
     @Test
