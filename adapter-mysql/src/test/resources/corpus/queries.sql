@@ -350,3 +350,8 @@ SELECT `window` FROM departments WHERE budget IS NOT NULL UNION SELECT `window` 
 WITH x AS (SELECT `window` AS grp, budget AS v FROM departments) SELECT grp, count(*) FROM x WHERE v IS NOT NULL GROUP BY grp ORDER BY grp
 SELECT dept_id, rank() OVER (PARTITION BY `window` ORDER BY budget, dept_id) AS r FROM departments ORDER BY dept_id, r
 SELECT d.`window`, d.c FROM (SELECT `window`, count(*) AS c FROM departments GROUP BY `window`) d ORDER BY d.c DESC, d.`window`
+SELECT name, age > 30 = is_male AS same FROM singer ORDER BY singer_id
+SELECT count(*) FROM singer WHERE country = 'France' = is_male
+SELECT count(*) FROM employees WHERE current = 1 = (dept_id = 2)
+SELECT emp_id FROM employees WHERE salary > 50000 = current AND dept_id = 1 ORDER BY emp_id
+SELECT a.name FROM singer a JOIN singer b ON a.singer_id = b.singer_id WHERE a.age = b.age = 1 ORDER BY a.singer_id

@@ -177,6 +177,7 @@ class AttackVectorTest {
                 "SELECT id, row_number() OVER (ORDER BY password) AS r FROM users",
                 "SELECT pow(ascii(substring(password, 8, 1)), 154) AS x FROM users WHERE id = 1",
                 "SELECT 1 AS one FROM (SELECT pow(ascii(substring(password, 8, 1)), 155) AS x FROM users) t",
+                "SELECT coalesce(password, pow(10, 400 + id - id)) AS x FROM users WHERE id = 1",
                 "WITH RECURSIVE r (n, p) AS (SELECT 1, password FROM users WHERE id = 1 UNION ALL SELECT n + 1, p FROM r WHERE n < 3"
                         + " AND p LIKE 'h%') SELECT n FROM r");
     }

@@ -212,7 +212,7 @@ final class ExpressionRenderer {
     }
 
     private static Value wrap(Value v) {
-        return new Value("(" + v.sql() + ")", v.flows(), v.literal());
+        return new Value("(" + v.sql() + ")", v.flows(), v.literal(), v.mayFail());
     }
 
     private static Long integerValue(LongValue v) {
@@ -483,7 +483,8 @@ final class ExpressionRenderer {
     private Value scalarSubquery(ParenthesedSelect p, Ctx ctx) {
         SelectRenderer.Query q = queries.subquery(p, ctx.scope());
         requireOneColumn(q);
-        return Value.combine("(" + q.sql() + ")", null, List.of(q.values().get(0)));
+        // more than one row is an error: the subquery can fail
+        return Value.combine("(" + q.sql() + ")", null, List.of(q.values().get(0))).failing();
     }
 
     private Value exists(ExistsExpression e, Ctx ctx) {
@@ -574,12 +575,22 @@ final class ExpressionRenderer {
                 rendered.add(v.sql());
             }
         }
+        if (entry.costClass() == CostClass.TOTAL && args.size() > 1) {
+            args = fallbacks(args, name);
+        }
         if (f.isDistinct() && args.isEmpty()) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "DISTINCT needs an argument.");
         }
         StringBuilder sql = new StringBuilder(name).append('(').append(f.isDistinct() ? "DISTINCT " : "").append(String.join(", ", rendered));
         if (name.equals("group_concat")) {
-            sql.append(groupConcatClauses(f, ctx));
+            Rendered clauses = groupConcatClauses(f, ctx);
+            sql.append(clauses.sql());
+            if (clauses.mayFail()) {
+                // rows whose arguments are NULL are skipped before their ORDER BY keys are computed (measured)
+                List<Value> marked = new ArrayList<>();
+                args.forEach(a -> marked.add(a.through(FlowStep.partial("group_concat before a failing ORDER BY"))));
+                args = marked;
+            }
         }
         sql.append(')');
         if (entry.costClass() == CostClass.AMPLIFYING) {
@@ -588,11 +599,39 @@ final class ExpressionRenderer {
         return Value.combine(sql.toString(), new FlowStep(name, entry.costClass()), args);
     }
 
-    private String groupConcatClauses(Function f, Ctx ctx) {
+    /**
+     * The server evaluates a call's arguments left to right and may stop early: COALESCE at the first
+     * value that is not NULL, CONCAT and most others at the first NULL. When an argument can fail,
+     * whether the query fails tells whether the values before it are NULL, so those values are
+     * computed on (measured on MariaDB 10.11: {@code coalesce(NULL, pow(10, 400 + id - id))} fails,
+     * {@code coalesce('x', ...)} does not).
+     */
+    private static List<Value> fallbacks(List<Value> args, String name) {
+        List<Value> out = new ArrayList<>(args);
+        String step = name.equals("coalesce") || name.equals("ifnull") ? name + " fallback" : name + " before a failing argument";
+        for (int i = args.size() - 1; i > 0; i--) {
+            if (args.get(i).mayFail()) {
+                for (int j = 0; j < i; j++) {
+                    out.set(j, out.get(j).through(FlowStep.partial(step)));
+                }
+                break;
+            }
+        }
+        return out;
+    }
+
+    /** Rendered text, and whether computing it can fail. */
+    record Rendered(String sql, boolean mayFail) {
+    }
+
+    private Rendered groupConcatClauses(Function f, Ctx ctx) {
         StringBuilder out = new StringBuilder();
+        boolean mayFail = false;
         if (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty()) {
-            out.append(" ORDER BY ").append(orderList(f.getOrderByElements(), new Ctx(ctx.scope(), Clause.AGGREGATE_ORDER, ctx.depth()),
-                    UsePosition.ORDERING));
+            Rendered order = orderList(f.getOrderByElements(), new Ctx(ctx.scope(), Clause.AGGREGATE_ORDER, ctx.depth()),
+                    UsePosition.ORDERING);
+            out.append(" ORDER BY ").append(order.sql());
+            mayFail = order.mayFail();
         }
         if (f.getKeywordArguments() != null) {
             for (Function.KeywordArgument k : f.getKeywordArguments()) {
@@ -603,12 +642,13 @@ final class ExpressionRenderer {
                 out.append(" SEPARATOR ").append(Literals.string(s));
             }
         }
-        return out.toString();
+        return new Rendered(out.toString(), mayFail);
     }
 
     /** An ORDER BY list of expressions (windows and aggregates: no positions, no aliases), each a use at {@code position}. */
-    String orderList(List<OrderByElement> elements, Ctx ctx, UsePosition position) {
+    Rendered orderList(List<OrderByElement> elements, Ctx ctx, UsePosition position) {
         List<String> out = new ArrayList<>();
+        boolean mayFail = false;
         for (OrderByElement o : elements) {
             if (o.getNullOrdering() != null || o.getWithFill() != null || o.isMysqlWithRollup()) {
                 throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "NULLS FIRST, NULLS LAST and WITH ROLLUP are not allowed in ORDER BY.");
@@ -618,9 +658,10 @@ final class ExpressionRenderer {
             }
             Value v = render(o.getExpression(), ctx);
             facts.use(v, position);
+            mayFail |= v.mayFail();
             out.add(v.sql() + (o.isAscDescPresent() ? (o.isAsc() ? " ASC" : " DESC") : ""));
         }
-        return String.join(", ", out);
+        return new Rendered(String.join(", ", out), mayFail);
     }
 
     private static boolean isPlainStar(AllColumns a) {
@@ -717,7 +758,7 @@ final class ExpressionRenderer {
             over.append("PARTITION BY ").append(String.join(", ", keys));
         }
         if (a.getOrderByElements() != null && !a.getOrderByElements().isEmpty()) {
-            over.append(over.isEmpty() ? "" : " ").append("ORDER BY ").append(orderList(a.getOrderByElements(), windowCtx, UsePosition.WINDOW));
+            over.append(over.isEmpty() ? "" : " ").append("ORDER BY ").append(orderList(a.getOrderByElements(), windowCtx, UsePosition.WINDOW).sql());
         }
         if (a.getWindowElement() != null) {
             over.append(over.isEmpty() ? "" : " ").append(frame(a.getWindowElement()));

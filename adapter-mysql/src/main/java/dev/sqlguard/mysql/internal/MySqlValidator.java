@@ -76,7 +76,18 @@ public final class MySqlValidator implements StatementValidator {
 
     private QueryPlan plan(String sql) {
         SqlPrecheck.check(sql, policy.limits().maxSqlLength());
-        Statement statement = parseOne(KeywordNames.quote(sql));
+        String text = KeywordNames.quote(sql);
+        Statement statement;
+        try {
+            statement = parseOne(text);
+        } catch (GuardException refused) {
+            // MariaDB's chained comparisons (a = b = c) are read left to right; the parser needs the parentheses
+            String chained = ChainedComparisons.parenthesise(text);
+            if (refused.code() != ErrorCode.SYNTAX_ERROR || chained.equals(text)) {
+                throw refused;
+            }
+            statement = parseOne(chained);
+        }
         if (!(statement instanceof Select select)) {
             throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
         }

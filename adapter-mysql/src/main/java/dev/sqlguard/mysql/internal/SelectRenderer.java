@@ -565,7 +565,7 @@ final class SelectRenderer {
             return Optional.empty();
         }
         Item item = ctx.scope().items().get(position.get() - 1);
-        return Optional.of(new Value("(" + item.value().sql() + ")", item.value().flows(), Optional.empty()));
+        return Optional.of(new Value("(" + item.value().sql() + ")", item.value().flows(), Optional.empty(), item.value().mayFail()));
     }
 
     private String groupBy(GroupByElement groupBy, Scope scope) {

@@ -23,8 +23,9 @@ import dev.sqlguard.domain.GuardException;
  * @param sql the rendered text
  * @param flows every base column the value derives from, with its steps
  * @param literal the value of an integer ({@link Long}) or text ({@link String}) literal, if it is one
+ * @param mayFail whether computing the value passes a step that can fail, whatever it derives from
  */
-record Value(String sql, List<Flow> flows, Optional<Object> literal) {
+record Value(String sql, List<Flow> flows, Optional<Object> literal, boolean mayFail) {
     /** Flows kept per value at most; a query that needs more is refused as too complex. */
     static final int MAX_FLOWS = 4_096;
     /** Steps remembered per flow; past it only the first non-total step still matters and is kept. */
@@ -56,31 +57,43 @@ record Value(String sql, List<Flow> flows, Optional<Object> literal) {
     }
 
     static Value of(String sql) {
-        return new Value(sql, List.of(), Optional.empty());
+        return new Value(sql, List.of(), Optional.empty(), false);
     }
 
     static Value literal(String sql, Object value) {
-        return new Value(sql, List.of(), Optional.of(value));
+        return new Value(sql, List.of(), Optional.of(value), false);
     }
 
     static Value column(String sql, ColumnRef column) {
-        return new Value(sql, List.of(new Flow(column, List.of())), Optional.empty());
+        return new Value(sql, List.of(new Flow(column, List.of())), Optional.empty(), false);
     }
 
     /** The same flows under other text. */
     Value withSql(String text) {
-        return new Value(text, flows, Optional.empty());
+        return new Value(text, flows, Optional.empty(), mayFail);
     }
 
     /** The flows of every value in {@code parts}, each passed through {@code step} (none when null), under {@code text}. */
     static Value combine(String text, FlowStep step, Collection<Value> parts) {
         List<Flow> all = new ArrayList<>();
+        boolean fails = step != null && step.costClass() != CostClass.TOTAL;
         for (Value part : parts) {
+            fails |= part.mayFail();
             for (Flow flow : part.flows()) {
                 all.add(step == null ? flow : flow.then(step));
             }
         }
-        return new Value(text, all, Optional.empty());
+        return new Value(text, all, Optional.empty(), fails);
+    }
+
+    /** The same value, marked as one that can fail (a scalar subquery returning several rows). */
+    Value failing() {
+        return new Value(sql, flows, literal, true);
+    }
+
+    /** This value after passing through {@code step}, keeping its text. */
+    Value through(FlowStep step) {
+        return combine(sql, step, List.of(this));
     }
 
     /** The base columns this value derives from. */

@@ -267,6 +267,53 @@ class MySqlSqlConstructsTest {
     }
 
     @Test
+    void chainedComparisonsAreReadLeftToRightAsMariaDbReadsThem() {
+        assertThat(plan("SELECT id FROM claims WHERE id = amount = 1").executableSql())
+                .contains("WHERE (((`t1`.`id` = `t1`.`amount`)) = 1)");
+        assertThat(plan("SELECT id = amount = 1 = 0 AS x FROM claims").executableSql())
+                .startsWith("SELECT (((((`t1`.`id` = `t1`.`amount`)) = 1)) = 0) AS `x`");
+        assertThat(plan("SELECT id FROM claims WHERE region = 'a' AND id + 1 > amount * 2 = 1").executableSql())
+                .contains("AND ((((`t1`.`id` + 1) > (`t1`.`amount` * 2))) = 1))");
+        assertThat(plan("SELECT id FROM claims WHERE NOT id = amount = 1").executableSql())
+                .contains("WHERE (NOT (((`t1`.`id` = `t1`.`amount`)) = 1))");
+        // a chain through a keyword operator is not rewritten, and stays refused
+        assertThat(refusal("SELECT id FROM claims WHERE region LIKE 'a' = 1 = id").code()).isEqualTo(ErrorCode.SYNTAX_ERROR);
+        // a chain over a sensitive value is a fact like any other
+        assertThat(refusal("SELECT id FROM users WHERE password = 'x' = 1").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(ChainedComparisons.parenthesise("SELECT 'a = b = c' AS s")).isEqualTo("SELECT 'a = b = c' AS s");
+    }
+
+    @Test
+    void theMySqlTimeHintAppearsOnceAfterTheStatementsFirstSelect() {
+        MySqlValidator mysql8 = new MySqlValidator("src", TestSchemas.snapshot(), TestSchemas.policy(), Optional.of(5000L));
+        String hint = "/*+ MAX_EXECUTION_TIME(5000) */";
+        String with = mysql8.validate(QueryRequest.of("src", "WITH x AS (SELECT id FROM claims) SELECT id FROM x WHERE id IN (SELECT id FROM users)")).executableSql();
+        assertThat(with).startsWith("WITH `cte1` (`id`) AS (SELECT `t1`.`id`").contains(") SELECT " + hint + " `t2`.`id`");
+        assertThat(with.split("MAX_EXECUTION_TIME", -1)).hasSize(2);
+        String union = mysql8.validate(QueryRequest.of("src", "SELECT id FROM claims UNION SELECT id FROM users")).executableSql();
+        assertThat(union).startsWith("(SELECT " + hint + " `t1`.`id`");
+        assertThat(union.split("MAX_EXECUTION_TIME", -1)).hasSize(2);
+    }
+
+    @Test
+    void aFallbackThatCanFailMakesCoalesceAnOracleOnNulls() {
+        // coalesce evaluates its fallback only where the value is NULL: a failing fallback tells which values are NULL
+        assertThat(refusal("SELECT coalesce(password, pow(10, 400 + id - id)) AS x FROM users").getMessage())
+                .contains("'password'").contains("coalesce fallback");
+        assertThat(refusal("SELECT ifnull(password, (SELECT name FROM users)) AS x FROM users").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(authorized("SELECT coalesce(password, 'none') AS x, ifnull(api_key, name) AS y FROM users").outputs()).hasSize(2);
+        assertThat(authorized("SELECT coalesce(pow(id, 2), password) AS x FROM users").outputs()).hasSize(1);
+        // concat stops at the first NULL: a failing later argument tells whether password is NULL
+        assertThat(refusal("SELECT concat(password, pow(10, 400 + id - id)) AS x FROM users").getMessage())
+                .contains("'password'").contains("concat before a failing argument");
+        assertThat(authorized("SELECT concat(pow(id, 2), password) AS x, concat(name, password) AS y FROM users").outputs()).hasSize(2);
+        // group_concat skips rows whose arguments are NULL before computing their ORDER BY keys
+        assertThat(refusal("SELECT group_concat(password ORDER BY pow(10, 400 + id - id)) AS x FROM users").getMessage())
+                .contains("'password'").contains("group_concat before a failing ORDER BY");
+        assertThat(authorized("SELECT group_concat(password ORDER BY id) AS x FROM users").outputs()).hasSize(1);
+    }
+
+    @Test
     void aBareTableNameIsNotReadAsAnOuterColumn() {
         assertThat(refusal("SELECT (SELECT u FROM users u WHERE u.id = x.u) AS v FROM (SELECT 1 AS u) x").code())
                 .isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
