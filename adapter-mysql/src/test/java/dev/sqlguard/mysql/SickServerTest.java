@@ -53,7 +53,9 @@ import dev.sqlguard.ports.EngineContext;
 /**
  * Time limits that survive a sick server: a server that stops answering (simulated by a TCP proxy
  * that stops forwarding, so the shared server is never paused), a full connection limit, and
- * retries of runaway queries. Assertions are on codes; {@code @Timeout} only guards against hangs.
+ * retries of runaway queries. Assertions are on codes; {@code @Timeout} only guards against hangs, in
+ * a separate thread because a thread blocked in a socket read ignores interrupts (before the fix the
+ * frozen-server cases hung the JVM for minutes).
  */
 @Tag("mysql")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -188,7 +190,7 @@ class SickServerTest {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aServerThatStopsAnsweringMidQueryGivesTheTimeLimitNotOk() throws Exception {
         try (PausableProxy proxy = proxy();
              Engine e = engine("jdbc:mysql://127.0.0.1:" + proxy.port(), TestServer.roUser(), TestServer.roPassword(),
@@ -208,7 +210,7 @@ class SickServerTest {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aServerThatStopsAnsweringBeforeTheSessionCheckGivesTheTimeLimitNotOk() throws Exception {
         try (PausableProxy proxy = proxy();
              Engine e = engine("jdbc:mysql://127.0.0.1:" + proxy.port(), TestServer.roUser(), TestServer.roPassword(),
@@ -228,7 +230,7 @@ class SickServerTest {
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void theKillPathWorksWithTheAccountsConnectionLimitReached() throws Exception {
         String user = "sqlguard_t_lim_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
         String password = "pw-" + UUID.randomUUID();
@@ -260,7 +262,7 @@ class SickServerTest {
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void runningAndUnwindingQueriesCountAgainstTheSourcesConcurrencyLimit() throws Exception {
         try (Engine e = engine(TestServer.url(), TestServer.roUser(), TestServer.roPassword(),
                 Limits.defaults().withMaxRows(1_000_000).withTimeout(Duration.ofSeconds(30)),
