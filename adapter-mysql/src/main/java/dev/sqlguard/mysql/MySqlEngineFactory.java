@@ -136,7 +136,8 @@ public final class MySqlEngineFactory implements EngineFactory {
             throw startupFailure(source, e);
         }
 
-        ScheduledThreadPoolExecutor watchdog = new ScheduledThreadPoolExecutor(1, r -> {
+        // two threads: a deadline kill must not wait behind a watch of a killed query on a hung server
+        ScheduledThreadPoolExecutor watchdog = new ScheduledThreadPoolExecutor(2, r -> {
             Thread t = new Thread(r, "sqlguard-mysql-watchdog-" + source);
             t.setDaemon(true);
             return t;

@@ -53,7 +53,9 @@ import dev.sqlguard.ports.EngineContext;
 /**
  * Time limits that survive a sick server: a server that stops answering (simulated by a TCP proxy
  * that stops forwarding, so the shared server is never paused), a full connection limit, and
- * retries of runaway queries. Assertions are on codes; {@code @Timeout} only guards against hangs.
+ * retries of runaway queries. Assertions are on codes; {@code @Timeout} only guards against hangs, in
+ * a separate thread because a thread blocked in a socket read ignores interrupts (before the fix the
+ * frozen-server cases hung the JVM for minutes).
  */
 @Tag("mysql")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -188,7 +190,7 @@ class SickServerTest {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aServerThatStopsAnsweringMidQueryGivesTheTimeLimitNotOk() throws Exception {
         try (PausableProxy proxy = proxy();
              Engine e = engine("jdbc:mysql://127.0.0.1:" + proxy.port(), TestServer.roUser(), TestServer.roPassword(),
@@ -208,7 +210,7 @@ class SickServerTest {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aServerThatStopsAnsweringBeforeTheSessionCheckGivesTheTimeLimitNotOk() throws Exception {
         try (PausableProxy proxy = proxy();
              Engine e = engine("jdbc:mysql://127.0.0.1:" + proxy.port(), TestServer.roUser(), TestServer.roPassword(),
@@ -228,7 +230,7 @@ class SickServerTest {
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void theKillPathWorksWithTheAccountsConnectionLimitReached() throws Exception {
         String user = "sqlguard_t_lim_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
         String password = "pw-" + UUID.randomUUID();
@@ -260,7 +262,7 @@ class SickServerTest {
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void runningAndUnwindingQueriesCountAgainstTheSourcesConcurrencyLimit() throws Exception {
         try (Engine e = engine(TestServer.url(), TestServer.roUser(), TestServer.roPassword(),
                 Limits.defaults().withMaxRows(1_000_000).withTimeout(Duration.ofSeconds(30)),
@@ -287,6 +289,57 @@ class SickServerTest {
             }
             assertThat(MySqlServerTest.runningQueryOfOrZero(TestServer.roUser())).isZero();
             assertThat(service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims")).status()).isEqualTo(ToolStatus.OK);
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void theReservedKillConnectionIsReopenedAfterTheServerDropsIt() throws Exception {
+        String user = "sqlguard_t_kc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        String password = "pw-" + UUID.randomUUID();
+        try (Connection admin = TestServer.admin(database); Statement s = admin.createStatement()) {
+            s.execute("CREATE USER '" + user + "'@'%' IDENTIFIED BY '" + password + "'");
+            s.execute("GRANT SELECT ON `" + database + "`.* TO '" + user + "'@'%'");
+        }
+        try (Engine e = engine(TestServer.url(), user, password, Limits.defaults().withTimeout(Duration.ofSeconds(2)),
+                Map.of("poolSize", "1"))) {
+            MySqlExecutor executor = (MySqlExecutor) e.execution();
+            // the server drops every session of the account (a restart, a DBA's KILL, wait_timeout): the kill connection too
+            try (Connection admin = TestServer.admin(database); Statement s = admin.createStatement()) {
+                List<Long> ids = new java.util.ArrayList<>();
+                try (java.sql.ResultSet rs = s.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE USER = '" + user + "'")) {
+                    while (rs.next()) {
+                        ids.add(rs.getLong(1));
+                    }
+                }
+                assertThat(ids).hasSize(2);
+                for (long id : ids) {
+                    s.execute("KILL CONNECTION " + id);
+                }
+            }
+            // the pooled session is gone too: a call may find it dead (ENGINE_UNAVAILABLE, retryable) and the pool replaces it
+            ToolResult flush = service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims"));
+            assertThat(flush.status() == ToolStatus.OK || flush.error().orElseThrow().code() == ErrorCode.ENGINE_UNAVAILABLE).isTrue();
+            // the first runaway still ends at its limit (its kill fails, so its connection is aborted) ...
+            ToolResult first = service.query(e.binding(), QueryRequest.of("db", RUNAWAY));
+            assertThat(first.error().orElseThrow().code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT);
+            // ... and the failure re-opens the kill connection at once, so the next runaway is killed on the server
+            while (executor.killConnectionReopened() == 0) {
+                Thread.sleep(20);
+            }
+            // the aborted runaway holds the source's only slot until the server shows it ended (seen over the new connection)
+            while (executor.queriesOnServer() > 0) {
+                Thread.sleep(20);
+            }
+            long killsBefore = executor.killsSent();
+            ToolResult second = service.query(e.binding(), QueryRequest.of("db", RUNAWAY));
+            assertThat(second.error().orElseThrow().code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT);
+            assertThat(executor.killsSent()).isGreaterThan(killsBefore);
+            assertThat(MySqlServerTest.runningQueryOfOrZero(user)).isZero();
+        } finally {
+            try (Connection admin = TestServer.admin(database); Statement s = admin.createStatement()) {
+                s.execute("DROP USER IF EXISTS '" + user + "'@'%'");
+            }
         }
     }
 }

@@ -199,6 +199,11 @@ public final class MySqlExecutor implements ExecutionPort {
         }
     }
 
+    /** How many times the reserved kill connection was re-opened after a failure (tests and metrics). */
+    public long killConnectionReopened() {
+        return control.reopened();
+    }
+
     /** Queries of this source on the server, running or unwinding (tests and metrics). */
     public int queriesOnServer() {
         return maxConcurrent - slots.availablePermits();
