@@ -986,7 +986,11 @@ final class SelectRenderer {
             Value right = expr(b.getRightExpression(), scope, d);
             boolean total = binary.equals("||");
             FlowStep step = total ? FlowStep.total("||") : FlowStep.partial(binary.toLowerCase(Locale.ROOT));
-            return new Value("(" + left.sql() + " " + binary + " " + right.sql() + ")", Flows.merge(List.of(left, right), step));
+            Value out = new Value("(" + left.sql() + " " + binary + " " + right.sql() + ")", Flows.merge(List.of(left, right), step));
+            if (total) {
+                copies("||", out);
+            }
+            return out;
         }
         if (k == Between.class) {
             Between b = (Between) e;
@@ -1310,9 +1314,23 @@ final class SelectRenderer {
         }
         sql.append(')');
         if (cost == CostClass.AMPLIFYING) {
-            amplification(name, params == null ? List.of() : List.copyOf(params));
+            amplification(name, params == null ? List.of() : List.copyOf(params), args);
         }
-        return new Value(sql.toString(), Flows.merge(args, new FlowStep(name, cost)));
+        Value out = new Value(sql.toString(), Flows.merge(args, new FlowStep(name, cost)));
+        if (name.equals("concat") || name.equals("concat_ws")) {
+            copies(name, out);
+        }
+        return out;
+    }
+
+    /**
+     * A concatenation builds as many data values as flow into it: {@code x || x} through nested
+     * CTEs doubles at every level. Recorded as a relative amplification by that count.
+     */
+    private void copies(String name, Value value) {
+        if (value.flows().size() > 1) {
+            record(Amplification.relative(name, value.flows().size()));
+        }
     }
 
     private String innerOrderBy(List<OrderByElement> elements, Scope scope, UsePosition position) {
@@ -1479,15 +1497,18 @@ final class SelectRenderer {
 
     // ------------------------------------------------------------------ amplification
 
-    private void amplification(String name, List<Expression> args) {
+    private void amplification(String name, List<Expression> args, List<Value> values) {
+        boolean nested = values.stream().flatMap(v -> v.flows().stream()).flatMap(f -> f.chain().stream())
+                .anyMatch(step -> step.costClass() == CostClass.AMPLIFYING);
+        long copies = Math.max(1, values.isEmpty() ? 1 : values.get(0).flows().size());
         Amplification call;
         switch (name) {
             case "repeat" -> {
                 Optional<Long> n = args.size() == 2 ? integer(args.get(1)) : Optional.empty();
                 Optional<String> s = args.isEmpty() ? Optional.empty() : string(args.get(0));
-                call = n.isEmpty() ? Amplification.unbounded(name) : s.isPresent()
+                call = n.isEmpty() || nested ? Amplification.unbounded(name) : s.isPresent()
                         ? Amplification.absolute(name, Math.max(0, n.get()) * s.get().length())
-                        : Amplification.relative(name, Math.max(0, n.get()));
+                        : Amplification.relative(name, Math.max(0, n.get()) * copies);
             }
             case "lpad", "rpad" -> {
                 Optional<Long> n = args.size() >= 2 ? integer(args.get(1)) : Optional.empty();
@@ -1496,14 +1517,19 @@ final class SelectRenderer {
             case "replace" -> {
                 Optional<String> from = args.size() == 3 ? string(args.get(1)) : Optional.empty();
                 Optional<String> to = args.size() == 3 ? string(args.get(2)) : Optional.empty();
-                call = from.isEmpty() || to.isEmpty() || from.get().isEmpty() ? Amplification.unbounded(name)
-                        : Amplification.relative(name, Math.max(1, (to.get().length() + from.get().length() - 1) / from.get().length()));
+                call = from.isEmpty() || to.isEmpty() || from.get().isEmpty() || nested ? Amplification.unbounded(name)
+                        : Amplification.relative(name, copies * Math.max(1, (to.get().length() + from.get().length() - 1) / from.get().length()));
             }
             case "generate_series" -> call = seriesLength(args).map(n -> Amplification.absolute(name, n))
                     .orElseGet(() -> Amplification.unbounded(name));
             default -> call = Amplification.unbounded(name);
         }
-        String key = name + (call.relative() ? "/relative" : "/absolute");
+        record(call);
+    }
+
+    /** Keeps, per function and kind, the call that could build the most. */
+    private void record(Amplification call) {
+        String key = call.function() + (call.relative() ? "/relative" : "/absolute");
         Amplification known = amplifications.get(key);
         if (known == null || call.bound().isEmpty()
                 || (known.bound().isPresent() && call.bound().getAsLong() > known.bound().getAsLong())) {

@@ -119,6 +119,21 @@ class PostgresValidatorTest {
     }
 
     @Test
+    void boundsValuesCopiedThroughConcatenationAndNestedCalls() {
+        assertThat(validator.plan("SELECT name || ' ' || CAST(id AS text) || '!' AS label FROM users").amplifications())
+                .singleElement().satisfies(a -> assertThat(a.bound().getAsLong()).isEqualTo(2));
+        StringBuilder doubling = new StringBuilder("WITH l0 AS (SELECT name AS x FROM users)");
+        for (int i = 1; i <= 7; i++) {
+            doubling.append(", l").append(i).append(" AS (SELECT x || x AS x FROM l").append(i - 1).append(')');
+        }
+        assertRefused(doubling + " SELECT x FROM l7", ErrorCode.UNBOUNDED_COST);
+        assertRefused("SELECT repeat(repeat(name, 60), 60) AS r FROM users", ErrorCode.UNBOUNDED_COST);
+        assertRefused("WITH a AS (SELECT repeat(name, 60) AS x FROM users) SELECT repeat(x, 60) AS r FROM a", ErrorCode.UNBOUNDED_COST);
+        assertRefused("SELECT repeat(name || name, 40) AS r FROM users", ErrorCode.UNBOUNDED_COST);
+        assertThat(validator.plan("SELECT repeat(name, 3) AS r FROM users").amplifications()).isNotEmpty();
+    }
+
+    @Test
     void refusesDialectTricksBeforeParsing() {
         assertRefused("SELECT $$x$$ AS a", ErrorCode.UNSAFE_SYNTAX);
         assertRefused("SELECT E'a' AS a", ErrorCode.UNSAFE_SYNTAX);
