@@ -143,6 +143,9 @@ class PostgresHonestCorpusTest {
                 "SELECT percentile_disc(0.9) WITHIN GROUP (ORDER BY amount) AS p90 FROM claims",
                 "SELECT mode() WITHIN GROUP (ORDER BY region) AS m FROM claims",
                 "SELECT generate_series(1, 5) AS g",
+                "SELECT m.d, count(c.id) AS n FROM generate_series(DATE '2024-01-01', DATE '2024-12-01', INTERVAL '1 month') AS m(d)"
+                        + " LEFT JOIN claims c ON date_trunc('month', c.created) = m.d GROUP BY m.d ORDER BY m.d",
+                "SELECT g, g * g AS sq FROM generate_series(1, 10) g ORDER BY g",
                 "SELECT name FROM users ORDER BY id",
                 "SELECT count(*) AS n, max(id) AS m FROM users",
                 "SELECT * FROM regions ORDER BY region",

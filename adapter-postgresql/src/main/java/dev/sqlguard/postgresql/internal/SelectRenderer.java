@@ -719,10 +719,88 @@ final class SelectRenderer {
             addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
             return "(" + q.sql() + ") AS " + SqlText.identifier(rendered);
         }
+        if (item.getClass() == net.sf.jsqlparser.statement.select.TableFunction.class) {
+            return series((net.sf.jsqlparser.statement.select.TableFunction) item, scope);
+        }
         if (item instanceof net.sf.jsqlparser.statement.select.TableFunction) {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Table functions are not allowed in FROM on this source.");
         }
         throw construct("Only allowlisted tables, common table expressions and subqueries with an alias may appear in FROM.");
+    }
+
+    /**
+     * {@code generate_series(start, stop[, step])} in FROM, with literal arguments only (numbers, or
+     * dates and timestamps with an interval step), bounded like the scalar call. PostgreSQL names
+     * its one column after the alias, or after the column alias when one is given.
+     */
+    private String series(net.sf.jsqlparser.statement.select.TableFunction tf, Scope scope) {
+        Function f = tf.getFunction();
+        if (tf.getPrefix() != null || tf.getWithClause() != null || tf.isRowsFrom() || tf.getPivot() != null
+                || tf.getUnPivot() != null || tf.getSampleClause() != null || f == null) {
+            throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
+        }
+        String name = SqlText.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
+        if (!name.equals("generate_series") || !policy.tableFunctionsOr(Set.of("generate_series")).contains(name)
+                || f.getMultipartName().size() > 2 || (f.getMultipartName().size() == 2 && !SqlText.name(f.getMultipartName().get(0)).equals("pg_catalog"))) {
+            throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
+        }
+        allow(name);
+        ExpressionList<?> params = f.getParameters();
+        if (params == null || params.size() < 2 || params.size() > 3 || f.isDistinct() || f.getOrderByElements() != null) {
+            throw construct("generate_series takes a start, a stop and an optional step.");
+        }
+        List<String> args = new ArrayList<>();
+        for (Expression p : params) {
+            Value v = expr(p, scope.parent == null ? new Scope(null, scope) : scope.parent, 1);
+            if (!v.flows().isEmpty() || v.sql().indexOf(MARK) >= 0) {
+                throw construct("generate_series in FROM takes literal arguments only.");
+            }
+            args.add(v.sql());
+        }
+        Optional<Long> count = seriesLength(List.copyOf(params)).or(() -> dateSeriesLength(List.copyOf(params)));
+        record(count.map(n -> Amplification.absolute(name, n)).orElseGet(() -> Amplification.unbounded(name)));
+        String visible = tf.getAlias() == null ? name : SqlText.name(tf.getAlias().getName());
+        String column = visible;
+        if (tf.getAlias() != null && tf.getAlias().getAliasColumns() != null) {
+            if (tf.getAlias().getAliasColumns().size() != 1 || tf.getAlias().getAliasColumns().get(0).colDataType != null) {
+                throw construct("generate_series returns one column: alias it as name(column).");
+            }
+            column = SqlText.name(tf.getAlias().getAliasColumns().get(0).name);
+        }
+        String rendered = "t" + (++aliases);
+        addSource(scope, new Source(visible, Optional.empty(), rendered, List.of(new Col(column, List.of(), false))));
+        return "pg_catalog.generate_series(" + String.join(", ", args) + ") AS " + SqlText.identifier(rendered)
+                + "(" + SqlText.identifier(column) + ")";
+    }
+
+    private static final Pattern INTERVAL_STEP = Pattern.compile("'\\s*([0-9]{1,6})\\s*(day|days|week|weeks|month|months|mons?|year|years|hour|hours)\\s*'",
+            Pattern.CASE_INSENSITIVE);
+
+    /** How many values a date or timestamp series with a one-unit interval step yields, roughly (never fewer). */
+    private static Optional<Long> dateSeriesLength(List<Expression> args) {
+        if (args.size() != 3 || !(args.get(0) instanceof DateTimeLiteralExpression a) || !(args.get(1) instanceof DateTimeLiteralExpression b)
+                || !(args.get(2) instanceof IntervalExpression step) || step.getParameter() == null) {
+            return Optional.empty();
+        }
+        Matcher m = INTERVAL_STEP.matcher(step.getParameter());
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        try {
+            java.time.LocalDate from = java.time.LocalDate.parse(a.getValue().substring(1, 11));
+            java.time.LocalDate to = java.time.LocalDate.parse(b.getValue().substring(1, 11));
+            long n = Long.parseLong(m.group(1));
+            if (n == 0) {
+                return Optional.empty();
+            }
+            String unit = m.group(2).toLowerCase(Locale.ROOT);
+            long days = Math.max(0, java.time.temporal.ChronoUnit.DAYS.between(from, to)) + 1;
+            long perStep = unit.startsWith("hour") ? 0 : unit.startsWith("day") ? n : unit.startsWith("week") ? 7 * n
+                    : unit.startsWith("mon") ? 28 * n : 365 * n;
+            return Optional.of(perStep == 0 ? days * 24 / n + 1 : days / perStep + 1);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     private String table(Table table, Scope scope) {
