@@ -114,9 +114,8 @@ public final class PostgresEngineFactory implements EngineFactory {
         SchemaSnapshot schema;
         SessionPin pin;
         try (Connection bootstrap = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings))) {
-            pin = SessionPin.of(settings.schema(), policy.limits(), canSetTempFileLimit(bootstrap));
             bootstrap.setAutoCommit(true);
-            pin.apply(bootstrap);
+            pin = SessionPin.of(settings.schema(), policy.limits(), canSetTempFileLimit(bootstrap)).capture(bootstrap);
             Set<String> risky = PrivilegeAudit.riskyPrivileges(bootstrap);
             if (!risky.isEmpty()) {
                 String message = "Source '" + source + "': the database role holds privileges beyond reading: " + risky

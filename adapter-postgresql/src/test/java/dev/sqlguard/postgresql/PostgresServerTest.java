@@ -152,6 +152,26 @@ class PostgresServerTest {
             c.commit();
             assertThat(pin.verify(c)).isPositive();
             c.rollback();
+            // the check before every query compares the values captured at startup, as the server formats them
+            dev.sqlguard.postgresql.internal.SessionPin captured = pin.capture(c);
+            c.commit();
+            assertThat(captured.verify(c)).isPositive();
+            c.rollback();
+            try (var s = c.createStatement()) {
+                s.execute("SET statement_timeout = 0");
+            }
+            c.commit();
+            assertThatThrownBy(() -> captured.verify(c)).isInstanceOfSatisfying(GuardException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR));
+            c.rollback();
+            captured.apply(c);
+            try (var s = c.createStatement()) {
+                s.execute("SET default_transaction_read_only = off");
+                s.execute("SET TRANSACTION READ ONLY");
+            }
+            assertThatThrownBy(() -> captured.verify(c)).isInstanceOfSatisfying(GuardException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.READ_ONLY_NOT_ENFORCED));
+            c.rollback();
         }
     }
 
