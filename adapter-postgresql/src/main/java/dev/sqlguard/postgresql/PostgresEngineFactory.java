@@ -151,7 +151,10 @@ public final class PostgresEngineFactory implements EngineFactory {
                 pin.verify(c);
                 c.rollback();
             }
-            PostgresValidator validator = new PostgresValidator(source, schema, policy, control);
+            // EXPLAIN gets a pool of its own, so a burst of validations never delays a pg_cancel_backend
+            HikariDataSource explain = pool(settings, source + "-explain", 2, pin);
+            pools.add(explain);
+            PostgresValidator validator = new PostgresValidator(source, schema, policy, explain);
             return new PostgresEngine(source, policy, validator, executor, schema, pools, watchdog);
         } catch (SQLException | RuntimeException e) {
             watchdog.shutdownNow();
