@@ -114,9 +114,8 @@ public final class PostgresEngineFactory implements EngineFactory {
         SchemaSnapshot schema;
         SessionPin pin;
         try (Connection bootstrap = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings))) {
-            pin = SessionPin.of(settings.schema(), policy.limits(), canSetTempFileLimit(bootstrap));
             bootstrap.setAutoCommit(true);
-            pin.apply(bootstrap);
+            pin = SessionPin.of(settings.schema(), policy.limits(), canSetTempFileLimit(bootstrap)).capture(bootstrap);
             Set<String> risky = PrivilegeAudit.riskyPrivileges(bootstrap);
             if (!risky.isEmpty()) {
                 String message = "Source '" + source + "': the database role holds privileges beyond reading: " + risky
@@ -152,7 +151,10 @@ public final class PostgresEngineFactory implements EngineFactory {
                 pin.verify(c);
                 c.rollback();
             }
-            PostgresValidator validator = new PostgresValidator(source, schema, policy, control);
+            // EXPLAIN gets a pool of its own, so a burst of validations never delays a pg_cancel_backend
+            HikariDataSource explain = pool(settings, source + "-explain", 2, pin);
+            pools.add(explain);
+            PostgresValidator validator = new PostgresValidator(source, schema, policy, explain);
             return new PostgresEngine(source, policy, validator, executor, schema, pools, watchdog);
         } catch (SQLException | RuntimeException e) {
             watchdog.shutdownNow();

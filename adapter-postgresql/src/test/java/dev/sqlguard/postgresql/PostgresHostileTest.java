@@ -128,7 +128,7 @@ class PostgresHostileTest {
                 "SELECT id FROM \"Claims\"", "SELECT api_key FROM users", "SELECT * FROM users", "SELECT u.* FROM users u",
                 "SELECT name FROM users NATURAL JOIN claims", "SELECT name FROM users JOIN claims USING (id)",
                 "SELECT id FROM ONLY claims", "SELECT id FROM claims TABLESAMPLE SYSTEM (50)",
-                "SELECT id FROM LATERAL (SELECT id FROM claims) x", "SELECT g FROM generate_series(1, 10) g",
+                "SELECT id FROM LATERAL (SELECT id FROM claims) x", "SELECT g FROM generate_series(1, 100000000000) g",
                 "SELECT * FROM unnest(ARRAY[1,2]) AS u", "SELECT * FROM pg_ls_dir('/') AS f",
                 // sensitive-column oracles
                 "SELECT count(*) FROM users WHERE password = 'hunter2-alice-pw'", "SELECT count(*) FROM users WHERE password LIKE 'h%'",

@@ -109,6 +109,72 @@ class PostgresServerTest {
         }
     }
 
+    /** Every function the engine classifies exists in pg_catalog and is immutable or stable: none can change state. */
+    @Test
+    void everyClassifiedFunctionIsAPgCatalogFunctionWithoutSideEffects() throws SQLException {
+        Set<String> syntax = Set.of("coalesce", "nullif", "greatest", "least", "current_date", "current_timestamp", "localtimestamp");
+        Set<String> classified = new java.util.TreeSet<>(dev.sqlguard.postgresql.internal.FunctionCatalog.defaults());
+        classified.removeAll(syntax);
+        Map<String, String> volatility = new java.util.TreeMap<>();
+        try (Connection c = TestServer.admin(server);
+             PreparedStatement ps = c.prepareStatement("SELECT p.proname, string_agg(DISTINCT p.provolatile::text, '')"
+                     + " FROM pg_catalog.pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname = ANY (?)"
+                     + " GROUP BY p.proname")) {
+            ps.setArray(1, c.createArrayOf("text", classified.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    volatility.put(rs.getString(1), rs.getString(2));
+                }
+            }
+        }
+        assertThat(volatility.keySet()).as("classified functions found in pg_catalog").containsExactlyInAnyOrderElementsOf(classified);
+        assertThat(volatility).allSatisfy((name, kinds) -> assertThat(kinds).as(name).doesNotContain("v"));
+    }
+
+    /** The before-every-query check reads the server: a session that was not pinned runs nothing. */
+    @Test
+    void anUnpinnedSessionRunsNothing() throws SQLException {
+        dev.sqlguard.postgresql.internal.SessionPin pin = dev.sqlguard.postgresql.internal.SessionPin.of(schema, Limits.defaults(), false);
+        try (Connection c = java.sql.DriverManager.getConnection(server.url(), server.roUser(), server.roPassword())) {
+            c.setAutoCommit(false);
+            assertThatThrownBy(() -> pin.verify(c)).isInstanceOfSatisfying(GuardException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.READ_ONLY_NOT_ENFORCED));
+            c.rollback();
+            try (var s = c.createStatement()) {
+                s.execute("SET TRANSACTION READ ONLY");
+                s.execute("SET LOCAL default_transaction_read_only = on");
+            }
+            // read-only now, but the search path and the time limit are not the pinned ones
+            assertThatThrownBy(() -> pin.verify(c)).isInstanceOfSatisfying(GuardException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR));
+            c.rollback();
+            pin.apply(c);
+            c.commit();
+            assertThat(pin.verify(c)).isPositive();
+            c.rollback();
+            // the check before every query compares the values captured at startup, as the server formats them
+            dev.sqlguard.postgresql.internal.SessionPin captured = pin.capture(c);
+            c.commit();
+            assertThat(captured.verify(c)).isPositive();
+            c.rollback();
+            try (var s = c.createStatement()) {
+                s.execute("SET statement_timeout = 0");
+            }
+            c.commit();
+            assertThatThrownBy(() -> captured.verify(c)).isInstanceOfSatisfying(GuardException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR));
+            c.rollback();
+            captured.apply(c);
+            try (var s = c.createStatement()) {
+                s.execute("SET default_transaction_read_only = off");
+                s.execute("SET TRANSACTION READ ONLY");
+            }
+            assertThatThrownBy(() -> captured.verify(c)).isInstanceOfSatisfying(GuardException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.READ_ONLY_NOT_ENFORCED));
+            c.rollback();
+        }
+    }
+
     private static String runaway(String marker) {
         return "SELECT count(*) AS " + marker + " FROM claims a JOIN claims b ON a.id > 0 JOIN claims c ON c.id > 0"
                 + " JOIN claims d ON d.id > 0 JOIN claims e ON e.id > 0 JOIN claims f ON f.id > 0";

@@ -29,6 +29,10 @@ final class Flows {
     /** A rendered expression and the flows of base-column values into it. */
     record Value(String sql, List<Flow> flows) {
         Value {
+            if (flows.size() > MAX_FLOWS) {
+                throw new dev.sqlguard.domain.GuardException(dev.sqlguard.domain.ErrorCode.UNBOUNDED_COST,
+                        "The query copies column values too many times; compute them once.");
+            }
             flows = List.copyOf(flows);
         }
 
@@ -46,10 +50,17 @@ final class Flows {
         }
     }
 
+    /** Flows one expression may carry; more means a value copied through levels of CTEs, refused before it exhausts memory. */
+    static final int MAX_FLOWS = 4_096;
+
     /** Every flow of several values, each after {@code step} (when not null). */
     static List<Flow> merge(List<Value> values, FlowStep step) {
         List<Flow> out = new ArrayList<>();
         for (Value v : values) {
+            if (out.size() + v.flows().size() > MAX_FLOWS) {
+                throw new dev.sqlguard.domain.GuardException(dev.sqlguard.domain.ErrorCode.UNBOUNDED_COST,
+                        "The query copies column values too many times; compute them once.");
+            }
             for (Flow f : v.flows()) {
                 out.add(step == null ? f : f.then(step));
             }

@@ -67,7 +67,7 @@ public final class FunctionCatalog {
         for (String f : Set.of("count", "min", "max", "bool_and", "bool_or", "every", "string_agg", "mode",
                 "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "lag", "lead", "first_value",
                 "last_value", "upper", "lower", "initcap", "length", "char_length", "character_length", "octet_length",
-                "bit_length", "concat", "concat_ws", "coalesce", "md5", "reverse", "btrim", "ltrim", "rtrim", "trim",
+                "bit_length", "concat", "concat_ws", "coalesce", "md5", "reverse", "btrim", "ltrim", "rtrim",
                 "left", "right", "translate", "date_trunc", "date_part", "extract", "to_char", "now", "current_date",
                 "current_timestamp", "localtimestamp", "isfinite", "quote_literal", "quote_ident", "quote_nullable"
                 )) {

@@ -719,10 +719,88 @@ final class SelectRenderer {
             addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
             return "(" + q.sql() + ") AS " + SqlText.identifier(rendered);
         }
+        if (item.getClass() == net.sf.jsqlparser.statement.select.TableFunction.class) {
+            return series((net.sf.jsqlparser.statement.select.TableFunction) item, scope);
+        }
         if (item instanceof net.sf.jsqlparser.statement.select.TableFunction) {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Table functions are not allowed in FROM on this source.");
         }
         throw construct("Only allowlisted tables, common table expressions and subqueries with an alias may appear in FROM.");
+    }
+
+    /**
+     * {@code generate_series(start, stop[, step])} in FROM, with literal arguments only (numbers, or
+     * dates and timestamps with an interval step), bounded like the scalar call. PostgreSQL names
+     * its one column after the alias, or after the column alias when one is given.
+     */
+    private String series(net.sf.jsqlparser.statement.select.TableFunction tf, Scope scope) {
+        Function f = tf.getFunction();
+        if (tf.getPrefix() != null || tf.getWithClause() != null || tf.isRowsFrom() || tf.getPivot() != null
+                || tf.getUnPivot() != null || tf.getSampleClause() != null || f == null) {
+            throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
+        }
+        String name = SqlText.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
+        if (!name.equals("generate_series") || !policy.tableFunctionsOr(Set.of("generate_series")).contains(name)
+                || f.getMultipartName().size() > 2 || (f.getMultipartName().size() == 2 && !SqlText.name(f.getMultipartName().get(0)).equals("pg_catalog"))) {
+            throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
+        }
+        allow(name);
+        ExpressionList<?> params = f.getParameters();
+        if (params == null || params.size() < 2 || params.size() > 3 || f.isDistinct() || f.getOrderByElements() != null) {
+            throw construct("generate_series takes a start, a stop and an optional step.");
+        }
+        List<String> args = new ArrayList<>();
+        for (Expression p : params) {
+            Value v = expr(p, scope.parent == null ? new Scope(null, scope) : scope.parent, 1);
+            if (!v.flows().isEmpty() || v.sql().indexOf(MARK) >= 0) {
+                throw construct("generate_series in FROM takes literal arguments only.");
+            }
+            args.add(v.sql());
+        }
+        Optional<Long> count = seriesLength(List.copyOf(params)).or(() -> dateSeriesLength(List.copyOf(params)));
+        record(count.map(n -> Amplification.absolute(name, n)).orElseGet(() -> Amplification.unbounded(name)));
+        String visible = tf.getAlias() == null ? name : SqlText.name(tf.getAlias().getName());
+        String column = visible;
+        if (tf.getAlias() != null && tf.getAlias().getAliasColumns() != null) {
+            if (tf.getAlias().getAliasColumns().size() != 1 || tf.getAlias().getAliasColumns().get(0).colDataType != null) {
+                throw construct("generate_series returns one column: alias it as name(column).");
+            }
+            column = SqlText.name(tf.getAlias().getAliasColumns().get(0).name);
+        }
+        String rendered = "t" + (++aliases);
+        addSource(scope, new Source(visible, Optional.empty(), rendered, List.of(new Col(column, List.of(), false))));
+        return "pg_catalog.generate_series(" + String.join(", ", args) + ") AS " + SqlText.identifier(rendered)
+                + "(" + SqlText.identifier(column) + ")";
+    }
+
+    private static final Pattern INTERVAL_STEP = Pattern.compile("'\\s*([0-9]{1,6})\\s*(day|days|week|weeks|month|months|mons?|year|years|hour|hours)\\s*'",
+            Pattern.CASE_INSENSITIVE);
+
+    /** How many values a date or timestamp series with a one-unit interval step yields, roughly (never fewer). */
+    private static Optional<Long> dateSeriesLength(List<Expression> args) {
+        if (args.size() != 3 || !(args.get(0) instanceof DateTimeLiteralExpression a) || !(args.get(1) instanceof DateTimeLiteralExpression b)
+                || !(args.get(2) instanceof IntervalExpression step) || step.getParameter() == null) {
+            return Optional.empty();
+        }
+        Matcher m = INTERVAL_STEP.matcher(step.getParameter());
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        try {
+            java.time.LocalDate from = java.time.LocalDate.parse(a.getValue().substring(1, 11));
+            java.time.LocalDate to = java.time.LocalDate.parse(b.getValue().substring(1, 11));
+            long n = Long.parseLong(m.group(1));
+            if (n == 0) {
+                return Optional.empty();
+            }
+            String unit = m.group(2).toLowerCase(Locale.ROOT);
+            long days = Math.max(0, java.time.temporal.ChronoUnit.DAYS.between(from, to)) + 1;
+            long perStep = unit.startsWith("hour") ? 0 : unit.startsWith("day") ? n : unit.startsWith("week") ? 7 * n
+                    : unit.startsWith("mon") ? 28 * n : 365 * n;
+            return Optional.of(perStep == 0 ? days * 24 / n + 1 : days / perStep + 1);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     private String table(Table table, Scope scope) {
@@ -986,7 +1064,11 @@ final class SelectRenderer {
             Value right = expr(b.getRightExpression(), scope, d);
             boolean total = binary.equals("||");
             FlowStep step = total ? FlowStep.total("||") : FlowStep.partial(binary.toLowerCase(Locale.ROOT));
-            return new Value("(" + left.sql() + " " + binary + " " + right.sql() + ")", Flows.merge(List.of(left, right), step));
+            Value out = new Value("(" + left.sql() + " " + binary + " " + right.sql() + ")", Flows.merge(List.of(left, right), step));
+            if (total) {
+                copies("||", out);
+            }
+            return out;
         }
         if (k == Between.class) {
             Between b = (Between) e;
@@ -1310,9 +1392,23 @@ final class SelectRenderer {
         }
         sql.append(')');
         if (cost == CostClass.AMPLIFYING) {
-            amplification(name, params == null ? List.of() : List.copyOf(params));
+            amplification(name, params == null ? List.of() : List.copyOf(params), args);
         }
-        return new Value(sql.toString(), Flows.merge(args, new FlowStep(name, cost)));
+        Value out = new Value(sql.toString(), Flows.merge(args, new FlowStep(name, cost)));
+        if (name.equals("concat") || name.equals("concat_ws")) {
+            copies(name, out);
+        }
+        return out;
+    }
+
+    /**
+     * A concatenation builds as many data values as flow into it: {@code x || x} through nested
+     * CTEs doubles at every level. Recorded as a relative amplification by that count.
+     */
+    private void copies(String name, Value value) {
+        if (value.flows().size() > 1) {
+            record(Amplification.relative(name, value.flows().size()));
+        }
     }
 
     private String innerOrderBy(List<OrderByElement> elements, Scope scope, UsePosition position) {
@@ -1479,15 +1575,18 @@ final class SelectRenderer {
 
     // ------------------------------------------------------------------ amplification
 
-    private void amplification(String name, List<Expression> args) {
+    private void amplification(String name, List<Expression> args, List<Value> values) {
+        boolean nested = values.stream().flatMap(v -> v.flows().stream()).flatMap(f -> f.chain().stream())
+                .anyMatch(step -> step.costClass() == CostClass.AMPLIFYING);
+        long copies = Math.max(1, values.isEmpty() ? 1 : values.get(0).flows().size());
         Amplification call;
         switch (name) {
             case "repeat" -> {
                 Optional<Long> n = args.size() == 2 ? integer(args.get(1)) : Optional.empty();
                 Optional<String> s = args.isEmpty() ? Optional.empty() : string(args.get(0));
-                call = n.isEmpty() ? Amplification.unbounded(name) : s.isPresent()
+                call = n.isEmpty() || nested ? Amplification.unbounded(name) : s.isPresent()
                         ? Amplification.absolute(name, Math.max(0, n.get()) * s.get().length())
-                        : Amplification.relative(name, Math.max(0, n.get()));
+                        : Amplification.relative(name, Math.max(0, n.get()) * copies);
             }
             case "lpad", "rpad" -> {
                 Optional<Long> n = args.size() >= 2 ? integer(args.get(1)) : Optional.empty();
@@ -1496,14 +1595,19 @@ final class SelectRenderer {
             case "replace" -> {
                 Optional<String> from = args.size() == 3 ? string(args.get(1)) : Optional.empty();
                 Optional<String> to = args.size() == 3 ? string(args.get(2)) : Optional.empty();
-                call = from.isEmpty() || to.isEmpty() || from.get().isEmpty() ? Amplification.unbounded(name)
-                        : Amplification.relative(name, Math.max(1, (to.get().length() + from.get().length() - 1) / from.get().length()));
+                call = from.isEmpty() || to.isEmpty() || from.get().isEmpty() || nested ? Amplification.unbounded(name)
+                        : Amplification.relative(name, copies * Math.max(1, (to.get().length() + from.get().length() - 1) / from.get().length()));
             }
             case "generate_series" -> call = seriesLength(args).map(n -> Amplification.absolute(name, n))
                     .orElseGet(() -> Amplification.unbounded(name));
             default -> call = Amplification.unbounded(name);
         }
-        String key = name + (call.relative() ? "/relative" : "/absolute");
+        record(call);
+    }
+
+    /** Keeps, per function and kind, the call that could build the most. */
+    private void record(Amplification call) {
+        String key = call.function() + (call.relative() ? "/relative" : "/absolute");
         Amplification known = amplifications.get(key);
         if (known == null || call.bound().isEmpty()
                 || (known.bound().isPresent() && call.bound().getAsLong() > known.bound().getAsLong())) {

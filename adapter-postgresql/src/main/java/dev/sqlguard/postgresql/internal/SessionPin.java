@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -26,9 +27,14 @@ import dev.sqlguard.domain.Limits;
  * @param tempFileLimitKb temp_file_limit in kB
  * @param tempFileLimitPinned whether the role may set temp_file_limit (a superuser or GRANT SET ON PARAMETER)
  */
-public record SessionPin(String schema, long timeoutMillis, long workMemKb, long tempFileLimitKb, boolean tempFileLimitPinned) {
+public record SessionPin(String schema, long timeoutMillis, long workMemKb, long tempFileLimitKb, boolean tempFileLimitPinned,
+                         Map<String, String> expected) {
+    /** The settings read back before every query, as the server formats them once pinned. */
+    static final List<String> CHECKED = List.of("default_transaction_read_only", "search_path", "statement_timeout",
+            "lock_timeout", "idle_in_transaction_session_timeout", "work_mem", "temp_file_limit", "standard_conforming_strings");
+
     /** The backend pid, the read-only flags and the bounds, as the server reports them. */
-    private static final String CHECK = "SELECT pg_catalog.pg_backend_pid(), pg_catalog.current_setting('transaction_read_only'),"
+    private static final String SLOW_CHECK = "SELECT pg_catalog.pg_backend_pid(), pg_catalog.current_setting('transaction_read_only'),"
             + " pg_catalog.current_setting('default_transaction_read_only'), pg_catalog.current_setting('search_path'),"
             + " (SELECT s.setting::bigint FROM pg_catalog.pg_settings s WHERE s.name = 'statement_timeout'),"
             + " (SELECT s.setting::bigint FROM pg_catalog.pg_settings s WHERE s.name = 'idle_in_transaction_session_timeout'),"
@@ -38,6 +44,7 @@ public record SessionPin(String schema, long timeoutMillis, long workMemKb, long
 
     public SessionPin {
         requireNonNull(schema, "schema is null");
+        expected = Map.copyOf(requireNonNull(expected, "expected is null"));
         if (timeoutMillis < 1 || workMemKb < 64 || tempFileLimitKb < 1) {
             throw new IllegalArgumentException("bad session bounds");
         }
@@ -47,7 +54,38 @@ public record SessionPin(String schema, long timeoutMillis, long workMemKb, long
     public static SessionPin of(String schema, Limits limits, boolean tempFileLimitPinned) {
         long memoryKb = Math.max(1024, limits.memoryBytes() / 1024);
         return new SessionPin(schema, Math.max(1, limits.timeout().toMillis()), Math.max(64, memoryKb / 16), memoryKb,
-                tempFileLimitPinned);
+                tempFileLimitPinned, Map.of());
+    }
+
+    /**
+     * Pins {@code c}, checks the pinned values the slow way (pg_settings, in the settings' own
+     * units), and returns this pin with the values as {@code current_setting} formats them, which
+     * the check before every query then compares exactly (one cheap round trip, no catalog scan).
+     */
+    public SessionPin capture(Connection c) throws SQLException {
+        apply(c);
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(SLOW_CHECK)) {
+            if (!rs.next()) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session could not be read back.");
+            }
+            checkSlow(rs);
+        }
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(fastCheck())) {
+            rs.next();
+            for (int i = 0; i < CHECKED.size(); i++) {
+                values.put(CHECKED.get(i), rs.getString(i + 3));
+            }
+        }
+        return new SessionPin(schema, timeoutMillis, workMemKb, tempFileLimitKb, tempFileLimitPinned, values);
+    }
+
+    private static String fastCheck() {
+        StringBuilder sql = new StringBuilder("SELECT pg_catalog.pg_backend_pid(), pg_catalog.current_setting('transaction_read_only')");
+        for (String name : CHECKED) {
+            sql.append(", pg_catalog.current_setting('").append(name).append("')");
+        }
+        return sql.toString();
     }
 
     /** The statements that pin one connection, run once when the pool opens it. */
@@ -105,10 +143,38 @@ public record SessionPin(String schema, long timeoutMillis, long workMemKb, long
      *     read-only, CONFIGURATION_ERROR when a bound or the search path is not the pinned one
      */
     public int verify(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(CHECK)) {
+        if (expected.isEmpty()) {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(SLOW_CHECK)) {
+                if (!rs.next()) {
+                    throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED);
+                }
+                return checkSlow(rs);
+            }
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(fastCheck())) {
             if (!rs.next()) {
                 throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED);
             }
+            if (!"on".equals(rs.getString(2))) {
+                throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database transaction is not read-only, so no query was run.");
+            }
+            for (int i = 0; i < CHECKED.size(); i++) {
+                String name = CHECKED.get(i);
+                if (!expected.get(name).equals(rs.getString(i + 3))) {
+                    if (name.equals("default_transaction_read_only")) {
+                        throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED,
+                                "The database session does not default to read-only, so no query was run.");
+                    }
+                    throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session's " + name
+                            + " is not the pinned one, so no query was run.");
+                }
+            }
+            return rs.getInt(1);
+        }
+    }
+
+    private int checkSlow(ResultSet rs) throws SQLException {
+        {
             if (!"on".equals(rs.getString(2))) {
                 throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database transaction is not read-only, so no query was run.");
             }

@@ -44,7 +44,10 @@ class PostgresValidatorTest {
                 "SELECT * FROM regions ORDER BY 1",
                 "SELECT r.* FROM regions r WHERE EXISTS (SELECT 1 FROM claims c WHERE c.region = r.region)",
                 "SELECT region, string_agg(status, ',' ORDER BY id) AS s FROM claims GROUP BY region",
-                "SELECT id, lag(amount, 1, 0) OVER (ORDER BY id) AS prev, rank() OVER (ORDER BY amount DESC) AS r FROM claims");
+                "SELECT id, lag(amount, 1, 0) OVER (ORDER BY id) AS prev, rank() OVER (ORDER BY amount DESC) AS r FROM claims",
+                "SELECT m.d, count(c.id) AS n FROM generate_series(DATE '2024-01-01', DATE '2024-12-01', INTERVAL '1 month') AS m(d)"
+                        + " LEFT JOIN claims c ON date_trunc('month', c.created) = m.d GROUP BY m.d ORDER BY m.d",
+                "SELECT g FROM generate_series(1, 10) g");
     }
 
     /** Rendering is a fixpoint: what the validator renders, it reads back as exactly the same statement and facts. */
@@ -114,8 +117,26 @@ class PostgresValidatorTest {
         assertRefused("SELECT lpad(name, 1000000000) AS p FROM users", ErrorCode.UNBOUNDED_COST);
         assertRefused("SELECT repeat(name, id::integer) AS p FROM users", ErrorCode.UNBOUNDED_COST);
         assertRefused("SELECT generate_series(1, 100000000) AS g", ErrorCode.UNBOUNDED_COST);
+        assertRefused("SELECT g FROM generate_series(1, 100000000) g", ErrorCode.UNBOUNDED_COST);
+        assertRefused("SELECT d FROM generate_series(DATE '2024-01-01', DATE '2999-01-01', INTERVAL '1 day') AS s(d)", ErrorCode.UNBOUNDED_COST);
+        assertRefused("SELECT g FROM claims, generate_series(1, claims.id) g", ErrorCode.UNKNOWN_COLUMN);
         assertThat(validator.plan("SELECT generate_series(1, 10) AS g").amplifications()).singleElement()
                 .satisfies(a -> assertThat(a.bound().getAsLong()).isEqualTo(10));
+    }
+
+    @Test
+    void boundsValuesCopiedThroughConcatenationAndNestedCalls() {
+        assertThat(validator.plan("SELECT name || ' ' || CAST(id AS text) || '!' AS label FROM users").amplifications())
+                .singleElement().satisfies(a -> assertThat(a.bound().getAsLong()).isEqualTo(2));
+        StringBuilder doubling = new StringBuilder("WITH l0 AS (SELECT name AS x FROM users)");
+        for (int i = 1; i <= 7; i++) {
+            doubling.append(", l").append(i).append(" AS (SELECT x || x AS x FROM l").append(i - 1).append(')');
+        }
+        assertRefused(doubling + " SELECT x FROM l7", ErrorCode.UNBOUNDED_COST);
+        assertRefused("SELECT repeat(repeat(name, 60), 60) AS r FROM users", ErrorCode.UNBOUNDED_COST);
+        assertRefused("WITH a AS (SELECT repeat(name, 60) AS x FROM users) SELECT repeat(x, 60) AS r FROM a", ErrorCode.UNBOUNDED_COST);
+        assertRefused("SELECT repeat(name || name, 40) AS r FROM users", ErrorCode.UNBOUNDED_COST);
+        assertThat(validator.plan("SELECT repeat(name, 3) AS r FROM users").amplifications()).isNotEmpty();
     }
 
     @Test

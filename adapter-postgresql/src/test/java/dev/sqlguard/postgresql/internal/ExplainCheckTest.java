@@ -1,0 +1,49 @@
+package dev.sqlguard.postgresql.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.TableRef;
+
+/** Reading EXPLAIN (VERBOSE, FORMAT JSON) output as PostgreSQL 15 prints it (plans captured from the server). */
+class ExplainCheckTest {
+    private static final TableRef USERS = TableRef.of("s", "users");
+    private static final List<String> USER_COLUMNS = List.of("id", "name", "password");
+
+    private static ExplainCheck.Reading read(String json) {
+        return ExplainCheck.read(json, t -> t.equals(USERS) ? USER_COLUMNS : null);
+    }
+
+    @Test
+    void aPhysicalTargetListIsCarriedNotRead() {
+        // SELECT count(*) FROM users WHERE name = 'x': the scan under the aggregate emits the whole row
+        ExplainCheck.Reading r = read("""
+                [{"Plan": {"Node Type": "Aggregate", "Output": ["count(*)"], "Plans": [
+                  {"Node Type": "Seq Scan", "Relation Name": "users", "Schema": "s", "Alias": "t1",
+                   "Output": ["t1.id", "t1.name", "t1.password"], "Filter": "((t1.name)::text = 'x'::text)"}]}}]""");
+        assertThat(r.relations()).containsExactly(USERS);
+        assertThat(r.columns()).containsExactly(new ColumnRef(USERS, "name"));
+        assertThat(r.wholeRow()).isFalse();
+    }
+
+    @Test
+    void aProjectedColumnAndAParentsReferenceAreRead() {
+        ExplainCheck.Reading r = read("""
+                [{"Plan": {"Node Type": "Sort", "Output": ["t1.id", "t1.password"], "Sort Key": ["t1.password"], "Plans": [
+                  {"Node Type": "Seq Scan", "Relation Name": "users", "Schema": "s", "Alias": "t1",
+                   "Output": ["t1.id", "t1.password"], "Filter": "('t9.name' = 'x'::text)"}]}}]""");
+        assertThat(r.columns()).containsExactlyInAnyOrder(new ColumnRef(USERS, "id"), new ColumnRef(USERS, "password"));
+    }
+
+    @Test
+    void aWholeRowIsSeen() {
+        ExplainCheck.Reading r = read("""
+                [{"Plan": {"Node Type": "Seq Scan", "Relation Name": "users", "Schema": "s", "Alias": "t1",
+                  "Output": ["t1.*"], "Filter": "((t1.*)::text ~~ 'a%'::text)"}}]""");
+        assertThat(r.wholeRow()).isTrue();
+    }
+}
