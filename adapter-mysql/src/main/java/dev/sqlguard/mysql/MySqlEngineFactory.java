@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -36,6 +36,7 @@ import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.EngineFactory;
 import dev.sqlguard.ports.PropertySpec;
+import dev.sqlguard.jdbc.Watchdogs;
 
 /**
  * The {@code mysql} engine: MySQL 8 and MariaDB 10.6+ through Connector/J.
@@ -131,18 +132,19 @@ public final class MySqlEngineFactory implements EngineFactory {
             }
             schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables(), flavor,
                     Math.min(ROW_COUNT_BUDGET_MILLIS, timeoutMillis));
-            CatalogLoader.checkFunctions(bootstrap, source, policy.functions());
+            Set<String> configured = config.policy().functions();
+            // a name the policy configures must exist; the default list keeps what this server has
+            // (MySQL 8 and MariaDB differ: any_value is MySQL's only)
+            CatalogLoader.checkFunctions(bootstrap, source, configured);
+            if (configured.isEmpty()) {
+                policy = policy.withFunctions(CatalogLoader.knownFunctions(bootstrap, policy.functions()));
+            }
         } catch (SQLException e) {
             throw startupFailure(source, e);
         }
 
         // two threads: a deadline kill must not wait behind a watch of a killed query on a hung server
-        ScheduledThreadPoolExecutor watchdog = new ScheduledThreadPoolExecutor(2, r -> {
-            Thread t = new Thread(r, "sqlguard-mysql-watchdog-" + source);
-            t.setDaemon(true);
-            return t;
-        });
-        watchdog.setRemoveOnCancelPolicy(true);
+        ScheduledExecutorService watchdog = Watchdogs.forSource("mysql", source, 2);
         HikariDataSource queries = null;
         MySqlExecutor.KillChannel control = null;
         try {

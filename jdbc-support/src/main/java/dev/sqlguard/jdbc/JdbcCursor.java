@@ -64,6 +64,12 @@ public final class JdbcCursor implements ResultCursor {
         GuardException map(SQLException e);
     }
 
+    /** Checks a result once its last row has been read (a driver may report an incomplete result only as a warning). */
+    @FunctionalInterface
+    public interface EndCheck {
+        void check(Statement statement) throws SQLException;
+    }
+
     /** Describes one output column (1-based) from the result's metadata. */
     @FunctionalInterface
     public interface ColumnDescriber {
@@ -83,6 +89,9 @@ public final class JdbcCursor implements ResultCursor {
     private final Optional<List<String>> expectedLabels;
     private final Consumer<Connection> release;
     private final Consumer<JdbcCursor> onClose;
+    private final EndCheck atEnd;
+    private final long graceNanos;
+    private final Consumer<Connection> abort;
 
     /** How long after a stop that found the statement still starting it is sent again. */
     private static final long RESTOP_MILLIS = 50;
@@ -96,6 +105,10 @@ public final class JdbcCursor implements ResultCursor {
     /** Guarded by {@link #lock} while assigned; read by the owning thread. */
     private ResultSet rs;
     private volatile ScheduledFuture<?> timer;
+    /** The caller's thread is inside the driver, waiting for the server. */
+    private volatile boolean inServerCall;
+    /** A stop reached the running statement, or its connection was aborted: it may still be unwinding on the server. */
+    private volatile boolean halted;
     private List<ResultColumn> columns = List.of();
     private int[] types = new int[0];
     private Object[] row;
@@ -114,6 +127,9 @@ public final class JdbcCursor implements ResultCursor {
         this.expectedLabels = b.expectedLabels;
         this.release = b.release;
         this.onClose = b.onClose;
+        this.atEnd = b.atEnd;
+        this.graceNanos = b.graceNanos;
+        this.abort = b.abort;
     }
 
     /**
@@ -140,6 +156,9 @@ public final class JdbcCursor implements ResultCursor {
         private Optional<List<String>> expectedLabels = Optional.empty();
         private Consumer<Connection> release = JdbcCursor::closeQuietly;
         private Consumer<JdbcCursor> onClose = cursor -> { };
+        private EndCheck atEnd = statement -> { };
+        private long graceNanos;
+        private Consumer<Connection> abort;
 
         private Builder(Connection connection, Statement statement) {
             this.connection = requireNonNull(connection, "connection is null");
@@ -211,6 +230,27 @@ public final class JdbcCursor implements ResultCursor {
             return this;
         }
 
+        /** Runs when the last row has been read, before {@code next()} returns false; a refusal there fails the call. */
+        public Builder atEnd(EndCheck value) {
+            this.atEnd = requireNonNull(value, "atEnd is null");
+            return this;
+        }
+
+        /**
+         * For a server that may stop answering: when a stop cannot be delivered (the stopper throws),
+         * or the caller's thread still waits on the server {@code grace} after a stop, {@code abort}
+         * closes the connection's socket ({@code Connection.abort}), which unblocks that thread; and a
+         * stopped cursor waits at most {@code grace} for the statement's end when it closes.
+         */
+        public Builder abortAfter(java.time.Duration grace, Consumer<Connection> value) {
+            if (grace.isNegative() || grace.isZero()) {
+                throw new IllegalArgumentException("grace must be positive");
+            }
+            this.graceNanos = grace.toNanos();
+            this.abort = requireNonNull(value, "abort is null");
+            return this;
+        }
+
         /** A cursor not yet running, for an adapter that must register it before {@link JdbcCursor#start()}. */
         public JdbcCursor build() {
             if (!deadlineSet) {
@@ -251,7 +291,13 @@ public final class JdbcCursor implements ResultCursor {
         timer = watchdog.schedule(() -> stop(timedOut()), delay, TimeUnit.NANOSECONDS);
         try {
             throwIfStopped(); // a stop that came before the driver began executing
-            ResultSet result = sql.isPresent() ? statement.executeQuery(sql.get()) : ((PreparedStatement) statement).executeQuery();
+            ResultSet result;
+            inServerCall = true;
+            try {
+                result = sql.isPresent() ? statement.executeQuery(sql.get()) : ((PreparedStatement) statement).executeQuery();
+            } finally {
+                inServerCall = false;
+            }
             synchronized (lock) {
                 if (closed) { // closed from another thread while the statement started
                     closeQuietly(result);
@@ -260,6 +306,7 @@ public final class JdbcCursor implements ResultCursor {
                 rs = result;
             }
             throwIfStopped();
+            throwIfLate();
             describe(result.getMetaData());
         } catch (SQLException | RuntimeException e) {
             GuardException mapped = failure(e);
@@ -312,13 +359,21 @@ public final class JdbcCursor implements ResultCursor {
             result = rs;
         }
         try {
-            boolean more = result.next();
+            boolean more;
+            inServerCall = true;
+            try {
+                more = result.next();
+            } finally {
+                inServerCall = false;
+            }
             throwIfStopped();
+            throwIfLate(); // a server that answered past the deadline is never an OK result
             if (!more) {
                 synchronized (lock) {
                     live = false;
                 }
                 row = null;
+                atEnd.check(statement);
                 return false;
             }
             Object[] current = new Object[types.length];
@@ -380,15 +435,57 @@ public final class JdbcCursor implements ResultCursor {
         return stopReason.get() != null;
     }
 
+    /** Whether a stop reached the running statement, or its connection was aborted: it may still be unwinding on the server. */
+    public boolean halted() {
+        return halted;
+    }
+
     /** Under {@link #lock}: the engine's stop, then the result set where closing it is what interrupts. */
     private void halt() {
+        halted = true;
+        boolean delivered;
         try {
             stopper.stop();
+            delivered = true;
         } catch (SQLException | RuntimeException e) {
             LOG.log(Level.FINE, "could not stop a running statement", e);
+            delivered = false;
         }
         if (closeResultToStop) {
             closeQuietly(rs);
+        }
+        if (abort == null) {
+            return;
+        }
+        if (!delivered) {
+            abortConnection(); // the statement runs on and the server may not answer: free the caller now
+        } else if (inServerCall) {
+            try {
+                watchdog.schedule(() -> {
+                    if (inServerCall) {
+                        abortConnection(); // the stop was taken, but the server still does not answer
+                    }
+                }, graceNanos, TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                abortConnection();
+            }
+        }
+    }
+
+    private void abortConnection() {
+        halted = true;
+        try {
+            abort.accept(connection);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "could not abort a connection", e);
+        }
+    }
+
+    /** Past the deadline: the call fails as a timeout, whatever the server answered. */
+    private void throwIfLate() {
+        if (System.nanoTime() - deadlineNanos >= 0) {
+            stop(timedOut());
+            throwIfStopped();
         }
     }
 
@@ -415,6 +512,10 @@ public final class JdbcCursor implements ResultCursor {
         }
         if (e instanceof GuardException g) {
             return g;
+        }
+        if (System.nanoTime() - deadlineNanos >= 0) { // the driver gave up at (or after) the deadline
+            stopReason.compareAndSet(null, timedOut());
+            return reasonOr(null);
         }
         if (e instanceof SQLException s) {
             return errors.map(s);
@@ -444,6 +545,13 @@ public final class JdbcCursor implements ResultCursor {
         }
         if (timer != null) {
             timer.cancel(false);
+        }
+        if (halted && abort != null) {
+            try { // a stopped statement may take a while to end on the server: bound the wait for it
+                connection.setNetworkTimeout(Runnable::run, (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(graceNanos)));
+            } catch (SQLException | RuntimeException e) {
+                abortConnection();
+            }
         }
         closeQuietly(result);
         closeQuietly(statement);

@@ -142,6 +142,18 @@ public final class CatalogLoader {
         }
     }
 
+    /** The names of {@code names} that the server knows (a function, or a name with a grammar of its own). */
+    public static java.util.Set<String> knownFunctions(Connection connection, java.util.Set<String> names) throws SQLException {
+        java.util.Set<String> known = new java.util.TreeSet<>();
+        for (String name : names) {
+            String folded = Names.fold(name);
+            if (FUNCTION_NAME.matcher(folded).matches() && probe(connection, folded) != FunctionProbe.UNKNOWN) {
+                known.add(folded);
+            }
+        }
+        return known;
+    }
+
     static FunctionProbe probe(Connection connection, String name) throws SQLException {
         try (Statement s = connection.createStatement()) {
             s.execute("PREPARE sqlguard_probe FROM 'SELECT " + name + "()'");

@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -28,9 +29,11 @@ import javax.sql.DataSource;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.jdbc.JdbcCursor;
 
 /**
  * Runs rendered plans on pinned, server-side read-only connections. Before every query it asks the
@@ -111,19 +114,33 @@ public final class MySqlExecutor implements ExecutionPort {
                 statement.setFetchSize(Integer.MIN_VALUE);
                 statement.setQueryTimeout((int) Math.max(1, (plan.limits().timeout().toMillis() + 999) / 1000));
                 bind(statement, plan.parameters());
-                MySqlCursor cursor = new MySqlCursor(connection, statement, connectionId, this, deadline, plan);
+                JdbcCursor cursor = JdbcCursor.over(connection, statement)
+                        .deadline(deadline, watchdog)
+                        .stopper(() -> {
+                            if (!kill(connectionId)) {
+                                throw new SQLException("KILL QUERY was not taken within the grace period");
+                            }
+                        })
+                        .abortAfter(Duration.ofMillis(GRACE_MILLIS), this::abort)
+                        .values(MySqlValues.READER)
+                        .columns(MySqlValues.DESCRIBER)
+                        .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
+                        .errors(SqlErrors::map)
+                        .atEnd(MySqlValues::refuseIncomplete)
+                        .onClose(done -> finished(connectionId, done.halted()))
+                        .build();
                 handedOver = true; // from here the cursor gives the slot back
-                cursor.start(watchdog);
+                cursor.start();
                 return cursor;
             } catch (GuardException e) {
                 if (!handedOver) {
-                    closeQuietly(statement);
+                    JdbcCursor.closeQuietly(statement);
                     abortQuietly(connection, e.code() == ErrorCode.EXCEEDED_TIME_LIMIT);
                 }
                 throw e;
             } catch (SQLException e) {
                 LOG.log(Level.FINE, "query failed to start", e);
-                closeQuietly(statement);
+                JdbcCursor.closeQuietly(statement);
                 boolean late = System.nanoTime() - deadline >= 0;
                 abortQuietly(connection, late);
                 if (late) {
@@ -147,7 +164,7 @@ public final class MySqlExecutor implements ExecutionPort {
         if (abort) {
             abort(connection);
         }
-        closeQuietly(connection);
+        JdbcCursor.closeQuietly(connection);
     }
 
     /** Closes the connection's socket at once, unblocking a thread reading from it; the pool then evicts it. */
@@ -273,17 +290,6 @@ public final class MySqlExecutor implements ExecutionPort {
         }
     }
 
-    static void closeQuietly(AutoCloseable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (Exception e) {
-            LOG.log(Level.FINE, "close failed", e);
-        }
-    }
-
     /**
      * The reserved connection for {@code KILL QUERY} and for watching killed queries unwind. It is
      * opened at startup (so a server at {@code max_connections} cannot lock the kill path out),
@@ -374,7 +380,7 @@ public final class MySqlExecutor implements ExecutionPort {
                 return Optional.ofNullable(call.apply(connection));
             } catch (SQLException e) {
                 LOG.log(Level.WARNING, "the reserved kill connection failed (error " + e.getErrorCode() + "); re-opening it");
-                closeQuietly(connection);
+                JdbcCursor.closeQuietly(connection);
                 connection = null;
                 reopenSoon(0);
                 return Optional.empty();
@@ -408,7 +414,7 @@ public final class MySqlExecutor implements ExecutionPort {
             lock.lock();
             try {
                 if (closed || connection != null) {
-                    closeQuietly(fresh);
+                    JdbcCursor.closeQuietly(fresh);
                 } else {
                     connection = fresh;
                     reopened.incrementAndGet();
@@ -424,7 +430,7 @@ public final class MySqlExecutor implements ExecutionPort {
             closed = true;
             lock.lock();
             try {
-                closeQuietly(connection);
+                JdbcCursor.closeQuietly(connection);
                 connection = null;
             } finally {
                 lock.unlock();
