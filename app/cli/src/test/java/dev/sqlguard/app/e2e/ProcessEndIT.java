@@ -45,9 +45,9 @@ class ProcessEndIT {
             for (String line = err.readLine(); line != null && !line.contains("MCP server ready"); line = err.readLine()) {
                 // the demo database is built first
             }
-            assertThat(sqlguardEntries(temp)).as("the server's folders while it runs")
-                    .anySatisfy(n -> assertThat(n).startsWith("sqlguard-work-"))
-                    .anySatisfy(n -> assertThat(n).startsWith("sqlguard-mcp-charts"));
+            // two work folders: the engines' (DuckDB spills there) and the one for chart images
+            assertThat(sqlguardEntries(temp)).as("the server's folders while it runs").hasSize(2)
+                    .allSatisfy(n -> assertThat(n).startsWith("sqlguard-work-"));
 
             server.destroy(); // SIGTERM, stdin still open
             server.waitFor();
