@@ -457,6 +457,9 @@ public final class JdbcCursor implements ResultCursor {
         if (abort == null) {
             return;
         }
+        if (delivered) {
+            live = false; // a server took the stop: a second one could reach whatever the connection runs next
+        }
         if (!delivered) {
             abortConnection(); // the statement runs on and the server may not answer: free the caller now
         } else if (inServerCall) {
