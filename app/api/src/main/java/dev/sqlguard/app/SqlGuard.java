@@ -376,7 +376,9 @@ public final class SqlGuard implements AutoCloseable {
                 throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The engine working folder could not be created.", e);
             }
             // a SIGTERM ends the JVM through its shutdown hooks, not through close()
-            Thread hook = new Thread(this::deleteWorkDirectory, "sqlguard-work-cleanup");
+            // the hook only deletes: the engines may still be closing (in another hook) and write into the
+            // folder again, so close() deletes it once more after the engines have closed
+            Thread hook = new Thread(this::deleteWorkDirectoryContents, "sqlguard-work-cleanup");
             try {
                 Runtime.getRuntime().addShutdownHook(hook);
                 shutdownHook = hook;
@@ -394,6 +396,12 @@ public final class SqlGuard implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.FINE, "could not remove a working folder", e);
+        }
+    }
+
+    private synchronized void deleteWorkDirectoryContents() {
+        if (workDirectory != null) {
+            deleteTree(workDirectory);
         }
     }
 
