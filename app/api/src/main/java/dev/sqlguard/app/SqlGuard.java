@@ -376,9 +376,8 @@ public final class SqlGuard implements AutoCloseable {
                 throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The engine working folder could not be created.", e);
             }
             // a SIGTERM ends the JVM through its shutdown hooks, not through close()
-            // the hook only deletes: the engines may still be closing (in another hook) and write into the
-            // folder again, so close() deletes it once more after the engines have closed
-            Thread hook = new Thread(this::deleteWorkDirectoryContents, "sqlguard-work-cleanup");
+            // the hook closes the engines first, then deletes the folder: a closing engine can still write into it
+            Thread hook = new Thread(this::close, "sqlguard-work-cleanup");
             try {
                 Runtime.getRuntime().addShutdownHook(hook);
                 shutdownHook = hook;
@@ -396,12 +395,6 @@ public final class SqlGuard implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.FINE, "could not remove a working folder", e);
-        }
-    }
-
-    private synchronized void deleteWorkDirectoryContents() {
-        if (workDirectory != null) {
-            deleteTree(workDirectory);
         }
     }
 

@@ -91,7 +91,8 @@ final class McpCommand implements Callable<Integer> {
             // SIGTERM: running calls are cancelled, the engines closed and their work folder removed
             Thread onTerm = new Thread(() -> {
                 server.stop();
-                McpProcess.closeWithin(guard, CLOSE_BOUND);
+                // SIGTERM has no one-second promise: let the engines close, so that their work folder goes too
+                McpProcess.closeWithin(guard, TERM_CLOSE_BOUND);
                 deleteQuietly(charts);
             }, "sqlguard-mcp-shutdown");
             Runtime.getRuntime().addShutdownHook(onTerm);
@@ -107,6 +108,8 @@ final class McpCommand implements Callable<Integer> {
 
     /** How long closing the engines may hold the exit (a statement stuck in its engine can hold a close). */
     private static final java.time.Duration CLOSE_BOUND = java.time.Duration.ofMillis(300);
+    /** How long closing the engines may hold the exit after SIGTERM. */
+    private static final java.time.Duration TERM_CLOSE_BOUND = java.time.Duration.ofSeconds(5);
 
     private static void removeHook(Thread hook) {
         try {
