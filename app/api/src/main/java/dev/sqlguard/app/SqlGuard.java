@@ -3,12 +3,10 @@ package dev.sqlguard.app;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +23,6 @@ import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import dev.sqlguard.app.SqlGuardConfig.AuditConfig;
 import dev.sqlguard.app.SqlGuardConfig.ModelConfig;
@@ -388,21 +385,13 @@ public final class SqlGuard implements AutoCloseable {
         return workDirectory;
     }
 
-    private static void deleteTree(Path folder) {
-        try (Stream<Path> walk = Files.walk(folder)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "could not remove a working folder", e);
-        }
-    }
-
     private synchronized void deleteWorkDirectory() {
         if (workDirectory == null) {
             return;
         }
-        deleteTree(workDirectory);
+        if (!dev.sqlguard.app.internal.wiring.WorkFolders.deleteTree(workDirectory)) {
+            LOG.fine("could not remove the engines' working folder");
+        }
         workDirectory = null;
         if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
             try {

@@ -29,6 +29,15 @@ class ProcessEndIT {
         }
     }
 
+    /** What the temp folder holds, for a failure message. */
+    private static String tree(Path temp) {
+        try (Stream<Path> all = Files.walk(temp)) {
+            return all.map(p -> temp.relativize(p).toString()).filter(n -> n.startsWith("sqlguard")).sorted().toList().toString();
+        } catch (Exception e) {
+            return "(unreadable: " + e + ")";
+        }
+    }
+
     @Test
     void sigtermLeavesNoWorkingFolderBehind() throws Exception {
         Path home = Files.createDirectories(dir.resolve("home"));
@@ -51,7 +60,7 @@ class ProcessEndIT {
 
             server.destroy(); // SIGTERM, stdin still open
             server.waitFor();
-            assertThat(sqlguardEntries(temp)).isEmpty();
+            assertThat(sqlguardEntries(temp)).as(() -> "left behind: " + tree(temp)).isEmpty();
         } finally {
             server.destroyForcibly();
         }

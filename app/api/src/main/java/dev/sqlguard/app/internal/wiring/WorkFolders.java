@@ -3,14 +3,17 @@ package dev.sqlguard.app.internal.wiring;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Stream;
 
 /**
  * The engines' working folders ({@code sqlguard-work-<pid>-*} in the temporary folder, where DuckDB
@@ -90,10 +93,58 @@ public final class WorkFolders {
     }
 
     private static void delete(Path folder) throws IOException {
-        try (Stream<Path> walk = Files.walk(folder)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        if (!deleteTree(folder)) {
+            throw new IOException("the folder could not be removed");
         }
     }
+
+    /**
+     * Removes {@code folder} and everything in it; returns whether it is gone. A file that vanishes
+     * meanwhile is skipped, and a file that appears meanwhile (an engine still closing writes into
+     * its folder) is caught by another pass: up to {@value #DELETE_PASSES} passes, 20 ms apart.
+     * Symbolic links are removed, never followed.
+     */
+    public static boolean deleteTree(Path folder) {
+        for (int pass = 0; pass < DELETE_PASSES; pass++) {
+            try {
+                Files.walkFileTree(folder, new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                        Files.deleteIfExists(file);
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                        if (!(e instanceof NoSuchFileException)) {
+                            throw e;
+                        }
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                        Files.deleteIfExists(dir);
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
+            } catch (NoSuchFileException e) {
+                // gone already
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.FINE, "a pass over a working folder failed", e);
+            }
+            if (!Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+                return true;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private static final int DELETE_PASSES = 5;
 }

@@ -48,4 +48,32 @@ class WorkFoldersTest {
         assertThat(WorkFolders.removeStale(tmp)).as("the new folder is this live process's").isZero();
         assertThat(created).isDirectory();
     }
+
+    @Test
+    void deletingATreeRemovesLinksWithoutFollowingThemAndCatchesFilesWrittenMeanwhile() throws Exception {
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("keep.txt"), "data");
+        Path folder = folder("tree", ProcessHandle.current().pid() + " -");
+        Path deep = Files.createDirectories(folder.resolve("duckdb-temp").resolve("abc"));
+        Files.writeString(deep.resolve("duckdb_temp_block-1.block"), "x");
+        Files.createSymbolicLink(folder.resolve("link"), outside);
+        // a writer that keeps adding files while the tree is deleted, as a closing engine can
+        Thread writer = new Thread(() -> {
+            for (int i = 0; i < 200 && Files.isDirectory(deep); i++) {
+                try {
+                    Files.writeString(deep.resolve("late-" + i), "x");
+                } catch (Exception e) {
+                    return; // the folder went
+                }
+            }
+        });
+        writer.start();
+
+        assertThat(WorkFolders.deleteTree(folder)).isTrue();
+        writer.join();
+
+        assertThat(folder).doesNotExist();
+        assertThat(outside.resolve("keep.txt")).hasContent("data");
+        assertThat(WorkFolders.deleteTree(folder)).as("a folder that is gone already").isTrue();
+    }
 }

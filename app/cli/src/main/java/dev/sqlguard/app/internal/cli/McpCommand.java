@@ -3,14 +3,11 @@ package dev.sqlguard.app.internal.cli;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
@@ -90,10 +87,13 @@ final class McpCommand implements Callable<Integer> {
                     McpStdioServer.Settings.defaults(), ctx::warn);
             // SIGTERM: running calls are cancelled, the engines closed and their work folder removed
             Thread onTerm = new Thread(() -> {
-                server.stop();
-                // SIGTERM has no one-second promise: let the engines close, so that their work folder goes too
-                McpProcess.closeWithin(guard, TERM_CLOSE_BOUND);
-                deleteQuietly(charts);
+                try {
+                    server.stop();
+                    // SIGTERM has no one-second promise: let the engines close, so that their work folder goes too
+                    McpProcess.closeWithin(guard, TERM_CLOSE_BOUND);
+                } finally {
+                    deleteQuietly(charts);
+                }
             }, "sqlguard-mcp-shutdown");
             Runtime.getRuntime().addShutdownHook(onTerm);
             ctx.stderr().println("sqlguard: MCP server ready on stdio (sources: " + String.join(", ", served) + ")");
@@ -120,18 +120,7 @@ final class McpCommand implements Callable<Integer> {
     }
 
     private static void deleteQuietly(Path dir) {
-        try {
-            deleteTree(dir);
-        } catch (IOException | RuntimeException e) {
-            // a leftover chart folder is harmless; it holds no data beyond what the client received
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        // a leftover chart folder is harmless (it holds nothing the client did not receive), and the next start removes it
+        dev.sqlguard.app.internal.wiring.WorkFolders.deleteTree(dir);
     }
 }

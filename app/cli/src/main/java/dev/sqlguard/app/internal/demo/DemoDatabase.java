@@ -8,14 +8,12 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.SqlGuardConfig.AuditConfig;
@@ -126,12 +124,7 @@ public final class DemoDatabase {
     }
 
     private static void deleteTree(Path root) {
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | RuntimeException e) {
-            // a leftover build folder is harmless; the next build uses a new one
-        }
+        // a leftover build folder is harmless; the next build uses a new one
+        dev.sqlguard.app.internal.wiring.WorkFolders.deleteTree(root);
     }
 }
