@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +16,8 @@ import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.fake.FakeGuard;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditEvent;
 
@@ -45,5 +48,30 @@ class SqlGuardAgentTest {
         }
         assertThat(events).as("the agent's calls reach the facade's audit sink")
                 .extracting(AuditEvent::verdict).containsExactly(ToolStatus.OK, ToolStatus.REJECTED);
+    }
+
+    @Test
+    void aCallToASourceThatCannotStartIsAuditedOnceAsARetryableError(@TempDir Path charts) {
+        ToolResult[] seen = new ToolResult[1];
+        try (SqlGuard guard = SqlGuard.builder()
+                .source("slow", "fake", Map.of("mode", "slow"), GuardrailPolicy.defaults())
+                .auditSink(events::add).build()) {
+            AgentTools tools = AgentTools.of(guard, charts, List.of("slow"));
+
+            ToolOutcome down = tools.call(AgentTools.QUERY_DATA, "{\"source\":\"slow\",\"sql\":\"SELECT n FROM t\"}");
+
+            assertThat(down.status()).isEqualTo(ToolStatus.ERROR);
+            ToolResult result = down.results().get(0);
+            assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+            assertThat(result.error().orElseThrow().retryable()).isTrue();
+            seen[0] = result;
+        }
+        assertThat(events).as("one audit event, for the call that could not reach its source").singleElement()
+                .satisfies(e -> {
+                    assertThat(e.verdict()).isEqualTo(ToolStatus.ERROR);
+                    assertThat(e.code()).contains(ErrorCode.ENGINE_UNAVAILABLE);
+                    assertThat(e.requestId()).isEqualTo(seen[0].id());
+                    assertThat(e.durationMs()).as("the audit and the result report the same time").isEqualTo(seen[0].elapsedMs());
+                });
     }
 }

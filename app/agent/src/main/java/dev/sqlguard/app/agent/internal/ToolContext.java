@@ -18,9 +18,11 @@ import dev.sqlguard.app.agent.AgentSource;
 import dev.sqlguard.app.agent.ToolOutcome;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.Operation;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.SafeText;
+import dev.sqlguard.domain.SourceBinding;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.ports.TableDescription;
@@ -179,7 +181,16 @@ public final class ToolContext {
 
     /** Runs one statement on the guarded path. */
     public ToolResult run(AgentSource source, String sql, List<Object> params) {
-        return service.query(source.engine().binding(), new QueryRequest(source.id(), sql, params, statementId()));
+        QueryRequest request = new QueryRequest(source.id(), sql, params, statementId());
+        long opening = System.nanoTime();
+        SourceBinding binding;
+        try {
+            binding = source.engine().binding(); // a source that is down is opened again here
+        } catch (GuardException e) {
+            // audited like any call, with the time the attempt to open the source took
+            return service.sourceFailed(request, e, Operation.QUERY, (System.nanoTime() - opening) / 1_000_000);
+        }
+        return service.query(binding, request);
     }
 
     /** A refusal on the guarded path (audited, no database call). */
