@@ -155,6 +155,17 @@ public final class SqlGuard implements AutoCloseable {
                 : call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.QUERY);
     }
 
+    /**
+     * Stops the call with this request id ({@link QueryRequest#requestId()}), as a timeout does:
+     * its running statement is cancelled on the engine, on the server too, and the call returns
+     * {@code CANCELLED}; a call that has not started yet starts cancelled. Returns whether a
+     * running statement was found. Safe from any thread; an unknown id changes nothing else.
+     */
+    public boolean cancel(String requestId) {
+        requireNonNull(requestId, "request id is null");
+        return service.cancel(requestId);
+    }
+
     /** Validates {@code sql} without running it: status OK (with the SQL that would run) or REJECTED. */
     public ToolResult check(String source, String sql, List<?> params) {
         return call(source, sql, params, UUID.randomUUID().toString(), Operation.CHECK);
