@@ -340,7 +340,7 @@ public final class McpStdioServer {
         }
         Call call = inFlight.remove(key(requestId));
         if (call != null) {
-            pool.remove(call.task()[0]); // a call still waiting frees its place in the queue at once
+            // a call still waiting keeps its place: it starts cancelled, runs no statement and is audited as CANCELLED
             tools.cancel(call.callId());
             if (call.batch() != null) {
                 call.batch().add(null); // nothing to add for it
@@ -424,7 +424,10 @@ public final class McpStdioServer {
         }
         call.task()[0] = () -> {
             if (inFlight.get(key) != call) {
-                return; // cancelled while it waited, or answered as the server stopped
+                // cancelled while it waited, or answered as the server stopped: it starts cancelled, so the
+                // tool runs no statement, and the call is audited as CANCELLED without another response
+                tools.call(name.textValue(), arguments, call.callId());
+                return;
             }
             ObjectNode result = tools.call(name.textValue(), arguments, call.callId());
             if (inFlight.remove(key, call)) {

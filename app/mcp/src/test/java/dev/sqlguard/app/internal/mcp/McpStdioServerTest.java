@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -331,6 +333,24 @@ class McpStdioServerTest {
             assertThat(answered).as("cancelled call %d", id).doesNotContainKey(JSON.valueToTree(id));
         }
         assertThat(answered).hasSize(1 + 194 + 2);
+        // the six cancelled calls, the four that waited in the queue too, are each audited once as CANCELLED
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (cancelledAudits(mcp) < 6 && System.nanoTime() < until) {
+            sleep(20);
+        }
+        assertThat(cancelledAudits(mcp)).isEqualTo(6);
+    }
+
+    private static long cancelledAudits(McpHarness mcp) {
+        return mcp.audit.stream().filter(e -> e.code().equals(Optional.of(ErrorCode.CANCELLED))).count();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
