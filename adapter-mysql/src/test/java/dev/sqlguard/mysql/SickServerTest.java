@@ -215,7 +215,12 @@ class SickServerTest {
         try (PausableProxy proxy = proxy();
              Engine e = engine("jdbc:mysql://127.0.0.1:" + proxy.port(), TestServer.roUser(), TestServer.roPassword(),
                      Limits.defaults().withTimeout(Duration.ofSeconds(2)), Map.of())) {
-            assertThat(service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims")).status()).isEqualTo(ToolStatus.OK);
+            // the precondition: a healthy call (a loaded machine can miss a 2 s limit on a first call)
+            ToolResult warm = service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims"));
+            for (int attempt = 1; attempt < 5 && warm.status() != ToolStatus.OK; attempt++) {
+                warm = service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims"));
+            }
+            assertThat(warm.status()).as("%s", warm.error()).isEqualTo(ToolStatus.OK);
             proxy.pause();
             for (int i = 0; i < 2; i++) {
                 ToolResult r = service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims"));
@@ -289,6 +294,28 @@ class SickServerTest {
             }
             assertThat(MySqlServerTest.runningQueryOfOrZero(TestServer.roUser())).isZero();
             assertThat(service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims")).status()).isEqualTo(ToolStatus.OK);
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void moreCallsThanSlotsAtOnceWaitForTheShortQueriesAheadOfThem() throws Exception {
+        try (Engine e = engine(TestServer.url(), TestServer.roUser(), TestServer.roPassword(), Limits.defaults(),
+                Map.of("poolSize", "2", "maxConcurrentQueries", "2"))) {
+            // an agent's burst: eight threads on two slots, each call a few milliseconds on the server
+            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(8);
+            try {
+                List<java.util.concurrent.Future<ToolResult>> calls = new java.util.ArrayList<>();
+                for (int i = 0; i < 80; i++) {
+                    calls.add(threads.submit(() -> service.query(e.binding(), QueryRequest.of("db", "SELECT count(*) AS n FROM claims"))));
+                }
+                for (java.util.concurrent.Future<ToolResult> call : calls) {
+                    ToolResult result = call.get();
+                    assertThat(result.status()).as("%s", result.error()).isEqualTo(ToolStatus.OK);
+                }
+            } finally {
+                threads.shutdownNow();
+            }
         }
     }
 

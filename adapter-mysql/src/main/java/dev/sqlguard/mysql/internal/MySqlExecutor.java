@@ -81,10 +81,27 @@ public final class MySqlExecutor implements ExecutionPort {
         this.slots = new Semaphore(maxConcurrent);
     }
 
+    /**
+     * How long a call waits for one of the source's query slots: more calls than slots at once
+     * (an agent's burst) wait for the short queries ahead of them, while slots held by killed
+     * queries the server is still unwinding (tens of seconds) refuse the call soon.
+     */
+    static final long SLOT_WAIT_MS = 2_000;
+
+    private boolean takeSlot(long deadline) {
+        long wait = Math.min(SLOT_WAIT_MS, remainingMillis(deadline));
+        try {
+            return slots.tryAcquire(Math.max(0, wait), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     @Override
     public ResultCursor execute(QueryPlan plan) {
         long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
-        if (!slots.tryAcquire()) {
+        if (!takeSlot(deadline)) {
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This source already has " + maxConcurrent
                     + " queries running or still being stopped on the server; retry when one has ended.");
         }
