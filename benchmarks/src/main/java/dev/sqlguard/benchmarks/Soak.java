@@ -164,7 +164,7 @@ public final class Soak {
                     new Call(Kind.MALFORMED, "SELECT id FROM claims WHERE", List.of()),
                     new Call(Kind.MALFORMED, "SELECT id FROM claims WHERE id = ?", List.of()),
                     new Call(Kind.MALFORMED, "SELECT 'unterminated FROM claims", List.of()),
-                    new Call(Kind.RUNAWAY, "SELECT count(*) AS n FROM claims a, claims b WHERE a.id + b.id >= 0", List.of()),
+                    new Call(Kind.RUNAWAY, "SELECT count(*) AS n FROM claims a, claims b, claims c WHERE a.id + b.id + c.id >= 0", List.of()),
                     new Call(Kind.CANCELLED, "SELECT region, count(DISTINCT amount) AS d FROM claims GROUP BY region ORDER BY region", List.of())));
             calls.addAll(hostile());
             return calls;
@@ -345,7 +345,7 @@ public final class Soak {
             if (problem != null) {
                 wrong.incrementAndGet();
                 if (examples.size() < 10) {
-                    examples.add(problem + ": " + call.sql());
+                    examples.add(problem + ": " + call.sql() + " -> " + (rows.length() > 200 ? rows.substring(0, 200) : rows));
                 }
             }
         }
