@@ -570,6 +570,7 @@ public final class Soak {
         private final OutputStream in;
         private final AtomicLong ids = new AtomicLong();
         private final Map<Long, CompletableFuture<JsonNode>> waiting = new ConcurrentHashMap<>();
+        private final Thread reader;
 
         McpClient(Path jar, Path config, Path home) throws Exception {
             ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -579,7 +580,7 @@ public final class Soak {
             builder.environment().put("XDG_STATE_HOME", home.resolve("state").toString());
             process = builder.start();
             in = process.getOutputStream();
-            Thread reader = new Thread(() -> {
+            reader = new Thread(() -> {
                 try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                     for (String line = out.readLine(); line != null; line = out.readLine()) {
                         JsonNode node = JSON.readTree(line);
@@ -650,7 +651,7 @@ public final class Soak {
         int terminate() throws Exception {
             process.destroy();
             process.waitFor(30, TimeUnit.SECONDS);
-            Thread.sleep(500); // the reader takes the last answers
+            reader.join(30_000); // the reader takes every answer written before the exit, up to the end of the output
             int lost = 0;
             for (Long id : List.copyOf(waiting.keySet())) {
                 CompletableFuture<JsonNode> f = waiting.remove(id);
