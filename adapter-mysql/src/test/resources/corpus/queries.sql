@@ -355,3 +355,15 @@ SELECT count(*) FROM singer WHERE country = 'France' = is_male
 SELECT count(*) FROM employees WHERE current = 1 = (dept_id = 2)
 SELECT emp_id FROM employees WHERE salary > 50000 = current AND dept_id = 1 ORDER BY emp_id
 SELECT a.name FROM singer a JOIN singer b ON a.singer_id = b.singer_id WHERE a.age = b.age = 1 ORDER BY a.singer_id
+SELECT name, country FROM singer WHERE name REGEXP '^[A-M]' ORDER BY singer_id
+SELECT count(*) FROM singer WHERE song_name NOT RLIKE '[0-9]'
+SELECT name FROM customers WHERE city REGEXP 'on$|^Ber' AND segment NOT REGEXP 'corp' ORDER BY customer_id
+SELECT category, count(*) AS n FROM products WHERE name REGEXP 'a.*e' GROUP BY category ORDER BY category
+SELECT name FROM singer WHERE name COLLATE utf8mb4_bin LIKE '%a%' ORDER BY singer_id
+SELECT name COLLATE utf8mb4_general_ci AS n, age FROM singer ORDER BY name COLLATE utf8mb4_bin, singer_id
+SELECT city COLLATE utf8mb4_bin AS c, count(*) AS n FROM customers GROUP BY c ORDER BY c
+SELECT CONVERT(name USING utf8mb4) AS n, CONVERT(city USING latin1) AS c FROM customers ORDER BY customer_id
+SELECT length(CONVERT(name USING binary)) AS bytes FROM products ORDER BY product_id
+SELECT emp_id, salary, sum(salary) OVER w AS running, rank() OVER w AS r FROM employees WINDOW w AS (PARTITION BY dept_id ORDER BY salary DESC, emp_id) ORDER BY emp_id
+SELECT order_id, order_date, count(*) OVER w AS n FROM orders WINDOW w AS (ORDER BY order_date, order_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) ORDER BY order_id
+SELECT d.name, e.name, avg(e.salary) OVER dw AS dept_avg, max(e.salary) OVER dw AS dept_max FROM employees e JOIN departments d ON e.dept_id = d.dept_id WINDOW dw AS (PARTITION BY d.dept_id) ORDER BY e.emp_id

@@ -179,7 +179,15 @@ class AttackVectorTest {
                 "SELECT 1 AS one FROM (SELECT pow(ascii(substring(password, 8, 1)), 155) AS x FROM users) t",
                 "SELECT coalesce(password, pow(10, 400 + id - id)) AS x FROM users WHERE id = 1",
                 "WITH RECURSIVE r (n, p) AS (SELECT 1, password FROM users WHERE id = 1 UNION ALL SELECT n + 1, p FROM r WHERE n < 3"
-                        + " AND p LIKE 'h%') SELECT n FROM r");
+                        + " AND p LIKE 'h%') SELECT n FROM r",
+                // pattern matching, collations, character sets and named windows carry the value like their plain forms
+                "SELECT count(*) AS n FROM users WHERE password REGEXP '^h'",
+                "SELECT count(*) AS n FROM users WHERE password NOT RLIKE '^hunter'",
+                "SELECT password REGEXP '^h' AS x FROM users",
+                "SELECT id FROM users ORDER BY password COLLATE utf8mb4_bin",
+                "SELECT count(*) AS n FROM users WHERE CONVERT(password USING latin1) LIKE 'h%'",
+                "SELECT id, row_number() OVER w AS r FROM users WINDOW w AS (ORDER BY password)",
+                "SELECT id, count(*) OVER w AS n FROM users WINDOW w AS (PARTITION BY password COLLATE utf8mb4_bin)");
     }
 
     static Stream<Arguments> hostileCases() {

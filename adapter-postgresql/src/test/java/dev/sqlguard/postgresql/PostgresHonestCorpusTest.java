@@ -182,7 +182,16 @@ class PostgresHonestCorpusTest {
                 "SELECT r.* FROM regions r WHERE r.manager > 'M' ORDER BY 1",
                 "SELECT id, region FROM claims ORDER BY amount DESC NULLS LAST, id LIMIT 5",
                 "SELECT region AS r, count(*) AS n FROM claims GROUP BY r ORDER BY n DESC, r",
-                "SELECT \"region\", count(*) AS \"Count\" FROM \"claims\" GROUP BY \"region\" ORDER BY 1"));
+                "SELECT \"region\", count(*) AS \"Count\" FROM \"claims\" GROUP BY \"region\" ORDER BY 1",
+                "SELECT id, amount FROM claims ORDER BY amount DESC, id FETCH FIRST 5 ROWS ONLY",
+                "SELECT id FROM claims ORDER BY id OFFSET 10 ROWS FETCH NEXT 3 ROWS ONLY",
+                "SELECT region FROM claims ORDER BY id FETCH FIRST ROW ONLY",
+                "SELECT region, status, count(*) AS n, sum(amount) AS total FROM claims GROUP BY ROLLUP (region, status) ORDER BY 1, 2",
+                "SELECT region, status, count(*) AS n, GROUPING(region, status) AS g FROM claims GROUP BY CUBE (region, status) ORDER BY 4, 1, 2",
+                "SELECT region, status, avg(amount) AS a FROM claims GROUP BY GROUPING SETS ((region), (status), ()) ORDER BY 1, 2",
+                "SELECT date_trunc('month', created) AS m, region, count(*) AS n FROM claims GROUP BY ROLLUP (1, 2) ORDER BY 1, 2",
+                "SELECT region AS r, status, count(*) AS n FROM claims GROUP BY region, ROLLUP (status) ORDER BY 1, 2",
+                "SELECT region, status, max(amount) AS m FROM claims GROUP BY CUBE ((region, status)) ORDER BY 1, 2"));
         return q;
     }
 

@@ -153,6 +153,13 @@ class PostgresHostileTest {
                 "SELECT id FROM users LIMIT (SELECT length(password) FROM users LIMIT 1)",
                 "SELECT sum(length(password)) AS n FROM users", "SELECT max(password) > 'm' AS b FROM users",
                 "SELECT id, ssn AS region FROM claims ORDER BY region", "SELECT id, ssn AS region FROM claims GROUP BY 1, 2 ORDER BY 2",
+                // grouping sets, ROLLUP, CUBE, GROUPING() and FETCH FIRST carry a sensitive column like their plain forms
+                "SELECT count(*) AS n FROM users GROUP BY ROLLUP (password)", "SELECT count(*) AS n FROM users GROUP BY CUBE (name, (id, password))",
+                "SELECT count(*) AS n FROM users GROUP BY GROUPING SETS ((password), ())",
+                "SELECT GROUPING(password) AS g, count(*) AS n FROM users GROUP BY ROLLUP (password)",
+                "SELECT count(*) AS n FROM claims GROUP BY ROLLUP (region, ssn)", "SELECT count(*) AS n FROM users GROUP BY ROLLUP (name, api_key)",
+                "SELECT name FROM users ORDER BY password FETCH FIRST 1 ROW ONLY", "SELECT name FROM users ORDER BY name FETCH FIRST 1 ROWS WITH TIES",
+                "SELECT count(*) AS n FROM users GROUP BY \"rollup\"(password)",
                 // whole-row references
                 "SELECT u FROM users u", "SELECT users FROM users", "SELECT c FROM claims c WHERE c.id = 1",
                 "SELECT id FROM users u WHERE u::text LIKE '%hunter2%'", "SELECT id FROM users u WHERE CAST(u AS text) LIKE '%h%'",

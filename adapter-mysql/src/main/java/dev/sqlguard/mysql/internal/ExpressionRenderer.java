@@ -26,6 +26,7 @@ import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.BooleanValue;
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.CollateExpression;
 import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
 import net.sf.jsqlparser.expression.DateUnitExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
@@ -41,8 +42,10 @@ import net.sf.jsqlparser.expression.Parenthesis;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.TimeKeyExpression;
+import net.sf.jsqlparser.expression.TranscodingFunction;
 import net.sf.jsqlparser.expression.TrimFunction;
 import net.sf.jsqlparser.expression.WhenClause;
+import net.sf.jsqlparser.expression.WindowDefinition;
 import net.sf.jsqlparser.expression.WindowElement;
 import net.sf.jsqlparser.expression.WindowOffset;
 import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
@@ -99,68 +102,79 @@ final class ExpressionRenderer {
 
     @FunctionalInterface
     private interface Handler {
-        Value render(Expression e, Ctx ctx);
+        Value render(ExpressionRenderer r, Expression e, Ctx ctx);
     }
 
     private static final Pattern FUNCTION_NAME = Pattern.compile("[a-z_][a-z0-9_]*");
     /** Functions whose first argument is a time unit keyword. */
     private static final Set<String> UNIT_FIRST = Set.of("timestampdiff", "timestampadd");
+    private static final Pattern COLLATION = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,63}");
+    /** Character sets CONVERT ... USING may name (MariaDB and MySQL both have them). */
+    private static final Set<String> CHARSETS = Set.of("utf8mb4", "utf8mb3", "utf8", "latin1", "ascii", "binary");
     private static final Set<String> TIME_KEYS = Set.of("current_date", "current_time", "current_timestamp", "localtime",
             "localtimestamp");
+
+    /** Built once: the table is the same for every validation (building it per validation was measurable). */
+    private static final Map<Class<?>, Handler> HANDLERS = handlers();
 
     private final SelectRenderer queries;
     private final Facts facts;
     private final Set<String> allowlist;
     private final ParameterMarkers parameters;
-    private final Map<Class<?>, Handler> handlers = new HashMap<>();
-
     ExpressionRenderer(SelectRenderer queries, Facts facts, Set<String> allowlist, ParameterMarkers parameters) {
         this.queries = queries;
         this.facts = facts;
-        this.allowlist = Set.copyOf(allowlist);
+        this.allowlist = allowlist;
         this.parameters = parameters;
-        handlers.put(Column.class, (e, c) -> column((Column) e, c));
-        handlers.put(DateUnitExpression.class, (e, c) -> unitAsColumn((DateUnitExpression) e, c));
-        handlers.put(LongValue.class, (e, c) -> Value.literal(Literals.integer((LongValue) e), integerValue((LongValue) e)));
-        handlers.put(DoubleValue.class, (e, c) -> Value.of(Literals.decimal((DoubleValue) e)));
-        handlers.put(StringValue.class, (e, c) -> Value.literal(Literals.string((StringValue) e), ((StringValue) e).getNotExcapedValue()));
-        handlers.put(NullValue.class, (e, c) -> Value.of("NULL"));
-        handlers.put(BooleanValue.class, (e, c) -> Value.of(((BooleanValue) e).getValue() ? "TRUE" : "FALSE"));
-        handlers.put(DateTimeLiteralExpression.class, (e, c) -> Value.of(Literals.dateTime((DateTimeLiteralExpression) e)));
-        handlers.put(JdbcParameter.class, (e, c) -> parameter((JdbcParameter) e));
-        handlers.put(Parenthesis.class, (e, c) -> wrap(render(((Parenthesis) e).getExpression(), c)));
-        handlers.put(ParenthesedExpressionList.class, (e, c) -> parenthesedList((ParenthesedExpressionList<?>) e, c));
-        handlers.put(SignedExpression.class, (e, c) -> signed((SignedExpression) e, c));
-        handlers.put(NotExpression.class, (e, c) -> not((NotExpression) e, c));
-        binary(AndExpression.class, "AND");
-        binary(OrExpression.class, "OR");
-        binary(XorExpression.class, "XOR");
-        binary(EqualsTo.class, "=");
-        binary(NotEqualsTo.class, "<>");
-        binary(GreaterThan.class, ">");
-        binary(GreaterThanEquals.class, ">=");
-        binary(MinorThan.class, "<");
-        binary(MinorThanEquals.class, "<=");
-        binary(Addition.class, "+");
-        binary(Subtraction.class, "-");
-        binary(Multiplication.class, "*");
-        binary(Division.class, "/");
-        binary(Modulo.class, "%");
-        binary(IntegerDivision.class, "DIV");
-        handlers.put(Between.class, (e, c) -> between((Between) e, c));
-        handlers.put(InExpression.class, (e, c) -> in((InExpression) e, c));
-        handlers.put(IsNullExpression.class, (e, c) -> isNull((IsNullExpression) e, c));
-        handlers.put(LikeExpression.class, (e, c) -> like((LikeExpression) e, c));
-        handlers.put(CaseExpression.class, (e, c) -> caseExpr((CaseExpression) e, c));
-        handlers.put(CastExpression.class, (e, c) -> cast((CastExpression) e, c));
-        handlers.put(Function.class, (e, c) -> function((Function) e, c));
-        handlers.put(TimeKeyExpression.class, (e, c) -> timeKey((TimeKeyExpression) e));
-        handlers.put(IntervalExpression.class, (e, c) -> interval((IntervalExpression) e, c));
-        handlers.put(TrimFunction.class, (e, c) -> trim((TrimFunction) e, c));
-        handlers.put(ExtractExpression.class, (e, c) -> extract((ExtractExpression) e, c));
-        handlers.put(ParenthesedSelect.class, (e, c) -> scalarSubquery((ParenthesedSelect) e, c));
-        handlers.put(ExistsExpression.class, (e, c) -> exists((ExistsExpression) e, c));
-        handlers.put(AnalyticExpression.class, (e, c) -> window((AnalyticExpression) e, c));
+    }
+
+    private static Map<Class<?>, Handler> handlers() {
+        Map<Class<?>, Handler> h = new HashMap<>();
+        h.put(Column.class, (r, e, c) -> r.column((Column) e, c));
+        h.put(DateUnitExpression.class, (r, e, c) -> r.unitAsColumn((DateUnitExpression) e, c));
+        h.put(LongValue.class, (r, e, c) -> Value.literal(Literals.integer((LongValue) e), integerValue((LongValue) e)));
+        h.put(DoubleValue.class, (r, e, c) -> Value.of(Literals.decimal((DoubleValue) e)));
+        h.put(StringValue.class, (r, e, c) -> Value.literal(Literals.string((StringValue) e), ((StringValue) e).getNotExcapedValue()));
+        h.put(NullValue.class, (r, e, c) -> Value.of("NULL"));
+        h.put(BooleanValue.class, (r, e, c) -> Value.of(((BooleanValue) e).getValue() ? "TRUE" : "FALSE"));
+        h.put(DateTimeLiteralExpression.class, (r, e, c) -> Value.of(Literals.dateTime((DateTimeLiteralExpression) e)));
+        h.put(JdbcParameter.class, (r, e, c) -> r.parameter((JdbcParameter) e));
+        h.put(Parenthesis.class, (r, e, c) -> wrap(r.render(((Parenthesis) e).getExpression(), c)));
+        h.put(ParenthesedExpressionList.class, (r, e, c) -> r.parenthesedList((ParenthesedExpressionList<?>) e, c));
+        h.put(SignedExpression.class, (r, e, c) -> r.signed((SignedExpression) e, c));
+        h.put(NotExpression.class, (r, e, c) -> r.not((NotExpression) e, c));
+        binary(h, AndExpression.class, "AND");
+        binary(h, OrExpression.class, "OR");
+        binary(h, XorExpression.class, "XOR");
+        binary(h, EqualsTo.class, "=");
+        binary(h, NotEqualsTo.class, "<>");
+        binary(h, GreaterThan.class, ">");
+        binary(h, GreaterThanEquals.class, ">=");
+        binary(h, MinorThan.class, "<");
+        binary(h, MinorThanEquals.class, "<=");
+        binary(h, Addition.class, "+");
+        binary(h, Subtraction.class, "-");
+        binary(h, Multiplication.class, "*");
+        binary(h, Division.class, "/");
+        binary(h, Modulo.class, "%");
+        binary(h, IntegerDivision.class, "DIV");
+        h.put(Between.class, (r, e, c) -> r.between((Between) e, c));
+        h.put(InExpression.class, (r, e, c) -> r.in((InExpression) e, c));
+        h.put(IsNullExpression.class, (r, e, c) -> r.isNull((IsNullExpression) e, c));
+        h.put(LikeExpression.class, (r, e, c) -> r.like((LikeExpression) e, c));
+        h.put(CaseExpression.class, (r, e, c) -> r.caseExpr((CaseExpression) e, c));
+        h.put(CastExpression.class, (r, e, c) -> r.cast((CastExpression) e, c));
+        h.put(CollateExpression.class, (r, e, c) -> r.collate((CollateExpression) e, c));
+        h.put(TranscodingFunction.class, (r, e, c) -> r.convert((TranscodingFunction) e, c));
+        h.put(Function.class, (r, e, c) -> r.function((Function) e, c));
+        h.put(TimeKeyExpression.class, (r, e, c) -> r.timeKey((TimeKeyExpression) e));
+        h.put(IntervalExpression.class, (r, e, c) -> r.interval((IntervalExpression) e, c));
+        h.put(TrimFunction.class, (r, e, c) -> r.trim((TrimFunction) e, c));
+        h.put(ExtractExpression.class, (r, e, c) -> r.extract((ExtractExpression) e, c));
+        h.put(ParenthesedSelect.class, (r, e, c) -> r.scalarSubquery((ParenthesedSelect) e, c));
+        h.put(ExistsExpression.class, (r, e, c) -> r.exists((ExistsExpression) e, c));
+        h.put(AnalyticExpression.class, (r, e, c) -> r.window((AnalyticExpression) e, c));
+        return Map.copyOf(h);
     }
 
     /** Renders {@code e} in {@code ctx}; a node class without a handler is refused. */
@@ -172,11 +186,11 @@ final class ExpressionRenderer {
         if (e instanceof SupportsOldOracleJoinSyntax o && (o.getOldOracleJoinSyntax() != 0 || o.getOraclePriorPosition() != 0)) {
             throw Literals.unsafe("Oracle join syntax");
         }
-        Handler handler = handlers.get(e.getClass());
+        Handler handler = HANDLERS.get(e.getClass());
         if (handler == null) {
             throw refusal(e);
         }
-        return handler.render(e, inner);
+        return handler.render(this, e, inner);
     }
 
     private static GuardException refusal(Expression e) {
@@ -195,14 +209,15 @@ final class ExpressionRenderer {
         return Literals.unsafe(e.getClass().getSimpleName());
     }
 
-    private void binary(Class<? extends BinaryExpression> type, String operator) {
-        handlers.put(type, (e, c) -> {
+    private static void binary(Map<Class<?>, Handler> h, Class<? extends BinaryExpression> type, String operator) {
+        String lower = operator.toLowerCase(Locale.ROOT);
+        h.put(type, (r, e, c) -> {
             BinaryExpression b = (BinaryExpression) e;
-            Value left = render(b.getLeftExpression(), c);
+            Value left = r.render(b.getLeftExpression(), c);
             Value right = b.getRightExpression() instanceof AnyComparisonExpression any && isComparison(type)
-                    ? anyAll(any, left, c) : render(b.getRightExpression(), c);
+                    ? r.anyAll(any, left, c) : r.render(b.getRightExpression(), c);
             return Value.combine("(" + left.sql() + " " + operator + " " + right.sql() + ")",
-                    FlowStep.partial(operator.toLowerCase(Locale.ROOT)), List.of(left, right));
+                    FlowStep.partial(lower), List.of(left, right));
         });
     }
 
@@ -349,9 +364,13 @@ final class ExpressionRenderer {
     }
 
     private Value like(LikeExpression like, Ctx ctx) {
-        if (like.getLikeKeyWord() != LikeExpression.KeyWord.LIKE || like.isUseBinary() || like.isCaseInsensitive()) {
+        LikeExpression.KeyWord keyword = like.getLikeKeyWord();
+        if (keyword == LikeExpression.KeyWord.REGEXP || keyword == LikeExpression.KeyWord.RLIKE) {
+            return regexp(like, ctx);
+        }
+        if (keyword != LikeExpression.KeyWord.LIKE || like.isUseBinary() || like.isCaseInsensitive()) {
             throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED,
-                    "Only LIKE is allowed for pattern matching (no REGEXP, RLIKE, ILIKE or SIMILAR TO).");
+                    "Only LIKE, REGEXP and RLIKE are allowed for pattern matching (no ILIKE, SIMILAR TO or LIKE BINARY).");
         }
         Value left = render(like.getLeftExpression(), ctx);
         Value pattern = render(like.getRightExpression(), ctx);
@@ -363,6 +382,56 @@ final class ExpressionRenderer {
             out += " ESCAPE " + Literals.string(s);
         }
         return Value.combine(out + ")", FlowStep.partial("like"), List.of(left, pattern));
+    }
+
+    /**
+     * {@code x [NOT] REGEXP p} and its synonym RLIKE, rendered as REGEXP. A pattern the server cannot
+     * compile is an error, and matching branches on the value: partial. {@code REGEXP BINARY} is refused.
+     */
+    private Value regexp(LikeExpression like, Ctx ctx) {
+        if (like.isUseBinary() || like.isCaseInsensitive() || like.getEscape() != null) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Write x REGEXP pattern, without BINARY or ESCAPE.");
+        }
+        Value left = render(like.getLeftExpression(), ctx);
+        Value pattern = render(like.getRightExpression(), ctx);
+        return Value.combine("(" + left.sql() + (like.isNot() ? " NOT REGEXP " : " REGEXP ") + pattern.sql() + ")",
+                FlowStep.partial("regexp"), List.of(left, pattern));
+    }
+
+    /**
+     * {@code x COLLATE name}: the same value under another collation of its character set. Whether the
+     * collation fits the character set does not depend on the value, so the step is total.
+     */
+    private Value collate(CollateExpression c, Ctx ctx) {
+        String name = c.getCollate() == null ? "" : c.getCollate().strip();
+        if (!COLLATION.matcher(name).matches()) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "COLLATE takes a plain collation name such as utf8mb4_bin.");
+        }
+        Value inner = render(c.getLeftExpression(), ctx);
+        return Value.combine("(" + inner.sql() + " COLLATE " + Names.fold(name) + ")", FlowStep.total("collate"), List.of(inner));
+    }
+
+    /**
+     * {@code CONVERT(x USING charset)} for a few character sets: a character the target cannot hold
+     * becomes {@code ?} with a warning, never an error (measured on MariaDB 10.11 in the pinned mode),
+     * so the step is total. {@code CONVERT(x, type)} is refused: JSqlParser 5.4 reads
+     * {@code CONVERT(a, CHAR(10))} as SQL Server's {@code CONVERT(type, value)}, with {@code a} as the
+     * type and {@code CHAR(10)} as the value, the reverse of what the server reads.
+     */
+    private Value convert(TranscodingFunction t, Ctx ctx) {
+        if (!t.isTranscodeStyle() || t.getColDataType() != null || t.getExpression() == null) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Write CAST(x AS type) instead of CONVERT(x, type).");
+        }
+        if (t.getKeyword() != null && !"CONVERT".equalsIgnoreCase(t.getKeyword().strip())) {
+            throw Literals.unsafe("transcoding function");
+        }
+        String charset = t.getTranscodingName() == null ? "" : Names.fold(t.getTranscodingName().strip());
+        if (!CHARSETS.contains(charset)) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "CONVERT(x USING ...) takes one of " + String.join(", ",
+                    CHARSETS.stream().sorted().toList()) + ".");
+        }
+        Value inner = render(t.getExpression(), ctx);
+        return Value.combine("CONVERT(" + inner.sql() + " USING " + charset + ")", FlowStep.total("convert using"), List.of(inner));
     }
 
     private Value caseExpr(CaseExpression c, Ctx ctx) {
@@ -711,7 +780,7 @@ final class ExpressionRenderer {
             throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The function " + SafeText.identifier(name)
                     + " cannot be used as a window function.");
         }
-        if (a.getType() != AnalyticType.OVER || a.getWindowName() != null || a.getKeep() != null || a.getFilterExpression() != null
+        if (a.getType() != AnalyticType.OVER || a.getKeep() != null || a.getFilterExpression() != null
                 || a.isIgnoreNulls() || a.isIgnoreNullsOutside() || a.isUnique() || a.getHavingClause() != null
                 || a.getNullHandling() != null || a.getLimit() != null || a.getOnOverflowTruncate() != null
                 || (a.getKeywordArguments() != null && !a.getKeywordArguments().isEmpty())
@@ -748,6 +817,21 @@ final class ExpressionRenderer {
         Ctx windowCtx = new Ctx(ctx.scope(), Clause.WINDOW, ctx.depth());
         StringBuilder over = new StringBuilder();
         ExpressionList<?> partition = a.getPartitionExpressionList();
+        List<OrderByElement> order = a.getOrderByElements();
+        WindowElement frame = a.getWindowElement();
+        if (a.getWindowName() != null) {
+            // OVER w: the named window's definition, written out (OVER (w ...) does not parse and stays refused)
+            if ((partition != null && !partition.isEmpty()) || (order != null && !order.isEmpty()) || frame != null) {
+                throw Literals.unsafe("window reference form");
+            }
+            WindowDefinition named = ctx.scope().window(a.getWindowName());
+            if (named.getClass() != WindowDefinition.class || (named.getPartitionBy() != null && named.getPartitionBy().isBrackets())) {
+                throw Literals.unsafe("window definition form");
+            }
+            partition = named.getPartitionExpressionList();
+            order = named.getOrderByElements();
+            frame = named.getWindowElement();
+        }
         if (partition != null && !partition.isEmpty()) {
             List<String> keys = new ArrayList<>();
             for (Expression p : partition) {
@@ -757,11 +841,11 @@ final class ExpressionRenderer {
             }
             over.append("PARTITION BY ").append(String.join(", ", keys));
         }
-        if (a.getOrderByElements() != null && !a.getOrderByElements().isEmpty()) {
-            over.append(over.isEmpty() ? "" : " ").append("ORDER BY ").append(orderList(a.getOrderByElements(), windowCtx, UsePosition.WINDOW).sql());
+        if (order != null && !order.isEmpty()) {
+            over.append(over.isEmpty() ? "" : " ").append("ORDER BY ").append(orderList(order, windowCtx, UsePosition.WINDOW).sql());
         }
-        if (a.getWindowElement() != null) {
-            over.append(over.isEmpty() ? "" : " ").append(frame(a.getWindowElement()));
+        if (frame != null) {
+            over.append(over.isEmpty() ? "" : " ").append(frame(frame));
         }
         String sql = name + "(" + String.join(", ", rendered) + ") OVER (" + over + ")";
         return Value.combine(sql, new FlowStep(name, entry.costClass()), args);

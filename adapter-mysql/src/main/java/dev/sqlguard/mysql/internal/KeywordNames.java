@@ -2,6 +2,7 @@ package dev.sqlguard.mysql.internal;
 
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Column names the parser cannot read as names although the server does: {@code uuid},
@@ -15,6 +16,8 @@ import java.util.Set;
  */
 final class KeywordNames {
     private static final Set<String> WORDS = Set.of("uuid", "number", "window", "enum", "unknown", "nchar", "only", "current");
+    /** What follows the keyword of a WINDOW clause: {@code name AS (}. */
+    private static final Pattern WINDOW_CLAUSE = Pattern.compile("\\s+(?:[A-Za-z_][A-Za-z0-9_]*|`[^`]+`)\\s+(?i:as)\\s*\\(");
 
     private KeywordNames() {
     }
@@ -94,6 +97,9 @@ final class KeywordNames {
             return false;
         }
         if (word.equals("nchar") && (previous.equals("as") || next.equals("'"))) {
+            return false;
+        }
+        if (word.equals("window") && !previous.equals(".") && WINDOW_CLAUSE.matcher(sql).region(end, sql.length()).lookingAt()) {
             return false;
         }
         return !previous.equals("window") || !word.equals("window");

@@ -51,7 +51,7 @@ public final class MySqlValidator implements StatementValidator {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.policy = requireNonNull(policy, "policy is null");
-        this.functions = policy.functionsOr(DEFAULT_FUNCTIONS);
+        this.functions = Set.copyOf(policy.functionsOr(DEFAULT_FUNCTIONS));
         this.hintMillis = requireNonNull(hintMillis, "hintMillis is null");
         if (!policy.tables().restricted()) {
             throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "' needs a table allowlist.");

@@ -5,6 +5,7 @@ import java.util.Map;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import net.sf.jsqlparser.expression.BinaryExpression;
+import net.sf.jsqlparser.expression.CollateExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.NotExpression;
 import net.sf.jsqlparser.expression.SignedExpression;
@@ -169,6 +170,13 @@ public final class OperatorCheck {
             }
             require(not.getExpression(), NOT, "NOT");
             return super.visit(not, context);
+        }
+
+        @Override
+        public <S> Void visit(CollateExpression collate, S context) {
+            // simple_expr COLLATE ident: COLLATE binds tighter than every operator, a sign included
+            require(collate.getLeftExpression(), ATOM, "COLLATE");
+            return super.visit(collate, context);
         }
 
         @Override

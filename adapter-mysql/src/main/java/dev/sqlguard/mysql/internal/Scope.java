@@ -2,15 +2,18 @@ package dev.sqlguard.mysql.internal;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.Refusals;
 import dev.sqlguard.domain.SafeText;
+import net.sf.jsqlparser.expression.WindowDefinition;
 
 /**
  * The names one query block sees: the relations of its FROM clause (as far as the clause has been
@@ -21,7 +24,10 @@ import dev.sqlguard.domain.SafeText;
  */
 final class Scope {
     /** One column a relation offers: its name and what reading it yields. */
-    record RelColumn(String name, Value value) {
+    record RelColumn(String name, Value value, String key) {
+        RelColumn(String name, Value value) {
+            this(name, value, Names.fold(name));
+        }
     }
 
     /**
@@ -33,8 +39,9 @@ final class Scope {
      */
     record Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns) {
         Optional<RelColumn> column(String name) {
+            String key = Names.fold(name);
             for (RelColumn c : columns) {
-                if (Names.fold(c.name()).equals(Names.fold(name))) {
+                if (c.key().equals(key)) {
                     return Optional.of(c);
                 }
             }
@@ -54,6 +61,9 @@ final class Scope {
     private final Map<String, Cte> ctes;
     private final List<Relation> relations = new ArrayList<>();
     private final List<Item> items = new ArrayList<>();
+    /** This block's named windows ({@code WINDOW w AS (...)}), and the names a window function used. */
+    private final Map<String, WindowDefinition> windows = new HashMap<>();
+    private final Set<String> usedWindows = new HashSet<>();
     /** How many relations the expression being rendered may see (a join's ON sees the tables before it). */
     private int visible;
 
@@ -82,6 +92,32 @@ final class Scope {
             }
         }
         relations.add(relation);
+    }
+
+    void defineWindow(WindowDefinition definition) {
+        String name = Names.fold(SqlText.unquote(definition.getWindowName()));
+        if (windows.putIfAbsent(name, definition) != null) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "The window " + SafeText.identifier(name) + " is defined twice.");
+        }
+    }
+
+    /** The named window of this block (never an enclosing one: the server scopes window names to their block). */
+    WindowDefinition window(String name) {
+        String key = Names.fold(SqlText.unquote(name));
+        WindowDefinition found = windows.get(key);
+        if (found == null) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "The window " + SafeText.identifier(key)
+                    + " is not defined in the WINDOW clause of this query block.");
+        }
+        usedWindows.add(key);
+        return found;
+    }
+
+    /** Names of defined windows no function used. */
+    Set<String> unusedWindows() {
+        Set<String> out = new HashSet<>(windows.keySet());
+        out.removeAll(usedWindows);
+        return out;
     }
 
     /** Lets the expressions that follow see every relation added so far. */

@@ -419,6 +419,10 @@ final class SelectRenderer {
         // FROM first: select items resolve against it
         String fromSql = from.render(ps, scope);
         scope.showAll();
+        if (ps.getWindowDefinitions() != null) {
+            // WINDOW w AS (...): each OVER w is rendered with the definition written out, which is what it means
+            ps.getWindowDefinitions().forEach(scope::defineWindow);
+        }
         List<SelectItem<?>> selectItems = ps.getSelectItems();
         if (selectItems == null || selectItems.isEmpty()) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SELECT list is empty.");
@@ -463,6 +467,10 @@ final class SelectRenderer {
         }
         if (bound || ps.getLimit() != null || ps.getOffset() != null) {
             sql.append(limit(ps.getLimit(), ps.getOffset(), bound));
+        }
+        if (!scope.unusedWindows().isEmpty()) {
+            // the server checks a window no function uses; dropping it could run what the server refuses
+            throw construct("Every window of the WINDOW clause must be used by a window function of the same query block.");
         }
         List<String> labels = new ArrayList<>();
         List<Value> values = new ArrayList<>();
@@ -709,7 +717,6 @@ final class SelectRenderer {
         if (ps.getTop() != null || ps.getSkip() != null || ps.getFirst() != null || ps.getQualify() != null
                 || ps.getPreWhere() != null || ps.getSampleClause() != null
                 || (ps.getLateralViews() != null && !ps.getLateralViews().isEmpty())
-                || (ps.getWindowDefinitions() != null && !ps.getWindowDefinitions().isEmpty())
                 || ps.getOracleHierarchical() != null || ps.getOracleHint() != null || ps.getPreferringClause() != null
                 || ps.getKsqlWindow() != null || (ps.getEmitMode() != null && ps.getEmitMode() != PlainSelect.EmitMode.NONE) || ps.isEmitChanges() || ps.getForXmlPath() != null
                 || ps.getBigQuerySelectQualifier() != null || (ps.getSettings() != null && !ps.getSettings().isEmpty())

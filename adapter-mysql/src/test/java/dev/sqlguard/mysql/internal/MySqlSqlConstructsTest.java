@@ -327,4 +327,68 @@ class MySqlSqlConstructsTest {
         assertThat(p.executableSql().chars().filter(ch -> ch == '?').count()).isEqualTo(3);
         assertThat(p.executableSql()).doesNotContain("\u0000");
     }
+
+    @Test
+    void regexpAndRlikeAreRenderedAsRegexpAndArePartial() {
+        QueryPlan p = authorized("SELECT id FROM claims WHERE region REGEXP '^n' OR status NOT RLIKE ?", "PAID");
+        assertThat(p.executableSql()).contains("WHERE ((`t1`.`region` REGEXP '^n') OR (`t1`.`status` NOT REGEXP ?))");
+        assertThat(positions(p, new ColumnRef(CLAIMS, "region"))).contains(UsePosition.FILTER);
+        // a pattern the server cannot compile fails: the step is partial, and a sensitive value may not pass it
+        assertThat(refusal("SELECT id FROM users WHERE password REGEXP '^a'").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("SELECT password REGEXP '^a' AS x FROM users").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("SELECT id FROM claims WHERE region REGEXP BINARY 'n'").code()).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        // REGEXP binds like LIKE on the server: an unparenthesised arithmetic operand is fine, a comparison is not
+        assertThat(refusal("SELECT id FROM claims WHERE region = 'x' REGEXP 'y'").code())
+                .isIn(ErrorCode.UNSAFE_SYNTAX, ErrorCode.SYNTAX_ERROR);
+        // a hidden column stays hidden inside a pattern
+        assertThat(refusal("SELECT id FROM claims WHERE ssn REGEXP '^1'").code()).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+    }
+
+    @Test
+    void collateIsRenderedOnItsOperandAndIsTotal() {
+        QueryPlan p = authorized("SELECT name COLLATE utf8mb4_bin AS n FROM users WHERE name = 'Alice' COLLATE utf8mb4_general_ci ORDER BY name COLLATE utf8mb4_bin");
+        assertThat(p.executableSql()).startsWith("SELECT (`t1`.`name` COLLATE utf8mb4_bin) AS `n` FROM `guard`.`users` AS `t1` WHERE (`t1`.`name` = ('Alice' COLLATE utf8mb4_general_ci))");
+        assertThat(p.executableSql()).contains("ORDER BY (`t1`.`name` COLLATE utf8mb4_bin)");
+        // a sensitive value may be returned (redacted) under another collation, never ordered or filtered by it
+        assertThat(authorized("SELECT password COLLATE utf8mb4_bin AS p FROM users").outputs()).hasSize(1);
+        assertThat(refusal("SELECT id FROM users ORDER BY password COLLATE utf8mb4_bin").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("SELECT id FROM users WHERE name COLLATE `utf8mb4_bin` = 'a'").code())
+                .isIn(ErrorCode.CONSTRUCT_NOT_ALLOWED, ErrorCode.SYNTAX_ERROR);
+        // the server binds COLLATE tighter than a sign, and so does the parser
+        assertThat(plan("SELECT -id COLLATE utf8mb4_bin AS x FROM users").executableSql()).startsWith("SELECT (-(`t1`.`id` COLLATE utf8mb4_bin)) AS `x`");
+        // a column named window is still a column; WINDOW name AS ( is the clause
+        assertThat(plan("SELECT id, count(*) OVER w AS n FROM claims WINDOW w AS (ORDER BY id)").executableSql()).contains("OVER (ORDER BY `t1`.`id`)");
+    }
+
+    @Test
+    void convertUsingIsRenderedAndConvertWithATypeIsRefused() {
+        QueryPlan p = authorized("SELECT CONVERT(name USING utf8mb4) AS n, CONVERT(password USING latin1) AS p FROM users");
+        assertThat(p.executableSql()).startsWith("SELECT CONVERT(`t1`.`name` USING utf8mb4) AS `n`, CONVERT(`t1`.`password` USING latin1) AS `p`");
+        assertThat(p.outputs().get(1).lineage()).containsExactly(PASSWORD);
+        // JSqlParser reads CONVERT(a, CHAR(10)) as SQL Server's CONVERT(type, value): the reverse of the server
+        GuardException e = refusal("SELECT CONVERT(name, CHAR(10)) AS n FROM users");
+        assertThat(e.code()).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertThat(e.getMessage()).contains("CAST(x AS type)");
+        assertThat(refusal("SELECT CONVERT(name USING utf16) AS n FROM users").code()).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertThat(refusal("SELECT id FROM users WHERE CONVERT(password USING utf8mb4) = 'x'").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+    }
+
+    @Test
+    void namedWindowsAreWrittenOutInEachOver() {
+        QueryPlan p = authorized("SELECT id, sum(amount) OVER w AS running, rank() OVER w AS r FROM claims WINDOW w AS (PARTITION BY region ORDER BY id)");
+        assertThat(p.executableSql()).isEqualTo("SELECT `t1`.`id` AS `id`, sum(`t1`.`amount`) OVER (PARTITION BY `t1`.`region` ORDER BY `t1`.`id`) AS `running`,"
+                + " rank() OVER (PARTITION BY `t1`.`region` ORDER BY `t1`.`id`) AS `r` FROM `guard`.`claims` AS `t1` LIMIT 101");
+        assertThat(positions(p, new ColumnRef(CLAIMS, "region"))).contains(UsePosition.WINDOW);
+        assertThat(authorized("SELECT id, count(*) OVER w AS n FROM claims WINDOW w AS (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)")
+                .executableSql()).contains("count(*) OVER (ORDER BY `t1`.`id` ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)");
+        // a sensitive column in a named window orders the rows: refused as in an inline window
+        assertThat(refusal("SELECT id, row_number() OVER w AS n FROM users WINDOW w AS (ORDER BY password)").code())
+                .isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("SELECT id, row_number() OVER v AS n FROM claims WINDOW w AS (ORDER BY id)").code()).isEqualTo(ErrorCode.SYNTAX_ERROR);
+        assertThat(refusal("SELECT id, row_number() OVER w AS n FROM claims WINDOW w AS (ORDER BY id), v AS (ORDER BY ssn)").code())
+                .isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        // window names belong to their block: a subquery cannot use the outer block's window
+        assertThat(refusal("SELECT id, (SELECT max(id) OVER w FROM users LIMIT 1) AS m, row_number() OVER w AS n FROM claims WINDOW w AS (ORDER BY id)").code())
+                .isEqualTo(ErrorCode.SYNTAX_ERROR);
+    }
 }

@@ -88,6 +88,7 @@ import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.Distinct;
 import net.sf.jsqlparser.statement.select.ExceptOp;
 import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.Fetch;
 import net.sf.jsqlparser.statement.select.GroupByElement;
 import net.sf.jsqlparser.statement.select.IntersectOp;
 import net.sf.jsqlparser.statement.select.Join;
@@ -527,31 +528,112 @@ final class SelectRenderer {
     }
 
     private String groupBy(GroupByElement groupBy, Scope scope, List<Item> items) {
-        if ((groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty()) || groupBy.isMysqlWithRollup()) {
-            throw construct("GROUPING SETS, ROLLUP and CUBE are not allowed.");
+        if (groupBy.isMysqlWithRollup() || groupBy.hasGroupBySortDirections()) {
+            throw construct("WITH ROLLUP and ordered GROUP BY are not allowed; write ROLLUP (...).");
         }
         ExpressionList<Expression> list = groupBy.getGroupByExpressionList();
-        if (list == null || list.isEmpty()) {
+        boolean sets = groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty();
+        boolean plain = list != null && !list.isEmpty();
+        if (sets && plain) {
+            // the parser keeps the two apart, so their order in the text is lost: refuse rather than guess
+            throw construct("Write GROUPING SETS alone in GROUP BY, or combine the columns inside it.");
+        }
+        if (sets) {
+            List<String> rendered = new ArrayList<>();
+            for (ExpressionList<Expression> set : groupBy.getGroupingSets()) {
+                if (set.getClass() != ParenthesedExpressionList.class) {
+                    throw unsafe("grouping set form");
+                }
+                rendered.add("(" + groupingList(set, scope, items) + ")");
+            }
+            return "GROUPING SETS (" + String.join(", ", rendered) + ")";
+        }
+        if (!plain) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "GROUP BY needs at least one expression.");
         }
         List<String> out = new ArrayList<>();
         for (Expression e : list) {
             if (e instanceof ParenthesedExpressionList<?> p && p.size() != 1) {
-                throw construct("GROUPING SETS, ROLLUP and CUBE are not allowed.");
+                throw construct("Group by a list of columns inside ROLLUP, CUBE or GROUPING SETS only.");
             }
-            // PostgreSQL: a bare name is an input column first, then an output label; a bare integer a position
-            boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(SqlText.name(c.getColumnName()), scope);
-            Optional<Integer> position = inputColumn ? Optional.empty() : outputPosition(e, items);
-            if (position.isPresent()) {
-                use(items.get(position.get() - 1).value().flows(), UsePosition.GROUPING);
-                out.add(position.get().toString());
+            Optional<String> construct = rollupOrCube(e);
+            if (construct.isPresent()) {
+                ExpressionList<?> args = ((Function) e).getParameters();
+                List<String> parts = new ArrayList<>();
+                if (args.getClass() == ParenthesedExpressionList.class) {
+                    // CUBE ((a, b)): the parser hands the one parenthesised unit over as the argument list itself
+                    parts.add("(" + groupingList(args, scope, items) + ")");
+                } else {
+                    for (Expression a : args) {
+                        // ROLLUP ((a, b), c): a parenthesised list is one unit of the construct
+                        parts.add(a instanceof ParenthesedExpressionList<?> unit && unit.size() != 1
+                                ? "(" + groupingList(unit, scope, items) + ")" : groupingElement(a, scope, items));
+                    }
+                }
+                out.add(construct.get() + " (" + String.join(", ", parts) + ")");
             } else {
-                Value v = expr(e, scope, 0);
-                use(v.flows(), UsePosition.GROUPING);
-                out.add(v.sql());
+                out.add(groupingElement(e, scope, items));
             }
         }
         return String.join(", ", out);
+    }
+
+    /** {@code ROLLUP} or {@code CUBE} when {@code e} is that construct written as the keyword (never a quoted function name). */
+    private static Optional<String> rollupOrCube(Expression e) {
+        if (e.getClass() != Function.class) {
+            return Optional.empty();
+        }
+        Function f = (Function) e;
+        List<String> parts = f.getMultipartName();
+        if (parts == null || parts.size() != 1 || f.isEscaped()) {
+            return Optional.empty();
+        }
+        String raw = parts.get(0);
+        if (!raw.equalsIgnoreCase("rollup") && !raw.equalsIgnoreCase("cube")) {
+            return Optional.empty();
+        }
+        ExpressionList<?> params = f.getParameters();
+        if (f.isDistinct() || f.isAllColumns() || params == null || params.isEmpty() || hasClauses(f)
+                || (params.getClass() != ExpressionList.class && params.getClass() != ParenthesedExpressionList.class)) {
+            throw unsafe("ROLLUP or CUBE form");
+        }
+        return Optional.of(raw.toUpperCase(Locale.ROOT));
+    }
+
+    /** Whether a call carries any clause besides its arguments (ORDER BY, KEEP, named arguments, ...). */
+    private static boolean hasClauses(Function f) {
+        return (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty()) || f.getKeep() != null || f.getHavingClause() != null
+                || f.getLimit() != null || f.getNullHandling() != null || f.isIgnoreNulls() || f.isIgnoreNullsOutside()
+                || f.getNamedParameters() != null || f.getChainedParameters() != null || f.getAttribute() != null
+                || f.getAttributeColumn() != null || f.getExtraKeyword() != null
+                || (f.getKeywordArguments() != null && !f.getKeywordArguments().isEmpty()) || f.getOnOverflowTruncate() != null || f.isUnique();
+    }
+
+    private String groupingList(ExpressionList<?> list, Scope scope, List<Item> items) {
+        List<String> out = new ArrayList<>();
+        for (Expression e : list) {
+            if (e instanceof ParenthesedExpressionList<?> p && p.size() != 1) {
+                throw construct("Nest grouping lists one level deep at most.");
+            }
+            if (rollupOrCube(e).isPresent()) {
+                throw construct("ROLLUP and CUBE inside GROUPING SETS are not allowed; list the sets.");
+            }
+            out.add(groupingElement(e, scope, items));
+        }
+        return String.join(", ", out);
+    }
+
+    /** One grouping expression: a bare name is an input column first, then an output label; a bare integer a position. */
+    private String groupingElement(Expression e, Scope scope, List<Item> items) {
+        boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(SqlText.name(c.getColumnName()), scope);
+        Optional<Integer> position = inputColumn ? Optional.empty() : outputPosition(e, items);
+        if (position.isPresent()) {
+            use(items.get(position.get() - 1).value().flows(), UsePosition.GROUPING);
+            return position.get().toString();
+        }
+        Value v = expr(e, scope, 0);
+        use(v.flows(), UsePosition.GROUPING);
+        return v.sql();
     }
 
     private static boolean resolvesAsInput(String name, Scope scope) {
@@ -590,12 +672,25 @@ final class SelectRenderer {
             offset = limitNumber(off.getOffset());
         }
         if (s.getFetch() != null) {
-            throw construct("Use LIMIT instead of FETCH FIRST.");
+            if (limit != null && limit.getRowCount() != null) {
+                throw construct("Write LIMIT or FETCH FIRST, not both.");
+            }
+            rows = fetchRows(s.getFetch());
         }
         if (top) {
             rows = rows == null ? cap : Math.min(rows, cap);
         }
         return (rows == null ? "" : " LIMIT " + rows) + (offset > 0 ? " OFFSET " + offset : "");
+    }
+
+    /** {@code FETCH FIRST|NEXT [n] ROW|ROWS ONLY}: the same as {@code LIMIT n} (1 without n); {@code WITH TIES} and percentages are refused. */
+    private static long fetchRows(Fetch fetch) {
+        List<String> p = fetch.getFetchParameters();
+        if (p == null || p.size() != 2 || !(p.get(0).equalsIgnoreCase("ROWS") || p.get(0).equalsIgnoreCase("ROW"))
+                || !p.get(1).equalsIgnoreCase("ONLY") || fetch.getFetchJdbcParameter() != null) {
+            throw construct("Write FETCH FIRST n ROWS ONLY (no WITH TIES, PERCENT or parameters).");
+        }
+        return fetch.getExpression() == null ? 1 : limitNumber(fetch.getExpression());
     }
 
     private static long limitNumber(Expression e) {
@@ -1325,6 +1420,27 @@ final class SelectRenderer {
         return name;
     }
 
+    /**
+     * {@code GROUPING(a, ...)}: which of its arguments the current grouping set rolled up, a bit mask
+     * that depends on the grouping sets, never on a value. Its arguments must be grouping expressions
+     * (the server checks), so each is reported as a grouping use; the result derives from no column.
+     * Rendered unqualified: it is a construct of the grammar, not a function of {@code pg_catalog}.
+     */
+    private Value grouping(Function f, Scope scope, int d) {
+        ExpressionList<?> params = f.getParameters();
+        if (params == null || params.isEmpty() || f.isDistinct() || f.isAllColumns() || hasClauses(f)
+                || (params.getClass() != ExpressionList.class && params.getClass() != ParenthesedExpressionList.class)) {
+            throw unsafe("GROUPING form");
+        }
+        List<String> args = new ArrayList<>();
+        for (Expression p : params) {
+            Value v = expr(p, scope, d);
+            use(v.flows(), UsePosition.GROUPING);
+            args.add(v.sql());
+        }
+        return Value.literal("GROUPING(" + String.join(", ", args) + ")");
+    }
+
     /** Refuses a function that is never allowed, not allowlisted or not classified; records it. */
     private CostClass allow(String name) {
         if (FunctionCatalog.never(name)) {
@@ -1344,6 +1460,10 @@ final class SelectRenderer {
     }
 
     private Value function(Function f, Scope scope, int d) {
+        if (f.getMultipartName() != null && f.getMultipartName().size() == 1 && !f.isEscaped()
+                && f.getMultipartName().get(0).equalsIgnoreCase("grouping")) {
+            return grouping(f, scope, d);
+        }
         String name = functionName(f.getMultipartName(), f.isEscaped());
         if (f.getKeep() != null || f.getHavingClause() != null || f.getLimit() != null || f.getNullHandling() != null || f.isIgnoreNulls()
                 || f.isIgnoreNullsOutside() || f.getNamedParameters() != null || f.getChainedParameters() != null

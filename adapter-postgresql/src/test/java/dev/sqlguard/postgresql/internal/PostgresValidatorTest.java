@@ -47,7 +47,13 @@ class PostgresValidatorTest {
                 "SELECT id, lag(amount, 1, 0) OVER (ORDER BY id) AS prev, rank() OVER (ORDER BY amount DESC) AS r FROM claims",
                 "SELECT m.d, count(c.id) AS n FROM generate_series(DATE '2024-01-01', DATE '2024-12-01', INTERVAL '1 month') AS m(d)"
                         + " LEFT JOIN claims c ON date_trunc('month', c.created) = m.d GROUP BY m.d ORDER BY m.d",
-                "SELECT g FROM generate_series(1, 10) g");
+                "SELECT g FROM generate_series(1, 10) g",
+                "SELECT id FROM claims ORDER BY id FETCH FIRST 5 ROWS ONLY",
+                "SELECT id FROM claims ORDER BY id OFFSET 2 ROWS FETCH NEXT ROW ONLY",
+                "SELECT region, status, count(*) AS n, GROUPING(region, status) AS g FROM claims GROUP BY ROLLUP (region, status) ORDER BY 1, 2",
+                "SELECT region, status, sum(amount) AS total FROM claims GROUP BY CUBE (region, (status, created))",
+                "SELECT region, status, count(*) AS n FROM claims GROUP BY GROUPING SETS ((region), (status), ())",
+                "SELECT region AS r, count(*) AS n FROM claims GROUP BY region, ROLLUP (2)");
     }
 
     /** Rendering is a fixpoint: what the validator renders, it reads back as exactly the same statement and facts. */
@@ -154,5 +160,46 @@ class PostgresValidatorTest {
     private void assertRefused(String sql, ErrorCode code) {
         assertThatThrownBy(() -> validator.plan(sql)).as(sql).isInstanceOfSatisfying(GuardException.class,
                 e -> assertThat(e.code()).as(sql + ": " + e.safeMessage()).isEqualTo(code));
+    }
+
+    @Test
+    void fetchFirstIsALimit() {
+        assertThat(validator.plan("SELECT id FROM claims ORDER BY id FETCH FIRST 5 ROWS ONLY").executableSql()).endsWith("ORDER BY 1 LIMIT 5");
+        assertThat(validator.plan("SELECT id FROM claims FETCH FIRST ROW ONLY").executableSql()).endsWith(" LIMIT 1");
+        assertThat(validator.plan("SELECT id FROM claims FETCH FIRST 5000 ROWS ONLY").executableSql()).endsWith(" LIMIT 1001");
+        assertThat(validator.plan("SELECT x.id FROM (SELECT id FROM claims ORDER BY id FETCH FIRST 3 ROWS ONLY) x").executableSql())
+                .contains("ORDER BY 1 LIMIT 3)");
+        assertRefused("SELECT id FROM claims ORDER BY amount FETCH FIRST 3 ROWS WITH TIES", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertThatThrownBy(() -> validator.plan("SELECT id FROM claims LIMIT 2 FETCH FIRST 3 ROWS ONLY")).isInstanceOf(GuardException.class);
+    }
+
+    @Test
+    void groupingSetsRollupAndCubeGroupByEachElement() {
+        QueryPlan p = validator.plan("SELECT region, status, count(*) AS n, GROUPING(region, status) AS g FROM claims GROUP BY ROLLUP (region, status)");
+        assertThat(p.executableSql()).isEqualTo("SELECT \"t1\".\"region\" AS \"region\", \"t1\".\"status\" AS \"status\", pg_catalog.count(*) AS \"n\","
+                + " GROUPING(\"t1\".\"region\", \"t1\".\"status\") AS \"g\" FROM \"s\".\"claims\" AS \"t1\""
+                + " GROUP BY ROLLUP (\"t1\".\"region\", \"t1\".\"status\") LIMIT 1001");
+        ColumnRef status = new ColumnRef(TableRef.of("s", "claims"), "status");
+        assertThat(p.uses()).contains(new ColumnUse(status, UsePosition.GROUPING, List.of()));
+        // GROUPING() derives from no value: its output has no lineage
+        assertThat(p.outputs().get(3).lineage()).isEmpty();
+        // CUBE ((a, b)) is one unit (two grouping sets), CUBE (a, b) two (four sets): JSqlParser 5.4 tells them apart only by the list's class
+        assertThat(validator.plan("SELECT count(*) AS n FROM claims GROUP BY CUBE ((region, status))").executableSql())
+                .contains("GROUP BY CUBE ((\"t1\".\"region\", \"t1\".\"status\"))");
+        assertThat(validator.plan("SELECT count(*) AS n FROM claims GROUP BY CUBE (region, (status, created))").executableSql())
+                .contains("GROUP BY CUBE (\"t1\".\"region\", (\"t1\".\"status\", \"t1\".\"created\"))");
+        assertThat(validator.plan("SELECT region AS r, count(*) AS n FROM claims GROUP BY GROUPING SETS ((r), ())").executableSql())
+                .contains("GROUP BY GROUPING SETS ((1), ())");
+        // a sensitive or hidden column as a grouping element is refused like a plain GROUP BY
+        assertRefused("SELECT count(*) AS n FROM users GROUP BY ROLLUP (password)", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT count(*) AS n FROM users GROUP BY CUBE (name, (id, password))", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT count(*) AS n FROM users GROUP BY GROUPING SETS ((password), ())", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT GROUPING(password) AS g FROM users GROUP BY ROLLUP (password)", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT count(*) AS n FROM claims GROUP BY ROLLUP (ssn)", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT count(*) AS n FROM users GROUP BY ROLLUP (name, api_key)", ErrorCode.UNKNOWN_COLUMN);
+        // JSqlParser 5.4 does not parse a column next to GROUPING SETS
+        assertRefused("SELECT count(*) AS n FROM claims GROUP BY region, GROUPING SETS ((status), ())", ErrorCode.SYNTAX_ERROR);
+        // a quoted "rollup"(x) is a function call on the server, not the construct
+        assertRefused("SELECT count(*) AS n FROM claims GROUP BY \"rollup\"(region)", ErrorCode.FUNCTION_NOT_ALLOWED);
     }
 }
