@@ -94,9 +94,14 @@ final class PerCallBench {
                     plain.run();
                     fresh.run();
                 }
-                breakdown(engine, raw, rawStreaming, rounds);
+                breakdown(engine, raw, rawStreaming, rounds, SMALL, "small GROUP BY (3,000 rows)");
+                breakdown(engine, raw, rawStreaming, rounds, Harness.GROUP_BY, "1M-row GROUP BY");
                 long[][] times = Harness.paired(rounds * 5, guarded, plain);
                 Harness.report("  1M-row GROUP BY, guarded vs raw JDBC (target <= 1.05)", times[0], times[1]);
+                Runnable smallGuarded = () -> Harness.requireOk(Harness.SERVICE.query(engine.binding(),
+                        QueryRequest.of("bench", SMALL)));
+                long[][] small = Harness.paired(rounds * 50, smallGuarded, () -> Harness.drain(raw, SMALL));
+                Harness.report("  small GROUP BY (3,000 rows), guarded vs raw JDBC, one thread", small[0], small[1]);
                 long[][] opened = Harness.paired(rounds * 5, fresh, plain);
                 Harness.report("  raw JDBC on a fresh duplicate() closed after the call vs on one reused connection",
                         opened[0], opened[1]);
@@ -165,12 +170,13 @@ final class PerCallBench {
      * median over blocks of the wall time and of the process CPU time (all threads, background
      * work included), which a loaded machine disturbs much less than wall time.
      */
-    private static void breakdown(Engine engine, Connection raw, Connection rawStreaming, int rounds) {
-        dev.sqlguard.domain.QueryPlan plan = engine.validator().validate(QueryRequest.of("bench", Harness.GROUP_BY));
+    private static void breakdown(Engine engine, Connection raw, Connection rawStreaming, int rounds, String sql,
+                                  String label) {
+        dev.sqlguard.domain.QueryPlan plan = engine.validator().validate(QueryRequest.of("bench", sql));
         String checked = plan.executableSql();
         Map<String, Runnable> variants = new java.util.LinkedHashMap<>();
-        variants.put("raw JDBC, reused connection", () -> Harness.drain(raw, Harness.GROUP_BY));
-        variants.put("raw JDBC, reused connection, streamed", () -> Harness.drain(rawStreaming, Harness.GROUP_BY));
+        variants.put("raw JDBC, reused connection", () -> Harness.drain(raw, sql));
+        variants.put("raw JDBC, reused connection, streamed", () -> Harness.drain(rawStreaming, sql));
         variants.put("checked text, reused connection, streamed", () -> Harness.drain(rawStreaming, checked));
         variants.put("checked text, fresh duplicate() per call, streamed", () -> {
             try (Connection d = ((DuckDBConnection) rawStreaming).duplicate()) {
@@ -189,10 +195,10 @@ final class PerCallBench {
             }
         });
         variants.put("QueryService (validate from cache, authorize, execute, project)", () -> Harness.requireOk(
-                Harness.SERVICE.query(engine.binding(), QueryRequest.of("bench", Harness.GROUP_BY))));
+                Harness.SERVICE.query(engine.binding(), QueryRequest.of("bench", sql))));
         List<String> names = new ArrayList<>(variants.keySet());
         int blocks = Math.max(5, rounds);
-        int perBlock = 50;
+        int perBlock = sql.equals(SMALL) ? 100 : 10;
         long[][] wall = new long[names.size()][blocks];
         long[][] cpu = new long[names.size()][blocks];
         Random order = new Random(7);
@@ -210,7 +216,7 @@ final class PerCallBench {
                 cpu[v][b] = (cpuNanos() - c0) / perBlock;
             }
         }
-        System.out.println("  where a guarded call's time goes (1M-row GROUP BY, median per call over " + blocks + " blocks of "
+        System.out.println("  where a guarded call's time goes (" + label + ", median per call over " + blocks + " blocks of "
                 + perBlock + "; CPU = process CPU time, background threads included):");
         for (int v = 0; v < names.size(); v++) {
             System.out.printf(Locale.ROOT, "    %-66s wall %6.2f ms (%+.2f)  CPU %6.2f ms (%+.2f)%n", names.get(v),
