@@ -49,13 +49,13 @@ import dev.sqlguard.ports.EngineFactory;
  * {@code _PASSWORD} are set (see .ci/mariadb-up.sh).
  */
 public final class Harness {
-    private static final QueryService SERVICE = new QueryService(AuditSink.discarding());
-    private static final String GROUP_BY = "SELECT region, avg(amount) AS avg_amount, count(*) AS n FROM claims GROUP BY region";
+    static final QueryService SERVICE = new QueryService(AuditSink.discarding());
+    static final String GROUP_BY = "SELECT region, avg(amount) AS avg_amount, count(*) AS n FROM claims GROUP BY region";
     /** A heavier 1M-row GROUP BY (1,000 groups, a median and a distinct count), where per-call costs matter less. */
     private static final String HEAVY_GROUP_BY = "SELECT id % 1000 AS g, avg(amount) AS avg_amount, median(amount) AS med, "
             + "count(DISTINCT amount) AS amounts FROM claims GROUP BY g";
 
-    private static final GuardrailPolicy BENCH_POLICY = GuardrailPolicy.defaults().withLimits(Limits.defaults()
+    static final GuardrailPolicy BENCH_POLICY = GuardrailPolicy.defaults().withLimits(Limits.defaults()
             .withMemoryBytes(1_000_000_000L).withThreads(2));
 
     private Harness() {
@@ -66,8 +66,15 @@ public final class Harness {
         Path work = Files.createTempDirectory("sqlguard-bench");
         System.out.printf(Locale.ROOT, "sqlguard benchmarks: %d rounds, Java %s, %d cores%n", rounds,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
-        // an optional second argument picks parts: duckdb, validation (DuckDB's alone), costs, mysql
+        // an optional second argument picks parts: duckdb, percall (DuckDB's per-call cost and throughput),
+        // validation (DuckDB's alone), costs, mysql
         Set<String> parts = args.length > 1 ? Set.of(args[1].split(",")) : Set.of("duckdb", "costs", "mysql");
+        if (parts.contains("percall")) {
+            PerCallBench.run(work, rounds);
+        }
+        if (parts.contains("profile")) { // the first argument is then the number of seconds
+            PerCallBench.profile(work, rounds);
+        }
         if (parts.contains("duckdb")) {
             duckdb(work, rounds);
         } else if (parts.contains("validation")) {
@@ -93,7 +100,7 @@ public final class Harness {
     // ------------------------------------------------------------------ DuckDB
 
     /** The benchmark's DuckDB file: one million claims. */
-    private static Path claimsDatabase(Path work) throws SQLException, IOException {
+    static Path claimsDatabase(Path work) throws SQLException, IOException {
         // the engine refuses a work folder inside the database's folder, so keep them apart
         Path data = Files.createDirectories(work.resolve("data"));
         Path db = data.resolve("bench.duckdb");
@@ -298,7 +305,7 @@ public final class Harness {
 
     // ------------------------------------------------------------------ helpers
 
-    private static EngineFactory factory(String name) {
+    static EngineFactory factory(String name) {
         for (EngineFactory f : ServiceLoader.load(EngineFactory.class)) {
             if (f.name().equals(name)) {
                 return f;
@@ -307,13 +314,13 @@ public final class Harness {
         throw new IllegalStateException("engine " + name + " is not on the class path");
     }
 
-    private static void requireOk(ToolResult result) {
+    static void requireOk(ToolResult result) {
         if (result.status() != ToolStatus.OK) {
             throw new IllegalStateException("benchmark query failed: " + result.status() + " " + result.error());
         }
     }
 
-    private static void drain(Connection c, String sql) {
+    static void drain(Connection c, String sql) {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             int columns = rs.getMetaData().getColumnCount();
             while (rs.next()) {
@@ -331,7 +338,7 @@ public final class Harness {
      * {@link #report} then gives both medians and the median of the per-round ratios, which is robust
      * against load that drifts during the run.
      */
-    private static long[][] paired(int rounds, Runnable subject, Runnable baseline) {
+    static long[][] paired(int rounds, Runnable subject, Runnable baseline) {
         long[][] out = new long[2][rounds];
         java.util.Random order = new java.util.Random(42);
         for (int r = 0; r < rounds; r++) {
@@ -346,7 +353,7 @@ public final class Harness {
         return out;
     }
 
-    private static long time(Runnable r) {
+    static long time(Runnable r) {
         long start = System.nanoTime();
         r.run();
         return System.nanoTime() - start;
@@ -362,13 +369,13 @@ public final class Harness {
         return new long[] {t, allocated.getAsLong() - before};
     }
 
-    private static long median(long[] values) {
+    static long median(long[] values) {
         long[] sorted = values.clone();
         Arrays.sort(sorted);
         return sorted[sorted.length / 2];
     }
 
-    private static void report(String label, long[] subject, long[] baseline) {
+    static void report(String label, long[] subject, long[] baseline) {
         List<String> parts = new ArrayList<>();
         parts.add(String.format(Locale.ROOT, "median %.2f ms vs %.2f ms", median(subject) / 1e6, median(baseline) / 1e6));
         parts.add(String.format(Locale.ROOT, "ratio of medians %.3f", median(subject) / (double) median(baseline)));

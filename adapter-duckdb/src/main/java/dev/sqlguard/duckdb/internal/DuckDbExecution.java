@@ -43,6 +43,11 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
         connections.close();
     }
 
+    /** The per-call connections (for tests of their isolation and lifecycle). */
+    FreshConnections connections() {
+        return connections;
+    }
+
     @Override
     public ResultCursor execute(QueryPlan plan) {
         return execute(plan, cursor -> { });

@@ -1,12 +1,15 @@
 package dev.sqlguard.duckdb.internal;
 
 import java.sql.Connection;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -14,8 +17,15 @@ import java.util.logging.Logger;
  * Per-call connections off the critical path. Every call still gets a connection that no other
  * call has used and that is closed after it (so no temp object, variable, macro or prepared
  * statement outlives a call), but opening the next one and closing the last one happen on a
- * background thread: a call takes a connection that is already open, and hands it back to be
- * closed. When none is ready (a burst), the call opens its own. Thread-safe.
+ * background thread: a call takes a connection from a small stock of ready, never-used
+ * duplicates, and hands it back only to be closed. When the stock is empty (a burst), the call
+ * opens its own. Thread-safe.
+ *
+ * <p>Lifecycle: every connection this class opens is tracked until it is closed. {@link #close()}
+ * stops the background work, closes the stock and every connection a refill opened meanwhile, so
+ * that once the engine releases the instance no stocked connection keeps DuckDB's database open
+ * (a duplicate holds the instance alive, and the driver would refuse to reopen the file with other
+ * settings). A connection still in use by a running call is closed when that call ends.
  */
 final class FreshConnections implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(FreshConnections.class.getName());
@@ -23,65 +33,169 @@ final class FreshConnections implements AutoCloseable {
     static final int READY = 2;
 
     private final DuckDbInstance instance;
-    private final BlockingQueue<Connection> ready = new ArrayBlockingQueue<>(READY);
+    private final int capacity;
     private final ExecutorService background;
-    private volatile boolean closed;
+    /** Guarded by itself: the stock of never-used connections. */
+    private final ArrayDeque<Connection> ready;
+    /** Every connection opened here and not yet closed: stocked, in use, or waiting to be closed. */
+    private final Set<Connection> open = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    /** The connections calls hold now: handing one out again while it is held is a bug, refused. */
+    private final Set<Connection> inUse = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    private final AtomicLong fromStock = new AtomicLong();
+    private final AtomicLong openedOnCall = new AtomicLong();
+    /** Guarded by {@link #ready}. */
+    private boolean closed;
+    /** Guarded by {@link #ready}: refills submitted and not yet run. */
+    private int pendingRefills;
 
     FreshConnections(DuckDbInstance instance, String sourceId) {
+        this(instance, sourceId, READY);
+    }
+
+    FreshConnections(DuckDbInstance instance, String sourceId, int capacity) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity must not be negative");
+        }
         this.instance = instance;
+        this.capacity = capacity;
+        this.ready = new ArrayDeque<>(Math.max(1, capacity));
         this.background = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "sqlguard-duckdb-connections-" + sourceId);
             t.setDaemon(true);
             return t;
         });
-        for (int i = 0; i < READY; i++) {
-            refill();
-        }
+        refill();
     }
 
     /** A connection no call has used; the caller owns it until {@link #retire}. */
     Connection take() {
-        Connection connection = ready.poll();
+        Connection connection;
+        synchronized (ready) {
+            if (closed) {
+                throw new dev.sqlguard.domain.GuardException(dev.sqlguard.domain.ErrorCode.ENGINE_UNAVAILABLE,
+                        "The DuckDB source is closed.");
+            }
+            connection = ready.poll();
+        }
+        if (connection != null) {
+            fromStock.incrementAndGet();
+        } else {
+            connection = instance.duplicate(); // a burst emptied the stock: open one on the call's path
+            open.add(connection);
+            openedOnCall.incrementAndGet();
+        }
+        if (!inUse.add(connection)) { // cannot happen: the stock holds only connections never handed out
+            throw new IllegalStateException("a DuckDB connection was about to be handed out twice");
+        }
         refill();
-        return connection != null ? connection : instance.duplicate();
+        return connection;
     }
 
-    /** Closes a used connection in the background (immediately when the background is gone). */
+    /** Closes a used connection in the background (at once when the background is gone); it never returns to the stock. */
     void retire(Connection connection) {
+        inUse.remove(connection);
         try {
-            background.execute(() -> DuckDbInstance.closeQuietly(connection));
+            background.execute(() -> closeTracked(connection));
         } catch (RejectedExecutionException e) {
-            DuckDbInstance.closeQuietly(connection);
+            closeTracked(connection);
         }
     }
 
+    /** Tops the stock up in the background, one connection per task, up to its capacity. */
     private void refill() {
-        if (closed) {
+        int missing;
+        synchronized (ready) {
+            if (closed) {
+                return;
+            }
+            missing = capacity - ready.size() - pendingRefills;
+            if (missing <= 0) {
+                return;
+            }
+            pendingRefills += missing;
+        }
+        for (int i = 0; i < missing; i++) {
+            try {
+                background.execute(this::stockOne);
+            } catch (RejectedExecutionException e) {
+                synchronized (ready) {
+                    pendingRefills--;
+                }
+            }
+        }
+    }
+
+    private void stockOne() {
+        synchronized (ready) {
+            pendingRefills--;
+            if (closed) {
+                return;
+            }
+        }
+        Connection connection;
+        try {
+            connection = instance.duplicate();
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "could not prepare a DuckDB connection", e);
             return;
         }
-        try {
-            background.execute(() -> {
-                if (closed || ready.remainingCapacity() == 0) {
-                    return;
-                }
-                try {
-                    Connection connection = instance.duplicate();
-                    if (closed || !ready.offer(connection)) {
-                        DuckDbInstance.closeQuietly(connection);
-                    }
-                } catch (RuntimeException e) {
-                    LOG.log(Level.FINE, "could not prepare a DuckDB connection", e);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            // closing: the caller opens its own
+        open.add(connection);
+        boolean stocked;
+        synchronized (ready) {
+            stocked = !closed && ready.size() < capacity;
+            if (stocked) {
+                ready.add(connection);
+            }
+        }
+        if (!stocked) {
+            closeTracked(connection);
         }
     }
 
-    /** Closes every ready connection and waits briefly for pending closes. */
+    private void closeTracked(Connection connection) {
+        DuckDbInstance.closeQuietly(connection);
+        open.remove(connection);
+    }
+
+    /** Connections in stock now. */
+    int stocked() {
+        synchronized (ready) {
+            return ready.size();
+        }
+    }
+
+    /** Connections opened here and not yet closed (stocked, in use or waiting to be closed). */
+    int openConnections() {
+        return open.size();
+    }
+
+    /** Connections calls hold now. */
+    int inUse() {
+        return inUse.size();
+    }
+
+    /** Calls served from the stock so far. */
+    long servedFromStock() {
+        return fromStock.get();
+    }
+
+    /** Calls that found the stock empty and opened their own connection. */
+    long openedOnCall() {
+        return openedOnCall.get();
+    }
+
+    /**
+     * Stops refilling, closes every stocked connection and waits briefly for pending closes; a
+     * connection a running call still uses is closed when the call ends. Idempotent.
+     */
     @Override
     public void close() {
-        closed = true;
+        synchronized (ready) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
         background.shutdown();
         try {
             if (!background.awaitTermination(5, TimeUnit.SECONDS)) {
@@ -92,8 +206,14 @@ final class FreshConnections implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         Connection connection;
-        while ((connection = ready.poll()) != null) {
-            DuckDbInstance.closeQuietly(connection);
+        while (true) {
+            synchronized (ready) {
+                connection = ready.poll();
+            }
+            if (connection == null) {
+                break;
+            }
+            closeTracked(connection);
         }
     }
 }
