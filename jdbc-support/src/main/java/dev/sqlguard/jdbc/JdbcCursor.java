@@ -76,6 +76,27 @@ public final class JdbcCursor implements ResultCursor {
         ResultColumn describe(ResultSetMetaData metadata, int column) throws SQLException;
     }
 
+    /**
+     * The {@link java.sql.Types} code a column's values are read as (1-based), handed to the
+     * {@link ValueReader}; for a driver whose reported type is too coarse (pgjdbc reports
+     * {@code timestamptz} as {@code TIMESTAMP}).
+     */
+    @FunctionalInterface
+    public interface TypeReader {
+        int type(ResultSetMetaData metadata, int column) throws SQLException;
+    }
+
+    /** Takes the connection back once the cursor no longer needs it. */
+    @FunctionalInterface
+    public interface Releaser {
+        /**
+         * @param halted whether a stop reached the statement or the connection was aborted
+         *     ({@link JdbcCursor#halted()}): a server that stops queries by an asynchronous signal
+         *     may still deliver it, so such a connection should not serve another query
+         */
+        void release(Connection connection, boolean halted);
+    }
+
     private final Connection connection;
     private final Statement statement;
     private final Optional<String> sql;
@@ -86,8 +107,9 @@ public final class JdbcCursor implements ResultCursor {
     private final ValueReader values;
     private final ErrorMapper errors;
     private final ColumnDescriber describer;
+    private final TypeReader typeReader;
     private final Optional<List<String>> expectedLabels;
-    private final Consumer<Connection> release;
+    private final Releaser release;
     private final Consumer<JdbcCursor> onClose;
     private final EndCheck atEnd;
     private final long graceNanos;
@@ -124,6 +146,7 @@ public final class JdbcCursor implements ResultCursor {
         this.values = b.values;
         this.errors = requireNonNull(b.errors, "an error mapper is required");
         this.describer = b.describer;
+        this.typeReader = b.typeReader;
         this.expectedLabels = b.expectedLabels;
         this.release = b.release;
         this.onClose = b.onClose;
@@ -153,8 +176,9 @@ public final class JdbcCursor implements ResultCursor {
         private ValueReader values = JdbcValues.STANDARD;
         private ErrorMapper errors;
         private ColumnDescriber describer = (md, i) -> new ResultColumn(md.getColumnLabel(i), md.getColumnTypeName(i));
+        private TypeReader typeReader = ResultSetMetaData::getColumnType;
         private Optional<List<String>> expectedLabels = Optional.empty();
-        private Consumer<Connection> release = JdbcCursor::closeQuietly;
+        private Releaser release = (connection, halted) -> closeQuietly(connection);
         private Consumer<JdbcCursor> onClose = cursor -> { };
         private EndCheck atEnd = statement -> { };
         private long graceNanos;
@@ -209,6 +233,12 @@ public final class JdbcCursor implements ResultCursor {
             return this;
         }
 
+        /** The type code each column is read as; {@code ResultSetMetaData.getColumnType} by default. */
+        public Builder types(TypeReader value) {
+            this.typeReader = requireNonNull(value, "types is null");
+            return this;
+        }
+
         /**
          * The output labels the checked plan promised: a result whose labels differ fails with
          * {@code INTERNAL_ERROR} before any row is read.
@@ -220,6 +250,13 @@ public final class JdbcCursor implements ResultCursor {
 
         /** Receives the connection once the cursor no longer needs it; closes it by default. */
         public Builder release(Consumer<Connection> value) {
+            requireNonNull(value, "release is null");
+            this.release = (connection, halted) -> value.accept(connection);
+            return this;
+        }
+
+        /** Receives the connection once the cursor no longer needs it, with whether a stop reached its statement. */
+        public Builder release(Releaser value) {
             this.release = requireNonNull(value, "release is null");
             return this;
         }
@@ -332,7 +369,7 @@ public final class JdbcCursor implements ResultCursor {
             if (expectedLabels.isPresent() && !expectedLabels.get().get(i - 1).equals(column.name())) {
                 throw new GuardException(ErrorCode.INTERNAL_ERROR, "The result columns do not match the checked plan.");
             }
-            jdbcTypes[i - 1] = md.getColumnType(i);
+            jdbcTypes[i - 1] = typeReader.type(md, i);
             out.add(column);
         }
         types = jdbcTypes;
@@ -559,7 +596,7 @@ public final class JdbcCursor implements ResultCursor {
         closeQuietly(result);
         closeQuietly(statement);
         try {
-            release.accept(connection);
+            release.release(connection, halted);
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "could not release a connection", e);
         }

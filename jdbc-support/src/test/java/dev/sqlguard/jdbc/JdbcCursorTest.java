@@ -179,6 +179,35 @@ class JdbcCursorTest {
     }
 
     @Test
+    void theReleaseHearsWhetherAStopReachedTheStatement() throws SQLException {
+        List<Boolean> halted = new java.util.ArrayList<>();
+        try (JdbcCursor done = cursor("SELECT 1", 30_000).release((c, stopped) -> halted.add(stopped)).start()) {
+            assertThat(done.next()).isTrue();
+            assertThat(done.next()).isFalse();
+        }
+        JdbcCursor cut = cursor("SELECT i FROM range(10000000000) t(i)", 600_000).release((c, stopped) -> halted.add(stopped)).start();
+        assertThat(cut.next()).isTrue();
+        cut.close(); // still streaming: the stop reaches the statement
+        assertThat(halted).containsExactly(false, true);
+    }
+
+    @Test
+    void aTypeReaderDecidesTheTypeEachValueIsReadAs() throws SQLException {
+        List<Integer> seen = new java.util.ArrayList<>();
+        try (JdbcCursor c = cursor("SELECT 7::INTEGER AS n, 'x' AS s", 30_000)
+                .types((metadata, column) -> column == 1 ? java.sql.Types.VARCHAR : metadata.getColumnType(column))
+                .values((rs, column, type) -> {
+                    seen.add(type);
+                    return JdbcValues.STANDARD.read(rs, column, type);
+                })
+                .start()) {
+            assertThat(c.next()).isTrue();
+            assertThat(c.get(0)).isEqualTo(7);
+        }
+        assertThat(seen).containsExactly(java.sql.Types.VARCHAR, java.sql.Types.VARCHAR);
+    }
+
+    @Test
     void aCursorNeedsADeadline() throws SQLException {
         JdbcCursor.Builder noDeadline = JdbcCursor.over(connection, connection.createStatement())
                 .sql("SELECT 1").errors(e -> new GuardException(ErrorCode.QUERY_FAILED));
