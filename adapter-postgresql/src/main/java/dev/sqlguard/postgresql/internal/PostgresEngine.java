@@ -15,6 +15,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.postgresql.internal.SchemaSnapshot.ColumnInfo;
@@ -27,9 +28,12 @@ import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
 /** One PostgreSQL source: its validator, executor, catalog and the pools behind them. */
 public final class PostgresEngine implements Engine {
+    /** Plans kept by the validator's cache. */
+    static final int PLANS = 512;
+
     private final String sourceId;
     private final GuardrailPolicy policy;
-    private final PostgresValidator validator;
+    private final CachingValidator validator;
     private final PostgresExecutor executor;
     private final SchemaSnapshot schema;
     private final List<HikariDataSource> pools;
@@ -39,7 +43,7 @@ public final class PostgresEngine implements Engine {
                           SchemaSnapshot schema, List<HikariDataSource> pools, ScheduledExecutorService watchdog) {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
         this.policy = requireNonNull(policy, "policy is null");
-        this.validator = requireNonNull(validator, "validator is null");
+        this.validator = new CachingValidator(requireNonNull(validator, "validator is null"), PLANS);
         this.executor = requireNonNull(executor, "executor is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.pools = List.copyOf(pools);
@@ -96,6 +100,11 @@ public final class PostgresEngine implements Engine {
     public Set<EngineCapability> capabilities() {
         return EnumSet.of(EngineCapability.GROUP_BY, EngineCapability.JOINS, EngineCapability.SUBQUERIES, EngineCapability.CTES,
                 EngineCapability.SET_OPERATIONS, EngineCapability.WILDCARD, EngineCapability.SCHEMA_INSPECTION);
+    }
+
+    /** How many plans the validator's cache holds (tests and metrics). */
+    public int cachedPlans() {
+        return validator.size();
     }
 
     @Override
