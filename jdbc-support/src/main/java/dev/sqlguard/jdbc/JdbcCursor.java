@@ -114,6 +114,7 @@ public final class JdbcCursor implements ResultCursor {
     private final EndCheck atEnd;
     private final long graceNanos;
     private final Consumer<Connection> abort;
+    private final boolean repeatStop;
 
     /** How long after a stop that found the statement still starting it is sent again. */
     private static final long RESTOP_MILLIS = 50;
@@ -131,6 +132,10 @@ public final class JdbcCursor implements ResultCursor {
     private volatile boolean inServerCall;
     /** A stop reached the running statement, or its connection was aborted: it may still be unwinding on the server. */
     private volatile boolean halted;
+    /** Guarded by {@link #lock}: the grace before an abort runs (armed once). */
+    private boolean graceArmed;
+    /** Guarded by {@link #lock}. */
+    private int stopsRepeated;
     private List<ResultColumn> columns = List.of();
     private int[] types = new int[0];
     private Object[] row;
@@ -153,6 +158,7 @@ public final class JdbcCursor implements ResultCursor {
         this.atEnd = b.atEnd;
         this.graceNanos = b.graceNanos;
         this.abort = b.abort;
+        this.repeatStop = b.repeatStop;
     }
 
     /**
@@ -183,6 +189,7 @@ public final class JdbcCursor implements ResultCursor {
         private EndCheck atEnd = statement -> { };
         private long graceNanos;
         private Consumer<Connection> abort;
+        private boolean repeatStop;
 
         private Builder(Connection connection, Statement statement) {
             this.connection = requireNonNull(connection, "connection is null");
@@ -288,10 +295,27 @@ public final class JdbcCursor implements ResultCursor {
             return this;
         }
 
+        /**
+         * With {@link #abortAfter}: a server that took a stop may still have dropped it, because the
+         * stop arrived before the statement ran (PostgreSQL ignores a cancel while its backend waits
+         * for the next message, and the query then runs on until the session's own timeout), so the
+         * stop is sent again every 50 ms while the caller still waits on the server, until the
+         * statement ends or the grace aborts the connection. Only for an engine whose release never
+         * lets a stopped connection serve another query ({@link Releaser}, {@code halted}): a repeated
+         * stop could otherwise reach the next one.
+         */
+        public Builder repeatStop() {
+            this.repeatStop = true;
+            return this;
+        }
+
         /** A cursor not yet running, for an adapter that must register it before {@link JdbcCursor#start()}. */
         public JdbcCursor build() {
             if (!deadlineSet) {
                 throw new IllegalStateException("a deadline is required");
+            }
+            if (repeatStop && abort == null) {
+                throw new IllegalStateException("repeatStop needs abortAfter");
             }
             return new JdbcCursor(this);
         }
@@ -494,21 +518,55 @@ public final class JdbcCursor implements ResultCursor {
         if (abort == null) {
             return;
         }
-        if (delivered) {
+        if (delivered && !repeatStop) {
             live = false; // a server took the stop: a second one could reach whatever the connection runs next
         }
         if (!delivered) {
             abortConnection(); // the statement runs on and the server may not answer: free the caller now
-        } else if (inServerCall) {
+        } else if (inServerCall && !graceArmed) {
+            graceArmed = true;
             try {
                 watchdog.schedule(() -> {
                     if (inServerCall) {
                         abortConnection(); // the stop was taken, but the server still does not answer
                     }
                 }, graceNanos, TimeUnit.NANOSECONDS);
+                if (repeatStop) {
+                    watchdog.schedule(this::repeat, RESTOP_MILLIS, TimeUnit.MILLISECONDS);
+                }
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 abortConnection();
             }
+        }
+    }
+
+    /** Sends the stop again while the caller still waits on the server (see {@link Builder#repeatStop()}). */
+    private void repeat() {
+        synchronized (lock) {
+            if (!live || closed || !inServerCall) {
+                return;
+            }
+            halted = true;
+            try {
+                stopper.stop();
+            } catch (SQLException | RuntimeException e) {
+                LOG.log(Level.FINE, "could not stop a running statement", e);
+                abortConnection();
+                return;
+            }
+            stopsRepeated++;
+            try {
+                watchdog.schedule(this::repeat, RESTOP_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                abortConnection();
+            }
+        }
+    }
+
+    /** How many times a stop was sent again after the first ({@link Builder#repeatStop()}; tests and metrics). */
+    public int stopsRepeated() {
+        synchronized (lock) {
+            return stopsRepeated;
         }
     }
 

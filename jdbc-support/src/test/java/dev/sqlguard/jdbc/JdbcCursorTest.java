@@ -207,6 +207,45 @@ class JdbcCursorTest {
         assertThat(seen).containsExactly(java.sql.Types.VARCHAR, java.sql.Types.VARCHAR);
     }
 
+    /** A server that took the stop but dropped it (PostgreSQL, when the stop lands before the statement runs). */
+    @Test
+    void aStopTheServerDroppedIsSentAgainWhileTheCallerWaits() throws Exception {
+        AtomicInteger stops = new AtomicInteger();
+        List<String> abortedBy = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.sql.Statement statement = connection.createStatement();
+        JdbcCursor c = JdbcCursor.over(connection, statement).sql(RUNAWAY)
+                .deadline(System.nanoTime() + TimeUnit.SECONDS.toNanos(60), watchdog)
+                .stopper(() -> {
+                    if (stops.incrementAndGet() > 2) { // the first two are taken and dropped
+                        statement.cancel();
+                    }
+                })
+                .abortAfter(java.time.Duration.ofSeconds(20), aborted -> abortedBy.add(Thread.currentThread().getName()))
+                .repeatStop()
+                .errors(e -> new GuardException(ErrorCode.QUERY_FAILED))
+                .release((c2, halted) -> released.incrementAndGet())
+                .build();
+        watchdog.schedule(c::cancel, 200, TimeUnit.MILLISECONDS);
+        assertThatThrownBy(() -> {
+            c.start();
+            c.next();
+        }).isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CANCELLED));
+        assertThat(stops.get()).isGreaterThanOrEqualTo(3);
+        assertThat(c.stopsRepeated()).isPositive(); // one more may come from the re-stop of a statement still starting
+        // the grace never ran out (its abort would run on the watchdog); the closing cursor bounds its wait
+        // with a network timeout, which DuckDB does not support, so it aborts on the caller's thread instead
+        assertThat(abortedBy).noneMatch(thread -> thread.contains("watchdog"));
+        c.close();
+        assertThat(released).hasValue(1);
+        assertThatEngineStillAnswers();
+    }
+
+    @Test
+    void repeatingAStopNeedsTheAbortPath() throws SQLException {
+        JdbcCursor.Builder noAbort = cursor("SELECT 1", 30_000).repeatStop();
+        assertThatThrownBy(noAbort::build).isInstanceOf(IllegalStateException.class);
+    }
+
     @Test
     void aCursorNeedsADeadline() throws SQLException {
         JdbcCursor.Builder noDeadline = JdbcCursor.over(connection, connection.createStatement())

@@ -35,9 +35,11 @@ import dev.sqlguard.jdbc.JdbcCursor;
  * fetch size instead of reading the whole result); before the query, the same transaction reads the
  * session back from the server ({@link SessionPin#verify}) and runs nothing when it is not the pinned
  * one. The kit's {@link JdbcCursor} streams the rows; a query that is cut, cancelled or times out is
- * stopped with {@code pg_cancel_backend} from a control connection, a query whose server stays silent
- * {@link #GRACE} after that has its connection aborted, and a connection that was stopped is evicted
- * from the pool, so that a late signal can never reach a later query. Thread-safe.
+ * stopped with {@code pg_cancel_backend} from a control connection, sent again while the caller still
+ * waits (the server drops a cancel that arrives before the backend runs the statement), a query
+ * whose server stays silent {@link #GRACE} after that has its connection aborted, and a connection
+ * that was stopped is evicted from the pool, so that a late signal can never reach a later query.
+ * Thread-safe.
  */
 public final class PostgresExecutor implements ExecutionPort {
     private static final Logger LOG = Logger.getLogger(PostgresExecutor.class.getName());
@@ -92,6 +94,7 @@ public final class PostgresExecutor implements ExecutionPort {
                         }
                     })
                     .abortAfter(GRACE, PostgresExecutor::abort)
+                    .repeatStop() // a cancel that lands before the backend runs the statement is dropped
                     .types(PostgresValues.TYPES)
                     .values(PostgresValues.READER)
                     .columns(PostgresValues.DESCRIBER)
