@@ -20,6 +20,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
 import dev.sqlguard.postgresql.internal.CatalogLoader;
 import dev.sqlguard.postgresql.internal.FunctionCatalog;
@@ -98,19 +99,9 @@ public final class PostgresEngineFactory implements EngineFactory {
         config.check(PROPERTIES);
         PostgresSettings settings = PostgresSettings.parse(config);
         String source = config.sourceId();
-        GuardrailPolicy policy = config.policy();
-        if (!policy.tables().restricted()) {
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
-                    "Source '" + source + "': the postgresql engine needs a table allowlist (no allowlist, no queries).");
-        }
-        Optional<String> policySchema = policy.tables().defaultSchema();
-        if (policySchema.isPresent() && !policySchema.get().equals(settings.schema())) {
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
-                    "Source '" + source + "': the allowlist's default schema differs from 'defaultSchema'.");
-        }
+        GuardrailPolicy policy = SourceSettings.allowlistIn(name(), config, settings.schema(), schema -> schema);
         FunctionCatalog.checkPolicy(source, policy.functions());
-        policy = policy.withTables(PostgresEngine.withDefaultSchema(policy.tables(), settings.schema()))
-                .withFunctions(policy.functionsOr(FunctionCatalog.defaults()));
+        policy = policy.withFunctions(policy.functionsOr(FunctionCatalog.defaults()));
 
         SchemaSnapshot schema;
         SessionPin pin;

@@ -6,14 +6,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.domain.port.ExecutionPort;
@@ -111,10 +109,5 @@ public final class PostgresEngine implements Engine {
     public void close() {
         watchdog.shutdownNow();
         pools.forEach(HikariDataSource::close);
-    }
-
-    /** The allowlist with the engine's default schema, so unqualified names resolve there. */
-    public static TableAllowlist withDefaultSchema(TableAllowlist tables, String schema) {
-        return new TableAllowlist(Optional.of(schema), tables.tables(), tables.restricted());
     }
 }
