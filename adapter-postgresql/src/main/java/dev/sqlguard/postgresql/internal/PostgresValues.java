@@ -1,6 +1,5 @@
 package dev.sqlguard.postgresql.internal;
 
-import java.sql.JDBCType;
 import java.sql.Types;
 
 import org.postgresql.util.PGobject;
@@ -33,16 +32,8 @@ final class PostgresValues {
 
     /** Columns are typed by their JDBC type name ({@code VARCHAR}, {@code NUMERIC}, {@code TIMESTAMP_WITH_TIMEZONE}, ...). */
     static final JdbcCursor.ColumnDescriber DESCRIBER = (metadata, column) ->
-            new ResultColumn(metadata.getColumnLabel(column), typeName(TYPES.type(metadata, column)));
+            new ResultColumn(metadata.getColumnLabel(column), JdbcValues.typeName(TYPES.type(metadata, column)));
 
     private PostgresValues() {
-    }
-
-    private static String typeName(int type) {
-        try {
-            return JDBCType.valueOf(type).getName();
-        } catch (IllegalArgumentException e) {
-            return "OTHER";
-        }
     }
 }
