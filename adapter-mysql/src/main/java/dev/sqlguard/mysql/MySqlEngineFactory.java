@@ -36,6 +36,7 @@ import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.EngineFactory;
 import dev.sqlguard.ports.PropertySpec;
+import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
 
 /**
@@ -100,18 +101,8 @@ public final class MySqlEngineFactory implements EngineFactory {
         config.check(PROPERTIES);
         MySqlSettings settings = MySqlSettings.parse(config);
         String source = config.sourceId();
-        GuardrailPolicy policy = config.policy();
-        if (!policy.tables().restricted()) {
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
-                    "Source '" + source + "': the mysql engine needs a table allowlist (no allowlist, no queries).");
-        }
-        Optional<String> policySchema = policy.tables().defaultSchema();
-        if (policySchema.isPresent() && !policySchema.get().equals(Names.fold(settings.schema()))) {
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
-                    "Source '" + source + "': the allowlist's default schema differs from 'defaultSchema'.");
-        }
-        policy = policy.withTables(MySqlEngine.withDefaultSchema(policy.tables(), settings.schema()))
-                .withFunctions(policy.functionsOr(MySqlValidator.DEFAULT_FUNCTIONS));
+        GuardrailPolicy policy = SourceSettings.allowlistIn(name(), config, settings.schema(), Names::fold);
+        policy = policy.withFunctions(policy.functionsOr(MySqlValidator.DEFAULT_FUNCTIONS));
         long timeoutMillis = Math.max(1, policy.limits().timeout().toMillis());
 
         ServerFlavor flavor;

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -20,6 +20,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.jdbc.SourceSettings;
+import dev.sqlguard.jdbc.Watchdogs;
 import dev.sqlguard.postgresql.internal.CatalogLoader;
 import dev.sqlguard.postgresql.internal.FunctionCatalog;
 import dev.sqlguard.postgresql.internal.PostgresEngine;
@@ -97,19 +99,9 @@ public final class PostgresEngineFactory implements EngineFactory {
         config.check(PROPERTIES);
         PostgresSettings settings = PostgresSettings.parse(config);
         String source = config.sourceId();
-        GuardrailPolicy policy = config.policy();
-        if (!policy.tables().restricted()) {
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
-                    "Source '" + source + "': the postgresql engine needs a table allowlist (no allowlist, no queries).");
-        }
-        Optional<String> policySchema = policy.tables().defaultSchema();
-        if (policySchema.isPresent() && !policySchema.get().equals(settings.schema())) {
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
-                    "Source '" + source + "': the allowlist's default schema differs from 'defaultSchema'.");
-        }
+        GuardrailPolicy policy = SourceSettings.allowlistIn(name(), config, settings.schema(), schema -> schema);
         FunctionCatalog.checkPolicy(source, policy.functions());
-        policy = policy.withTables(PostgresEngine.withDefaultSchema(policy.tables(), settings.schema()))
-                .withFunctions(policy.functionsOr(FunctionCatalog.defaults()));
+        policy = policy.withFunctions(policy.functionsOr(FunctionCatalog.defaults()));
 
         SchemaSnapshot schema;
         SessionPin pin;
@@ -134,17 +126,14 @@ public final class PostgresEngineFactory implements EngineFactory {
             throw startupFailure(source, e);
         }
 
-        ScheduledThreadPoolExecutor watchdog = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "sqlguard-postgresql-watchdog-" + source);
-            t.setDaemon(true);
-            return t;
-        });
-        watchdog.setRemoveOnCancelPolicy(true);
+        // two threads: a pg_cancel_backend to a slow server must not hold up another query's deadline
+        ScheduledExecutorService watchdog = Watchdogs.forSource(name(), source, 2);
         List<HikariDataSource> pools = new ArrayList<>();
         try {
-            HikariDataSource queries = pool(settings, source + "-queries", settings.poolSize(), pin);
+            HikariDataSource queries = pool(settings, source + "-queries", settings.poolSize(), pin, 5_000);
             pools.add(queries);
-            HikariDataSource control = pool(settings, source + "-control", 2, pin);
+            // a cancel waits at most the executor's grace for a control connection
+            HikariDataSource control = pool(settings, source + "-control", 2, pin, PostgresExecutor.GRACE.toMillis());
             pools.add(control);
             PostgresExecutor executor = new PostgresExecutor(queries, control, pin, watchdog);
             try (Connection c = queries.getConnection()) {
@@ -152,7 +141,7 @@ public final class PostgresEngineFactory implements EngineFactory {
                 c.rollback();
             }
             // EXPLAIN gets a pool of its own, so a burst of validations never delays a pg_cancel_backend
-            HikariDataSource explain = pool(settings, source + "-explain", 2, pin);
+            HikariDataSource explain = pool(settings, source + "-explain", 2, pin, 5_000);
             pools.add(explain);
             PostgresValidator validator = new PostgresValidator(source, schema, policy, explain);
             return new PostgresEngine(source, policy, validator, executor, schema, pools, watchdog);
@@ -196,7 +185,7 @@ public final class PostgresEngineFactory implements EngineFactory {
         return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "Source '" + source + "': the database could not be reached.", e);
     }
 
-    private static HikariDataSource pool(PostgresSettings settings, String name, int size, SessionPin pin) {
+    private static HikariDataSource pool(PostgresSettings settings, String name, int size, SessionPin pin, long checkoutMillis) {
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("sqlguard-" + name.replaceAll("[^A-Za-z0-9_.-]", "_"));
         hc.setJdbcUrl(settings.jdbcUrl());
@@ -208,8 +197,8 @@ public final class PostgresEngineFactory implements EngineFactory {
         hc.setAutoCommit(false);
         hc.setConnectionInitSql(pin.initSql());
         hc.setIsolateInternalQueries(true); // commit the init SQL: SET is transactional, and queries end in a rollback
-        hc.setConnectionTimeout(5_000);
-        hc.setValidationTimeout(2_000);
+        hc.setConnectionTimeout(checkoutMillis);
+        hc.setValidationTimeout(Math.min(2_000, checkoutMillis));
         Properties props = forcedProperties();
         props.setProperty("options", pin.startupOptions());
         hc.setDataSourceProperties(props);

@@ -175,6 +175,31 @@ class PostgresServerTest {
         }
     }
 
+    /** One plan per SQL text, checked once (EXPLAIN included) and bound to each call's parameters; refusals are not kept. */
+    @Test
+    void plansAreCachedPerTextAndBoundPerCall() {
+        try (PostgresEngine engine = engine(false, Map.of(), Limits.defaults())) {
+            String sql = "SELECT count(*) AS n FROM claims WHERE id > ?";
+            QueryPlan first = engine.validator().validate(QueryRequest.of("srv", sql, 10L));
+            QueryPlan second = engine.validator().validate(QueryRequest.of("srv", sql, 50L));
+            assertThat(engine.cachedPlans()).isEqualTo(1);
+            assertThat(first.parameters()).containsExactly(10L);
+            assertThat(second.parameters()).containsExactly(50L);
+            assertThat(second.executableSql()).isEqualTo(first.executableSql());
+            assertThatThrownBy(() -> engine.validator().validate(QueryRequest.of("srv", sql)))
+                    .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PARAMETER_COUNT_MISMATCH));
+            for (int i = 0; i < 2; i++) {
+                assertThatThrownBy(() -> engine.validator().validate(QueryRequest.of("srv", "SELECT pg_sleep(1)")))
+                        .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED));
+            }
+            assertThat(engine.cachedPlans()).isEqualTo(1);
+            try (ResultCursor cursor = engine.execution().execute(second)) {
+                assertThat(cursor.next()).isTrue();
+                assertThat(((Number) cursor.get(0)).longValue()).isEqualTo(10);
+            }
+        }
+    }
+
     private static String runaway(String marker) {
         return "SELECT count(*) AS " + marker + " FROM claims a JOIN claims b ON a.id > 0 JOIN claims c ON c.id > 0"
                 + " JOIN claims d ON d.id > 0 JOIN claims e ON e.id > 0 JOIN claims f ON f.id > 0";

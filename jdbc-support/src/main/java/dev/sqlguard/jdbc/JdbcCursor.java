@@ -76,6 +76,27 @@ public final class JdbcCursor implements ResultCursor {
         ResultColumn describe(ResultSetMetaData metadata, int column) throws SQLException;
     }
 
+    /**
+     * The {@link java.sql.Types} code a column's values are read as (1-based), handed to the
+     * {@link ValueReader}; for a driver whose reported type is too coarse (pgjdbc reports
+     * {@code timestamptz} as {@code TIMESTAMP}).
+     */
+    @FunctionalInterface
+    public interface TypeReader {
+        int type(ResultSetMetaData metadata, int column) throws SQLException;
+    }
+
+    /** Takes the connection back once the cursor no longer needs it. */
+    @FunctionalInterface
+    public interface Releaser {
+        /**
+         * @param halted whether a stop reached the statement or the connection was aborted
+         *     ({@link JdbcCursor#halted()}): a server that stops queries by an asynchronous signal
+         *     may still deliver it, so such a connection should not serve another query
+         */
+        void release(Connection connection, boolean halted);
+    }
+
     private final Connection connection;
     private final Statement statement;
     private final Optional<String> sql;
@@ -86,12 +107,14 @@ public final class JdbcCursor implements ResultCursor {
     private final ValueReader values;
     private final ErrorMapper errors;
     private final ColumnDescriber describer;
+    private final TypeReader typeReader;
     private final Optional<List<String>> expectedLabels;
-    private final Consumer<Connection> release;
+    private final Releaser release;
     private final Consumer<JdbcCursor> onClose;
     private final EndCheck atEnd;
     private final long graceNanos;
     private final Consumer<Connection> abort;
+    private final boolean repeatStop;
 
     /** How long after a stop that found the statement still starting it is sent again. */
     private static final long RESTOP_MILLIS = 50;
@@ -109,6 +132,10 @@ public final class JdbcCursor implements ResultCursor {
     private volatile boolean inServerCall;
     /** A stop reached the running statement, or its connection was aborted: it may still be unwinding on the server. */
     private volatile boolean halted;
+    /** Guarded by {@link #lock}: the grace before an abort runs (armed once). */
+    private boolean graceArmed;
+    /** Guarded by {@link #lock}. */
+    private int stopsRepeated;
     private List<ResultColumn> columns = List.of();
     private int[] types = new int[0];
     private Object[] row;
@@ -124,12 +151,14 @@ public final class JdbcCursor implements ResultCursor {
         this.values = b.values;
         this.errors = requireNonNull(b.errors, "an error mapper is required");
         this.describer = b.describer;
+        this.typeReader = b.typeReader;
         this.expectedLabels = b.expectedLabels;
         this.release = b.release;
         this.onClose = b.onClose;
         this.atEnd = b.atEnd;
         this.graceNanos = b.graceNanos;
         this.abort = b.abort;
+        this.repeatStop = b.repeatStop;
     }
 
     /**
@@ -153,12 +182,14 @@ public final class JdbcCursor implements ResultCursor {
         private ValueReader values = JdbcValues.STANDARD;
         private ErrorMapper errors;
         private ColumnDescriber describer = (md, i) -> new ResultColumn(md.getColumnLabel(i), md.getColumnTypeName(i));
+        private TypeReader typeReader = ResultSetMetaData::getColumnType;
         private Optional<List<String>> expectedLabels = Optional.empty();
-        private Consumer<Connection> release = JdbcCursor::closeQuietly;
+        private Releaser release = (connection, halted) -> closeQuietly(connection);
         private Consumer<JdbcCursor> onClose = cursor -> { };
         private EndCheck atEnd = statement -> { };
         private long graceNanos;
         private Consumer<Connection> abort;
+        private boolean repeatStop;
 
         private Builder(Connection connection, Statement statement) {
             this.connection = requireNonNull(connection, "connection is null");
@@ -209,6 +240,12 @@ public final class JdbcCursor implements ResultCursor {
             return this;
         }
 
+        /** The type code each column is read as; {@code ResultSetMetaData.getColumnType} by default. */
+        public Builder types(TypeReader value) {
+            this.typeReader = requireNonNull(value, "types is null");
+            return this;
+        }
+
         /**
          * The output labels the checked plan promised: a result whose labels differ fails with
          * {@code INTERNAL_ERROR} before any row is read.
@@ -220,6 +257,13 @@ public final class JdbcCursor implements ResultCursor {
 
         /** Receives the connection once the cursor no longer needs it; closes it by default. */
         public Builder release(Consumer<Connection> value) {
+            requireNonNull(value, "release is null");
+            this.release = (connection, halted) -> value.accept(connection);
+            return this;
+        }
+
+        /** Receives the connection once the cursor no longer needs it, with whether a stop reached its statement. */
+        public Builder release(Releaser value) {
             this.release = requireNonNull(value, "release is null");
             return this;
         }
@@ -251,10 +295,27 @@ public final class JdbcCursor implements ResultCursor {
             return this;
         }
 
+        /**
+         * With {@link #abortAfter}: a server that took a stop may still have dropped it, because the
+         * stop arrived before the statement ran (PostgreSQL ignores a cancel while its backend waits
+         * for the next message, and the query then runs on until the session's own timeout), so the
+         * stop is sent again every 50 ms while the caller still waits on the server, until the
+         * statement ends or the grace aborts the connection. Only for an engine whose release never
+         * lets a stopped connection serve another query ({@link Releaser}, {@code halted}): a repeated
+         * stop could otherwise reach the next one.
+         */
+        public Builder repeatStop() {
+            this.repeatStop = true;
+            return this;
+        }
+
         /** A cursor not yet running, for an adapter that must register it before {@link JdbcCursor#start()}. */
         public JdbcCursor build() {
             if (!deadlineSet) {
                 throw new IllegalStateException("a deadline is required");
+            }
+            if (repeatStop && abort == null) {
+                throw new IllegalStateException("repeatStop needs abortAfter");
             }
             return new JdbcCursor(this);
         }
@@ -332,7 +393,7 @@ public final class JdbcCursor implements ResultCursor {
             if (expectedLabels.isPresent() && !expectedLabels.get().get(i - 1).equals(column.name())) {
                 throw new GuardException(ErrorCode.INTERNAL_ERROR, "The result columns do not match the checked plan.");
             }
-            jdbcTypes[i - 1] = md.getColumnType(i);
+            jdbcTypes[i - 1] = typeReader.type(md, i);
             out.add(column);
         }
         types = jdbcTypes;
@@ -457,21 +518,55 @@ public final class JdbcCursor implements ResultCursor {
         if (abort == null) {
             return;
         }
-        if (delivered) {
+        if (delivered && !repeatStop) {
             live = false; // a server took the stop: a second one could reach whatever the connection runs next
         }
         if (!delivered) {
             abortConnection(); // the statement runs on and the server may not answer: free the caller now
-        } else if (inServerCall) {
+        } else if (inServerCall && !graceArmed) {
+            graceArmed = true;
             try {
                 watchdog.schedule(() -> {
                     if (inServerCall) {
                         abortConnection(); // the stop was taken, but the server still does not answer
                     }
                 }, graceNanos, TimeUnit.NANOSECONDS);
+                if (repeatStop) {
+                    watchdog.schedule(this::repeat, RESTOP_MILLIS, TimeUnit.MILLISECONDS);
+                }
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 abortConnection();
             }
+        }
+    }
+
+    /** Sends the stop again while the caller still waits on the server (see {@link Builder#repeatStop()}). */
+    private void repeat() {
+        synchronized (lock) {
+            if (!live || closed || !inServerCall) {
+                return;
+            }
+            halted = true;
+            try {
+                stopper.stop();
+            } catch (SQLException | RuntimeException e) {
+                LOG.log(Level.FINE, "could not stop a running statement", e);
+                abortConnection();
+                return;
+            }
+            stopsRepeated++;
+            try {
+                watchdog.schedule(this::repeat, RESTOP_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                abortConnection();
+            }
+        }
+    }
+
+    /** How many times a stop was sent again after the first ({@link Builder#repeatStop()}; tests and metrics). */
+    public int stopsRepeated() {
+        synchronized (lock) {
+            return stopsRepeated;
         }
     }
 
@@ -559,7 +654,7 @@ public final class JdbcCursor implements ResultCursor {
         closeQuietly(result);
         closeQuietly(statement);
         try {
-            release.accept(connection);
+            release.release(connection, halted);
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "could not release a connection", e);
         }

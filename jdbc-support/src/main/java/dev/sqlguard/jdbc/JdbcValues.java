@@ -47,6 +47,15 @@ public final class JdbcValues {
         };
     }
 
+    /** The name of a {@link java.sql.Types} code ({@code VARCHAR}, {@code TIMESTAMP_WITH_TIMEZONE}), or {@code OTHER} for a driver's own code. */
+    public static String typeName(int jdbcType) {
+        try {
+            return java.sql.JDBCType.valueOf(jdbcType).getName();
+        } catch (IllegalArgumentException e) {
+            return "OTHER";
+        }
+    }
+
     /** A value of any JDBC type, converted with {@link #convert}, nested values included. */
     public static Object standard(Object value) throws SQLException {
         return convert(value, JdbcValues::standard);

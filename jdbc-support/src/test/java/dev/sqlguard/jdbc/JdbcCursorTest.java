@@ -179,6 +179,74 @@ class JdbcCursorTest {
     }
 
     @Test
+    void theReleaseHearsWhetherAStopReachedTheStatement() throws SQLException {
+        List<Boolean> halted = new java.util.ArrayList<>();
+        try (JdbcCursor done = cursor("SELECT 1", 30_000).release((c, stopped) -> halted.add(stopped)).start()) {
+            assertThat(done.next()).isTrue();
+            assertThat(done.next()).isFalse();
+        }
+        JdbcCursor cut = cursor("SELECT i FROM range(10000000000) t(i)", 600_000).release((c, stopped) -> halted.add(stopped)).start();
+        assertThat(cut.next()).isTrue();
+        cut.close(); // still streaming: the stop reaches the statement
+        assertThat(halted).containsExactly(false, true);
+    }
+
+    @Test
+    void aTypeReaderDecidesTheTypeEachValueIsReadAs() throws SQLException {
+        List<Integer> seen = new java.util.ArrayList<>();
+        try (JdbcCursor c = cursor("SELECT 7::INTEGER AS n, 'x' AS s", 30_000)
+                .types((metadata, column) -> column == 1 ? java.sql.Types.VARCHAR : metadata.getColumnType(column))
+                .values((rs, column, type) -> {
+                    seen.add(type);
+                    return JdbcValues.STANDARD.read(rs, column, type);
+                })
+                .start()) {
+            assertThat(c.next()).isTrue();
+            assertThat(c.get(0)).isEqualTo(7);
+        }
+        assertThat(seen).containsExactly(java.sql.Types.VARCHAR, java.sql.Types.VARCHAR);
+    }
+
+    /** A server that took the stop but dropped it (PostgreSQL, when the stop lands before the statement runs). */
+    @Test
+    void aStopTheServerDroppedIsSentAgainWhileTheCallerWaits() throws Exception {
+        AtomicInteger stops = new AtomicInteger();
+        List<String> abortedBy = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.sql.Statement statement = connection.createStatement();
+        JdbcCursor c = JdbcCursor.over(connection, statement).sql(RUNAWAY)
+                .deadline(System.nanoTime() + TimeUnit.SECONDS.toNanos(60), watchdog)
+                .stopper(() -> {
+                    if (stops.incrementAndGet() > 2) { // the first two are taken and dropped
+                        statement.cancel();
+                    }
+                })
+                .abortAfter(java.time.Duration.ofSeconds(20), aborted -> abortedBy.add(Thread.currentThread().getName()))
+                .repeatStop()
+                .errors(e -> new GuardException(ErrorCode.QUERY_FAILED))
+                .release((c2, halted) -> released.incrementAndGet())
+                .build();
+        watchdog.schedule(c::cancel, 200, TimeUnit.MILLISECONDS);
+        assertThatThrownBy(() -> {
+            c.start();
+            c.next();
+        }).isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CANCELLED));
+        assertThat(stops.get()).isGreaterThanOrEqualTo(3);
+        assertThat(c.stopsRepeated()).isPositive(); // one more may come from the re-stop of a statement still starting
+        // the grace never ran out (its abort would run on the watchdog); the closing cursor bounds its wait
+        // with a network timeout, which DuckDB does not support, so it aborts on the caller's thread instead
+        assertThat(abortedBy).noneMatch(thread -> thread.contains("watchdog"));
+        c.close();
+        assertThat(released).hasValue(1);
+        assertThatEngineStillAnswers();
+    }
+
+    @Test
+    void repeatingAStopNeedsTheAbortPath() throws SQLException {
+        JdbcCursor.Builder noAbort = cursor("SELECT 1", 30_000).repeatStop();
+        assertThatThrownBy(noAbort::build).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void aCursorNeedsADeadline() throws SQLException {
         JdbcCursor.Builder noDeadline = JdbcCursor.over(connection, connection.createStatement())
                 .sql("SELECT 1").errors(e -> new GuardException(ErrorCode.QUERY_FAILED));

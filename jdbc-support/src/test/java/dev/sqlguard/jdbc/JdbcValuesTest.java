@@ -38,4 +38,11 @@ class JdbcValuesTest {
         assertThat(JdbcValues.standard(42L)).isEqualTo(42L);
         assertThat(JdbcValues.standard(List.of(1))).isEqualTo(List.of(1));
     }
+
+    @Test
+    void typeNamesAreTheJdbcNamesOrOther() {
+        assertThat(JdbcValues.typeName(java.sql.Types.VARCHAR)).isEqualTo("VARCHAR");
+        assertThat(JdbcValues.typeName(java.sql.Types.TIMESTAMP_WITH_TIMEZONE)).isEqualTo("TIMESTAMP_WITH_TIMEZONE");
+        assertThat(JdbcValues.typeName(-12345)).isEqualTo("OTHER");
+    }
 }

@@ -14,7 +14,6 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
-import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.domain.port.ExecutionPort;
@@ -112,10 +111,5 @@ public final class MySqlEngine implements Engine {
         watchdog.shutdownNow();
         queries.close();
         control.close();
-    }
-
-    /** The allowlist with the engine's default schema, so unqualified names resolve there. */
-    public static TableAllowlist withDefaultSchema(TableAllowlist tables, String schema) {
-        return new TableAllowlist(java.util.Optional.of(schema), tables.tables(), tables.restricted());
     }
 }

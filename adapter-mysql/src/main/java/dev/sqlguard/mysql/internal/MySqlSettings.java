@@ -2,36 +2,27 @@ package dev.sqlguard.mysql.internal;
 
 import static java.util.Objects.requireNonNull;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-import dev.sqlguard.domain.ErrorCode;
-import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.JdbcUrl;
+import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.ports.EngineConfig;
 
 /**
- * The checked configuration of one MySQL source. The JDBC URL is parsed strictly: one plain host,
- * an optional database, and only connection properties on a short allowlist (TLS, timeouts, time
- * zone). Properties that would re-open holes sqlguard closes (multi-statements, LOCAL INFILE,
- * deserialization, interceptors, session variables, credentials in the URL) are refused by name.
+ * The checked configuration of one MySQL source. The JDBC URL is parsed strictly by the kit's
+ * {@link JdbcUrl}: one plain host, an optional database, and only connection properties on a short
+ * allowlist (TLS, timeouts, time zone). Properties that would re-open holes sqlguard closes
+ * (multi-statements, LOCAL INFILE, deserialization, interceptors, session variables, credentials in
+ * the URL) are refused by name.
  *
- * @param host the host and optional port, as written
- * @param urlDatabase the database named in the URL, if any
- * @param urlProperties the allowlisted URL properties, in order
+ * @param url the parsed URL: host, optional database and the allowlisted properties
  * @param schema the default schema: the {@code defaultSchema} property, else the URL's database
  * @param poolSize connections in the query pool
  * @param maxConcurrentQueries queries of this source that may be on the server at once, running or
  *     killed and still unwinding; past it a call is refused (retryable) until one has ended
  */
-public record MySqlSettings(String host, Optional<String> urlDatabase, Map<String, String> urlProperties,
-                            String username, String password, String schema, boolean requireReadOnlyAccount, int poolSize,
+public record MySqlSettings(JdbcUrl url, String username, String password, String schema, boolean requireReadOnlyAccount, int poolSize,
                             int maxConcurrentQueries) {
     public static final String URL = "url";
     public static final String USERNAME = "username";
@@ -63,13 +54,11 @@ public record MySqlSettings(String host, Optional<String> urlDatabase, Map<Strin
             "readonlypropagatestoserver", "processescapecodesforprepstmts", "characterencoding", "charactersetresults",
             "connectioncollation", "maxrows", "useserverprepstmts", "rewritebatchedstatements", "localsocket");
 
-    private static final Pattern URL_SHAPE = Pattern.compile(
-            "jdbc:mysql://([A-Za-z0-9.\\-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?(/([A-Za-z0-9_$\\-]*))?(\\?(.*))?");
+    static final JdbcUrl.Rules URL_RULES = new JdbcUrl.Rules("mysql", false, SAFE_URL_PROPERTIES, DANGEROUS_URL_PROPERTIES,
+            "TLS, timeout and time zone properties");
 
     public MySqlSettings {
-        requireNonNull(host, "host is null");
-        requireNonNull(urlDatabase, "urlDatabase is null");
-        urlProperties = Map.copyOf(requireNonNull(urlProperties, "urlProperties is null"));
+        requireNonNull(url, "url is null");
         requireNonNull(username, "username is null");
         requireNonNull(password, "password is null");
         requireNonNull(schema, "schema is null");
@@ -81,115 +70,38 @@ public record MySqlSettings(String host, Optional<String> urlDatabase, Map<Strin
         }
     }
 
-    /** The settings without a concurrency limit of their own: it defaults to the pool size. */
-    public MySqlSettings(String host, Optional<String> urlDatabase, Map<String, String> urlProperties,
-                         String username, String password, String schema, boolean requireReadOnlyAccount, int poolSize) {
-        this(host, urlDatabase, urlProperties, username, password, schema, requireReadOnlyAccount, poolSize, poolSize);
-    }
-
     /** Parses and checks the source's properties. */
     public static MySqlSettings parse(EngineConfig config) {
         String source = config.sourceId();
         config.requireKnown(PROPERTIES);
-        String url = config.requireProperty(URL).strip();
-        Matcher m = URL_SHAPE.matcher(url);
-        if (!m.matches()) {
-            throw bad(source, "'url' must be a MySQL JDBC URL with one plain host, an optional port, database and properties"
-                    + " (no credentials, address lists or host properties in the URL).");
-        }
-        String host = m.group(1) + (m.group(2) == null ? "" : m.group(2));
-        Optional<String> database = Optional.ofNullable(m.group(4)).filter(s -> !s.isEmpty());
-        Map<String, String> props = urlProperties(source, m.group(6));
+        JdbcUrl url = JdbcUrl.parse(source, URL, config.requireProperty(URL), URL_RULES);
         String username = config.requireProperty(USERNAME);
         String password = config.property(PASSWORD).orElse("");
         Optional<String> schemaProperty = config.property(DEFAULT_SCHEMA).map(String::strip);
-        String schema = schemaProperty.or(() -> database).orElseThrow(() -> bad(source,
+        String schema = schemaProperty.or(url::database).orElseThrow(() -> SourceSettings.bad(source,
                 "set 'defaultSchema' or name a database in 'url'."));
         if (schema.length() > 64 || !schema.matches("[A-Za-z0-9_$\\-]+")) {
-            throw bad(source, "'defaultSchema' must be a plain database name.");
+            throw SourceSettings.bad(source, "'defaultSchema' must be a plain database name.");
         }
-        int poolSize = config.property(POOL_SIZE).map(v -> poolSize(source, v)).orElse(DEFAULT_POOL_SIZE);
-        int concurrent = config.property(MAX_CONCURRENT_QUERIES).map(v -> concurrent(source, v)).orElse(poolSize);
-        return new MySqlSettings(host, database, props, username, password, schema,
-                config.booleanProperty(REQUIRE_READ_ONLY_ACCOUNT, false), poolSize, concurrent);
+        int poolSize = SourceSettings.wholeNumber(config, POOL_SIZE, 1, 64, DEFAULT_POOL_SIZE);
+        int concurrent = SourceSettings.wholeNumber(config, MAX_CONCURRENT_QUERIES, 1, 256, poolSize);
+        return new MySqlSettings(url, username, password, schema, config.booleanProperty(REQUIRE_READ_ONLY_ACCOUNT, false), poolSize,
+                concurrent);
     }
 
     /** The URL the driver gets: host, database and the allowlisted properties only. */
     public String jdbcUrl() {
-        StringBuilder out = new StringBuilder("jdbc:mysql://").append(host).append('/').append(urlDatabase.orElse(""));
-        String sep = "?";
-        for (Map.Entry<String, String> e : new java.util.TreeMap<>(urlProperties).entrySet()) {
-            out.append(sep).append(e.getKey()).append('=').append(java.net.URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8));
-            sep = "&";
-        }
-        return out.toString();
-    }
-
-    private static Map<String, String> urlProperties(String source, String query) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (query == null || query.isEmpty()) {
-            return out;
-        }
-        for (String pair : query.split("&", -1)) {
-            int eq = pair.indexOf('=');
-            if (eq <= 0) {
-                throw bad(source, "'url' has a malformed property.");
-            }
-            String key = URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8);
-            String value = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            String folded = key.toLowerCase(Locale.ROOT);
-            if (DANGEROUS_URL_PROPERTIES.contains(folded) || DANGEROUS_URL_PROPERTIES.contains(key)) {
-                throw bad(source, "'url' sets '" + safeKey(key) + "', which sqlguard controls itself or refuses.");
-            }
-            if (!SAFE_URL_PROPERTIES.contains(folded)) {
-                throw bad(source, "'url' sets the unsupported property '" + safeKey(key) + "'; supported: TLS, timeout and time zone properties.");
-            }
-            if (out.put(key, value) != null) {
-                throw bad(source, "'url' sets '" + safeKey(key) + "' twice.");
-            }
-        }
-        return out;
-    }
-
-    private static String safeKey(String key) {
-        return key.length() <= 40 && key.matches("[A-Za-z0-9_.]+") ? key : "(withheld)";
-    }
-
-    private static int poolSize(String source, String value) {
-        try {
-            int n = Integer.parseInt(value.strip());
-            if (n >= 1 && n <= 64) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw bad(source, "'poolSize' must be a whole number from 1 to 64.");
-    }
-
-    private static int concurrent(String source, String value) {
-        try {
-            int n = Integer.parseInt(value.strip());
-            if (n >= 1 && n <= 256) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw bad(source, "'maxConcurrentQueries' must be a whole number from 1 to 256.");
+        return url.text();
     }
 
     /** The URL's own value of a driver property, compared case-insensitively, if it sets one. */
     public Optional<String> urlProperty(String name) {
-        return urlProperties.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name)).map(Map.Entry::getValue).findFirst();
-    }
-
-    private static GuardException bad(String source, String message) {
-        return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': " + message);
+        return url.property(name);
     }
 
     @Override
     public String toString() {
-        return "MySqlSettings[host=" + host + ", schema=" + schema + ", poolSize=" + poolSize + ", maxConcurrentQueries=" + maxConcurrentQueries + ", password=****]";
+        return "MySqlSettings[host=" + url.host() + ", schema=" + schema + ", poolSize=" + poolSize + ", maxConcurrentQueries="
+                + maxConcurrentQueries + ", password=****]";
     }
 }

@@ -1,6 +1,5 @@
 package dev.sqlguard.mysql.internal;
 
-import java.sql.JDBCType;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
@@ -32,20 +31,12 @@ final class MySqlValues {
 
     /** Columns are typed by their JDBC type name ({@code VARCHAR}, {@code DECIMAL}, ...), not the server's spelling. */
     static final JdbcCursor.ColumnDescriber DESCRIBER = (metadata, column) ->
-            new ResultColumn(metadata.getColumnLabel(column), typeName(metadata.getColumnType(column)));
+            new ResultColumn(metadata.getColumnLabel(column), JdbcValues.typeName(metadata.getColumnType(column)));
 
     /** MariaDB's warning that a recursive CTE stopped at {@code max_recursive_iterations}. */
     private static final int RECURSION_LIMIT_WARNING = 1931;
 
     private MySqlValues() {
-    }
-
-    private static String typeName(int type) {
-        try {
-            return JDBCType.valueOf(type).getName();
-        } catch (IllegalArgumentException e) {
-            return "OTHER";
-        }
     }
 
     /** MariaDB ends a recursive CTE at its iteration limit with only a warning: an incomplete result is refused. */

@@ -2,8 +2,13 @@ package dev.sqlguard.mysql.internal;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.SqlQuoting;
 
-/** Quoting for the SQL text sqlguard renders; nothing else builds executable text. */
+/**
+ * MySQL's names in the SQL text sqlguard renders: backtick-quoted identifiers and string literals
+ * (both through the kit's {@link SqlQuoting}), and one level of quoting removed from a name as
+ * written. Nothing else builds executable text.
+ */
 final class SqlText {
     private SqlText() {
     }
@@ -13,13 +18,7 @@ final class SqlText {
         if (name.isEmpty() || name.length() > 256) {
             throw new GuardException(ErrorCode.UNSAFE_SYNTAX, "A name is empty or too long.");
         }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (Character.isISOControl(c) || c == '\\') {
-                throw new GuardException(ErrorCode.UNSAFE_SYNTAX, "A name contains a character that cannot be quoted safely.");
-            }
-        }
-        return '`' + name.replace("`", "``") + '`';
+        return SqlQuoting.quotedName(name, '`');
     }
 
     /**
@@ -28,13 +27,7 @@ final class SqlText {
      * {@code NO_BACKSLASH_ESCAPES}.
      */
     static String string(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '\\' || (Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r')) {
-                throw new GuardException(ErrorCode.UNSAFE_SYNTAX, "A string literal contains a character that cannot be rendered safely; pass it as a parameter.");
-            }
-        }
-        return '\'' + value.replace("'", "''") + '\'';
+        return SqlQuoting.stringLiteral(value);
     }
 
     /** Removes one level of backtick or single-quote quoting, undoubling the quote character. */

@@ -6,15 +6,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.postgresql.internal.SchemaSnapshot.ColumnInfo;
@@ -27,9 +26,12 @@ import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
 /** One PostgreSQL source: its validator, executor, catalog and the pools behind them. */
 public final class PostgresEngine implements Engine {
+    /** Plans kept by the validator's cache. */
+    static final int PLANS = 512;
+
     private final String sourceId;
     private final GuardrailPolicy policy;
-    private final PostgresValidator validator;
+    private final CachingValidator validator;
     private final PostgresExecutor executor;
     private final SchemaSnapshot schema;
     private final List<HikariDataSource> pools;
@@ -39,7 +41,7 @@ public final class PostgresEngine implements Engine {
                           SchemaSnapshot schema, List<HikariDataSource> pools, ScheduledExecutorService watchdog) {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
         this.policy = requireNonNull(policy, "policy is null");
-        this.validator = requireNonNull(validator, "validator is null");
+        this.validator = new CachingValidator(requireNonNull(validator, "validator is null"), PLANS);
         this.executor = requireNonNull(executor, "executor is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.pools = List.copyOf(pools);
@@ -98,14 +100,14 @@ public final class PostgresEngine implements Engine {
                 EngineCapability.SET_OPERATIONS, EngineCapability.WILDCARD, EngineCapability.SCHEMA_INSPECTION);
     }
 
+    /** How many plans the validator's cache holds (tests and metrics). */
+    public int cachedPlans() {
+        return validator.size();
+    }
+
     @Override
     public void close() {
         watchdog.shutdownNow();
         pools.forEach(HikariDataSource::close);
-    }
-
-    /** The allowlist with the engine's default schema, so unqualified names resolve there. */
-    public static TableAllowlist withDefaultSchema(TableAllowlist tables, String schema) {
-        return new TableAllowlist(Optional.of(schema), tables.tables(), tables.restricted());
     }
 }

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -22,22 +23,30 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.jdbc.JdbcCursor;
 
 /**
  * Runs rendered plans on pinned, server-side read-only connections. Each query runs in its own
  * read-only transaction (the pool's connections are not in autocommit, so pgjdbc streams rows with a
  * fetch size instead of reading the whole result); before the query, the same transaction reads the
  * session back from the server ({@link SessionPin#verify}) and runs nothing when it is not the pinned
- * one. A query that is cut, cancelled or times out is stopped with {@code pg_cancel_backend} from a
- * control connection, and its connection is evicted from the pool. Thread-safe.
+ * one. The kit's {@link JdbcCursor} streams the rows; a query that is cut, cancelled or times out is
+ * stopped with {@code pg_cancel_backend} from a control connection, sent again while the caller still
+ * waits (the server drops a cancel that arrives before the backend runs the statement), a query
+ * whose server stays silent {@link #GRACE} after that has its connection aborted, and a connection
+ * that was stopped is evicted from the pool, so that a late signal can never reach a later query.
+ * Thread-safe.
  */
 public final class PostgresExecutor implements ExecutionPort {
     private static final Logger LOG = Logger.getLogger(PostgresExecutor.class.getName());
     /** Rows fetched per round trip. */
     static final int FETCH_SIZE = 256;
+    /** How long a {@code pg_cancel_backend}, and the wait for a cancelled query to return, may take. */
+    public static final Duration GRACE = Duration.ofMillis(500);
 
     private final HikariDataSource queries;
     private final HikariDataSource control;
@@ -45,6 +54,11 @@ public final class PostgresExecutor implements ExecutionPort {
     private final ScheduledExecutorService watchdog;
     private final AtomicLong cancelsSent = new AtomicLong();
 
+    /**
+     * @param control pinned connections for {@code pg_cancel_backend}, never used by queries
+     * @param watchdog runs each query's deadline and the abort of a silent server; the stop it sends
+     *     can block for up to {@link #GRACE}, so give it more than one thread
+     */
     public PostgresExecutor(HikariDataSource queries, HikariDataSource control, SessionPin pin, ScheduledExecutorService watchdog) {
         this.queries = requireNonNull(queries, "queries is null");
         this.control = requireNonNull(control, "control is null");
@@ -63,6 +77,7 @@ public final class PostgresExecutor implements ExecutionPort {
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
         }
         PreparedStatement statement = null;
+        boolean handedOver = false;
         try {
             if (connection.getAutoCommit()) {
                 throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database connection is not in a transaction, so no query was run.");
@@ -71,16 +86,34 @@ public final class PostgresExecutor implements ExecutionPort {
             statement = connection.prepareStatement(plan.executableSql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             statement.setFetchSize(FETCH_SIZE);
             bind(statement, plan.parameters());
-            PostgresCursor cursor = new PostgresCursor(connection, statement, pid, this, deadline, plan);
-            cursor.start(watchdog);
+            JdbcCursor cursor = JdbcCursor.over(connection, statement)
+                    .deadline(deadline, watchdog)
+                    .stopper(() -> {
+                        if (!cancel(pid)) {
+                            throw new SQLException("pg_cancel_backend was not taken");
+                        }
+                    })
+                    .abortAfter(GRACE, PostgresExecutor::abort)
+                    .repeatStop() // a cancel that lands before the backend runs the statement is dropped
+                    .types(PostgresValues.TYPES)
+                    .values(PostgresValues.READER)
+                    .columns(PostgresValues.DESCRIBER)
+                    .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
+                    .errors(SqlErrors::map)
+                    .release(this::release)
+                    .build();
+            handedOver = true; // from here the cursor releases the connection
+            cursor.start();
             return cursor;
         } catch (GuardException e) {
-            closeQuietly(statement);
-            release(connection, false);
+            if (!handedOver) {
+                JdbcCursor.closeQuietly(statement);
+                release(connection, false);
+            }
             throw e;
         } catch (SQLException e) {
             LOG.log(Level.FINE, "query failed to start", e);
-            closeQuietly(statement);
+            JdbcCursor.closeQuietly(statement);
             release(connection, false);
             throw SqlErrors.map(e);
         }
@@ -91,17 +124,22 @@ public final class PostgresExecutor implements ExecutionPort {
         return cancelsSent.get();
     }
 
-    /** Stops whatever backend {@code pid} runs, from a control connection; true when the server accepted the signal. */
+    /**
+     * Stops whatever backend {@code pid} runs, from a control connection, waiting at most
+     * {@link #GRACE} for the server's answer; true when the server accepted the signal.
+     */
     boolean cancel(int pid) {
-        try (Connection c = control.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT pg_catalog.pg_cancel_backend(?)")) {
-            ps.setInt(1, pid);
-            try (ResultSet rs = ps.executeQuery()) {
-                boolean sent = rs.next() && rs.getBoolean(1);
-                if (sent) {
-                    cancelsSent.incrementAndGet();
+        try (Connection c = control.getConnection()) {
+            c.setNetworkTimeout(Runnable::run, (int) GRACE.toMillis());
+            try (PreparedStatement ps = c.prepareStatement("SELECT pg_catalog.pg_cancel_backend(?)")) {
+                ps.setInt(1, pid);
+                try (ResultSet rs = ps.executeQuery()) {
+                    boolean sent = rs.next() && rs.getBoolean(1);
+                    if (sent) {
+                        cancelsSent.incrementAndGet();
+                    }
+                    return sent;
                 }
-                return sent;
             } finally {
                 c.rollback();
             }
@@ -111,18 +149,28 @@ public final class PostgresExecutor implements ExecutionPort {
         }
     }
 
-    /** Ends the transaction and returns the connection; one that was signalled is evicted, so no late cancel can reach the next query. */
-    void release(Connection connection, boolean signalled) {
+    /** Closes the connection's socket at once, unblocking a thread reading from it; the release then evicts it. */
+    private static void abort(Connection connection) {
+        try {
+            connection.abort(Runnable::run);
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.FINE, "abort failed", e);
+        }
+    }
+
+    /** Ends the transaction and returns the connection; one that was stopped is evicted, so no late cancel can reach the next query. */
+    void release(Connection connection, boolean stopped) {
+        boolean evict = stopped;
         try {
             connection.rollback();
         } catch (SQLException e) {
             LOG.log(Level.FINE, "rollback failed", e);
-            signalled = true;
+            evict = true;
         }
-        if (signalled) {
+        if (evict) {
             queries.evictConnection(connection);
         } else {
-            closeQuietly(connection);
+            JdbcCursor.closeQuietly(connection);
         }
     }
 
@@ -151,17 +199,6 @@ public final class PostgresExecutor implements ExecutionPort {
             } else {
                 throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER, "Parameter " + index + " has an unsupported type.");
             }
-        }
-    }
-
-    static void closeQuietly(AutoCloseable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (Exception e) {
-            LOG.log(Level.FINE, "close failed", e);
         }
     }
 }

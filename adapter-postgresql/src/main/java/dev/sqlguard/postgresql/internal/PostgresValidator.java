@@ -36,21 +36,17 @@ import net.sf.jsqlparser.statement.select.Select;
  * its facts, lets the domain's policy decide on them, and then asks the server how it reads the
  * rendered text ({@code EXPLAIN (VERBOSE, FORMAT JSON)} on a pinned read-only connection): a base
  * relation or column the server reads that the checked tree does not, or a whole-row read, refuses
- * the statement. Outcomes, refusals included, are cached by SQL text; parameters are bound per call.
+ * the statement. Plans are reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator};
+ * parameters are bound per call. Thread-safe.
  */
 public final class PostgresValidator implements StatementValidator {
     private static final Logger LOG = Logger.getLogger(PostgresValidator.class.getName());
-    private static final int CACHE_SIZE = 512;
 
     private final String sourceId;
     private final SchemaSnapshot schema;
     private final GuardrailPolicy policy;
     private final Set<String> functions;
     private final DataSource explain;
-    private final PlanCache<Outcome> cache = new PlanCache<>(CACHE_SIZE);
-
-    private record Outcome(QueryPlan plan, GuardException error) {
-    }
 
     /**
      * @param explain pinned read-only connections for EXPLAIN, or null to skip the server's reading (unit tests only)
@@ -68,24 +64,18 @@ public final class PostgresValidator implements StatementValidator {
 
     @Override
     public QueryPlan validate(QueryRequest request) {
-        Outcome outcome = cache.get(request.sql(), this::compute);
-        if (outcome.error() != null) {
-            throw new GuardException(outcome.error().code(), outcome.error().safeMessage(), outcome.error().getCause());
-        }
-        return outcome.plan().withParameters(request.params());
-    }
-
-    private Outcome compute(String sql) {
+        QueryPlan template;
         try {
-            return new Outcome(plan(sql), null);
+            template = plan(request.sql());
         } catch (GuardException e) {
-            return new Outcome(null, e);
+            throw e;
         } catch (StackOverflowError e) {
-            return new Outcome(null, new GuardException(ErrorCode.QUERY_TOO_COMPLEX));
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX);
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "validator failed on an input", e);
-            return new Outcome(null, new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be checked.", e));
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be checked.", e);
         }
+        return template.withParameters(request.params());
     }
 
     /** The checked plan for {@code sql}, with null parameters; the server's reading is cross-checked when a data source is set. */

@@ -4,8 +4,13 @@ import java.nio.charset.StandardCharsets;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.SqlQuoting;
 
-/** Quoting and name folding for the SQL text sqlguard renders; nothing else builds executable text. */
+/**
+ * PostgreSQL's names in the SQL text sqlguard renders: double-quoted identifiers within the server's
+ * name length, string literals (both through the kit's {@link SqlQuoting}), and the name the server
+ * reads for a name as written (folding). Nothing else builds executable text.
+ */
 final class SqlText {
     /** PostgreSQL's NAMEDATALEN - 1: longer names are truncated by the server, so they are refused. */
     static final int MAX_NAME_BYTES = 63;
@@ -18,13 +23,7 @@ final class SqlText {
         if (name.isEmpty() || name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
             throw new GuardException(ErrorCode.UNSAFE_SYNTAX, "A name is empty or longer than " + MAX_NAME_BYTES + " bytes.");
         }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (Character.isISOControl(c) || c == '\\') {
-                throw new GuardException(ErrorCode.UNSAFE_SYNTAX, "A name contains a character that cannot be quoted safely.");
-            }
-        }
-        return '"' + name.replace("\"", "\"\"") + '"';
+        return SqlQuoting.quotedName(name, '"');
     }
 
     /**
@@ -33,13 +32,7 @@ final class SqlText {
      * {@code standard_conforming_strings} says.
      */
     static String string(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '\\' || (Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r')) {
-                throw new GuardException(ErrorCode.UNSAFE_SYNTAX, "A string literal contains a character that cannot be rendered safely; pass it as a parameter.");
-            }
-        }
-        return '\'' + value.replace("'", "''") + '\'';
+        return SqlQuoting.stringLiteral(value);
     }
 
     /**

@@ -1,0 +1,63 @@
+package dev.sqlguard.jdbc;
+
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.ports.EngineConfig;
+
+/**
+ * The configuration checks every JDBC engine's factory runs in {@code create}, after
+ * {@code config.check(properties())} and before it connects: each failure is a
+ * {@code CONFIGURATION_ERROR} naming the source and the setting, never its value.
+ */
+public final class SourceSettings {
+    private SourceSettings() {
+    }
+
+    /** A {@code CONFIGURATION_ERROR} for {@code source}: "Source 'id': message". */
+    public static GuardException bad(String source, String message) {
+        return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': " + message);
+    }
+
+    /** The whole number {@code key} holds, from {@code min} to {@code max}, or {@code fallback} when it is not set. */
+    public static int wholeNumber(EngineConfig config, String key, int min, int max, int fallback) {
+        Optional<String> value = config.property(key);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int n = Integer.parseInt(value.get().strip());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw bad(config.sourceId(), "'" + key + "' must be a whole number from " + min + " to " + max + ".");
+    }
+
+    /**
+     * The source's policy with its table allowlist resolving unqualified names in {@code schema}.
+     * A network engine runs only under a restricted allowlist ("no allowlist, no queries"), and an
+     * allowlist that names a default schema of its own must name this one.
+     *
+     * @param engine the engine's name, for the message
+     * @param fold how the server compares schema names (identity where they are case-sensitive)
+     */
+    public static GuardrailPolicy allowlistIn(String engine, EngineConfig config, String schema, UnaryOperator<String> fold) {
+        GuardrailPolicy policy = config.policy();
+        TableAllowlist tables = policy.tables();
+        if (!tables.restricted()) {
+            throw bad(config.sourceId(), "the " + engine + " engine needs a table allowlist (no allowlist, no queries).");
+        }
+        Optional<String> own = tables.defaultSchema();
+        if (own.isPresent() && !own.get().equals(fold.apply(schema))) {
+            throw bad(config.sourceId(), "the allowlist's default schema differs from 'defaultSchema'.");
+        }
+        return policy.withTables(new TableAllowlist(Optional.of(schema), tables.tables(), tables.restricted()));
+    }
+}
