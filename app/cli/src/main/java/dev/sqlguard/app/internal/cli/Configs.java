@@ -110,7 +110,8 @@ final class Configs {
     }
 
     /**
-     * Wires a {@link SqlGuard} on {@code resolved} with the CLI's audit (the configured file, else stderr).
+     * Wires a {@link SqlGuard} on {@code resolved} with the CLI's audit (the configured file, else
+     * stderr) through Guice, as the agent commands do ({@link CliWiring#open} does the same without it).
      *
      * @throws CommandExit with exit code 2 when the application cannot be wired
      */
