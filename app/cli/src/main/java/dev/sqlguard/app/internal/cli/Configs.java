@@ -61,7 +61,7 @@ final class Configs {
                 ModelRegistry models = ModelRegistry.discover(loader, ctx::warn);
                 return new Resolved(ConfigReader.read(file, ctx.env()::get, engines, models), engines, loader, false);
             }
-            Path database = DemoDatabase.ensure(DemoDatabase.cacheDirectory(ctx.env()), dataLoader(ctx),
+            Path database = DemoDatabase.ensure(DemoDatabase.cacheDirectory(ctx.env()), () -> dataLoader(ctx),
                     line -> ctx.stderr().println(line));
             return new Resolved(DemoDatabase.config(database), engines, loader, true);
         } catch (RuntimeException e) {
