@@ -50,4 +50,20 @@ final class SqlGuardModule extends AbstractModule {
     SqlGuard sqlGuard(AuditSink audit) {
         return CliWiring.sqlGuard(resolved, audit);
     }
+
+    /**
+     * Wires a {@link SqlGuard} on {@code resolved} with the CLI's audit (the configured file, else
+     * stderr) through Guice, as the agent commands do. It lives here, not in {@link Configs}, so
+     * that the commands that never use Guice do not load its classes.
+     *
+     * @throws CommandExit with exit code 2 when the application cannot be wired
+     */
+    static SqlGuard open(Configs.Resolved resolved, CliContext ctx) {
+        try {
+            return com.google.inject.Guice.createInjector(new SqlGuardModule(resolved, ctx.stderr())).getInstance(SqlGuard.class);
+        } catch (com.google.inject.ProvisionException | com.google.inject.CreationException e) {
+            throw new CommandExit(ExitCodes.USAGE, e.getCause() instanceof dev.sqlguard.app.ConfigException c ? c.getMessage()
+                    : "the application could not be wired.");
+        }
+    }
 }
