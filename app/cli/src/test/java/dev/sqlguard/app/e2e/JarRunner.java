@@ -70,6 +70,7 @@ final class JarRunner {
     private final Path home;
     private final Path workDir;
     private final Map<String, String> env = new HashMap<>();
+    private final List<String> jvmOptions = new ArrayList<>();
 
     JarRunner(Path home, Path workDir) {
         this.home = home;
@@ -110,6 +111,12 @@ final class JarRunner {
         return this;
     }
 
+    /** A JVM option for the runs that follow, before {@code -jar} (such as a class-loading log). */
+    JarRunner jvmOption(String option) {
+        jvmOptions.add(option);
+        return this;
+    }
+
     Run run(String... args) {
         return runWithInput(null, args);
     }
@@ -118,6 +125,7 @@ final class JarRunner {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
+        command.addAll(jvmOptions);
         command.add("-jar");
         command.add(jar().toString());
         command.addAll(List.of(args));

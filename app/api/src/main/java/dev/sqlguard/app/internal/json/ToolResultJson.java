@@ -1,14 +1,17 @@
 package dev.sqlguard.app.internal.json;
 
+import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,6 +20,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.POJONode;
+import com.fasterxml.jackson.databind.util.RawValue;
 
 import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.ResultColumn;
@@ -34,7 +39,6 @@ public final class ToolResultJson {
             .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
             .build();
 
-    private static final ObjectMapper WRITER = JsonMapper.builder(FACTORY).build();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private ToolResultJson() {
@@ -57,13 +61,69 @@ public final class ToolResultJson {
         return write(node);
     }
 
-    /** Writes any node on one line with this class's number rules (plain, exact decimals). */
+    /**
+     * Writes any node on one line with this class's number rules (plain, exact decimals). The tree
+     * is walked onto a streaming generator, making the same generator calls a node's own
+     * serializer makes under an ObjectMapper's defaults: building a mapper loads a few hundred
+     * classes that a one-shot command would pay for at start-up.
+     */
     public static String write(JsonNode node) {
-        try {
-            return WRITER.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
+        StringWriter out = new StringWriter(256);
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            writeNode(g, node);
+        } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return out.toString();
+    }
+
+    private static void writeNode(JsonGenerator g, JsonNode node) throws IOException {
+        switch (node.getNodeType()) {
+            case OBJECT -> {
+                g.writeStartObject();
+                for (Map.Entry<String, JsonNode> field : node.properties()) {
+                    g.writeFieldName(field.getKey());
+                    writeNode(g, field.getValue());
+                }
+                g.writeEndObject();
+            }
+            case ARRAY -> {
+                g.writeStartArray();
+                for (JsonNode item : node) {
+                    writeNode(g, item);
+                }
+                g.writeEndArray();
+            }
+            case STRING -> g.writeString(node.textValue());
+            case BOOLEAN -> g.writeBoolean(node.booleanValue());
+            case NULL, MISSING -> g.writeNull();
+            case NUMBER -> writeNumber(g, node);
+            case BINARY -> g.writeBinary(node.binaryValue());
+            case POJO -> {
+                Object value = ((POJONode) node).getPojo();
+                if (value instanceof RawValue raw) {
+                    raw.serialize(g, null); // text already JSON: written as it is
+                } else {
+                    Mapper.INSTANCE.writeValue(g, value);
+                }
+            }
+        }
+    }
+
+    private static void writeNumber(JsonGenerator g, JsonNode node) throws IOException {
+        switch (node.numberType()) {
+            case INT -> g.writeNumber(node.intValue());
+            case LONG -> g.writeNumber(node.longValue());
+            case BIG_INTEGER -> g.writeNumber(node.bigIntegerValue());
+            case FLOAT -> g.writeNumber(node.floatValue());
+            case DOUBLE -> g.writeNumber(node.doubleValue());
+            case BIG_DECIMAL -> g.writeNumber(node.decimalValue());
+        }
+    }
+
+    /** A mapper for any other value a node may carry, built only when one is written. */
+    private static final class Mapper {
+        static final ObjectMapper INSTANCE = JsonMapper.builder(FACTORY).build();
     }
 
     /** The result as the public JSON object (a fresh node the caller may extend). */

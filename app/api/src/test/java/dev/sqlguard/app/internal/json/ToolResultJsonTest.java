@@ -66,4 +66,25 @@ class ToolResultJsonTest {
                 + "\"elapsed_ms\":3}");
         assertThat(ToolResultJson.write(result, NullNode.getInstance())).startsWith("{\"id\":null,");
     }
+
+    @Test
+    void writesAnyNodeAsAnObjectMapperWithThePlainDecimalFactoryDoes() throws Exception {
+        com.fasterxml.jackson.databind.node.JsonNodeFactory nodes = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+        com.fasterxml.jackson.databind.node.ObjectNode node = nodes.objectNode();
+        node.put("int", 7).put("long", Long.MIN_VALUE).put("short", (short) 3).put("float", 1.25f).put("double", -0.1d)
+                .put("nan", Double.NaN).put("inf", Double.POSITIVE_INFINITY).put("text", "é \"\u0001\n")
+                .put("true", true).put("bytes", new byte[] {1, 2, 3});
+        node.set("big", nodes.numberNode(new BigInteger("-123456789012345678901234567890")));
+        node.set("decimal", com.fasterxml.jackson.databind.node.DecimalNode.valueOf(new BigDecimal("1E+3")));
+        node.set("scaled", com.fasterxml.jackson.databind.node.DecimalNode.valueOf(new BigDecimal("4912.60")));
+        node.set("null", nodes.nullNode());
+        node.putArray("nested").add(1).addNull().addArray().addObject().put("k", "v");
+        node.putObject("empty");
+        node.putArray("none");
+        node.putRawValue("raw", new com.fasterxml.jackson.databind.util.RawValue("{\"a\":[1,2]}"));
+        node.putPOJO("pojo", java.util.Map.of("x", 1));
+
+        ObjectMapper reference = com.fasterxml.jackson.databind.json.JsonMapper.builder(ToolResultJson.FACTORY).build();
+        assertThat(ToolResultJson.write(node)).isEqualTo(reference.writeValueAsString(node));
+    }
 }

@@ -61,7 +61,7 @@ abstract class AbstractAgentCommand implements Callable<Integer> {
                     : " Configure the model: section or set SQLGUARD_MODEL_BASE_URL and SQLGUARD_MODEL."));
             return e.code() == ErrorCode.CONFIGURATION_ERROR ? ExitCodes.USAGE : ExitCodes.ERROR;
         }
-        SqlGuard guard = Configs.open(resolved, ctx);
+        SqlGuard guard = SqlGuardModule.open(resolved, ctx);
         try (guard) {
             List<String> sourceIds = sourceIds(guard);
             if (sourceIds.isEmpty()) {

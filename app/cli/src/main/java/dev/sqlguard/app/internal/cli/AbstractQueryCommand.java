@@ -20,8 +20,6 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import com.google.inject.Guice;
-import com.google.inject.Injector;
 
 import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
@@ -150,14 +148,8 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
     }
 
     private int run(Configs.Resolved resolved, List<Object> typed) {
-        Injector injector;
-        SqlGuard guard;
-        try {
-            injector = Guice.createInjector(new SqlGuardModule(resolved, ctx.stderr()), new CliModule(format, ctx.stdout()));
-            guard = injector.getInstance(SqlGuard.class);
-        } catch (com.google.inject.ProvisionException | com.google.inject.CreationException e) {
-            throw new CommandExit(ExitCodes.USAGE, Configs.wiringFailure(e));
-        }
+        CliWiring.App app = CliWiring.open(resolved, ctx.stderr());
+        SqlGuard guard = app.guard();
         try (guard) {
             String sourceId = chooseSource(guard);
             if (sourceId == null) {
@@ -169,13 +161,13 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
                 ctx.warn(e.getMessage());
                 return ExitCodes.USAGE;
             }
-            ResultPrinter printer = injector.getInstance(ResultPrinter.class);
+            ResultPrinter printer = ResultPrinter.of(format, ctx.stdout());
             if (input.sql != null) {
                 ToolResult result;
                 if ("-".equals(input.sql)) {
                     Optional<String> sql = sqlFromStdin();
                     if (sql.isEmpty()) {
-                        result = injector.getInstance(QueryService.class).reject(UUID.randomUUID().toString(), sourceId, "",
+                        result = app.service().reject(UUID.randomUUID().toString(), sourceId, "",
                                 BatchLine.tooLong(MAX_LINE_CHARS).error().orElseThrow(), operation());
                     } else if (sql.get().isBlank()) {
                         ctx.warn("no SQL on stdin.");
@@ -191,7 +183,7 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
                 printer.print(result, null);
                 return ExitCodes.of(result.status());
             }
-            return batch(guard, injector.getInstance(QueryService.class), printer, sourceId);
+            return batch(guard, app.service(), printer, sourceId);
         }
     }
 

@@ -8,10 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
-import com.google.inject.Guice;
-
 import dev.sqlguard.app.ConfigException;
-import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.internal.config.ConfigReader;
 import dev.sqlguard.app.internal.demo.DemoDatabase;
@@ -61,7 +58,7 @@ final class Configs {
                 ModelRegistry models = ModelRegistry.discover(loader, ctx::warn);
                 return new Resolved(ConfigReader.read(file, ctx.env()::get, engines, models), engines, loader, false);
             }
-            Path database = DemoDatabase.ensure(DemoDatabase.cacheDirectory(ctx.env()), dataLoader(ctx),
+            Path database = DemoDatabase.ensure(DemoDatabase.cacheDirectory(ctx.env()), () -> dataLoader(ctx),
                     line -> ctx.stderr().println(line));
             return new Resolved(DemoDatabase.config(database), engines, loader, true);
         } catch (RuntimeException e) {
@@ -107,24 +104,6 @@ final class Configs {
         } catch (dev.sqlguard.domain.GuardException e) {
             throw new CommandExit(ExitCodes.ERROR, e.safeMessage());
         }
-    }
-
-    /**
-     * Wires a {@link SqlGuard} on {@code resolved} with the CLI's audit (the configured file, else stderr).
-     *
-     * @throws CommandExit with exit code 2 when the application cannot be wired
-     */
-    static SqlGuard open(Resolved resolved, CliContext ctx) {
-        try {
-            return Guice.createInjector(new SqlGuardModule(resolved, ctx.stderr())).getInstance(SqlGuard.class);
-        } catch (com.google.inject.ProvisionException | com.google.inject.CreationException e) {
-            throw new CommandExit(ExitCodes.USAGE, wiringFailure(e));
-        }
-    }
-
-    /** The safe message for a Guice failure: the configuration error behind it, if that is what it is. */
-    static String wiringFailure(RuntimeException e) {
-        return e.getCause() instanceof ConfigException c ? c.getMessage() : "the application could not be wired.";
     }
 
     /** The trusted DuckDB loader, if its jar is present. */

@@ -28,14 +28,23 @@ final class EvalCommand extends AbstractAgentCommand {
     @Option(names = "--format", paramLabel = "json|text", defaultValue = "json", description = "json (default) or text.")
     Format format;
 
-    private final EvaluationSet set = EvaluationSet.demo();
+    /** The shipped set, read when the command runs: parsing it needs Jackson's data binding, which --help does not. */
+    private EvaluationSet set;
 
     EvalCommand(CliContext ctx) {
         super(ctx);
     }
 
+    private EvaluationSet set() {
+        if (set == null) {
+            set = EvaluationSet.demo();
+        }
+        return set;
+    }
+
     @Override
     List<String> sourceIds(SqlGuard guard) {
+        EvaluationSet set = set();
         if (source == null && !guard.sources().contains(set.source())) {
             if (guard.sources().size() != 1) {
                 ctx.warn("the configuration has no source '" + set.source() + "'; choose one with --source "
@@ -49,6 +58,7 @@ final class EvalCommand extends AbstractAgentCommand {
 
     @Override
     int run(SqlGuard guard, AnalystPlanner planner, List<String> sourceIds) {
+        EvaluationSet set = set();
         Evaluation evaluation;
         try {
             evaluation = Evaluation.of(guard, planner, sourceIds.get(0));

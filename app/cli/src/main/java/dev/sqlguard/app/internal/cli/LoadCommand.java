@@ -33,8 +33,6 @@ import picocli.CommandLine.Parameters;
                 "Prints a JSON report on stdout (with \"mode\": created, appended or replaced), progress on stderr.",
                 "Exit codes: 0 loaded, 2 usage error, 4 the load failed."})
 final class LoadCommand implements Callable<Integer> {
-    private static final JsonFactory JSON = new JsonFactory();
-
     @Option(names = "--db", paramLabel = "FILE", required = true, description = "The DuckDB database file to create or update.")
     Path database;
 
@@ -86,7 +84,7 @@ final class LoadCommand implements Callable<Integer> {
 
     private static String json(LoadReport report) {
         StringWriter out = new StringWriter();
-        try (JsonGenerator g = JSON.createGenerator(out)) {
+        try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
             g.writeStartObject();
             g.writeStringField("table", report.table());
             g.writeNumberField("rows_loaded", report.rowsLoaded());

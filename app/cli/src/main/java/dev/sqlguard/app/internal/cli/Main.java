@@ -83,7 +83,7 @@ public final class Main {
 
     /** Runs one command line and returns its exit code. */
     public static int run(String[] args, CliContext ctx) {
-        return commandLine(ctx).execute(args);
+        return commandLine(ctx, args.length > 0 ? args[0] : null).execute(args);
     }
 
     /**
@@ -96,17 +96,44 @@ public final class Main {
         return !"dumb".equals(term) && env.get("NO_COLOR") == null;
     }
 
+    /** The subcommands in the order help lists them, each built only when it is needed. */
+    private static java.util.Map<String, java.util.function.Function<CliContext, Object>> subcommands() {
+        java.util.Map<String, java.util.function.Function<CliContext, Object>> all = new java.util.LinkedHashMap<>();
+        all.put("load", LoadCommand::new);
+        all.put("query", QueryCommand::new);
+        all.put("check", CheckCommand::new);
+        all.put("sources", SourcesCommand::new);
+        all.put("ask", AskCommand::new);
+        all.put("eval", EvalCommand::new);
+        all.put("mcp", McpCommand::new);
+        all.put("completion", CompletionCommand::new);
+        return all;
+    }
+
+    /** The whole command tree. */
     static CommandLine commandLine(CliContext ctx) {
-        CommandLine cmd = new CommandLine(new SqlGuardCommand(ctx))
-                .addSubcommand(new CommandLine(new LoadCommand(ctx)))
-                .addSubcommand(new CommandLine(new QueryCommand(ctx)))
-                .addSubcommand(new CommandLine(new CheckCommand(ctx)))
-                .addSubcommand(new CommandLine(new SourcesCommand(ctx)))
-                .addSubcommand(new CommandLine(new AskCommand(ctx)))
-                .addSubcommand(new CommandLine(new EvalCommand(ctx)))
-                .addSubcommand(new CommandLine(new McpCommand(ctx)))
-                .addSubcommand(new CommandLine(new CompletionCommand(ctx)))
-                .addSubcommand("help", new CommandLine.HelpCommand());
+        return commandLine(ctx, null);
+    }
+
+    /**
+     * The command tree for a command line whose first argument is {@code first}: when it names a
+     * subcommand, only that one is built (picocli reads each command's annotations reflectively, a
+     * cost every start would pay for all of them), since parsing never leaves it; otherwise
+     * ({@code --help}, {@code help}, {@code completion}, no or an unknown command) the whole tree,
+     * which help, completion and error messages list.
+     */
+    static CommandLine commandLine(CliContext ctx, String first) {
+        java.util.Map<String, java.util.function.Function<CliContext, Object>> all = subcommands();
+        boolean one = first != null && all.containsKey(first) && !"completion".equals(first);
+        CommandLine cmd = new CommandLine(new SqlGuardCommand(ctx));
+        for (java.util.Map.Entry<String, java.util.function.Function<CliContext, Object>> sub : all.entrySet()) {
+            if (!one || sub.getKey().equals(first)) {
+                cmd.addSubcommand(sub.getKey(), new CommandLine(sub.getValue().apply(ctx)));
+            }
+        }
+        if (!one) {
+            cmd.addSubcommand("help", new CommandLine.HelpCommand());
+        }
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         if (!colours(ctx.env())) {
             cmd.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));

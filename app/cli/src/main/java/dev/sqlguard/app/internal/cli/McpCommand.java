@@ -62,7 +62,7 @@ final class McpCommand implements Callable<Integer> {
     }
 
     private int serve(Configs.Resolved resolved) throws IOException, InterruptedException {
-        SqlGuard guard = Configs.open(resolved, ctx);
+        SqlGuard guard = CliWiring.open(resolved, ctx.stderr()).guard();
         // a work folder with its owner on record: one left by a killed server goes at the next start
         Path charts = dev.sqlguard.app.internal.wiring.WorkFolders.create();
         try {

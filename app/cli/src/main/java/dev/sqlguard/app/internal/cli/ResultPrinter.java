@@ -1,5 +1,7 @@
 package dev.sqlguard.app.internal.cli;
 
+import java.io.PrintStream;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.sqlguard.domain.ToolResult;
@@ -11,4 +13,12 @@ public interface ResultPrinter {
      *     null), or null to print the result's id
      */
     void print(ToolResult result, JsonNode id);
+
+    /** The printer of {@code format} on {@code stdout}. */
+    static ResultPrinter of(OutputFormat format, PrintStream stdout) {
+        return switch (format) {
+            case json -> new JsonResultPrinter(stdout);
+            case table -> new TableResultPrinter(stdout);
+        };
+    }
 }

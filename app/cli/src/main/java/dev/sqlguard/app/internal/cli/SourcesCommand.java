@@ -27,8 +27,6 @@ import picocli.CommandLine.Option;
         description = {"Lists the sources and their allowlisted schema (tables, columns, types, redaction) as JSON.",
                 "Exit codes: 0 every source described, 2 a configuration error (the JSON still lists every source), 4 a source could not be reached."})
 final class SourcesCommand implements Callable<Integer> {
-    private static final JsonFactory JSON = new JsonFactory();
-
     @Mixin
     ConfigOptions configOptions;
 
@@ -49,7 +47,7 @@ final class SourcesCommand implements Callable<Integer> {
     public Integer call() {
         int code = ExitCodes.OK;
         List<Described> described = new java.util.ArrayList<>();
-        try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx); SqlGuard guard = Configs.open(resolved, ctx)) {
+        try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx); SqlGuard guard = CliWiring.open(resolved, ctx.stderr()).guard()) {
             for (String id : guard.sources()) {
                 SqlGuardConfig.SourceConfig source = resolved.config().sources().get(id);
                 try {
@@ -73,7 +71,7 @@ final class SourcesCommand implements Callable<Integer> {
 
     private static String json(List<Described> sources) {
         StringWriter out = new StringWriter();
-        try (JsonGenerator g = JSON.createGenerator(out)) {
+        try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
             g.writeStartObject();
             g.writeArrayFieldStart("sources");
             for (Described s : sources) {

@@ -10,15 +10,13 @@ import com.google.inject.Singleton;
 
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
-import dev.sqlguard.app.internal.wiring.JsonLinesAuditSink;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.port.AuditSink;
 
 /**
- * Wires the CLI's application from the resolved configuration and engines: one audit sink (the
- * configured file, else the CLI's stderr), the {@link SqlGuard} facade built on it (with exactly
- * the engines the CLI found), and a use case on the same sink for refusals that never reach the
- * facade (unreadable batch lines).
+ * Binds the CLI's application for Guice, which wires the agent commands ({@code ask}, {@code eval}):
+ * the construction {@link CliWiring} does (one audit sink, the {@link SqlGuard} facade on it, a use
+ * case on the same sink). The commands that start often use {@link CliWiring} without a container.
  */
 final class SqlGuardModule extends AbstractModule {
     private final Configs.Resolved resolved;
@@ -38,18 +36,34 @@ final class SqlGuardModule extends AbstractModule {
     @Provides
     @Singleton
     AuditSink auditSink(SqlGuardConfig config) {
-        return JsonLinesAuditSink.of(config.audit(), stderr);
+        return CliWiring.auditSink(config, stderr);
     }
 
     @Provides
     @Singleton
     QueryService queryService(AuditSink audit, SqlGuardConfig config) {
-        return new QueryService(audit, java.time.Clock.systemUTC(), config.audit().onFailure());
+        return CliWiring.queryService(audit, config);
     }
 
     @Provides
     @Singleton
-    SqlGuard sqlGuard(SqlGuardConfig config, AuditSink audit) {
-        return SqlGuard.builder().config(config).engines(resolved.engines().factories()).auditSink(audit).build();
+    SqlGuard sqlGuard(AuditSink audit) {
+        return CliWiring.sqlGuard(resolved, audit);
+    }
+
+    /**
+     * Wires a {@link SqlGuard} on {@code resolved} with the CLI's audit (the configured file, else
+     * stderr) through Guice, as the agent commands do. It lives here, not in {@link Configs}, so
+     * that the commands that never use Guice do not load its classes.
+     *
+     * @throws CommandExit with exit code 2 when the application cannot be wired
+     */
+    static SqlGuard open(Configs.Resolved resolved, CliContext ctx) {
+        try {
+            return com.google.inject.Guice.createInjector(new SqlGuardModule(resolved, ctx.stderr())).getInstance(SqlGuard.class);
+        } catch (com.google.inject.ProvisionException | com.google.inject.CreationException e) {
+            throw new CommandExit(ExitCodes.USAGE, e.getCause() instanceof dev.sqlguard.app.ConfigException c ? c.getMessage()
+                    : "the application could not be wired.");
+        }
     }
 }

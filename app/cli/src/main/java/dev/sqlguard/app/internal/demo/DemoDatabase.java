@@ -2,7 +2,6 @@ package dev.sqlguard.app.internal.demo;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -14,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.zip.CRC32;
 
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.SqlGuardConfig.AuditConfig;
@@ -21,7 +22,6 @@ import dev.sqlguard.app.SqlGuardConfig.SourceConfig;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.ports.ingest.DataLoader;
 import dev.sqlguard.ports.ingest.LoadRequest;
@@ -29,7 +29,7 @@ import dev.sqlguard.ports.ingest.LoadRequest;
 /**
  * The zero-setup source {@code demo}: a DuckDB database of synthetic insurance claims, built on
  * first use from the CSV inside the jar into the user's cache folder. The file name carries the
- * app version and a hash of the CSV, so a new dataset gets a new file. Building happens in a private
+ * app version and the CSV's CRC-32, so a new dataset gets a new file. Building happens in a private
  * temporary folder and ends with an atomic rename, so two processes racing to build it are safe:
  * each reader sees either no file or a complete one.
  */
@@ -68,15 +68,23 @@ public final class DemoDatabase {
 
     /** The demo database file in {@code cacheDirectory}, built with {@code loader} when missing. */
     public static Path ensure(Path cacheDirectory, Optional<DataLoader> loader, Consumer<String> progress) {
-        byte[] csv = resource();
-        // the dataset is UTF-8 text: its hash names the file, so a new dataset gets a new file
-        String name = "demo-claims-" + version() + "-" + QueryService.sha256(new String(csv, StandardCharsets.UTF_8)).substring(0, 12)
-                + ".duckdb";
+        return ensure(cacheDirectory, () -> loader, progress);
+    }
+
+    /**
+     * The demo database file in {@code cacheDirectory}, built with the loader {@code loader} finds
+     * when missing. Once the file exists, neither the loader nor the dataset is touched: its name
+     * comes from the dataset's CRC-32, which the jar's index already holds.
+     */
+    public static Path ensure(Path cacheDirectory, Supplier<Optional<DataLoader>> loader, Consumer<String> progress) {
+        // the dataset's checksum names the file, so a new dataset gets a new file
+        String name = "demo-claims-" + version() + "-" + Long.toHexString(checksum() | 0x1_0000_0000L).substring(1) + ".duckdb";
         Path target = cacheDirectory.resolve(name);
         if (Files.isRegularFile(target)) {
             return target;
         }
-        DataLoader duckdb = loader.orElseThrow(() -> new GuardException(ErrorCode.ENGINE_UNAVAILABLE,
+        byte[] csv = resource();
+        DataLoader duckdb = loader.get().orElseThrow(() -> new GuardException(ErrorCode.ENGINE_UNAVAILABLE,
                 "The demo needs the DuckDB loader, which is not on the class path."));
         Path work = null;
         try {
@@ -105,6 +113,32 @@ public final class DemoDatabase {
                 deleteTree(work);
             }
         }
+    }
+
+    /**
+     * The CRC-32 of the dataset: from the jar's index when it runs from a jar (a start-up then
+     * neither inflates nor hashes the 167 KB file), else computed over the bytes. Both are the
+     * CRC-32 of the same bytes. It names the file rather than identifying content against an
+     * adversary: the dataset is part of sqlguard's own jar.
+     */
+    public static long checksum() {
+        java.net.URL url = DemoDatabase.class.getResource(RESOURCE);
+        if (url == null) {
+            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The demo dataset is missing from the jar.");
+        }
+        try {
+            if (url.openConnection() instanceof java.net.JarURLConnection jar) {
+                long crc = jar.getJarEntry().getCrc();
+                if (crc >= 0) {
+                    return crc;
+                }
+            }
+        } catch (IOException e) {
+            // computed from the bytes below
+        }
+        CRC32 crc = new CRC32();
+        crc.update(resource());
+        return crc.getValue();
     }
 
     static byte[] resource() {

@@ -76,7 +76,7 @@ class DemoDatabaseTest {
 
         assertThat(first).isEqualTo(second);
         assertThat(first.getParent()).isEqualTo(cache);
-        assertThat(first.getFileName().toString()).matches("demo-claims-dev-[0-9a-f]{12}\\.duckdb");
+        assertThat(first.getFileName().toString()).matches("demo-claims-dev-[0-9a-f]{8}\\.duckdb");
         assertThat(loader.loads.get()).isEqualTo(1);
         assertThat(loader.last.table()).isEqualTo("claims");
         assertThat(loader.last.options()).containsEntry("types", DemoDatabase.TYPES);
@@ -85,6 +85,31 @@ class DemoDatabaseTest {
             assertThat(files.toList()).containsExactly(first); // no build leftovers
         }
         assertThat(progress).hasSize(1);
+    }
+
+    @Test
+    void onceBuiltNeitherTheLoaderIsLookedUpNorTheDatasetRead(@TempDir Path cache) {
+        CopyingLoader loader = new CopyingLoader();
+        java.util.concurrent.atomic.AtomicInteger lookups = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.Supplier<Optional<dev.sqlguard.ports.ingest.DataLoader>> find = () -> {
+            lookups.incrementAndGet();
+            return Optional.of(loader);
+        };
+
+        Path first = DemoDatabase.ensure(cache, find, s -> { });
+        Path again = DemoDatabase.ensure(cache, find, s -> { });
+
+        assertThat(again).isEqualTo(first);
+        assertThat(lookups.get()).as("the loader is looked up for the build only").isEqualTo(1);
+        assertThat(loader.loads.get()).isEqualTo(1);
+    }
+
+    @Test
+    void theFileIsNamedByTheDatasetsCrc32() {
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(DemoDatabase.resource());
+
+        assertThat(DemoDatabase.checksum()).isEqualTo(crc.getValue());
     }
 
     @Test
