@@ -26,10 +26,27 @@ public final class SensitiveNames {
 
     /** Whether {@code column} matches a built-in pattern or one of {@code extra} (exact, case-insensitive). */
     public static boolean isSensitive(String column, Set<String> extra) {
-        String folded = Names.fold(column);
-        if (extra.contains(folded)) {
+        if (!extra.isEmpty() && extra.contains(Names.fold(column))) {
             return true;
         }
+        Boolean known = BUILT_IN.get(column);
+        if (known != null) {
+            return known;
+        }
+        boolean sensitive = matchesBuiltIn(column);
+        if (BUILT_IN.size() >= CACHED_NAMES) {
+            BUILT_IN.clear(); // bounded: names come from catalogs and results, and a model can invent many
+        }
+        BUILT_IN.put(column, sensitive);
+        return sensitive;
+    }
+
+    /** The built-in verdict per name as written: it is asked for every column of every result. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> BUILT_IN = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int CACHED_NAMES = 4096;
+
+    private static boolean matchesBuiltIn(String column) {
+        String folded = Names.fold(column);
         String compact = SEPARATORS.matcher(folded).replaceAll("");
         List<String> words = List.of(SEPARATORS.split(splitCamel(column)));
         for (String fragment : BUILT_IN_FRAGMENTS) {

@@ -48,6 +48,20 @@ class PolicyRecordsTest {
     }
 
     @Test
+    void verdictsStayRightWhenNamesRepeatAndWhenTheirCacheFills() {
+        for (int round = 0; round < 2; round++) { // the second round is answered from the cache
+            assertThat(SensitiveNames.isSensitive("user_password", Set.of())).isTrue();
+            assertThat(SensitiveNames.isSensitive("region", Set.of())).isFalse();
+            assertThat(SensitiveNames.isSensitive("region", Set.of("region"))).as("a policy's own name, cached or not").isTrue();
+        }
+        for (int i = 0; i < 10_000; i++) { // more names than the cache keeps
+            assertThat(SensitiveNames.isSensitive((i % 2 == 0 ? "api_key_" : "col_") + i, Set.of())).isEqualTo(i % 2 == 0);
+        }
+        assertThat(SensitiveNames.isSensitive("user_password", Set.of())).isTrue();
+        assertThat(SensitiveNames.isSensitive("region", Set.of())).isFalse();
+    }
+
+    @Test
     void allowlistResolvesDefaultSchemaAndCase() {
         TableAllowlist allow = TableAllowlist.of(Optional.of("crm"), Map.of("Claims", List.of("ID", "region"), "crm.users", List.of("*")));
         assertThat(allow.allowsColumn(TableRef.of("claims"), "id")).isTrue();
