@@ -1,0 +1,50 @@
+package dev.sqlguard.trino.internal;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import dev.sqlguard.domain.TableRef;
+
+/**
+ * Asks the cluster whether the configured user can write, without writing: Trino checks access
+ * while it analyses a statement, and {@code EXPLAIN} analyses and plans without running anything.
+ * For the catalog, {@code EXPLAIN CREATE TABLE ... AS SELECT 1}; for every allowlisted table,
+ * {@code EXPLAIN INSERT INTO t SELECT * FROM t WHERE false}. An explain that succeeds is a write the
+ * user could run; only Trino's PERMISSION_DENIED counts as refused, any other failure counts as a
+ * write that could not be ruled out.
+ */
+final class PrivilegeAudit {
+    private static final Logger LOG = Logger.getLogger(PrivilegeAudit.class.getName());
+
+    private PrivilegeAudit() {
+    }
+
+    static Set<String> writes(Connection connection, String catalog, String schema, Set<TableRef> tables) {
+        Set<String> risky = new LinkedHashSet<>();
+        String schemaName = SqlText.identifier(catalog) + "." + SqlText.identifier(schema);
+        probe(connection, "EXPLAIN CREATE TABLE " + schemaName + "." + SqlText.identifier("sqlguard_write_probe") + " AS SELECT 1 AS x",
+                "CREATE TABLE in " + catalog + "." + schema, risky);
+        for (TableRef t : tables) {
+            String name = SqlText.identifier(catalog) + "." + SqlText.identifier(t.schema().orElse(schema)) + "." + SqlText.identifier(t.table());
+            probe(connection, "EXPLAIN INSERT INTO " + name + " SELECT * FROM " + name + " WHERE false", "INSERT on " + t.qualifiedName(), risky);
+        }
+        return risky;
+    }
+
+    private static void probe(Connection connection, String sql, String what, Set<String> risky) {
+        try (Statement s = connection.createStatement()) {
+            s.executeQuery(sql).close();
+            risky.add(what);
+        } catch (SQLException e) {
+            if (e.getErrorCode() != SqlErrors.PERMISSION_DENIED) {
+                LOG.log(Level.FINE, "write probe failed otherwise", e);
+                risky.add(what + " (not ruled out)");
+            }
+        }
+    }
+}
