@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -29,22 +30,41 @@ public final class CatalogLoader {
      */
     public static SchemaSnapshot load(Connection connection, String sourceId, String catalog, String schema, TableAllowlist allowlist)
             throws SQLException {
-        String sql = "SELECT column_name, data_type FROM " + SqlText.identifier(catalog) + ".information_schema.columns"
-                + " WHERE table_schema = ? AND table_name = ? ORDER BY ordinal_position";
+        // one round trip for every allowlisted table: a Trino query costs tens of milliseconds at least
+        Map<TableRef, List<ColumnInfo>> columnsByTable = new LinkedHashMap<>();
+        for (TableRef ref : allowlist.tables().keySet()) {
+            columnsByTable.put(TableRef.of(ref.schema().orElse(schema), ref.table()), new ArrayList<>());
+        }
+        if (!columnsByTable.isEmpty()) {
+            StringBuilder sql = new StringBuilder("SELECT table_schema, table_name, column_name, data_type FROM ")
+                    .append(SqlText.identifier(catalog)).append(".information_schema.columns WHERE ");
+            String or = "";
+            for (int i = 0; i < columnsByTable.size(); i++) {
+                sql.append(or).append("(table_schema = ? AND table_name = ?)");
+                or = " OR ";
+            }
+            sql.append(" ORDER BY table_schema, table_name, ordinal_position");
+            try (PreparedStatement ps = connection.prepareStatement(sql.toString())) {
+                int i = 1;
+                for (TableRef ref : columnsByTable.keySet()) {
+                    ps.setString(i++, ref.schema().orElseThrow());
+                    ps.setString(i++, ref.table());
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        List<ColumnInfo> list = columnsByTable.get(TableRef.of(rs.getString(1), rs.getString(2)));
+                        if (list != null) {
+                            list.add(new ColumnInfo(rs.getString(3), rs.getString(4)));
+                        }
+                    }
+                }
+            }
+        }
         List<TableInfo> found = new ArrayList<>();
         for (Map.Entry<TableRef, Set<String>> entry : allowlist.tables().entrySet()) {
             TableRef ref = entry.getKey();
             String tableSchema = ref.schema().orElse(schema);
-            List<ColumnInfo> columns = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
-                ps.setString(1, tableSchema);
-                ps.setString(2, ref.table());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        columns.add(new ColumnInfo(rs.getString(1), rs.getString(2)));
-                    }
-                }
-            }
+            List<ColumnInfo> columns = columnsByTable.get(TableRef.of(tableSchema, ref.table()));
             if (columns.isEmpty()) {
                 LOG.warning("source '" + sourceId + "': allowlisted table " + ref + " does not exist or is not visible; queries on it are refused");
                 continue;

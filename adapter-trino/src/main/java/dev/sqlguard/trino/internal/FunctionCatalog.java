@@ -85,7 +85,9 @@ public final class FunctionCatalog {
                 "width_bucket", "greatest", "least", "nullif", "substr", "substring", "strpos", "position", "split_part",
                 "starts_with", "codepoint", "date_add", "date_diff", "date_format", "date_parse", "format_datetime",
                 "from_iso8601_date", "from_iso8601_timestamp", "to_iso8601", "from_unixtime", "to_unixtime",
-                "degrees", "radians", "pi", "if")) {
+                "degrees", "radians", "pi", "if", "ascii")) {
+            // ascii: Trino 483 has no such function (codepoint is its nearest); classified so that a policy
+            // written for several engines starts, a call fails on the cluster as an unknown function
             m.put(f, CostClass.PARTIAL);
         }
         // output or work grows faster than the input
