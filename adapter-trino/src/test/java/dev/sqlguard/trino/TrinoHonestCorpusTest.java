@@ -40,7 +40,7 @@ import dev.sqlguard.ports.Engine;
 @Tag("trino")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(1200)
-class PostgresHonestCorpusTest {
+class TrinoHonestCorpusTest {
     private TrinoFixture fixture;
     private Engine engine;
     private final QueryService service = new QueryService(AuditSink.discarding());

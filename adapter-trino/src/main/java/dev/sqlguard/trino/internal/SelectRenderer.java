@@ -1033,7 +1033,7 @@ final class SelectRenderer {
             ExtractExpression x = (ExtractExpression) e;
             String field = x.getName() == null ? "" : x.getName().toLowerCase(Locale.ROOT).strip();
             if (!EXTRACT_FIELDS.contains(field)) {
-                throw construct("EXTRACT supports year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, epoch and similar fields.");
+                throw construct("EXTRACT supports YEAR, QUARTER, MONTH, WEEK, DAY, DAY_OF_WEEK (DOW), DAY_OF_YEAR (DOY), YEAR_OF_WEEK, HOUR, MINUTE and SECOND.");
             }
             allow("extract");
             Value inner = expr(x.getExpression(), scope, d);
