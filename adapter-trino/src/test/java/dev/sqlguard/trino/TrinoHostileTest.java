@@ -48,7 +48,7 @@ class TrinoHostileTest {
             "SELECT id FROM users WHERE password = 'hunter2-alice-pw'",
             "SELECT id FROM users WHERE EXISTS (SELECT 1 FROM users x WHERE x.password LIKE 'h%')",
             "SELECT (SELECT max(password) FROM users) AS p", "SELECT ssn FROM claims WHERE ssn LIKE '1%'",
-            "SELECT length(ssn) AS n FROM claims", "SELECT id FROM claims ORDER BY ssn", "SELECT ssn, count(*) AS n FROM claims GROUP BY ssn",
+"SELECT id FROM claims ORDER BY ssn", "SELECT ssn, count(*) AS n FROM claims GROUP BY ssn",
             "SELECT id FROM claims WHERE substr(ssn, 1, 1) = '1'", "SELECT codepoint(CAST(substr(ssn, 1, 1) AS varchar(1))) AS c FROM claims",
             "SELECT if(ssn > '5', 1, 0) AS b FROM claims", "SELECT max_by(id, ssn) AS x FROM claims",
             "SELECT CAST(ssn AS bigint) AS x FROM claims", "SELECT \"PASSWORD\" FROM users", "SELECT \"users\".\"password\" FROM users",

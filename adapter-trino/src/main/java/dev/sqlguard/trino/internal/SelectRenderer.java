@@ -1718,8 +1718,12 @@ final class SelectRenderer {
     }
 
     private static String interval(IntervalExpression e) {
-        String unit = e.getIntervalType() == null ? "" : e.getIntervalType().strip().toUpperCase(Locale.ROOT);
-        if (!e.isUsingIntervalKeyword() || e.getExpression() != null || e.getIntervalQualifier() != null || !INTERVAL_UNITS.contains(unit)) {
+        // JSqlParser 5.4 puts the unit of INTERVAL '3' DAY in the interval qualifier
+        Object qualifier = e.getIntervalQualifier();
+        String written = e.getIntervalType() != null ? e.getIntervalType() : qualifier == null ? "" : qualifier.toString();
+        String unit = written.strip().toUpperCase(Locale.ROOT);
+        if (!e.isUsingIntervalKeyword() || e.getExpression() != null || (e.getIntervalType() != null && qualifier != null)
+                || !INTERVAL_UNITS.contains(unit)) {
             throw construct("Write intervals as INTERVAL '3' DAY (a whole number and one of YEAR, MONTH, DAY, HOUR, MINUTE, SECOND).");
         }
         return checked("INTERVAL ", e.getParameter(), INTERVAL) + " " + unit;
