@@ -140,7 +140,7 @@ class TrinoHonestCorpusTest {
                 "SELECT CAST(amount AS integer) AS a, CAST(amount AS decimal(10, 1)) AS b FROM claims WHERE id < 4 ORDER BY 1",
                 "SELECT abs(amount - 30000) AS d FROM claims ORDER BY d LIMIT 3",
                 "SELECT floor(amount / 10000) * 10000 AS bucket, count(*) AS n FROM claims GROUP BY 1 ORDER BY 1",
-                "SELECT greatest(amount, 30000) AS g, least(amount, 30000) AS l FROM claims WHERE id < 4 ORDER BY 1",
+                "SELECT greatest(amount, 30000) AS g, least(amount, 30000) AS l FROM claims WHERE id < 4 ORDER BY 1, 2",
                 "SELECT mod(id, 7) AS m, count(*) AS n FROM claims GROUP BY 1 ORDER BY 1",
                 "SELECT bool_and(amount > 0) AS all_pos, bool_or(amount > 60000) AS any_big FROM claims",
                 "SELECT var_pop(amount) AS v, corr(amount, id) AS c FROM claims",
