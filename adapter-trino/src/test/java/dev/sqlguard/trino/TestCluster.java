@@ -176,15 +176,27 @@ public final class TestCluster {
         return schema;
     }
 
+    /** Drops the schema; tried again a few times, since a query that was just stopped may still hold a table. */
     public static void dropSchema(String schema) {
-        try (Connection c = connect(ADMIN, schema); Statement s = c.createStatement()) {
-            for (String table : List.of("claims", "regions", "users")) {
-                s.execute("DROP TABLE IF EXISTS " + table);
+        SQLException last = null;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            try (Connection c = connect(ADMIN, schema); Statement s = c.createStatement()) {
+                for (String table : List.of("claims", "regions", "users")) {
+                    s.execute("DROP TABLE IF EXISTS " + table);
+                }
+                s.execute("DROP SCHEMA IF EXISTS memory." + schema);
+                return;
+            } catch (SQLException e) {
+                last = e;
+                try {
+                    Thread.sleep(2_000);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
             }
-            s.execute("DROP SCHEMA IF EXISTS memory." + schema);
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not drop the test schema", e);
         }
+        throw new IllegalStateException("could not drop the test schema", last);
     }
 
     /** The engine properties for a user. */

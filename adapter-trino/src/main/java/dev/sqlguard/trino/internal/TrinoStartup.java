@@ -44,7 +44,7 @@ public final class TrinoStartup {
     }
 
     /** What the user could write, as {@link PrivilegeAudit} finds it; empty when every probe was refused. */
-    public static Set<String> writes(Connection connection, String catalog, String schema, Set<TableRef> tables) {
+    public static Set<String> writes(Connection connection, String catalog, String schema, Set<TableRef> tables) throws SQLException {
         return PrivilegeAudit.writes(connection, catalog, schema, tables);
     }
 }
