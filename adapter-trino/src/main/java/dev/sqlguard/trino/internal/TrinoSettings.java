@@ -113,6 +113,9 @@ public record TrinoSettings(String host, String user, String password, String ca
         p.setProperty("catalog", catalog);
         p.setProperty("schema", schema);
         p.setProperty("source", "sqlguard");
+        // one round trip per query (EXECUTE IMMEDIATE '<sql>' USING ...) instead of PREPARE then EXECUTE, and the
+        // cluster's query list shows the SQL that ran instead of "EXECUTE statement1"
+        p.setProperty("explicitPrepare", "false");
         p.setProperty("sessionProperties", sessionProperties(limits));
         return p;
     }
