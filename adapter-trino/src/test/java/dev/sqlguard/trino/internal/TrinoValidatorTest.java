@@ -41,7 +41,7 @@ class TrinoValidatorTest {
                 + " AND id > ? GROUP BY region ORDER BY 2 DESC OFFSET 1 LIMIT 5", 3L);
         assertThat(plan.executableSql()).isEqualTo("SELECT \"t1\".\"region\" AS \"region\", count(*) AS \"_col1\","
                 + " sum(\"t1\".\"amount\") AS \"total\" FROM \"memory\".\"s1\".\"claims\" AS \"t1\""
-                + " WHERE ((\"t1\".\"created\" >= DATE '2024-01-01') AND (\"t1\".\"id\" > ?)) GROUP BY "t1"."region" ORDER BY 2 DESC OFFSET 1 LIMIT 5");
+                + " WHERE ((\"t1\".\"created\" >= DATE '2024-01-01') AND (\"t1\".\"id\" > ?)) GROUP BY \"t1\".\"region\" ORDER BY 2 DESC OFFSET 1 LIMIT 5");
         assertThat(validate("SELECT created + INTERVAL '3' DAY AS d FROM claims").executableSql()).contains("INTERVAL '3' DAY");
     }
 
