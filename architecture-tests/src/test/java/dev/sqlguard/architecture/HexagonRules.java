@@ -51,7 +51,7 @@ final class HexagonRules {
             .because("core-domain is pure Java");
 
     static final ArchRule DOMAIN_NEVER_TOUCHES_JDBC = noClasses().that().resideInAPackage(DOMAIN)
-            .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "com.mysql..", "org.duckdb..", "org.postgresql..",
+            .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "com.mysql..", "org.duckdb..", "org.postgresql..", "io.trino..",
                     "org.mariadb..", "com.zaxxer..", "com.fasterxml.jackson..", "com.google.inject..", "javax.inject..",
                     "jakarta.inject..")
             .because("the domain never touches JDBC, drivers, Jackson or Guice");

@@ -1,0 +1,171 @@
+package dev.sqlguard.trino.internal;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.TableRef;
+
+/**
+ * Reads Trino's own analysis of a rendered statement, from two EXPLAIN forms (measured on Trino 483):
+ *
+ * <ul>
+ *   <li>{@code EXPLAIN (TYPE LOGICAL, FORMAT JSON)}: an object of plan fragments ({@code "0"},
+ *   {@code "1"}, ...), each a tree of nodes with {@code name}, {@code descriptor}, {@code outputs},
+ *   {@code details} and {@code children}. Every scan ({@code TableScan}, {@code ScanFilter},
+ *   {@code ScanProject}, {@code ScanFilterProject}) names its table in {@code descriptor.table} as
+ *   the connector prints it ({@code memory:s1.claims}, {@code tpch:tiny:lineitem}) and lists its
+ *   column assignments in {@code details} as {@code symbol := handle}, where the handle is the
+ *   connector's ({@code region:varchar(5)} on memory, {@code tpch:region} on tpch); projection
+ *   assignments share the list ({@code expr := upper(region)}).</li>
+ *   <li>{@code EXPLAIN (TYPE IO, FORMAT JSON)}: {@code inputTableColumnInfos}, one entry per table
+ *   read with {@code table.catalog}, {@code table.schemaTable.schema}/{@code table} and the columns
+ *   that carry a predicate the connector sees ({@code constraint.columnConstraints[].columnName}),
+ *   which a connector that takes a filter over may not list as a scan assignment.</li>
+ * </ul>
+ *
+ * A table the plan reads that is not a known table, a scan assignment that names no column of its
+ * table or more than one, or a plan node of a kind that runs code of its own (a table function)
+ * makes the reading unusable: the statement is refused.
+ */
+final class ExplainCheck {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Plan nodes that run a table function or a remote query: never part of a checked statement. */
+    private static final Set<String> FORBIDDEN_NODES = Set.of("TableFunction", "TableFunctionProcessor", "RemoteQuery", "TableWriter",
+            "TableFinish", "TableExecute", "Merge", "MergeWriter", "TableDelete", "TableUpdate", "RefreshMaterializedView");
+
+    /** What the server reads: tables and their columns; {@code complete} is false when the plan could not be read fully. */
+    record Reading(Set<TableRef> tables, Set<ColumnRef> columns, boolean complete) {
+    }
+
+    private ExplainCheck() {
+    }
+
+    /**
+     * @param catalog the catalog every known table is in
+     * @param physicalColumns every column of each known table, in order
+     */
+    static Reading read(String logicalJson, String ioJson, String catalog, Map<TableRef, List<String>> physicalColumns) {
+        Set<TableRef> tables = new LinkedHashSet<>();
+        Set<ColumnRef> columns = new LinkedHashSet<>();
+        boolean complete = true;
+        JsonNode logical = parse(logicalJson);
+        List<JsonNode> nodes = new ArrayList<>();
+        logical.forEach(fragment -> collect(fragment, nodes));
+        if (nodes.isEmpty()) {
+            complete = false;
+        }
+        for (JsonNode node : nodes) {
+            String name = node.path("name").asText("");
+            if (FORBIDDEN_NODES.contains(name)) {
+                complete = false;
+                continue;
+            }
+            JsonNode table = node.path("descriptor").get("table");
+            if (table == null) {
+                continue;
+            }
+            Optional<TableRef> ref = table(table.asText(), catalog, physicalColumns.keySet());
+            if (ref.isEmpty()) {
+                complete = false;
+                continue;
+            }
+            tables.add(ref.get());
+            List<String> all = physicalColumns.get(ref.get());
+            for (JsonNode detail : node.path("details")) {
+                String text = detail.asText();
+                int arrow = text.indexOf(" := ");
+                if (arrow < 0) {
+                    continue;
+                }
+                String handle = text.substring(arrow + 4);
+                if (!handle.contains(":") || handle.contains(" ") || handle.contains("'")) {
+                    continue; // a projection over symbols, not a column handle
+                }
+                Optional<String> column = column(handle, all);
+                if (column.isEmpty()) {
+                    complete = false;
+                } else {
+                    columns.add(new ColumnRef(ref.get(), column.get()));
+                }
+            }
+        }
+        JsonNode io = parse(ioJson);
+        for (JsonNode input : io.path("inputTableColumnInfos")) {
+            JsonNode t = input.path("table");
+            TableRef ref = TableRef.of(t.path("schemaTable").path("schema").asText(""), t.path("schemaTable").path("table").asText(""));
+            if (!catalog.equals(t.path("catalog").asText()) || !physicalColumns.containsKey(ref)) {
+                complete = false;
+                continue;
+            }
+            tables.add(ref);
+            for (JsonNode constraint : input.path("constraint").path("columnConstraints")) {
+                String name = constraint.path("columnName").asText("");
+                if (physicalColumns.get(ref).contains(name)) {
+                    columns.add(new ColumnRef(ref, name));
+                } else {
+                    complete = false;
+                }
+            }
+        }
+        return new Reading(tables, columns, complete);
+    }
+
+    /** The known table a scan descriptor names: {@code catalog:schema.table} or {@code catalog:schema:table}. */
+    private static Optional<TableRef> table(String descriptor, String catalog, Set<TableRef> known) {
+        if (!descriptor.startsWith(catalog + ":")) {
+            return Optional.empty();
+        }
+        String rest = descriptor.substring(catalog.length() + 1);
+        for (TableRef t : known) {
+            String schema = t.schema().orElse("");
+            if (rest.equals(schema + "." + t.table()) || rest.equals(schema + ":" + t.table())) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The one column a handle names ({@code name:type} or {@code connector:name}), or empty when none or several match. */
+    private static Optional<String> column(String handle, List<String> columns) {
+        Set<String> matches = new LinkedHashSet<>();
+        for (String c : columns) {
+            if (handle.startsWith(c + ":") || handle.endsWith(":" + c)) {
+                matches.add(c);
+            }
+        }
+        return matches.size() == 1 ? Optional.of(matches.iterator().next()) : Optional.empty();
+    }
+
+    private static void collect(JsonNode node, List<JsonNode> out) {
+        if (node == null || !node.isObject()) {
+            return;
+        }
+        out.add(node);
+        for (JsonNode child : node.path("children")) {
+            collect(child, out);
+        }
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            JsonNode root = JSON.readTree(json);
+            if (root == null || !root.isObject()) {
+                throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's plan could not be read.");
+            }
+            return root;
+        } catch (IOException e) {
+            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's plan could not be read.", e);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package dev.sqlguard.trino.internal;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.sqlguard.domain.CostClass;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.SafeText;
+
+/**
+ * Every function the Trino engine knows, with its {@link CostClass}; the functions it never allows
+ * whatever a policy says; and the default allowlist (every classified function). A function that is
+ * not classified here cannot be called, and a policy that allowlists one does not start. Calls are
+ * rendered by their bare names, and every qualified name is refused, so a catalog's own SQL
+ * routines can never be called.
+ */
+public final class FunctionCatalog {
+    /**
+     * Refused whatever a policy says: SQL from strings, lambdas and array builders, randomness, the
+     * session's identity, JSON and URL readers, regular expressions, table-producing functions, and
+     * value producers whose output grows with a literal (sequence, repeat).
+     */
+    public static final Set<String> NEVER = Set.of(
+            "query", "exclude_columns", "sequence", "repeat", "sleep", "random", "rand", "uuid", "shuffle", "transform",
+            "filter", "reduce", "zip_with", "transform_keys", "transform_values", "map_filter", "any_match", "all_match",
+            "none_match", "array_sort", "try", "try_cast", "current_user", "current_catalog", "current_schema", "current_path",
+            "current_groups", "current_timezone", "version", "format", "json_parse", "json_extract", "json_extract_scalar",
+            "json_query", "json_value", "json_exists", "json_format", "json_array", "json_object", "url_extract_host",
+            "url_extract_path", "url_decode", "url_encode", "regexp_like", "regexp_replace", "regexp_extract",
+            "regexp_extract_all", "regexp_split", "regexp_count", "regexp_position", "unnest", "array_agg", "map_agg",
+            "multimap_agg", "histogram", "listagg", "array_join", "split", "split_to_map", "split_to_multimap", "ngrams",
+            "combinations", "flatten", "array_union", "array_repeat", "from_base64", "to_base64", "from_hex", "to_hex",
+            "md5", "sha1", "sha256", "sha512", "xxhash64", "spooky_hash_v2_32", "spooky_hash_v2_64", "hmac_md5", "hmac_sha1",
+            "hmac_sha256", "hmac_sha512", "crc32", "murmur3", "from_utf8", "to_utf8", "evaluate_classifier_predictions",
+            "learn_classifier", "learn_regressor", "classify", "regress", "features", "row", "cast", "typeof",
+            "approx_set", "make_set_digest", "merge", "qdigest_agg", "tdigest_agg", "numeric_histogram", "geometric_mean",
+            "bing_tile", "st_point", "from_iso8601_timestamp_nanos", "word_stem", "normalize", "luhn_check",
+            "levenshtein_distance", "hamming_distance", "jaro_winkler_similarity", "cosine_similarity", "lambda");
+
+    /** Prefixes refused whatever a policy says. */
+    public static final Set<String> NEVER_PREFIXES = Set.of("json_", "url_", "regexp_", "st_", "array_", "map_", "ip",
+            "hmac_", "sha", "from_big", "to_big", "bitwise_", "hash");
+
+    /** Functions that read files, the network or other databases: refused as external access. */
+    static final Set<String> EXTERNAL = Set.of("query", "url_extract_host", "url_extract_path", "url_decode", "url_encode");
+
+    /** Written as keywords, not functions. */
+    static final Set<String> SYNTAX = Set.of("coalesce", "nullif", "greatest", "least");
+
+    /** Aggregates: allowed in the select list and HAVING, with DISTINCT, ORDER BY and FILTER. */
+    static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every",
+            "count_if", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "corr", "covar_pop",
+            "covar_samp", "regr_slope", "regr_intercept", "approx_distinct", "approx_percentile", "arbitrary", "any_value",
+            "max_by", "min_by", "kurtosis", "skewness");
+
+    /** Window-only functions. */
+    static final Set<String> WINDOW = Set.of("row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile",
+            "lag", "lead", "first_value", "last_value", "nth_value");
+
+    private static final Map<String, CostClass> CLASSES = classes();
+
+    private FunctionCatalog() {
+    }
+
+    private static Map<String, CostClass> classes() {
+        Map<String, CostClass> m = new LinkedHashMap<>();
+        // never fail on any value of the right type, never branch on content, bounded output
+        for (String f : Set.of("count", "min", "max", "bool_and", "bool_or", "every", "arbitrary", "any_value",
+                "approx_distinct", "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "lag", "lead",
+                "first_value", "last_value", "upper", "lower", "length", "concat", "coalesce", "reverse", "trim", "ltrim",
+                "rtrim", "date_trunc", "extract", "year", "quarter", "month", "week", "day", "day_of_week", "day_of_month",
+                "day_of_year", "dow", "doy", "hour", "minute", "second", "last_day_of_month", "now", "current_date",
+                "current_timestamp", "localtimestamp", "is_nan", "is_finite", "is_infinite")) {
+            m.put(f, CostClass.TOTAL);
+        }
+        // may fail or choose depending on the value
+        for (String f : Set.of("sum", "avg", "count_if", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop",
+                "var_samp", "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "approx_percentile",
+                "max_by", "min_by", "kurtosis", "skewness", "ntile", "nth_value", "abs", "round", "truncate", "floor",
+                "ceil", "ceiling", "sign", "sqrt", "cbrt", "power", "pow", "exp", "ln", "log2", "log10", "mod",
+                "width_bucket", "greatest", "least", "nullif", "substr", "substring", "strpos", "position", "split_part",
+                "starts_with", "codepoint", "date_add", "date_diff", "date_format", "date_parse", "format_datetime",
+                "from_iso8601_date", "from_iso8601_timestamp", "to_iso8601", "from_unixtime", "to_unixtime",
+                "degrees", "radians", "pi", "if", "ascii")) {
+            // ascii: Trino 483 has no such function (codepoint is its nearest); classified so that a policy
+            // written for several engines starts, a call fails on the cluster as an unknown function
+            m.put(f, CostClass.PARTIAL);
+        }
+        // output or work grows faster than the input
+        for (String f : Set.of("lpad", "rpad", "replace")) {
+            m.put(f, CostClass.AMPLIFYING);
+        }
+        return Map.copyOf(m);
+    }
+
+    /** The class of a function, or empty when it is not classified (and so cannot be called). */
+    public static Optional<CostClass> costClass(String name) {
+        return Optional.ofNullable(CLASSES.get(name));
+    }
+
+    /** The default allowlist: every classified function. */
+    public static Set<String> defaults() {
+        return new TreeSet<>(CLASSES.keySet());
+    }
+
+    /** Whether {@code name} is refused whatever a policy says. */
+    public static boolean never(String name) {
+        if (NEVER.contains(name) || EXTERNAL.contains(name)) {
+            return true;
+        }
+        for (String prefix : NEVER_PREFIXES) {
+            if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The refusal for a never-allowed function. */
+    static GuardException refusal(String name) {
+        return new GuardException(EXTERNAL.contains(name) || name.startsWith("url_")
+                ? ErrorCode.EXTERNAL_ACCESS_DENIED : ErrorCode.FUNCTION_NOT_ALLOWED,
+                "The function " + SafeText.identifier(name) + " is never allowed.");
+    }
+
+    /**
+     * Checks a policy's function list at startup: every entry must be classified and none may be
+     * on the never-list.
+     *
+     * @throws GuardException CONFIGURATION_ERROR naming the first bad entry
+     */
+    public static void checkPolicy(String sourceId, Set<String> functions) {
+        for (String f : new TreeSet<>(functions)) {
+            if (never(f)) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
+                        + SafeText.identifier(f) + "' is never allowed on Trino.");
+            }
+            if (!CLASSES.containsKey(f)) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
+                        + SafeText.identifier(f) + "' has no cost class on Trino, so it cannot be allowlisted.");
+            }
+        }
+    }
+}

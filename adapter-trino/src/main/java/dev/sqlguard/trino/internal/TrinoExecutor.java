@@ -1,0 +1,112 @@
+package dev.sqlguard.trino.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.OutputColumn;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.port.ExecutionPort;
+import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.jdbc.JdbcCursor;
+
+/**
+ * Runs rendered plans on Trino. Every query gets a connection of its own (a Trino JDBC connection
+ * is an HTTP client state, not a server session: nothing one query does can reach the next), whose
+ * session properties bound it on the cluster ({@code query_max_execution_time},
+ * {@code query_max_run_time}, {@code query_max_memory}, from the plan's limits). The cursor streams
+ * the result pages; the watchdog, {@code cancel()} and an early close stop the query with
+ * {@code Statement.cancel()}, which makes the driver delete the query on the coordinator (Trino 483
+ * reports it as FAILED with USER_CANCELED in {@code system.runtime.queries}). Thread-safe.
+ */
+public final class TrinoExecutor implements ExecutionPort {
+    private static final Logger LOG = Logger.getLogger(TrinoExecutor.class.getName());
+
+    /** Opens a connection whose session carries the given limits. */
+    @FunctionalInterface
+    public interface Connections {
+        Connection open(Limits limits) throws SQLException;
+    }
+
+    private final Connections connections;
+    private final ScheduledExecutorService watchdog;
+
+    public TrinoExecutor(Connections connections, ScheduledExecutorService watchdog) {
+        this.connections = requireNonNull(connections, "connections is null");
+        this.watchdog = requireNonNull(watchdog, "watchdog is null");
+    }
+
+    @Override
+    public ResultCursor execute(QueryPlan plan) {
+        long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
+        Connection connection;
+        try {
+            connection = connections.open(plan.limits());
+        } catch (SQLException e) {
+            LOG.log(Level.FINE, "connect failed", e);
+            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+        }
+        PreparedStatement statement = null;
+        try {
+            statement = connection.prepareStatement(plan.executableSql());
+            bind(statement, plan.parameters());
+        } catch (SQLException | RuntimeException e) {
+            JdbcCursor.closeQuietly(statement);
+            JdbcCursor.closeQuietly(connection);
+            if (e instanceof GuardException g) {
+                throw g;
+            }
+            if (e instanceof SQLException s) {
+                throw SqlErrors.map(s);
+            }
+            throw (RuntimeException) e;
+        }
+        return JdbcCursor.over(connection, statement)
+                .deadline(deadline, watchdog)
+                .errors(SqlErrors::map)
+                .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
+                .start();
+    }
+
+    private static void bind(PreparedStatement statement, List<Object> parameters) throws SQLException {
+        for (int i = 0; i < parameters.size(); i++) {
+            Object v = parameters.get(i);
+            int index = i + 1;
+            if (v == null) {
+                statement.setNull(index, java.sql.Types.NULL);
+            } else if (v instanceof String s) {
+                statement.setString(index, s);
+            } else if (v instanceof Boolean b) {
+                statement.setBoolean(index, b);
+            } else if (v instanceof Integer n) {
+                statement.setInt(index, n);
+            } else if (v instanceof Long l) {
+                statement.setLong(index, l);
+            } else if (v instanceof BigInteger b) {
+                statement.setBigDecimal(index, new BigDecimal(b));
+            } else if (v instanceof BigDecimal b) {
+                statement.setBigDecimal(index, b);
+            } else if (v instanceof Double d) {
+                statement.setDouble(index, d);
+            } else if (v instanceof LocalDate || v instanceof LocalTime || v instanceof LocalDateTime) {
+                statement.setObject(index, v);
+            } else {
+                throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER, "Parameter " + index + " has an unsupported type.");
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.sqlguard.trino.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.trino.internal.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.trino.internal.SchemaSnapshot.TableInfo;
+
+/** Rendering and refusals without a cluster (the EXPLAIN cross-check is off). */
+class TrinoValidatorTest {
+    private static final GuardrailPolicy POLICY = new GuardrailPolicy(
+            new TableAllowlist(java.util.Optional.of("s1"), TableAllowlist.of(Map.of("claims", List.of("*"))).tables(), true),
+            Set.of(), Set.of(), Set.of(), Limits.defaults()).withFunctions(FunctionCatalog.defaults());
+    private static final SchemaSnapshot SCHEMA = SchemaSnapshot.of("memory", "s1", List.of(new TableInfo("s1", "claims",
+            List.of(new ColumnInfo("id", "bigint"), new ColumnInfo("region", "varchar(16)"), new ColumnInfo("amount", "decimal(12,2)"),
+                    new ColumnInfo("created", "date")), OptionalLong.empty())));
+
+    private static QueryPlan validate(String sql, Object... params) {
+        return new TrinoValidator("s", SCHEMA, POLICY, null).validate(QueryRequest.of("s", sql, params));
+    }
+
+    @Test
+    void rendersCatalogQualifiedTablesQualifiedColumnsAndTrinoLabels() {
+        QueryPlan plan = validate("SELECT Region, count(*), sum(amount) AS Total FROM claims WHERE created >= DATE '2024-01-01'"
+                + " AND id > ? GROUP BY region ORDER BY 2 DESC OFFSET 1 LIMIT 5", 3L);
+        assertThat(plan.executableSql()).isEqualTo("SELECT \"t1\".\"region\" AS \"region\", count(*) AS \"_col1\","
+                + " sum(\"t1\".\"amount\") AS \"total\" FROM \"memory\".\"s1\".\"claims\" AS \"t1\""
+                + " WHERE ((\"t1\".\"created\" >= DATE '2024-01-01') AND (\"t1\".\"id\" > ?)) GROUP BY \"t1\".\"region\" ORDER BY 2 DESC OFFSET 1 LIMIT 5");
+        assertThat(validate("SELECT created + INTERVAL '3' DAY AS d FROM claims").executableSql()).contains("INTERVAL '3' DAY");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "SELECT id FROM claims WHERE region ILIKE 'n%'|CONSTRUCT_NOT_ALLOWED",
+            "SELECT DISTINCT ON (region) id FROM claims|CONSTRUCT_NOT_ALLOWED",
+            "SELECT memory.system.abs(id) AS a FROM claims|FUNCTION_NOT_ALLOWED",
+            "SELECT id FROM memory.s1.claims|TABLE_NOT_ALLOWED",
+            "SELECT id FROM information_schema.tables|TABLE_NOT_ALLOWED",
+            "SELECT created + INTERVAL '3 days' AS d FROM claims|CONSTRUCT_NOT_ALLOWED",
+            "SELECT try(id / 0) AS t FROM claims|FUNCTION_NOT_ALLOWED",
+            "SELECT sequence(1, 10) AS s FROM claims|FUNCTION_NOT_ALLOWED",
+            "SELECT repeat('x', 10) AS s FROM claims|FUNCTION_NOT_ALLOWED",
+            "SELECT \"Région\" FROM claims|UNSAFE_SYNTAX"})
+    void refusesWhatTrinoReadsDifferentlyOrWhatReachesTooFar(String sql, ErrorCode code) {
+        assertThatThrownBy(() -> validate(sql)).isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(code));
+    }
+}
