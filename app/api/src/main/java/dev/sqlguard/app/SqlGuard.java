@@ -377,6 +377,11 @@ public final class SqlGuard implements AutoCloseable {
     }
 
     private synchronized Path workDirectory() {
+        if (closed) {
+            // an engine opened while (or after) the facade closes would get a folder that nothing removes:
+            // close() has deleted the folder, and at SIGTERM a new shutdown hook cannot be added
+            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This sqlguard instance is closed.");
+        }
         if (workDirectory == null) {
             try {
                 workDirectory = dev.sqlguard.app.internal.wiring.WorkFolders.create();
@@ -496,6 +501,9 @@ public final class SqlGuard implements AutoCloseable {
         private Engine openLocked() {
             if (engine != null) {
                 return engine;
+            }
+            if (closed) { // a use after close() (or a retry that was under way) opens nothing
+                throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This sqlguard instance is closed.");
             }
             try {
                 engine = create();

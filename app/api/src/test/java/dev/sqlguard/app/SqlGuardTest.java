@@ -86,6 +86,19 @@ class SqlGuardTest {
     }
 
     @Test
+    void aGuardedPathUsedAfterCloseOpensNoEngine() {
+        GuardedPath path;
+        try (SqlGuard guard = guard()) {
+            path = guard.guardedPath(List.of("claims"));
+        }
+        int created = dev.sqlguard.app.fake.FakeEngineFactory.CREATED.get();
+        // an engine opened after close() would also get a working folder that nothing removes any more
+        assertThatThrownBy(() -> path.sources().get(0).engine().binding())
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE));
+        assertThat(dev.sqlguard.app.fake.FakeEngineFactory.CREATED.get()).isEqualTo(created);
+    }
+
+    @Test
     void anEnginePluggedInByHandIsUsedWithoutDiscovery() {
         try (SqlGuard guard = SqlGuard.builder()
                 .engine(new FakeEngineFactory("handmade"))
