@@ -62,6 +62,41 @@ public final class WorkFolders {
         return removed;
     }
 
+    /**
+     * Removes every working folder in {@code parent} that this process owns. For the last step of a
+     * process that ends: whatever opened a folder is closing or closed. Returns how many went.
+     */
+    public static int removeOwn(Path parent) {
+        int removed = 0;
+        String own = PREFIX + ProcessHandle.current().pid() + "-*";
+        try (DirectoryStream<Path> folders = Files.newDirectoryStream(parent, own)) {
+            for (Path folder : folders) {
+                if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS) && ownedBySelf(folder) && deleteTree(folder)) {
+                    removed++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "could not look for this process's working folders", e);
+        }
+        return removed;
+    }
+
+    /** {@link #removeOwn(Path)} in {@code java.io.tmpdir}. */
+    public static int removeOwn() {
+        return removeOwn(Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    private static boolean ownedBySelf(Path folder) {
+        try {
+            String[] record = Files.readString(folder.resolve(OWNER), StandardCharsets.US_ASCII).strip().split(" ");
+            ProcessHandle self = ProcessHandle.current();
+            return record[0].equals(Long.toString(self.pid()))
+                    && (record.length < 2 || record[1].equals(start(self).map(Instant::toString).orElse("-")));
+        } catch (IOException | RuntimeException e) {
+            return false; // no owner on record: not ours to judge
+        }
+    }
+
     /** Whether the folder's owner record names a process that is not running (a reused pid is told apart by its start). */
     static boolean ownerIsGone(Path folder) {
         String record;

@@ -76,4 +76,22 @@ class WorkFoldersTest {
         assertThat(outside.resolve("keep.txt")).hasContent("data");
         assertThat(WorkFolders.deleteTree(folder)).as("a folder that is gone already").isTrue();
     }
+
+    @Test
+    void aProcessRemovesOnlyItsOwnFoldersWhenItEnds() throws Exception {
+        long self = ProcessHandle.current().pid();
+        Path mine = WorkFolders.create(tmp);
+        Path second = WorkFolders.create(tmp);
+        Path sameNameOtherStart = folder(self + "-reused", self + " 1970-01-01T00:00:00Z");
+        Path someoneElse = folder("1-other", "1 -");
+        Path unowned = folder(self + "-unowned", null);
+
+        assertThat(WorkFolders.removeOwn(tmp)).isEqualTo(2);
+
+        assertThat(mine).doesNotExist();
+        assertThat(second).doesNotExist();
+        assertThat(sameNameOtherStart).as("a pid reused from an earlier process").isDirectory();
+        assertThat(someoneElse).isDirectory();
+        assertThat(unowned).isDirectory();
+    }
 }

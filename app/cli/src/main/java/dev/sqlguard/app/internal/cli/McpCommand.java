@@ -93,6 +93,8 @@ final class McpCommand implements Callable<Integer> {
                     McpProcess.closeWithin(guard, TERM_CLOSE_BOUND);
                 } finally {
                     deleteQuietly(charts);
+                    // the process ends here: no working folder of its own may outlive it, whoever made it
+                    dev.sqlguard.app.internal.wiring.WorkFolders.removeOwn();
                 }
             }, "sqlguard-mcp-shutdown");
             Runtime.getRuntime().addShutdownHook(onTerm);
