@@ -134,6 +134,8 @@ public final class McpStdioServer {
     private final ThreadPoolExecutor pool;
     /** Tool calls in flight, by the JSON text of their request id. */
     private final Map<String, Call> inFlight = new ConcurrentHashMap<>();
+    /** Answers being written by workers: a call leaves {@link #inFlight} just before its answer is written. */
+    private final java.util.concurrent.atomic.AtomicInteger answering = new java.util.concurrent.atomic.AtomicInteger();
     private final Object writeLock = new Object();
 
     private volatile Phase phase = Phase.NEW;
@@ -208,6 +210,11 @@ public final class McpStdioServer {
                         new GuardException(ErrorCode.CANCELLED, "The server is stopping; the call was cancelled."));
                 deliver(e.getValue().batch(), response(e.getValue().id(), result));
             }
+        }
+        // an answer a worker is writing now must reach the client before the process may end (SIGTERM)
+        long writeDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (answering.get() > 0 && System.nanoTime() < writeDeadline) {
+            sleep(1);
         }
         pool.shutdownNow();
     }
@@ -430,8 +437,13 @@ public final class McpStdioServer {
                 return;
             }
             ObjectNode result = tools.call(name.textValue(), arguments, call.callId());
-            if (inFlight.remove(key, call)) {
-                deliver(batch, response(id, result));
+            answering.incrementAndGet(); // before the call leaves inFlight: stop() waits for this answer to be written
+            try {
+                if (inFlight.remove(key, call)) {
+                    deliver(batch, response(id, result));
+                }
+            } finally {
+                answering.decrementAndGet();
             }
         };
         try {
