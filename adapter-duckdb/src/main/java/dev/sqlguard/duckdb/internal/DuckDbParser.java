@@ -39,11 +39,11 @@ final class DuckDbParser implements AutoCloseable {
                     .build())
             .build());
 
-    private record Session(Connection connection, PreparedStatement serialize, PreparedStatement deserialize,
-                           PreparedStatement plan) {
+    private record Session(Connection connection, PreparedStatement serialize, PreparedStatement serializeTwo,
+                           PreparedStatement deserialize, PreparedStatement plan) {
     }
 
-    private enum Call { SERIALIZE, DESERIALIZE, PLAN }
+    private enum Call { SERIALIZE, SERIALIZE_TWO, DESERIALIZE, PLAN }
 
     private final DuckDbInstance instance;
     private final ConcurrentLinkedQueue<Session> idle = new ConcurrentLinkedQueue<>();
@@ -55,12 +55,20 @@ final class DuckDbParser implements AutoCloseable {
 
     /** DuckDB's parse tree of {@code sql}, as JSON. */
     JsonNode serialize(String sql) {
-        return parse(call(sql, Call.SERIALIZE));
+        return parse(call(Call.SERIALIZE, sql)[0]);
+    }
+
+    /**
+     * DuckDB's parse trees of two texts, as JSON text, in one call (one round trip instead of two):
+     * the caller reads the second only once the first has passed its checks.
+     */
+    String[] serializeTexts(String first, String second) {
+        return call(Call.SERIALIZE_TWO, first, second);
     }
 
     /** The SQL text DuckDB renders for a tree ({@code {"error":false,"statements":[...]}}). */
     String deserialize(String json) {
-        return call(json, Call.DESERIALIZE);
+        return call(Call.DESERIALIZE, json)[0];
     }
 
     /**
@@ -68,7 +76,7 @@ final class DuckDbParser implements AutoCloseable {
      * binders, which can touch files: only call it on text whose parse tree passed the checks.
      */
     JsonNode plan(String sql) {
-        return parse(call(sql, Call.PLAN));
+        return parse(call(Call.PLAN, sql)[0]);
     }
 
     static JsonNode parse(String json) {
@@ -92,27 +100,33 @@ final class DuckDbParser implements AutoCloseable {
         }
     }
 
-    private String call(String argument, Call kind) {
+    /** One call of DuckDB's parser on {@code arguments}, each bound as a parameter; one text out per argument. */
+    private String[] call(Call kind, String... arguments) {
         Session session = take();
         boolean healthy = false;
         try {
             PreparedStatement ps = switch (kind) {
                 case SERIALIZE -> session.serialize();
+                case SERIALIZE_TWO -> session.serializeTwo();
                 case DESERIALIZE -> session.deserialize();
                 case PLAN -> session.plan();
             };
-            ps.setString(1, argument);
-            String out;
+            for (int i = 0; i < arguments.length; i++) {
+                ps.setString(i + 1, arguments[i]);
+            }
+            String[] out = new String[arguments.length];
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                out = rs.getString(1);
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = rs.getString(i + 1);
+                }
             }
             healthy = true;
             return out;
         } catch (SQLException e) {
             LOG.log(Level.FINE, "DuckDB parser call failed", e);
             throw switch (kind) {
-                case SERIALIZE -> new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed.", e);
+                case SERIALIZE, SERIALIZE_TWO -> new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed.", e);
                 case DESERIALIZE -> new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED,
                         "The query cannot be executed exactly as checked.", e);
                 case PLAN -> new GuardException(ErrorCode.QUERY_FAILED, "DuckDB could not bind the query.", e);
@@ -134,6 +148,7 @@ final class DuckDbParser implements AutoCloseable {
         Connection connection = instance.duplicate();
         try {
             return new Session(connection, connection.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)"),
+                    connection.prepareStatement("SELECT json_serialize_sql(?::VARCHAR), json_serialize_sql(?::VARCHAR)"),
                     connection.prepareStatement("SELECT json_deserialize_sql(?::JSON)"),
                     connection.prepareStatement("SELECT json_serialize_plan(?::VARCHAR, optimize := false, "
                             + "skip_null := true, skip_empty := true)"));
@@ -145,6 +160,7 @@ final class DuckDbParser implements AutoCloseable {
 
     private static void discard(Session session) {
         DuckDbInstance.closeQuietly(session.serialize());
+        DuckDbInstance.closeQuietly(session.serializeTwo());
         DuckDbInstance.closeQuietly(session.deserialize());
         DuckDbInstance.closeQuietly(session.plan());
         DuckDbInstance.closeQuietly(session.connection());

@@ -62,11 +62,22 @@ public final class DuckDbValidator implements StatementValidator {
 
     private QueryPlan plan(String sql) {
         LeadingPragma.requireNoLeadingPragma(sql);
-        JsonNode statement = single(parser.serialize(sql));
+        // The text as written inside the row bound is parsed in the same call as the text: when DuckDB
+        // parses it to exactly the wrapper around the checked tree, it means what was checked and runs
+        // as written, and rendering the tree and parsing the rendering are saved.
+        String executable = wrapText(sql);
+        String[] trees = parser.serializeTexts(sql, executable);
+        JsonNode statement = single(DuckDbParser.parse(trees[0]));
         TreeChecker.Result result = checker().check(statement);
         int bound = policy.limits().maxRows() + 1;
-        String executable = wrap(statement);
-        JsonNode wrapped = single(parser.serialize(executable));
+        JsonNode parsed = DuckDbParser.parse(trees[1]);
+        JsonNode wrapped;
+        if (isWrapperAround(parsed, statement)) {
+            wrapped = parsed.path("statements").get(0);
+        } else {
+            executable = wrap(statement);
+            wrapped = single(parser.serialize(executable));
+        }
         if (!isWrapper(wrapped, bound)) {
             throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The query cannot be executed exactly as checked; simplify it.");
         }
@@ -183,7 +194,31 @@ public final class DuckDbValidator implements StatementValidator {
      * accepts it only as that wrapper around a tree that passes the checks.
      */
     private String wrap(JsonNode statement) {
-        return "SELECT * FROM (" + renderStatement(statement) + ") AS " + RESULT_ALIAS + " LIMIT " + (policy.limits().maxRows() + 1);
+        return wrapText(renderStatement(statement));
+    }
+
+    /**
+     * {@code SELECT * FROM (<text>) AS sqlguard_result LIMIT n}, with a line break before the closing
+     * parenthesis when the text may end in a line comment, which would otherwise swallow the
+     * wrapper's end. (Whatever the text holds, the caller accepts the result only if DuckDB parses it
+     * to exactly the wrapper around the checked tree.)
+     */
+    private String wrapText(String text) {
+        return "SELECT * FROM (" + text + (text.contains("--") ? "\n" : "") + ") AS " + RESULT_ALIAS
+                + " LIMIT " + (policy.limits().maxRows() + 1);
+    }
+
+    /**
+     * Whether DuckDB's parse of a text is one statement, exactly this validator's row-bound wrapper
+     * around {@code checked}'s query node, with no named parameter of its own.
+     */
+    private boolean isWrapperAround(JsonNode parsed, JsonNode checked) {
+        if (parsed.path("error").asBoolean(true) || parsed.path("statements").size() != 1) {
+            return false;
+        }
+        JsonNode statement = parsed.path("statements").get(0);
+        return isWrapperAround(statement, checked.path("node"), policy.limits().maxRows() + 1)
+                && sameTree(statement.path("named_param_map"), checked.path("named_param_map"));
     }
 
     /** Whether {@code statement} is exactly the row-bound wrapper around {@code checkedNode}. */

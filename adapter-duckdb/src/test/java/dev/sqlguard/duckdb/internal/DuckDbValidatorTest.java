@@ -77,6 +77,21 @@ class DuckDbValidatorTest {
     }
 
     @Test
+    void theTextAsWrittenRunsWhenDuckDbParsesItWrappedToTheCheckedTreeAndDuckDbsRenderingOtherwise() {
+        // as written: DuckDB parses the wrapped text to exactly the checked tree
+        assertThat(plan("SELECT count(*) AS n FROM claims WHERE amount > ?", 5).executableSql())
+                .isEqualTo("SELECT * FROM (SELECT count(*) AS n FROM claims WHERE amount > ?) AS sqlguard_result LIMIT 1001");
+        assertThat(plan("SELECT count(*) AS n FROM claims -- the total").executableSql())
+                .isEqualTo("SELECT * FROM (SELECT count(*) AS n FROM claims -- the total\n) AS sqlguard_result LIMIT 1001");
+        // a trailing semicolon does not parse inside the wrapper: DuckDB's rendering of the tree runs
+        assertThat(plan("SELECT count(*) AS n FROM claims;").executableSql())
+                .isEqualTo("SELECT * FROM (SELECT count_star() AS n FROM claims) AS sqlguard_result LIMIT 1001");
+        // a block comment left open would swallow the wrapper's end: refused before anything is wrapped
+        assertThatThrownBy(() -> plan("SELECT count(*) AS n FROM claims /* x"))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SYNTAX_ERROR));
+    }
+
+    @Test
     void starExpandsFromTheCatalogAndOtherSchemasAreQualified() {
         QueryPlan p = plan("SELECT * FROM claims JOIN other.notes n USING (id)");
         assertThat(p.outputs()).extracting(OutputColumn::name).containsExactly("id", "region", "amount", "body");
