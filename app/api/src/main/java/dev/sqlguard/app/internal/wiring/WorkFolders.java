@@ -87,40 +87,39 @@ public final class WorkFolders {
     }
 
     private static boolean ownedBySelf(Path folder) {
-        try {
-            String[] record = Files.readString(folder.resolve(OWNER), StandardCharsets.US_ASCII).strip().split(" ");
-            ProcessHandle self = ProcessHandle.current();
-            return record[0].equals(Long.toString(self.pid()))
-                    && (record.length < 2 || record[1].equals(start(self).map(Instant::toString).orElse("-")));
-        } catch (IOException | RuntimeException e) {
-            return false; // no owner on record: not ours to judge
-        }
+        ProcessHandle self = ProcessHandle.current();
+        return owner(folder).filter(o -> o.pid() == self.pid())
+                .filter(o -> o.start().isEmpty() || o.start().equals(start(self).map(Instant::toString)))
+                .isPresent();
     }
 
     /** Whether the folder's owner record names a process that is not running (a reused pid is told apart by its start). */
     static boolean ownerIsGone(Path folder) {
-        String record;
-        try {
-            record = Files.readString(folder.resolve(OWNER), StandardCharsets.US_ASCII).strip();
-        } catch (IOException e) {
-            return false; // no owner on record: not ours to judge
+        Optional<Owner> record = owner(folder);
+        if (record.isEmpty()) {
+            return false; // no readable owner on record: not ours to judge
         }
-        String[] parts = record.split(" ");
-        long pid;
-        try {
-            pid = Long.parseLong(parts[0]);
-        } catch (NumberFormatException e) {
-            return false;
-        }
-        Optional<ProcessHandle> owner = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
-        if (owner.isEmpty()) {
+        Optional<ProcessHandle> process = ProcessHandle.of(record.get().pid()).filter(ProcessHandle::isAlive);
+        if (process.isEmpty()) {
             return true;
         }
-        if (parts.length < 2 || parts[1].equals("-")) {
-            return false;
+        Optional<Instant> started = start(process.get());
+        return record.get().start().isPresent() && started.isPresent()
+                && !started.get().toString().equals(record.get().start().get());
+    }
+
+    /** A folder's owner record: the process id, and its start instant when the system told it ("-" otherwise). */
+    private record Owner(long pid, Optional<String> start) {
+    }
+
+    private static Optional<Owner> owner(Path folder) {
+        try {
+            String[] parts = Files.readString(folder.resolve(OWNER), StandardCharsets.US_ASCII).strip().split(" ");
+            Optional<String> start = parts.length < 2 || parts[1].equals("-") ? Optional.empty() : Optional.of(parts[1]);
+            return Optional.of(new Owner(Long.parseLong(parts[0]), start));
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
         }
-        Optional<Instant> started = start(owner.get());
-        return started.isPresent() && !started.get().toString().equals(parts[1]);
     }
 
     private static Optional<Instant> start(ProcessHandle process) {
