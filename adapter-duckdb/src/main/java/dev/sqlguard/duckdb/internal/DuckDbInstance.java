@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import java.sql.Array;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -80,7 +79,7 @@ public final class DuckDbInstance {
     private static DuckDbInstance open(DuckDbSettings settings) {
         Connection connection;
         try {
-            connection = DriverManager.getConnection(settings.jdbcUrl(), settings.connectionProperties());
+            connection = DuckDbDriver.connect(settings.jdbcUrl(), settings.connectionProperties());
         } catch (SQLException e) {
             LOG.log(Level.FINE, "DuckDB open failed", e);
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE,

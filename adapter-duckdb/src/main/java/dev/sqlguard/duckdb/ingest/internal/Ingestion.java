@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,6 +30,8 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.duckdb.DuckDBConnection;
+
+import dev.sqlguard.duckdb.internal.DuckDbDriver;
 
 /**
  * One load, start to end. Every input goes into a staging table inside a single transaction; the
@@ -197,7 +198,7 @@ public final class Ingestion {
         properties.setProperty("autoinstall_known_extensions", "false");
         properties.setProperty("autoload_known_extensions", "false");
         try {
-            return DriverManager.getConnection("jdbc:duckdb:" + database, properties);
+            return DuckDbDriver.connect("jdbc:duckdb:" + database, properties);
         } catch (SQLException e) {
             throw LoadErrors.opening(e);
         }
