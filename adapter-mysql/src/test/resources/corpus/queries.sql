@@ -418,3 +418,6 @@ SELECT s.name, count(*) FROM singer s JOIN singer_in_concert USING (singer_id) G
 SELECT year, count(*) FROM concert GROUP BY year WITH ROLLUP
 SELECT stadium_id, theme, count(*) FROM concert GROUP BY stadium_id, theme WITH ROLLUP HAVING stadium_id IS NULL OR theme IS NULL
 SELECT category, count(*) FROM products GROUP BY category WITH ROLLUP LIMIT 3
+SELECT count(*) FROM departments NATURAL LEFT JOIN singer_in_concert
+SELECT * FROM singer_in_concert NATURAL RIGHT JOIN departments WHERE singer_id < 3
+SELECT * FROM departments d NATURAL JOIN (SELECT dept_id, count(*) AS n FROM employees GROUP BY dept_id) x
