@@ -421,3 +421,8 @@ SELECT category, count(*) FROM products GROUP BY category WITH ROLLUP LIMIT 3
 SELECT count(*) FROM departments NATURAL LEFT JOIN singer_in_concert
 SELECT * FROM singer_in_concert NATURAL RIGHT JOIN departments WHERE singer_id < 3
 SELECT * FROM departments d NATURAL JOIN (SELECT dept_id, count(*) AS n FROM employees GROUP BY dept_id) x
+SELECT * FROM (SELECT upper(city) AS city, customer_id AS k FROM customers) u JOIN customers USING (city)
+SELECT * FROM (SELECT upper(city) AS city FROM customers WHERE customer_id < 4) u RIGHT JOIN customers USING (city)
+SELECT city, segment FROM customers NATURAL LEFT JOIN (SELECT lower(city) AS city, segment FROM customers WHERE customer_id > 5) x
+SELECT * FROM (SELECT customer_id, concat(customer_id, '.0') AS oid FROM customers) a RIGHT JOIN (SELECT order_id AS oid, status FROM orders) b USING (oid)
+SELECT * FROM (SELECT customer_id, concat(customer_id, '.0') AS oid FROM customers) a JOIN (SELECT order_id AS oid, status FROM orders) b USING (oid)
