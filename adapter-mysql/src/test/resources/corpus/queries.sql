@@ -426,3 +426,5 @@ SELECT * FROM (SELECT upper(city) AS city FROM customers WHERE customer_id < 4) 
 SELECT city, segment FROM customers NATURAL LEFT JOIN (SELECT lower(city) AS city, segment FROM customers WHERE customer_id > 5) x
 SELECT * FROM (SELECT customer_id, concat(customer_id, '.0') AS oid FROM customers) a RIGHT JOIN (SELECT order_id AS oid, status FROM orders) b USING (oid)
 SELECT * FROM (SELECT customer_id, concat(customer_id, '.0') AS oid FROM customers) a JOIN (SELECT order_id AS oid, status FROM orders) b USING (oid)
+SELECT customers.city, orders.order_id, c2.name FROM customers, orders JOIN customers c2 USING (customer_id) WHERE customers.customer_id = 1
+SELECT * FROM customers, orders NATURAL JOIN customers c2 WHERE customers.customer_id = 2

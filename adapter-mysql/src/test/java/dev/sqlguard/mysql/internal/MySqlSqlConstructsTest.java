@@ -455,6 +455,10 @@ class MySqlSqlConstructsTest {
         GuardException missing = refusal("SELECT 1 FROM claims JOIN (SELECT id AS nosuch FROM users) x USING (nosuch)");
         assertThat(unknown.code()).isEqualTo(ErrorCode.UNKNOWN_COLUMN).isEqualTo(missing.code());
         assertThat(unknown.getMessage().replace("ssn", "nosuch")).isEqualTo(missing.getMessage());
+        // a USING column that is visible in one table of the left side and hidden in another: the server finds it ambiguous
+        GuardException both = refusal("SELECT 1 FROM claims c JOIN (SELECT 1 AS ssn) v ON c.id = v.ssn JOIN (SELECT 1 AS ssn) w USING (ssn)");
+        assertThat(both.code()).isEqualTo(ErrorCode.JOIN_NOT_ALLOWED);
+        assertThat(both.getMessage()).doesNotContainIgnoringCase("ssn");
         // a sensitive common column is a join key: refused as in ON
         assertThat(refusal("SELECT u.id FROM users u JOIN (SELECT password FROM users) x USING (password)").code())
                 .isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
