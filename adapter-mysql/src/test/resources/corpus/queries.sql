@@ -367,3 +367,64 @@ SELECT length(CONVERT(name USING binary)) AS bytes FROM products ORDER BY produc
 SELECT emp_id, salary, sum(salary) OVER w AS running, rank() OVER w AS r FROM employees WINDOW w AS (PARTITION BY dept_id ORDER BY salary DESC, emp_id) ORDER BY emp_id
 SELECT order_id, order_date, count(*) OVER w AS n FROM orders WINDOW w AS (ORDER BY order_date, order_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) ORDER BY order_id
 SELECT d.name, e.name, avg(e.salary) OVER dw AS dept_avg, max(e.salary) OVER dw AS dept_max FROM employees e JOIN departments d ON e.dept_id = d.dept_id WINDOW dw AS (PARTITION BY d.dept_id) ORDER BY e.emp_id
+SELECT s.name, count(*) FROM singer s JOIN singer_in_concert USING (singer_id) GROUP BY s.singer_id, s.name
+SELECT * FROM singer_in_concert JOIN singer USING (singer_id)
+SELECT * FROM singer NATURAL JOIN singer_in_concert
+SELECT * FROM concert NATURAL JOIN singer_in_concert NATURAL JOIN singer
+SELECT name, theme FROM concert JOIN singer_in_concert USING (concert_id) JOIN singer USING (singer_id) WHERE year = 2014
+SELECT * FROM stadium NATURAL JOIN concert
+SELECT * FROM stadium s LEFT JOIN concert c USING (stadium_id)
+SELECT * FROM concert RIGHT JOIN stadium USING (stadium_id)
+SELECT stadium_id, count(concert_id) FROM stadium LEFT JOIN concert USING (stadium_id) GROUP BY stadium_id
+SELECT stadium_id, count(concert_id) AS n FROM concert RIGHT JOIN stadium USING (stadium_id) GROUP BY stadium_id ORDER BY n DESC, stadium_id
+SELECT * FROM employees NATURAL JOIN departments
+SELECT * FROM employees NATURAL LEFT JOIN departments
+SELECT * FROM employees NATURAL RIGHT JOIN departments
+SELECT e.name, d.name FROM employees e JOIN departments d USING (dept_id) ORDER BY e.emp_id
+SELECT dept_id, d.name, count(*), avg(salary) FROM employees JOIN departments d USING (dept_id) GROUP BY dept_id, d.name
+SELECT * FROM orders JOIN order_items USING (order_id) JOIN products USING (product_id) WHERE status = 'PAID'
+SELECT customer_id, c.name, sum(quantity * unit_price) FROM customers c JOIN orders USING (customer_id) JOIN order_items USING (order_id) GROUP BY customer_id, c.name
+SELECT * FROM customers NATURAL JOIN orders
+SELECT count(*) FROM customers, orders JOIN order_items USING (order_id)
+SELECT c.city, o.order_id, status FROM customers c, orders o JOIN order_items USING (order_id) WHERE c.customer_id = o.customer_id AND quantity > 3
+SELECT * FROM order_items JOIN orders USING (order_id) WHERE order_id < 5
+SELECT order_id, product_id FROM order_items NATURAL JOIN orders WHERE status = 'OPEN' ORDER BY order_id, product_id
+SELECT * FROM (SELECT dept_id, count(*) AS n FROM employees GROUP BY dept_id) x JOIN departments USING (dept_id)
+WITH t AS (SELECT customer_id, count(*) AS n FROM orders GROUP BY customer_id) SELECT * FROM customers NATURAL JOIN t
+SELECT * FROM products p LEFT JOIN order_items oi USING (product_id) WHERE oi.order_id IS NULL
+SELECT * FROM singer JOIN singer_in_concert USING (singer_id) JOIN concert USING (concert_id) JOIN stadium USING (stadium_id)
+SELECT singer_id FROM singer NATURAL LEFT JOIN singer_in_concert WHERE concert_id IS NULL
+SELECT * FROM employees e JOIN departments d USING (dept_id) WHERE e.`current` = 1
+SELECT `month`, count(*) FROM employees JOIN departments USING (dept_id) GROUP BY `month`
+SELECT o.*, c.city FROM orders o LEFT JOIN customers c USING (customer_id) WHERE o.status = 'SHIPPED'
+SELECT name, CONVERT(age, CHAR) FROM singer ORDER BY singer_id
+SELECT CONVERT(price, SIGNED) FROM products ORDER BY product_id
+SELECT CONVERT(order_date, CHAR(7)) AS ym, count(*) FROM orders GROUP BY ym
+SELECT sum(CONVERT(quantity, DECIMAL(10,2)) * unit_price) FROM order_items
+SELECT name FROM customers WHERE CONVERT(signup_date, DATETIME) >= '2021-06-01 00:00:00'
+SELECT CONVERT(salary / 12, DECIMAL(10, 2)) AS monthly FROM employees ORDER BY emp_id
+SELECT concat(name, ' (', CONVERT(song_release_year, CHAR), ')') FROM singer ORDER BY singer_id
+SELECT CONVERT(CONVERT(price, CHAR) USING utf8mb4) FROM products ORDER BY product_id
+SELECT country FROM singer WHERE CONVERT(age, UNSIGNED) > 30 ORDER BY singer_id
+SELECT CONVERT(hire_date, DATE), CONVERT(budget, DOUBLE) FROM employees JOIN departments USING (dept_id)
+SELECT country, count(*) FROM singer GROUP BY country WITH ROLLUP
+SELECT category, count(*), sum(price) FROM products GROUP BY category WITH ROLLUP
+SELECT status, year(order_date) AS y, count(*) FROM orders GROUP BY status, y WITH ROLLUP
+SELECT dept_id, `month`, avg(salary) FROM employees GROUP BY dept_id, `month` WITH ROLLUP
+SELECT * FROM (SELECT theme, count(*) AS n FROM concert GROUP BY theme WITH ROLLUP) x ORDER BY n DESC, theme
+SELECT coalesce(city, 'all') AS c, count(*) FROM customers GROUP BY city WITH ROLLUP
+SELECT segment, count(*) AS n FROM customers GROUP BY segment WITH ROLLUP HAVING n > 1
+SELECT s.name, count(*) FROM singer s JOIN singer_in_concert USING (singer_id) GROUP BY s.name WITH ROLLUP
+SELECT year, count(*) FROM concert GROUP BY year WITH ROLLUP
+SELECT stadium_id, theme, count(*) FROM concert GROUP BY stadium_id, theme WITH ROLLUP HAVING stadium_id IS NULL OR theme IS NULL
+SELECT category, count(*) FROM products GROUP BY category WITH ROLLUP LIMIT 3
+SELECT count(*) FROM departments NATURAL LEFT JOIN singer_in_concert
+SELECT * FROM singer_in_concert NATURAL RIGHT JOIN departments WHERE singer_id < 3
+SELECT * FROM departments d NATURAL JOIN (SELECT dept_id, count(*) AS n FROM employees GROUP BY dept_id) x
+SELECT * FROM (SELECT upper(city) AS city, customer_id AS k FROM customers) u JOIN customers USING (city)
+SELECT * FROM (SELECT upper(city) AS city FROM customers WHERE customer_id < 4) u RIGHT JOIN customers USING (city)
+SELECT city, segment FROM customers NATURAL LEFT JOIN (SELECT lower(city) AS city, segment FROM customers WHERE customer_id > 5) x
+SELECT * FROM (SELECT customer_id, concat(customer_id, '.0') AS oid FROM customers) a RIGHT JOIN (SELECT order_id AS oid, status FROM orders) b USING (oid)
+SELECT * FROM (SELECT customer_id, concat(customer_id, '.0') AS oid FROM customers) a JOIN (SELECT order_id AS oid, status FROM orders) b USING (oid)
+SELECT customers.city, orders.order_id, c2.name FROM customers, orders JOIN customers c2 USING (customer_id) WHERE customers.customer_id = 1
+SELECT * FROM customers, orders NATURAL JOIN customers c2 WHERE customers.customer_id = 2

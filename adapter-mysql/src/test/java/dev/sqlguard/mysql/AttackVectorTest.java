@@ -147,7 +147,12 @@ class AttackVectorTest {
                 "SELECT c.id FROM claims c JOIN regions r ON r.region = (SELECT password FROM users LIMIT 1)",
                 "SELECT id FROM claims UNION SELECT password FROM users",
                 "WITH x AS (SELECT password FROM users) SELECT password FROM x",
-                "SELECT id FROM claims c, users u");
+                "SELECT id FROM claims c, users u",
+                // USING, NATURAL, CONVERT and ROLLUP next to a hidden column (claims.ssn)
+                "SELECT * FROM claims c1 NATURAL JOIN claims c2", "SELECT * FROM claims NATURAL JOIN (SELECT '123-45-6789' AS ssn) x",
+                "SELECT count(*) AS n FROM claims JOIN (SELECT '123-45-6789' AS ssn) x USING (ssn)",
+                "SELECT count(*) AS n FROM claims c1 JOIN claims c2 USING (id, ssn)", "SELECT CONVERT(ssn, CHAR) AS s FROM claims",
+                "SELECT region, count(*) AS n FROM claims GROUP BY region, ssn WITH ROLLUP");
     }
 
     /**
@@ -187,7 +192,46 @@ class AttackVectorTest {
                 "SELECT id FROM users ORDER BY password COLLATE utf8mb4_bin",
                 "SELECT count(*) AS n FROM users WHERE CONVERT(password USING latin1) LIKE 'h%'",
                 "SELECT id, row_number() OVER w AS r FROM users WINDOW w AS (ORDER BY password)",
-                "SELECT id, count(*) OVER w AS n FROM users WINDOW w AS (PARTITION BY password COLLATE utf8mb4_bin)");
+                "SELECT id, count(*) OVER w AS n FROM users WINDOW w AS (PARTITION BY password COLLATE utf8mb4_bin)",
+                // USING and NATURAL join on the common columns; CONVERT(x, type) is a CAST; ROLLUP groups
+                "SELECT u.id FROM users u JOIN (SELECT 'hunter2-alice-pw' AS password) g USING (password)",
+                "SELECT count(*) AS n FROM users u LEFT JOIN (SELECT 'hunter2-alice-pw' AS password) g USING (password) WHERE g.password IS NOT NULL",
+                "SELECT count(*) AS n FROM (SELECT 1 AS id, 'hunter2-alice-pw' AS password) g NATURAL JOIN users",
+                "SELECT count(*) AS n FROM users NATURAL RIGHT JOIN (SELECT id, name, password, api_key FROM users WHERE password LIKE 'h%') x",
+                "SELECT id FROM users JOIN (SELECT id, password AS pw FROM users) x USING (id) WHERE pw LIKE 'h%'",
+                "SELECT count(*) AS n FROM users WHERE CONVERT(password, CHAR(1)) = 'h'",
+                "SELECT CONVERT(password, SIGNED) AS x FROM users",
+                "SELECT id FROM users ORDER BY CONVERT(password, BINARY)",
+                "SELECT password, count(*) AS n FROM users GROUP BY password WITH ROLLUP",
+                "SELECT count(*) AS n FROM users GROUP BY left(password, 1) WITH ROLLUP");
+    }
+
+    /**
+     * On the server a NATURAL self-join of claims joins on ssn too (positive control: the same rows
+     * with a changed ssn drop out). Guarded, it is refused without naming the hidden column, so it can
+     * neither join differently from the server nor be used to probe ssn.
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"ro", "admin"})
+    void aNaturalJoinNeverJoinsOnAHiddenColumn(String account) throws Exception {
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM claims c1 NATURAL JOIN (SELECT id, region, amount, status, created,"
+                     + " concat(ssn, 'x') AS ssn FROM claims) c2")) {
+            rs.next();
+            assertThat(rs.getLong(1)).as("the raw server joins on ssn").isZero();
+        }
+        for (String sql : List.of("SELECT count(*) AS n FROM claims c1 NATURAL JOIN claims c2",
+                "SELECT count(*) AS n FROM claims c1 NATURAL LEFT JOIN (SELECT id, '123-45-6789' AS ssn FROM claims) c2")) {
+            ToolResult r = service.query(engines.engine(account).binding(), QueryRequest.of("db", sql));
+            assertThat(r.status()).as(sql).isEqualTo(ToolStatus.REJECTED);
+            assertThat(r.error().orElseThrow().code()).as(sql).isEqualTo(dev.sqlguard.domain.ErrorCode.JOIN_NOT_ALLOWED);
+            assertThat(r.error().orElseThrow().message()).doesNotContainIgnoringCase("ssn");
+        }
+        // the allowlisted common columns join as on the server
+        ToolResult ok = service.query(engines.engine(account).binding(),
+                QueryRequest.of("db", "SELECT count(*) AS n FROM claims c1 JOIN claims c2 USING (id, region)"));
+        assertThat(ok.status()).isEqualTo(ToolStatus.OK);
+        assertThat(ok.rows().get(0).get(0).toString()).isEqualTo("60");
     }
 
     static Stream<Arguments> hostileCases() {

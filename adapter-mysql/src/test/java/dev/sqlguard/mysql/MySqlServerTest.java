@@ -392,6 +392,32 @@ class MySqlServerTest {
     }
 
     @Test
+    void withRollupRunsAndWhetherOrderByMayFollowIsTheServersDecision() throws Exception {
+        ToolResult r = query("SELECT region, count(*) AS n FROM claims GROUP BY region WITH ROLLUP");
+        assertThat(r.status()).isEqualTo(ToolStatus.OK);
+        assertThat(r.sql().orElseThrow()).contains("GROUP BY `t1`.`region` WITH ROLLUP LIMIT 11");
+        assertThat(r.rows()).hasSize(5);
+        assertThat(r.rows().get(4).get(0)).isNull();
+        assertThat(((Number) r.rows().get(4).get(1)).longValue()).isEqualTo(60L);
+        boolean mariadb;
+        try (Connection c = TestServer.admin(null)) {
+            mariadb = dev.sqlguard.mysql.internal.ServerFlavor.fromVersion(c.getMetaData().getDatabaseProductVersion())
+                    == dev.sqlguard.mysql.internal.ServerFlavor.MARIADB;
+        }
+        ToolResult ordered = query("SELECT region, count(*) AS n FROM claims GROUP BY region WITH ROLLUP ORDER BY n");
+        if (mariadb) {
+            // MariaDB 10.11 refuses ROLLUP with ORDER BY (1221): the answer says what to do, not the driver's text
+            assertThat(ordered.error().orElseThrow().code()).isEqualTo(ErrorCode.QUERY_FAILED);
+            assertThat(ordered.error().orElseThrow().message()).contains("WITH ROLLUP").contains("derived table").doesNotContain("CUBE");
+        } else {
+            assertThat(ordered.status()).isEqualTo(ToolStatus.OK);
+        }
+        ToolResult outer = query("SELECT * FROM (SELECT region, count(*) AS n FROM claims GROUP BY region WITH ROLLUP) x ORDER BY n DESC, region");
+        assertThat(outer.status()).isEqualTo(ToolStatus.OK);
+        assertThat(outer.rows().get(0).get(0)).isNull();
+    }
+
+    @Test
     void configuredFunctionNamesAreCheckedOnTheServerAtStart() {
         Map<Set<String>, String> refused = Map.of(
                 Set.of("count", "lower", "nosuchfunc"), "'nosuchfunc', which the database does not know",

@@ -414,13 +414,15 @@ final class ExpressionRenderer {
     /**
      * {@code CONVERT(x USING charset)} for a few character sets: a character the target cannot hold
      * becomes {@code ?} with a warning, never an error (measured on MariaDB 10.11 in the pinned mode),
-     * so the step is total. {@code CONVERT(x, type)} is refused: JSqlParser 5.4 reads
-     * {@code CONVERT(a, CHAR(10))} as SQL Server's {@code CONVERT(type, value)}, with {@code a} as the
-     * type and {@code CHAR(10)} as the value, the reverse of what the server reads.
+     * so the step is total. {@code CONVERT(x, type)} never reaches this node as such: JSqlParser 5.4 reads
+     * {@code CONVERT(a, CHAR(10))} as SQL Server's {@code CONVERT(type, value)}, the reverse of what the
+     * server reads, so {@link ConvertCasts} writes it as {@code CAST(x AS type)} before parsing; a
+     * comma form it left alone (a type CAST does not take) is refused here.
      */
     private Value convert(TranscodingFunction t, Ctx ctx) {
         if (!t.isTranscodeStyle() || t.getColDataType() != null || t.getExpression() == null) {
-            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Write CAST(x AS type) instead of CONVERT(x, type).");
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "CONVERT(x, type) takes the types CAST takes: SIGNED, UNSIGNED,"
+                    + " INTEGER, DECIMAL(p,s), CHAR(n), BINARY(n), DATE, DATETIME, TIME, FLOAT and DOUBLE.");
         }
         if (t.getKeyword() != null && !"CONVERT".equalsIgnoreCase(t.getKeyword().strip())) {
             throw Literals.unsafe("transcoding function");

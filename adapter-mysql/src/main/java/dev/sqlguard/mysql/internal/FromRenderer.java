@@ -7,18 +7,22 @@ import java.util.regex.Pattern;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FlowStep;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.Refusals;
+import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
 import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
 import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
 import dev.sqlguard.mysql.internal.Scope.RelColumn;
 import dev.sqlguard.mysql.internal.Scope.Relation;
+import dev.sqlguard.mysql.internal.Scope.Slot;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
@@ -28,7 +32,8 @@ import net.sf.jsqlparser.statement.select.TableFunction;
 
 /**
  * Renders a FROM clause: allowlisted base tables, derived tables, CTE references and joins (inner,
- * left, right, cross, comma, and JOIN without ON), each under an alias sqlguard generates. A base
+ * left, right, cross, comma, JOIN without ON, USING and NATURAL, the last two rendered as explicit
+ * ON conditions), each under an alias sqlguard generates. A base
  * table offers only its allowlisted columns, so a hidden column resolves exactly as a missing one.
  */
 @SuppressWarnings({"deprecation", "removal"})
@@ -57,6 +62,7 @@ final class FromRenderer {
             return null;
         }
         StringBuilder out = new StringBuilder(item(first, scope));
+        scope.startGroup(scope.slots(scope.relations().size() - 1));
         scope.showAll();
         if (ps.getJoins() != null) {
             for (Join join : ps.getJoins()) {
@@ -67,28 +73,30 @@ final class FromRenderer {
     }
 
     private String join(Join join, Scope scope) {
-        if (join.isNatural() || join.isSemi() || join.isApply() || join.isStraight() || join.isWindowJoin() || join.isAsOf()
+        if (join.isSemi() || join.isApply() || join.isStraight() || join.isWindowJoin() || join.isAsOf()
                 || join.isGlobal() || join.isAny() || join.isAll() || join.isArray() || join.isFetch() || join.isFull()
                 || join.getJoinHint() != null || join.getJoinWindow() != null) {
             throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED,
-                    "Only INNER, LEFT, RIGHT and CROSS joins and comma joins are allowed (no NATURAL, FULL or STRAIGHT_JOIN).");
+                    "Only INNER, LEFT, RIGHT, CROSS and NATURAL joins and comma joins are allowed (no FULL or STRAIGHT_JOIN).");
         }
-        if (join.getUsingColumns() != null && !join.getUsingColumns().isEmpty()) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "JOIN ... USING is not allowed; use JOIN ... ON.");
-        }
+        boolean natural = join.isNatural();
+        boolean using = join.getUsingColumns() != null && !join.getUsingColumns().isEmpty();
         boolean hasOn = join.getOnExpressions() != null && !join.getOnExpressions().isEmpty();
         if (hasOn && join.getOnExpressions().size() != 1) {
             throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "A join takes one ON condition.");
         }
+        if ((natural || using) && (hasOn || natural && using)) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "A join takes one of ON, USING and NATURAL.");
+        }
         String keyword;
         if (join.isSimple()) {
-            if (hasOn) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A comma join takes no ON condition.");
+            if (hasOn || using || natural) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A comma join takes no ON or USING condition.");
             }
             keyword = ", ";
         } else if (join.isCross()) {
-            if (hasOn) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "CROSS JOIN takes no ON condition.");
+            if (hasOn || using || natural) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "CROSS JOIN takes no ON or USING condition.");
             }
             keyword = " CROSS JOIN ";
         } else if (join.isLeft()) {
@@ -100,10 +108,26 @@ final class FromRenderer {
         } else {
             keyword = " INNER JOIN ";
         }
-        if (!hasOn && (join.isLeft() || join.isRight())) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "LEFT and RIGHT joins need an ON condition.");
+        if (!hasOn && !using && !natural && (join.isLeft() || join.isRight())) {
+            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "LEFT and RIGHT joins need an ON or USING condition.");
         }
+        List<Slot> left = scope.currentGroup();
         String right = item(join.getRightItem(), scope);
+        List<Slot> rightSlots = scope.slots(scope.relations().size() - 1);
+        if (join.isSimple()) {
+            // a comma binds looser than JOIN: what follows is a new group, the left operand of later joins
+            scope.startGroup(rightSlots);
+            scope.showAll();
+            return keyword + right;
+        }
+        if (natural || using) {
+            String on = merge(left, rightSlots, natural ? Optional.empty() : Optional.of(join.getUsingColumns()), join.isRight(), scope);
+            scope.showAll();
+            return keyword + right + " ON " + on;
+        }
+        List<Slot> joined = new ArrayList<>(left);
+        joined.addAll(rightSlots);
+        scope.replaceGroup(joined);
         scope.showAll();
         if (!hasOn) {
             return keyword + right;
@@ -112,6 +136,96 @@ final class FromRenderer {
         Value condition = queries.expressions().render(on, new ExpressionRenderer.Ctx(scope, ExpressionRenderer.Clause.ON, 0));
         facts.use(condition, UsePosition.JOIN);
         return keyword + right + " ON " + condition.sql();
+    }
+
+    /**
+     * {@code USING (columns)} or {@code NATURAL}, rendered as what the server makes of it: an {@code ON}
+     * that compares the common columns, fully qualified, and one merged column per common name, which
+     * {@code *} lists first and an unqualified name means (the left side's value for INNER and LEFT
+     * joins, the right side's for RIGHT joins). The left operand is the current FROM group only (a comma
+     * binds looser than JOIN). A common name that is hidden on either side is refused without naming it:
+     * the server would join on it, and dropping it would join differently.
+     *
+     * @return the rendered ON condition
+     */
+    private String merge(List<Slot> left, List<Slot> right, Optional<List<Column>> usingColumns, boolean rightJoin, Scope scope) {
+        List<String> keys = new ArrayList<>();
+        if (usingColumns.isPresent()) {
+            for (Column c : usingColumns.get()) {
+                if (c.getClass() != Column.class || (c.getTable() != null && c.getTable().getName() != null)) {
+                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "USING lists column names without a table.");
+                }
+                String name = SqlText.unquote(c.getColumnName());
+                String key = Names.fold(name);
+                if (keys.contains(key)) {
+                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "USING names the column " + SafeText.identifier(name) + " twice.");
+                }
+                List<Slot> l = withKey(left, key);
+                if (withKey(right, key).stream().noneMatch(s -> !s.hidden()) || l.stream().noneMatch(s -> !s.hidden())) {
+                    throw Refusals.unknownColumn(name);
+                }
+                if (l.stream().anyMatch(Slot::hidden)) {
+                    throw hiddenCommonColumn();
+                }
+                if (l.size() > 1) {
+                    throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The column " + SafeText.identifier(name)
+                            + " is in more than one table on the left of USING; write JOIN ... ON with qualified columns.");
+                }
+                keys.add(key);
+            }
+        } else {
+            for (Slot s : left) {
+                if (!keys.contains(s.key()) && !withKey(right, s.key()).isEmpty()) {
+                    keys.add(s.key());
+                }
+            }
+            for (String key : keys) {
+                if (withKey(left, key).stream().anyMatch(Slot::hidden) || withKey(right, key).stream().anyMatch(Slot::hidden)) {
+                    throw hiddenCommonColumn();
+                }
+                if (withKey(left, key).size() > 1) {
+                    throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The column " + SafeText.identifier(withKey(left, key).get(0).name())
+                            + " is in more than one table on the left of NATURAL JOIN; write JOIN ... ON with qualified columns.");
+                }
+            }
+        }
+        // merged columns come first, in the order of the side whose values they take (measured on MariaDB 10.11)
+        List<Slot> first = rightJoin ? right : left;
+        List<Slot> second = rightJoin ? left : right;
+        List<Slot> merged = new ArrayList<>();
+        List<String> conditions = new ArrayList<>();
+        int index = scope.relations().size() - 1;
+        for (Slot s : first) {
+            if (!keys.contains(s.key())) {
+                continue;
+            }
+            Value primary = s.value().orElseThrow();
+            Value other = withKey(second, s.key()).get(0).value().orElseThrow();
+            Value l = rightJoin ? other : primary;
+            Value r = rightJoin ? primary : other;
+            Value condition = Value.combine("(" + l.sql() + " = " + r.sql() + ")", FlowStep.partial("="), List.of(l, r));
+            facts.use(condition, UsePosition.JOIN);
+            conditions.add(condition.sql());
+            merged.add(new Slot(s.name(), Optional.of(Value.combine(primary.sql(), null, List.of(primary, other))), index));
+        }
+        List<Slot> joined = new ArrayList<>(merged);
+        first.stream().filter(s -> !keys.contains(s.key())).forEach(joined::add);
+        second.stream().filter(s -> !keys.contains(s.key())).forEach(joined::add);
+        scope.replaceGroup(joined);
+        if (conditions.isEmpty()) {
+            return "TRUE";
+        }
+        return conditions.size() == 1 ? conditions.get(0) : "(" + String.join(" AND ", conditions) + ")";
+    }
+
+    private static List<Slot> withKey(List<Slot> slots, String key) {
+        return slots.stream().filter(s -> s.key().equals(key)).toList();
+    }
+
+    private static GuardException hiddenCommonColumn() {
+        // never name the column: its existence is all the model may learn, and only that it is not allowlisted
+        return new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "This NATURAL JOIN or USING would also join on a column that is not"
+                + " allowlisted on this source; write JOIN ... ON with the allowlisted columns you mean.");
     }
 
     private String item(FromItem item, Scope scope) {
@@ -154,14 +268,17 @@ final class FromRenderer {
         TableInfo info = found.get();
         TableRef shown = Names.fold(info.schema()).equals(Names.fold(schema.defaultSchema())) ? TableRef.of(info.name()) : info.ref();
         List<RelColumn> columns = new ArrayList<>();
+        List<String> hidden = new ArrayList<>();
         for (ColumnInfo c : info.columns()) {
             if (policy.tables().allowsColumn(shown, c.name()) || policy.tables().allowsColumn(info.ref(), c.name())) {
                 columns.add(new RelColumn(c.name(), Value.column(SqlText.identifier(alias) + "." + SqlText.identifier(c.name()),
                         new ColumnRef(info.ref(), c.name()))));
+            } else {
+                hidden.add(c.name());
             }
         }
         String visible = table.getAlias() != null ? alias(table.getAlias()) : info.name();
-        scope.addRelation(new Relation(visible, table.getAlias() == null ? Optional.of(info.schema()) : Optional.empty(), columns));
+        scope.addRelation(new Relation(visible, table.getAlias() == null ? Optional.of(info.schema()) : Optional.empty(), columns, hidden));
         facts.table(info.ref());
         return SqlText.identifier(info.schema()) + "." + SqlText.identifier(info.name()) + " AS " + SqlText.identifier(alias);
     }

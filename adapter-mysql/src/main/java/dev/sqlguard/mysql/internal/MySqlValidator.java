@@ -76,7 +76,8 @@ public final class MySqlValidator implements StatementValidator {
 
     private QueryPlan plan(String sql) {
         SqlPrecheck.check(sql, policy.limits().maxSqlLength());
-        String text = KeywordNames.quote(sql);
+        // CONVERT(x, type) first: KeywordNames must see the type as a type (AS NCHAR), not a column
+        String text = KeywordNames.quote(ConvertCasts.rewrite(sql));
         Statement statement;
         try {
             statement = parseOne(text);

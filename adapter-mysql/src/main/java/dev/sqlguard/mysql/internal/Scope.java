@@ -37,7 +37,16 @@ final class Scope {
      * @param schemaName the schema, for a base table named without an alias ({@code guard.claims.id})
      * @param columns its visible columns, in order
      */
-    record Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns) {
+    record Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns, List<String> hidden) {
+        Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns) {
+            this(visibleName, schemaName, columns, List.of());
+        }
+
+        Relation {
+            columns = List.copyOf(columns);
+            hidden = List.copyOf(hidden);
+        }
+
         Optional<RelColumn> column(String name) {
             String key = Names.fold(name);
             for (RelColumn c : columns) {
@@ -53,6 +62,25 @@ final class Scope {
     record Cte(String renderedName, List<String> columnNames, List<Value> columnValues) {
     }
 
+    /**
+     * A column of a FROM group (the FROM items between two commas, which the server joins before the
+     * comma join), as the server lists it in {@code SELECT *} and resolves an unqualified name: a visible
+     * column with its value, or a hidden one (name only: it never resolves, but the server still sees it
+     * when it looks for a NATURAL join's common columns). After {@code USING} or {@code NATURAL} a merged
+     * column replaces the two it joins.
+     *
+     * @param relation the index of the last relation it comes from; it is visible once that relation is
+     */
+    record Slot(String name, String key, Optional<Value> value, int relation) {
+        Slot(String name, Optional<Value> value, int relation) {
+            this(name, Names.fold(name), value, relation);
+        }
+
+        boolean hidden() {
+            return value.isEmpty();
+        }
+    }
+
     /** A rendered select item. */
     record Item(String label, Value value, Optional<Object> bareColumn, boolean hasParameter) {
     }
@@ -61,6 +89,8 @@ final class Scope {
     private final Map<String, Cte> ctes;
     private final List<Relation> relations = new ArrayList<>();
     private final List<Item> items = new ArrayList<>();
+    /** The FROM groups, each in the server's SELECT * order. */
+    private final List<List<Slot>> groups = new ArrayList<>();
     /** This block's named windows ({@code WINDOW w AS (...)}), and the names a window function used. */
     private final Map<String, WindowDefinition> windows = new HashMap<>();
     private final Set<String> usedWindows = new HashSet<>();
@@ -120,6 +150,36 @@ final class Scope {
         return out;
     }
 
+    /** The slots of relation {@code index}: its visible columns in order, then its hidden ones. */
+    List<Slot> slots(int index) {
+        Relation r = relations.get(index);
+        List<Slot> out = new ArrayList<>();
+        r.columns().forEach(c -> out.add(new Slot(c.name(), Optional.of(c.value()), index)));
+        r.hidden().forEach(h -> out.add(new Slot(h, Optional.empty(), index)));
+        return out;
+    }
+
+    /** A new FROM group (the first item, or one after a comma). */
+    void startGroup(List<Slot> slots) {
+        groups.add(new ArrayList<>(slots));
+    }
+
+    /** The current (last) group: the left operand of a join. */
+    List<Slot> currentGroup() {
+        return List.copyOf(groups.get(groups.size() - 1));
+    }
+
+    void replaceGroup(List<Slot> slots) {
+        groups.set(groups.size() - 1, new ArrayList<>(slots));
+    }
+
+    /** What {@code *} lists: every visible column of every group, in the server's order. */
+    List<Slot> starSlots() {
+        List<Slot> out = new ArrayList<>();
+        groups.forEach(g -> g.stream().filter(s -> !s.hidden()).forEach(out::add));
+        return out;
+    }
+
     /** Lets the expressions that follow see every relation added so far. */
     void showAll() {
         visible = relations.size();
@@ -160,15 +220,17 @@ final class Scope {
 
     /** The column an unqualified name means in this block only, if any. */
     Optional<Value> local(String name) {
+        String key = Names.fold(name);
         Value found = null;
-        for (int i = 0; i < visible; i++) {
-            Optional<RelColumn> c = relations.get(i).column(name);
-            if (c.isPresent()) {
-                if (found != null) {
-                    throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The column " + SafeText.identifier(name)
-                            + " exists in more than one table; qualify it.");
+        for (List<Slot> group : groups) {
+            for (Slot s : group) {
+                if (s.relation() < visible && !s.hidden() && s.key().equals(key)) {
+                    if (found != null) {
+                        throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The column " + SafeText.identifier(name)
+                                + " exists in more than one table; qualify it.");
+                    }
+                    found = s.value().get();
                 }
-                found = c.get().value();
             }
         }
         return Optional.ofNullable(found);

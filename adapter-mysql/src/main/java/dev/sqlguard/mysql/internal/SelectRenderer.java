@@ -488,7 +488,10 @@ final class SelectRenderer {
             if (item.getAlias() != null || !"*".equals(all.toString().strip())) {
                 throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Write * or t.* without modifiers.");
             }
-            return expand(scope.relations());
+            if (scope.relations().isEmpty()) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "* needs a FROM clause.");
+            }
+            return expand(scope.starSlots().stream().map(slot -> new RelColumn(slot.name(), slot.value().orElseThrow())).toList());
         }
         if (e != null && e.getClass() == AllTableColumns.class) {
             AllTableColumns all = (AllTableColumns) e;
@@ -501,7 +504,7 @@ final class SelectRenderer {
             String qualifier = SqlText.unquote(all.getTable().getName());
             Relation r = scope.relation(schemaName, qualifier).orElseThrow(() -> new GuardException(ErrorCode.UNKNOWN_COLUMN,
                     "The qualifier " + SafeText.identifier(qualifier) + " does not name a table of this query."));
-            return expand(List.of(r));
+            return expand(r.columns());
         }
         if (e instanceof AllColumns) {
             throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Write * or t.* without modifiers.");
@@ -523,15 +526,10 @@ final class SelectRenderer {
     }
 
     /** {@code *} or {@code t.*}: the visible (allowlisted) columns, never a hidden one. */
-    private static List<Item> expand(List<Relation> relations) {
-        if (relations.isEmpty()) {
-            throw new GuardException(ErrorCode.SYNTAX_ERROR, "* needs a FROM clause.");
-        }
+    private static List<Item> expand(List<RelColumn> columns) {
         List<Item> out = new ArrayList<>();
-        for (Relation r : relations) {
-            for (RelColumn c : r.columns()) {
-                out.add(new Item(c.name(), c.value(), Optional.of(c.value().sql()), false));
-            }
+        for (RelColumn c : columns) {
+            out.add(new Item(c.name(), c.value(), Optional.of(c.value().sql()), false));
         }
         if (out.isEmpty()) {
             throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "No column of these tables is visible.");
@@ -577,8 +575,8 @@ final class SelectRenderer {
     }
 
     private String groupBy(GroupByElement groupBy, Scope scope) {
-        if ((groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty()) || groupBy.isMysqlWithRollup()) {
-            throw construct("GROUPING SETS and WITH ROLLUP are not allowed.");
+        if (groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty()) {
+            throw construct("GROUPING SETS are not allowed; MariaDB and MySQL write super-aggregates as GROUP BY ... WITH ROLLUP.");
         }
         ExpressionList<Expression> list = groupBy.getGroupByExpressionList();
         if (list == null || list.isEmpty()) {
@@ -588,7 +586,9 @@ final class SelectRenderer {
         for (Expression e : list) {
             out.add(wholeItem(e, Clause.GROUP_BY, scope, UsePosition.GROUPING));
         }
-        return String.join(", ", out);
+        // WITH ROLLUP adds the super-aggregate rows (grouped columns NULL); it reads no column the GROUP BY
+        // does not already group by. Whether ORDER BY may follow is the server's decision (MariaDB refuses it, 1221).
+        return String.join(", ", out) + (groupBy.isMysqlWithRollup() ? " WITH ROLLUP" : "");
     }
 
     private String orderBy(List<OrderByElement> elements, Scope scope) {

@@ -48,6 +48,10 @@ final class SqlErrors {
             case 1055, 1056, 1140, 3029 -> {
                 return new GuardException(ErrorCode.QUERY_FAILED, "Every selected column must be in GROUP BY or inside an aggregate function.", e);
             }
+            case 1221 -> {
+                return new GuardException(ErrorCode.QUERY_FAILED, "This database does not allow ORDER BY in a query block with GROUP BY ... WITH ROLLUP;"
+                        + " select from it as a derived table and order the outer query.", e);
+            }
             case 1111 -> {
                 return new GuardException(ErrorCode.QUERY_FAILED, "An aggregate function is used where it is not allowed (use HAVING, not WHERE).", e);
             }

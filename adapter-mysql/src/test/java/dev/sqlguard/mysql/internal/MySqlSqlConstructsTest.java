@@ -361,16 +361,109 @@ class MySqlSqlConstructsTest {
     }
 
     @Test
-    void convertUsingIsRenderedAndConvertWithATypeIsRefused() {
+    void convertUsingIsRenderedAndConvertWithATypeBecomesACast() {
         QueryPlan p = authorized("SELECT CONVERT(name USING utf8mb4) AS n, CONVERT(password USING latin1) AS p FROM users");
         assertThat(p.executableSql()).startsWith("SELECT CONVERT(`t1`.`name` USING utf8mb4) AS `n`, CONVERT(`t1`.`password` USING latin1) AS `p`");
         assertThat(p.outputs().get(1).lineage()).containsExactly(PASSWORD);
-        // JSqlParser reads CONVERT(a, CHAR(10)) as SQL Server's CONVERT(type, value): the reverse of the server
-        GuardException e = refusal("SELECT CONVERT(name, CHAR(10)) AS n FROM users");
+        // JSqlParser reads CONVERT(a, CHAR(10)) as SQL Server's CONVERT(type, value); the server reads CAST(a AS CHAR(10))
+        assertThat(authorized("SELECT CONVERT(name, CHAR(10)) AS n FROM users").executableSql())
+                .startsWith("SELECT CAST(`t1`.`name` AS CHAR(10)) AS `n` FROM");
+        assertThat(plan("SELECT CONVERT(amount + 1, DECIMAL(10, 2)) AS a, convert(created,date) AS d, CONVERT(id, SIGNED INTEGER) AS i FROM claims")
+                .executableSql()).startsWith("SELECT CAST((`t1`.`amount` + 1) AS DECIMAL(10, 2)) AS `a`, CAST(`t1`.`created` AS DATE) AS `d`,"
+                        + " CAST(`t1`.`id` AS SIGNED INTEGER) AS `i` FROM");
+        // nested, inside USING, with a comma inside the value, a parameter, a string holding "CONVERT(" and a comment
+        assertThat(plan("SELECT CONVERT(CONVERT(concat(name, ','), CHAR(5)) USING utf8mb4) AS n, CONVERT(?, UNSIGNED) AS u,"
+                + " 'CONVERT(a, CHAR)' AS s FROM users WHERE CONVERT /* x */ (id, CHAR) = '1'", 7).executableSql())
+                .startsWith("SELECT CONVERT(CAST(concat(`t1`.`name`, ',') AS CHAR(5)) USING utf8mb4) AS `n`, CAST(? AS UNSIGNED) AS `u`,"
+                        + " 'CONVERT(a, CHAR)' AS `s` FROM `guard`.`users` AS `t1` WHERE (CAST(`t1`.`id` AS CHAR) = '1')");
+        // the same flows as CAST: a text cast passes a sensitive value, any other cast computes on it
+        QueryPlan text = authorized("SELECT CONVERT(password, CHAR) AS p FROM users");
+        assertThat(text.outputs().get(0).lineage()).containsExactly(PASSWORD);
+        assertThat(refusal("SELECT CONVERT(password, SIGNED) AS p FROM users").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("SELECT id FROM users WHERE CONVERT(password, CHAR) = 'x'").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("SELECT CONVERT(ssn, CHAR) AS s FROM claims").code()).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+        // a type CAST does not take, or no type at all: still refused, with what to write
+        GuardException e = refusal("SELECT CONVERT(name, JSON) AS n FROM users");
         assertThat(e.code()).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
-        assertThat(e.getMessage()).contains("CAST(x AS type)");
+        assertThat(e.getMessage()).contains("the types CAST takes");
+        assertThat(refusal("SELECT CONVERT(name, CHAR CHARACTER SET utf8mb4) AS n FROM users").code())
+                .isIn(ErrorCode.CONSTRUCT_NOT_ALLOWED, ErrorCode.UNSAFE_SYNTAX, ErrorCode.SYNTAX_ERROR);
         assertThat(refusal("SELECT CONVERT(name USING utf16) AS n FROM users").code()).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
         assertThat(refusal("SELECT id FROM users WHERE CONVERT(password USING utf8mb4) = 'x'").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+    }
+
+    @Test
+    void withRollupIsRenderedAndGroupsLikeGroupBy() {
+        QueryPlan p = authorized("SELECT region, status, count(*) AS n FROM claims GROUP BY region, status WITH ROLLUP HAVING count(*) > 0 LIMIT 10");
+        assertThat(p.executableSql()).isEqualTo("SELECT `t1`.`region` AS `region`, `t1`.`status` AS `status`, count(*) AS `n` FROM `guard`.`claims` AS `t1`"
+                + " GROUP BY `t1`.`region`, `t1`.`status` WITH ROLLUP HAVING (count(*) > 0) LIMIT 10");
+        assertThat(positions(p, new ColumnRef(CLAIMS, "region"))).contains(UsePosition.GROUPING, UsePosition.OUTPUT);
+        assertThat(authorized("SELECT region AS r, count(*) AS n FROM claims GROUP BY r WITH ROLLUP").executableSql())
+                .contains("GROUP BY 1 WITH ROLLUP LIMIT 101");
+        // the super-aggregate rows group by the sensitive value as much as GROUP BY does
+        assertThat(refusal("SELECT count(*) AS n FROM users GROUP BY password WITH ROLLUP").code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("SELECT count(*) AS n FROM claims GROUP BY ssn WITH ROLLUP").code()).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+        assertThat(refusal("SELECT region, count(*) FROM claims GROUP BY GROUPING SETS ((region), ())").code())
+                .isIn(ErrorCode.CONSTRUCT_NOT_ALLOWED, ErrorCode.SYNTAX_ERROR);
+    }
+
+    @Test
+    void usingIsRenderedAsAnOnOverQualifiedColumnsWithOneMergedColumn() {
+        QueryPlan p = authorized("SELECT * FROM claims JOIN regions USING (region) WHERE region <> 'x'");
+        assertThat(p.executableSql()).isEqualTo("SELECT `t1`.`region` AS `region`, `t1`.`id` AS `id`, `t1`.`amount` AS `amount`,"
+                + " `t1`.`status` AS `status`, `t1`.`created` AS `created`, `t2`.`manager` AS `manager`"
+                + " FROM `guard`.`claims` AS `t1` INNER JOIN `guard`.`regions` AS `t2` ON (`t1`.`region` = `t2`.`region`)"
+                + " WHERE (`t1`.`region` <> 'x') LIMIT 101");
+        ColumnRef claimsRegion = new ColumnRef(CLAIMS, "region");
+        ColumnRef regionsRegion = new ColumnRef(TableRef.of("guard", "regions"), "region");
+        assertThat(positions(p, claimsRegion)).contains(UsePosition.JOIN, UsePosition.FILTER, UsePosition.OUTPUT);
+        assertThat(positions(p, regionsRegion)).contains(UsePosition.JOIN);
+        assertThat(p.outputs().get(0).lineage()).containsExactlyInAnyOrder(claimsRegion, regionsRegion);
+        // RIGHT: the merged column is the right side's, and the right side's columns come first
+        assertThat(plan("SELECT * FROM claims RIGHT JOIN regions USING (region)").executableSql())
+                .startsWith("SELECT `t2`.`region` AS `region`, `t2`.`manager` AS `manager`, `t1`.`id` AS `id`,")
+                .contains("RIGHT JOIN `guard`.`regions` AS `t2` ON (`t1`.`region` = `t2`.`region`)");
+        // qualified names still mean their own table's column; t.* keeps the common column
+        assertThat(plan("SELECT regions.region AS rr, c.* FROM claims c LEFT JOIN regions USING (region)").executableSql())
+                .startsWith("SELECT `t2`.`region` AS `rr`, `t1`.`id` AS `id`, `t1`.`region` AS `region`,");
+        // a comma binds looser than JOIN: the USING's left side is users only
+        assertThat(plan("SELECT id FROM regions, users JOIN claims USING (id)").executableSql())
+                .isEqualTo("SELECT `t2`.`id` AS `id` FROM `guard`.`regions` AS `t1`, `guard`.`users` AS `t2` INNER JOIN `guard`.`claims` AS `t3`"
+                        + " ON (`t2`.`id` = `t3`.`id`) LIMIT 101");
+        // a chain: the second USING's left side is the merged column
+        assertThat(plan("SELECT * FROM users u JOIN claims c USING (id) JOIN (SELECT id, name AS n FROM users) x USING (id)").executableSql())
+                .contains("ON (`t1`.`id` = `t2`.`id`)").contains("ON (`t1`.`id` = `t3`.`id`)").startsWith("SELECT `t1`.`id` AS `id`, `t1`.`name` AS `name`");
+        // after the merge an unqualified name is no longer ambiguous, but is next to another table's column of the same name
+        assertThat(refusal("SELECT id FROM users JOIN claims USING (id), (SELECT 1 AS id) x").code()).isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
+        assertThat(refusal("SELECT 1 FROM users u JOIN claims c ON u.id = c.id JOIN (SELECT 1 AS id) x USING (id)").code())
+                .isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
+    }
+
+    @Test
+    void naturalJoinsJoinOnEveryCommonColumnAndNeverOnAHiddenOne() {
+        assertThat(plan("SELECT * FROM claims NATURAL JOIN regions").executableSql())
+                .contains("INNER JOIN `guard`.`regions` AS `t2` ON (`t1`.`region` = `t2`.`region`)");
+        assertThat(plan("SELECT * FROM users NATURAL LEFT JOIN (SELECT id, name, 1 AS k FROM users) x").executableSql())
+                .contains("LEFT JOIN (SELECT").contains("ON ((`t1`.`id` = `t2`.`id`) AND (`t1`.`name` = `t2`.`name`))");
+        assertThat(plan("SELECT * FROM regions NATURAL RIGHT JOIN users").executableSql())
+                .startsWith("SELECT `t2`.`id` AS `id`,").contains("RIGHT JOIN `guard`.`users` AS `t2` ON TRUE");
+        // claims.ssn is not allowlisted: a NATURAL join on it is refused without naming it; USING (ssn) is an unknown column
+        GuardException hidden = refusal("SELECT * FROM (SELECT id AS ssn FROM users) x NATURAL JOIN claims");
+        assertThat(hidden.code()).isEqualTo(ErrorCode.JOIN_NOT_ALLOWED);
+        assertThat(hidden.getMessage()).doesNotContainIgnoringCase("ssn");
+        GuardException unknown = refusal("SELECT 1 FROM claims JOIN (SELECT id AS ssn FROM users) x USING (ssn)");
+        GuardException missing = refusal("SELECT 1 FROM claims JOIN (SELECT id AS nosuch FROM users) x USING (nosuch)");
+        assertThat(unknown.code()).isEqualTo(ErrorCode.UNKNOWN_COLUMN).isEqualTo(missing.code());
+        assertThat(unknown.getMessage().replace("ssn", "nosuch")).isEqualTo(missing.getMessage());
+        // a USING column that is visible in one table of the left side and hidden in another: the server finds it ambiguous
+        GuardException both = refusal("SELECT 1 FROM claims c JOIN (SELECT 1 AS ssn) v ON c.id = v.ssn JOIN (SELECT 1 AS ssn) w USING (ssn)");
+        assertThat(both.code()).isEqualTo(ErrorCode.JOIN_NOT_ALLOWED);
+        assertThat(both.getMessage()).doesNotContainIgnoringCase("ssn");
+        // a sensitive common column is a join key: refused as in ON
+        assertThat(refusal("SELECT u.id FROM users u JOIN (SELECT password FROM users) x USING (password)").code())
+                .isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("SELECT x.id FROM users NATURAL JOIN (SELECT id, name, password FROM users) x").code())
+                .isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
     }
 
     @Test
