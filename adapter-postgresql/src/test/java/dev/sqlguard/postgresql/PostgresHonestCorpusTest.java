@@ -192,6 +192,44 @@ class PostgresHonestCorpusTest {
                 "SELECT date_trunc('month', created) AS m, region, count(*) AS n FROM claims GROUP BY ROLLUP (1, 2) ORDER BY 1, 2",
                 "SELECT region AS r, status, count(*) AS n FROM claims GROUP BY region, ROLLUP (status) ORDER BY 1, 2",
                 "SELECT region, status, max(amount) AS m FROM claims GROUP BY CUBE ((region, status)) ORDER BY 1, 2"));
+        // JOIN ... USING and NATURAL JOIN: the merged column, its place first in *, and each join kind's merged value
+        for (String kind : new String[] {"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"}) {
+            q.add("SELECT region, count(c.id) AS n, max(r.manager) AS m FROM claims c " + kind + " regions r USING (region) GROUP BY region ORDER BY 1");
+            q.add("SELECT * FROM regions " + kind + " (SELECT region, count(*) AS n FROM claims WHERE status = 'DENIED' GROUP BY region) d"
+                    + " USING (region) ORDER BY 1");
+            q.add("SELECT * FROM (SELECT region, status FROM claims WHERE id <= 12) a NATURAL " + kind.replace("JOIN", "").strip()
+                    + " JOIN (SELECT region, status, count(*) AS n FROM claims WHERE id > 6 GROUP BY 1, 2) b ORDER BY 1, 2, 3");
+            q.add("SELECT k, a.k AS ak, b.k AS bk FROM (SELECT g AS k FROM generate_series(1, 6) g) a " + kind
+                    + " (SELECT g AS k FROM generate_series(4, 9) g) b USING (k) ORDER BY 1, 2, 3");
+        }
+        q.addAll(List.of(
+                "SELECT * FROM regions NATURAL JOIN regions r2 ORDER BY 1",
+                "SELECT region, manager, count(*) AS n FROM claims NATURAL JOIN regions GROUP BY region, manager ORDER BY 1",
+                "SELECT c.id, name FROM claims c NATURAL JOIN users WHERE c.id < 3 ORDER BY 1",
+                "SELECT * FROM regions r1 JOIN regions r2 USING (region, manager) ORDER BY region",
+                "SELECT region, a.n, b.m FROM (SELECT region, count(*) AS n FROM claims GROUP BY region) a"
+                        + " JOIN (SELECT region, max(amount) AS m FROM claims GROUP BY region) b USING (region)"
+                        + " JOIN regions USING (region) WHERE region <> 'east' ORDER BY region",
+                // the merged column has the two sides' common type, as COALESCE gives it: numeric here, text there
+                "SELECT k / 2 AS h FROM (SELECT 3 AS k) a JOIN (SELECT 3.0 AS k) b USING (k)",
+                "SELECT k, octet_length(k) AS l FROM (SELECT CAST('ab' AS char(4)) AS k) a JOIN (SELECT 'ab'::text AS k) b USING (k)",
+                "SELECT k, octet_length(k) AS l FROM (SELECT 'ab'::text AS k) a RIGHT JOIN (SELECT CAST('ab' AS char(4)) AS k) b USING (k)",
+                "SELECT k FROM (SELECT 1.50 AS k) a FULL JOIN (SELECT 1.5 AS k) b USING (k)",
+                "SELECT region, status, count(*) AS n FROM claims c JOIN regions USING (region) GROUP BY region, status ORDER BY 1, 2",
+                // LATERAL subqueries with outer references
+                "SELECT r.region, x.id, x.amount FROM regions r CROSS JOIN LATERAL (SELECT id, amount FROM claims c"
+                        + " WHERE c.region = r.region ORDER BY amount DESC, id LIMIT 2) x ORDER BY 1, 3 DESC",
+                "SELECT r.region, x.n FROM regions r, LATERAL (SELECT count(*) AS n FROM claims WHERE claims.region = r.region"
+                        + " AND status = 'DENIED') x ORDER BY 1",
+                "SELECT r.manager, x.first_claim FROM regions r LEFT JOIN LATERAL (SELECT min(created) AS first_claim FROM claims c"
+                        + " WHERE c.region = r.region AND c.amount > 40000) x ON TRUE ORDER BY 1",
+                "SELECT u.name, x.total FROM users u JOIN LATERAL (SELECT sum(amount) AS total FROM claims c WHERE c.id <= u.id * 10) x"
+                        + " ON x.total > 0 ORDER BY 1",
+                "SELECT g, x.n FROM generate_series(1, 5) g, LATERAL (SELECT count(*) AS n FROM claims WHERE id % 5 = g - 1) x ORDER BY 1",
+                "SELECT c.id, x.prev FROM claims c LEFT JOIN LATERAL (SELECT max(p.amount) AS prev FROM claims p WHERE p.region = c.region"
+                        + " AND p.id < c.id) x ON TRUE WHERE c.id <= 10 ORDER BY 1",
+                "SELECT region, x.k FROM claims c JOIN regions r USING (region), LATERAL (SELECT upper(r.manager) || '-' || c.status AS k) x"
+                        + " WHERE c.id < 8 ORDER BY c.id"));
         return q;
     }
 

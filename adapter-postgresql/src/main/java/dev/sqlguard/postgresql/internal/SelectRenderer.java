@@ -92,6 +92,7 @@ import net.sf.jsqlparser.statement.select.Fetch;
 import net.sf.jsqlparser.statement.select.GroupByElement;
 import net.sf.jsqlparser.statement.select.IntersectOp;
 import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.LateralSubSelect;
 import net.sf.jsqlparser.statement.select.Limit;
 import net.sf.jsqlparser.statement.select.Offset;
 import net.sf.jsqlparser.statement.select.OrderByElement;
@@ -156,14 +157,42 @@ final class SelectRenderer {
     private record Query(String sql, List<Out> outputs) {
     }
 
-    /** A column a FROM item offers: its name, the flows of its value, and whether it is hidden by the allowlist. */
-    private record Col(String name, List<Flow> flows, boolean hidden) {
+    /**
+     * A column a FROM item offers: its name, its rendered expression ({@code "tN"."name"}, or the merged
+     * value of a {@code USING} column), the flows of its value, and whether it is hidden by the allowlist.
+     */
+    private record Col(String name, String sql, List<Flow> flows, boolean hidden) {
+        static Col of(String renderedAlias, String name, List<Flow> flows, boolean hidden) {
+            return new Col(name, SqlText.identifier(renderedAlias) + "." + SqlText.identifier(name), flows, hidden);
+        }
+
+        Value value() {
+            return new Value(sql, flows);
+        }
     }
 
-    /** A FROM item: the name the query may use for it, the alias sqlguard renders, its columns. */
-    private record Source(String visibleName, Optional<String> baseSchema, String renderedAlias, List<Col> columns) {
+    /**
+     * A FROM item: the name the query may use for it (null for the unnamed result of a {@code USING}
+     * or {@code NATURAL} join), the alias sqlguard renders, its columns, and whether a bare column
+     * name may reach them (not once a {@code USING}/{@code NATURAL} join took the item in: PostgreSQL
+     * then reads bare names from the join's own columns, and {@code alias.column} still from the item).
+     */
+    private record Source(String visibleName, Optional<String> baseSchema, String renderedAlias, List<Col> columns,
+                          boolean columnsVisible) {
+        Source(String visibleName, Optional<String> baseSchema, String renderedAlias, List<Col> columns) {
+            this(visibleName, baseSchema, renderedAlias, columns, true);
+        }
+
         List<Col> find(String name) {
             return columns.stream().filter(c -> c.name().equals(name)).toList();
+        }
+
+        boolean named() {
+            return visibleName != null;
+        }
+
+        Source absorbed() {
+            return new Source(visibleName, baseSchema, renderedAlias, columns, false);
         }
     }
 
@@ -638,7 +667,7 @@ final class SelectRenderer {
 
     private static boolean resolvesAsInput(String name, Scope scope) {
         for (Source s : scope.sources) {
-            if (!s.find(name).isEmpty()) {
+            if (s.columnsVisible() && !s.find(name).isEmpty()) {
                 return true;
             }
         }
@@ -747,34 +776,49 @@ final class SelectRenderer {
             }
             return null;
         }
-        StringBuilder out = new StringBuilder(fromItem(first, scope));
+        if (first instanceof LateralSubSelect) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "LATERAL needs a FROM item before it to refer to.");
+        }
+        StringBuilder out = new StringBuilder(fromItem(first, scope, null));
+        // the FROM items since the last comma: an explicit join's left input (a comma binds loosest)
+        int group = 0;
         if (ps.getJoins() != null) {
             for (Join join : ps.getJoins()) {
-                out.append(join(join, scope));
+                if (join.isSimple()) {
+                    group = scope.sources.size();
+                }
+                out.append(join(join, scope, group));
             }
         }
         return out.toString();
     }
 
-    private String join(Join join, Scope scope) {
-        if (join.isNatural() || join.isSemi() || join.isApply() || join.isStraight() || join.isWindowJoin() || join.isAsOf()
+    private String join(Join join, Scope scope, int group) {
+        if (join.isSemi() || join.isApply() || join.isStraight() || join.isWindowJoin() || join.isAsOf()
                 || join.isGlobal() || join.isAny() || join.isAll() || join.isArray() || join.isFetch()
                 || join.getJoinHint() != null || join.getJoinWindow() != null) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed (no NATURAL or LATERAL).");
+            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed.");
         }
-        if (join.getUsingColumns() != null && !join.getUsingColumns().isEmpty()) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "JOIN ... USING is not allowed; use JOIN ... ON.");
-        }
+        boolean natural = join.isNatural();
+        boolean using = join.getUsingColumns() != null && !join.getUsingColumns().isEmpty();
         boolean hasOn = join.getOnExpressions() != null && !join.getOnExpressions().isEmpty();
-        String right = fromItem(join.getRightItem(), scope);
+        boolean lateral = join.getRightItem() instanceof LateralSubSelect;
+        Scope lateralScope = null;
+        if (lateral) {
+            if (join.isRight() || join.isFull()) {
+                throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "A LATERAL subquery may only be joined with INNER, LEFT or CROSS JOIN.");
+            }
+            // after a comma it sees every FROM item before it; in an explicit join only the join's left input
+            lateralScope = new Scope(scope.parent, scope.cteParent);
+            lateralScope.sources.addAll(join.isSimple() ? scope.sources : scope.sources.subList(group, scope.sources.size()));
+        }
+        int left = scope.sources.size();
+        String right = fromItem(join.getRightItem(), scope, lateralScope);
         if (join.isSimple() || join.isCross()) {
-            if (hasOn) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A cross join takes no ON condition.");
+            if (hasOn || using || natural) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A cross join takes no ON, USING or NATURAL.");
             }
             return " CROSS JOIN " + right;
-        }
-        if (!hasOn || join.getOnExpressions().size() != 1) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "Every join needs exactly one ON condition.");
         }
         String kind;
         if (join.isLeft()) {
@@ -786,33 +830,127 @@ final class SelectRenderer {
         } else {
             kind = " INNER JOIN ";
         }
+        if (using || natural) {
+            if (hasOn || (using && natural)) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A join takes one of ON, USING and NATURAL.");
+            }
+            Value on = merge(join, scope, group, left);
+            use(on.flows(), UsePosition.JOIN);
+            return kind + right + " ON " + on.sql();
+        }
+        if (!hasOn || join.getOnExpressions().size() != 1) {
+            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "Every join needs exactly one ON condition (or USING, or NATURAL).");
+        }
         Value on = expr(join.getOnExpressions().iterator().next(), scope, 0);
         use(on.flows(), UsePosition.JOIN);
         return kind + right + " ON " + on.sql();
     }
 
-    private String fromItem(FromItem item, Scope scope) {
+    /**
+     * {@code JOIN ... USING (k, ...)} and {@code NATURAL JOIN}, as PostgreSQL defines them
+     * (transformFromClauseItem): the join condition is {@code left.k = right.k} for each common
+     * column, and the join offers one merged column per common name, first and in order, then the
+     * left input's other columns, then the right item's. PostgreSQL's merged value (buildMergedJoinVar)
+     * has the common type of {@code (left.k, right.k)}, in that order, and is {@code COALESCE(left.k,
+     * right.k)} for FULL JOIN, the left column for INNER and LEFT JOIN, the right one for RIGHT JOIN.
+     * Rendered as {@code COALESCE(left.k, right.k)} (equal to the left column wherever the join keeps
+     * a row, with the same type resolution), and for RIGHT JOIN as {@code CASE WHEN TRUE THEN right.k
+     * ELSE left.k END}: CASE resolves its type from the ELSE branch first, so the order stays (left,
+     * right); {@code COALESCE(right.k, left.k)} would give {@code char(4)} where the server gives
+     * {@code text} (the honest corpus caught it). The condition is rendered as {@code ON} with every
+     * column explicit; the items it joins keep their
+     * columns for {@code alias.column} and {@code alias.*}. A common column hidden by the allowlist
+     * refuses the join without naming it.
+     *
+     * @param group the index of the first source of the join's left input
+     * @param rightIndex the index of the right item's source
+     * @return the rendered join condition, with its flows
+     */
+    private Value merge(Join join, Scope scope, int group, int rightIndex) {
+        if (rightIndex != scope.sources.size() - 1) {
+            throw unsafe("join right item");
+        }
+        Source right = scope.sources.get(rightIndex);
+        List<Col> leftColumns = new ArrayList<>();
+        for (Source s : scope.sources.subList(group, rightIndex)) {
+            if (s.columnsVisible()) {
+                leftColumns.addAll(s.columns());
+            }
+        }
+        List<String> names = new ArrayList<>();
+        if (join.isNatural()) {
+            for (Col c : leftColumns) {
+                if (!right.find(c.name()).isEmpty() && !names.contains(c.name())) {
+                    names.add(c.name());
+                }
+            }
+        } else {
+            for (Column c : join.getUsingColumns()) {
+                if (c.getTable() != null || c.getArrayConstructor() != null) {
+                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "USING takes bare column names.");
+                }
+                String name = SqlText.name(c.getColumnName());
+                if (names.contains(name)) {
+                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "The column " + SafeText.identifier(name) + " appears twice in USING.");
+                }
+                names.add(name);
+            }
+        }
+        boolean rightJoin = join.isRight();
+        CostClass coalesce = names.isEmpty() || rightJoin ? CostClass.TOTAL : allow("coalesce");
+        List<Col> merged = new ArrayList<>();
+        Set<Col> taken = new java.util.HashSet<>();
+        Value on = null;
+        for (String name : names) {
+            List<Col> l = leftColumns.stream().filter(c -> c.name().equals(name)).toList();
+            List<Col> r = right.find(name);
+            boolean hidden = l.stream().anyMatch(Col::hidden) || r.stream().anyMatch(Col::hidden);
+            if (hidden && join.isNatural()) {
+                // the user did not name it: say nothing about which column it is
+                throw Refusals.hiddenColumnRead();
+            }
+            if (hidden || l.isEmpty() || r.isEmpty()) {
+                throw Refusals.unknownColumn(name);
+            }
+            if (l.size() > 1 || r.size() > 1) {
+                throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The join column " + SafeText.identifier(name)
+                        + " appears more than once on one side of the join; join with ON.");
+            }
+            Value lv = l.get(0).value();
+            Value rv = r.get(0).value();
+            taken.add(l.get(0));
+            taken.add(r.get(0));
+            Value equal = new Value("(" + lv.sql() + " = " + rv.sql() + ")", Flows.merge(List.of(lv, rv), FlowStep.partial("=")));
+            on = on == null ? equal : new Value("(" + on.sql() + " AND " + equal.sql() + ")",
+                    Flows.merge(List.of(on, equal), FlowStep.partial("and")));
+            merged.add(rightJoin
+                    ? new Col(name, "(CASE WHEN TRUE THEN " + rv.sql() + " ELSE " + lv.sql() + " END)", Flows.merge(List.of(rv, lv), null), false)
+                    : new Col(name, qualified("coalesce") + "(" + lv.sql() + ", " + rv.sql() + ")",
+                            Flows.merge(List.of(lv, rv), new FlowStep("coalesce", coalesce)), false));
+        }
+        List<Col> columns = new ArrayList<>(merged);
+        leftColumns.stream().filter(c -> !taken.contains(c)).forEach(columns::add);
+        right.columns().stream().filter(c -> !taken.contains(c)).forEach(columns::add);
+        for (int i = group; i <= rightIndex; i++) {
+            scope.sources.set(i, scope.sources.get(i).absorbed());
+        }
+        scope.sources.add(new Source(null, Optional.empty(), null, columns, true));
+        return on == null ? Value.literal("TRUE") : on;
+    }
+
+    private String fromItem(FromItem item, Scope scope, Scope lateral) {
+        if (item.getClass() == LateralSubSelect.class) {
+            LateralSubSelect p = (LateralSubSelect) item;
+            if (lateral == null || !"LATERAL".equalsIgnoreCase(p.getPrefix())) {
+                throw construct("LATERAL subqueries may only follow another FROM item.");
+            }
+            return subqueryItem(p, scope, lateral, "LATERAL ");
+        }
         if (item.getClass() == Table.class) {
             return table((Table) item, scope);
         }
         if (item.getClass() == ParenthesedSelect.class) {
-            ParenthesedSelect p = (ParenthesedSelect) item;
-            if (p.getPivot() != null || p.getUnPivot() != null || p.getSampleClause() != null) {
-                throw construct("Table clauses are not allowed on a subquery.");
-            }
-            if (p.getAlias() == null) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A subquery in FROM needs an alias.");
-            }
-            String visible = alias(p.getAlias().getName(), p.getAlias().getAliasColumns() != null);
-            Query q = query(p.getSelect(), scope.parent, scope, false);
-            requireUniqueLabels(q);
-            String rendered = "t" + (++aliases);
-            List<Col> cols = new ArrayList<>();
-            for (Out o : q.outputs()) {
-                cols.add(new Col(o.label(), o.flows(), false));
-            }
-            addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
-            return "(" + q.sql() + ") AS " + SqlText.identifier(rendered);
+            return subqueryItem((ParenthesedSelect) item, scope, scope.parent, "");
         }
         if (item.getClass() == net.sf.jsqlparser.statement.select.TableFunction.class) {
             return series((net.sf.jsqlparser.statement.select.TableFunction) item, scope);
@@ -821,6 +959,30 @@ final class SelectRenderer {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Table functions are not allowed in FROM on this source.");
         }
         throw construct("Only allowlisted tables, common table expressions and subqueries with an alias may appear in FROM.");
+    }
+
+    /**
+     * A subquery in FROM. A plain one sees the columns of the enclosing query's outer levels only; a
+     * {@code LATERAL} one also the FROM items before it ({@code outer}), and its references to them
+     * are rendered qualified by their aliases like any other column.
+     */
+    private String subqueryItem(ParenthesedSelect p, Scope scope, Scope outer, String prefix) {
+        if (p.getPivot() != null || p.getUnPivot() != null || p.getSampleClause() != null) {
+            throw construct("Table clauses are not allowed on a subquery.");
+        }
+        if (p.getAlias() == null) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "A subquery in FROM needs an alias.");
+        }
+        String visible = alias(p.getAlias().getName(), p.getAlias().getAliasColumns() != null);
+        Query q = query(p.getSelect(), outer, scope, false);
+        requireUniqueLabels(q);
+        String rendered = "t" + (++aliases);
+        List<Col> cols = new ArrayList<>();
+        for (Out o : q.outputs()) {
+            cols.add(Col.of(rendered, o.label(), o.flows(), false));
+        }
+        addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
+        return prefix + "(" + q.sql() + ") AS " + SqlText.identifier(rendered);
     }
 
     /**
@@ -863,7 +1025,7 @@ final class SelectRenderer {
             column = SqlText.name(tf.getAlias().getAliasColumns().get(0).name);
         }
         String rendered = "t" + (++aliases);
-        addSource(scope, new Source(visible, Optional.empty(), rendered, List.of(new Col(column, List.of(), false))));
+        addSource(scope, new Source(visible, Optional.empty(), rendered, List.of(Col.of(rendered, column, List.of(), false))));
         return "pg_catalog.generate_series(" + String.join(", ", args) + ") AS " + SqlText.identifier(rendered)
                 + "(" + SqlText.identifier(column) + ")";
     }
@@ -916,7 +1078,7 @@ final class SelectRenderer {
             String rendered = "t" + (++aliases);
             List<Col> cols = new ArrayList<>();
             for (Out o : cte.outputs()) {
-                cols.add(new Col(o.label(), o.flows(), false));
+                cols.add(Col.of(rendered, o.label(), o.flows(), false));
             }
             addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
             return SqlText.identifier(scope.cteRendered(name)) + " AS " + SqlText.identifier(rendered);
@@ -935,7 +1097,7 @@ final class SelectRenderer {
         List<Col> cols = new ArrayList<>();
         for (ColumnInfo c : t.columns()) {
             ColumnRef ref = new ColumnRef(t.ref(), c.name());
-            cols.add(new Col(c.name(), List.of(new Flow(ref, List.of())), !policy.tables().allowsColumn(t.ref(), c.name())));
+            cols.add(Col.of(rendered, c.name(), List.of(new Flow(ref, List.of())), !policy.tables().allowsColumn(t.ref(), c.name())));
         }
         addSource(scope, new Source(visible, table.getAlias() == null ? Optional.of(t.schema()) : Optional.empty(), rendered, cols));
         tables.add(t.ref());
@@ -944,7 +1106,7 @@ final class SelectRenderer {
 
     private static void addSource(Scope scope, Source source) {
         for (Source s : scope.sources) {
-            if (s.visibleName().equals(source.visibleName())) {
+            if (s.named() && s.visibleName().equals(source.visibleName())) {
                 throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(source.visibleName())
                         + " is used for two tables; give each an alias.");
             }
@@ -982,7 +1144,7 @@ final class SelectRenderer {
             if (!"*".equals(star.toString().strip())) {
                 throw unsafe("star modifier");
             }
-            sources = scope.sources;
+            sources = scope.sources.stream().filter(Source::columnsVisible).toList();
             if (sources.isEmpty()) {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "SELECT * needs a FROM clause.");
             }
@@ -1000,7 +1162,7 @@ final class SelectRenderer {
                 if (c.hidden()) {
                     throw Refusals.hiddenColumnRead();
                 }
-                items.add(new Item(c.name(), new Value(SqlText.identifier(s.renderedAlias()) + "." + SqlText.identifier(c.name()), c.flows()), null));
+                items.add(new Item(c.name(), c.value(), null));
             }
         }
     }
@@ -1799,7 +1961,7 @@ final class SelectRenderer {
             for (Scope s = scope; s != null; s = s.parent) {
                 List<Source> hits = new ArrayList<>();
                 for (Source source : s.sources) {
-                    boolean hit = source.visibleName().equals(tableName)
+                    boolean hit = source.named() && source.visibleName().equals(tableName)
                             && (schemaName.isEmpty() || source.baseSchema().equals(schemaName));
                     if (hit) {
                         hits.add(source);
@@ -1824,10 +1986,10 @@ final class SelectRenderer {
         }
         // unqualified: a column of the innermost level that has one, else (PostgreSQL) a whole-row reference
         for (Scope s = scope; s != null; s = s.parent) {
-            boolean namesASource = s.sources.stream().anyMatch(src -> src.visibleName().equals(name));
+            boolean namesASource = s.sources.stream().anyMatch(src -> src.named() && src.visibleName().equals(name));
             List<Source> hits = new ArrayList<>();
             for (Source source : s.sources) {
-                if (!source.find(name).isEmpty()) {
+                if (source.columnsVisible() && !source.find(name).isEmpty()) {
                     hits.add(source);
                 }
             }
@@ -1843,7 +2005,7 @@ final class SelectRenderer {
             }
             if (namesASource) {
                 for (Scope outer = s.parent; outer != null; outer = outer.parent) {
-                    if (outer.sources.stream().anyMatch(src -> !src.find(name).isEmpty())) {
+                    if (outer.sources.stream().anyMatch(src -> src.columnsVisible() && !src.find(name).isEmpty())) {
                         // PostgreSQL would read the outer column; DuckDB reads the whole row here: fail closed
                         throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name)
                                 + " names a table of this query and a column of an outer query; qualify it.");
@@ -1854,7 +2016,7 @@ final class SelectRenderer {
         }
         for (Scope s = scope; s != null; s = s.parent) {
             for (Source source : s.sources) {
-                if (source.visibleName().equals(name)) {
+                if (source.named() && source.visibleName().equals(name)) {
                     throw Refusals.hiddenColumnRead();
                 }
             }
@@ -1868,13 +2030,16 @@ final class SelectRenderer {
             throw Refusals.unknownColumn(name);
         }
         if (cols.size() > 1) {
+            if (cols.stream().anyMatch(Col::hidden)) {
+                throw Refusals.unknownColumn(name);
+            }
             throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The column " + SafeText.identifier(name) + " is ambiguous.");
         }
         Col col = cols.get(0);
         if (col.hidden()) {
             throw Refusals.unknownColumn(name);
         }
-        return new Value(SqlText.identifier(source.renderedAlias()) + "." + SqlText.identifier(col.name()), col.flows());
+        return col.value();
     }
 
     private static Source qualifier(Table t, List<Source> sources) {
@@ -1884,7 +2049,7 @@ final class SelectRenderer {
         String name = SqlText.name(t.getName());
         Optional<String> schemaName = t.getSchemaName() == null ? Optional.empty() : Optional.of(SqlText.name(t.getSchemaName()));
         for (Source s : sources) {
-            if (s.visibleName().equals(name) && (schemaName.isEmpty() || s.baseSchema().equals(schemaName))) {
+            if (s.named() && s.visibleName().equals(name) && (schemaName.isEmpty() || s.baseSchema().equals(schemaName))) {
                 return s;
             }
         }
