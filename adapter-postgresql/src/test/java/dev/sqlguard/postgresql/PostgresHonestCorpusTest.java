@@ -229,7 +229,36 @@ class PostgresHonestCorpusTest {
                 "SELECT c.id, x.prev FROM claims c LEFT JOIN LATERAL (SELECT max(p.amount) AS prev FROM claims p WHERE p.region = c.region"
                         + " AND p.id < c.id) x ON TRUE WHERE c.id <= 10 ORDER BY 1",
                 "SELECT region, x.k FROM claims c JOIN regions r USING (region), LATERAL (SELECT upper(r.manager) || '-' || c.status AS k) x"
-                        + " WHERE c.id < 8 ORDER BY c.id"));
+                        + " WHERE c.id < 8 ORDER BY c.id",
+                // WITH RECURSIVE with a literal depth bound, and column lists
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT n FROM r ORDER BY n",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT sum(n) AS s, count(*) AS c FROM r",
+                "WITH RECURSIVE d(dt, i) AS (SELECT DATE '2024-01-01', 0 UNION ALL SELECT dt + 7, i + 1 FROM d WHERE i < 30)"
+                        + " SELECT d.dt, count(c.id) AS n FROM d LEFT JOIN claims c ON c.created >= d.dt AND c.created < d.dt + 7 GROUP BY d.dt ORDER BY 1",
+                "WITH RECURSIVE chain AS (SELECT id, region, 1 AS depth FROM claims WHERE id = 1 UNION ALL SELECT c.id, c.region, chain.depth + 1"
+                        + " FROM chain JOIN claims c ON c.id = chain.id + 4 WHERE chain.depth < 5) SELECT * FROM chain ORDER BY depth",
+                "WITH RECURSIVE p(name, path, d) AS (SELECT name, CAST(name AS text), 0 FROM users UNION SELECT p.name, p.path || '/' || u.name, p.d + 1"
+                        + " FROM p JOIN users u ON u.name > p.name WHERE p.d < 3) SELECT path, d FROM p ORDER BY path",
+                "WITH RECURSIVE m(mon, k) AS (SELECT DATE '2024-01-01', 1 UNION ALL SELECT CAST(mon + INTERVAL '1 month' AS date), k + 1 FROM m"
+                        + " WHERE k < 12) SELECT m.mon, count(c.id) AS n, coalesce(sum(c.amount), 0) AS total FROM m"
+                        + " LEFT JOIN claims c ON date_trunc('month', c.created) = m.mon GROUP BY m.mon ORDER BY 1",
+                "WITH RECURSIVE t(i, total) AS (SELECT 1, CAST(0 AS numeric) UNION ALL SELECT t.i + 1, t.total + (SELECT amount FROM claims"
+                        + " WHERE id = t.i) FROM t WHERE t.i < 10) SELECT i, total FROM t ORDER BY i",
+                "WITH RECURSIVE fib(i, a, b) AS (SELECT 1, CAST(0 AS bigint), CAST(1 AS bigint) UNION ALL SELECT i + 1, b, a + b FROM fib"
+                        + " WHERE i < 30) SELECT i, a FROM fib ORDER BY i",
+                "WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT 1 + n FROM r WHERE 20 > n) SELECT count(*) AS c, max(n) AS m FROM r",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 2 FROM r WHERE n <= 15), s AS (SELECT n, n * n AS sq FROM r)"
+                        + " SELECT n, sq FROM s ORDER BY n",
+                "WITH RECURSIVE ordered(region, pos) AS (SELECT min(region), 1 FROM regions UNION ALL SELECT (SELECT min(r.region) FROM regions r"
+                        + " WHERE r.region > o.region), o.pos + 1 FROM ordered o WHERE o.pos < 4) SELECT region, pos FROM ordered ORDER BY pos",
+                "WITH RECURSIVE r(n, src) AS (SELECT 1, 'a' UNION ALL SELECT 5, 'b' UNION ALL SELECT n + 1, src FROM r WHERE n < 8)"
+                        + " SELECT src, count(*) AS c FROM r GROUP BY src ORDER BY src",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT n + 1 FROM r WHERE n < 5) SELECT r.n, c.region FROM r JOIN claims c ON c.id = r.n ORDER BY 1",
+                "WITH RECURSIVE lvl(region, n) AS (SELECT region, 1 FROM regions UNION ALL SELECT l.region, l.n + 1 FROM lvl l WHERE l.n < 3),"
+                        + " tot AS (SELECT region, count(*) AS c FROM claims GROUP BY region) SELECT region, n, c FROM lvl JOIN tot USING (region) ORDER BY 1, 2",
+                "WITH x(a, b) AS (SELECT region, count(*) FROM claims GROUP BY region) SELECT a, b FROM x ORDER BY a",
+                "WITH x(r, m) AS (SELECT region, manager FROM regions), y AS (SELECT r, count(*) AS n FROM x JOIN claims c ON c.region = x.r GROUP BY r)"
+                        + " SELECT * FROM y ORDER BY r"));
         return q;
     }
 

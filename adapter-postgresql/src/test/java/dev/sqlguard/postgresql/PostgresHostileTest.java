@@ -210,7 +210,30 @@ class PostgresHostileTest {
                 "SELECT x.n FROM users u FULL JOIN LATERAL (SELECT u.id AS n) x ON TRUE",
                 "SELECT x.n FROM claims c, users u JOIN LATERAL (SELECT c.ssn AS n) x ON TRUE",
                 "SELECT x.r FROM users u, LATERAL (SELECT rank() OVER (ORDER BY u.password) AS r) x",
-                "SELECT x.n FROM users u, LATERAL (SELECT id AS n FROM claims WHERE claims.id = u.id ORDER BY u.password) x"));
+                "SELECT x.n FROM users u, LATERAL (SELECT id AS n FROM claims WHERE claims.id = u.id ORDER BY u.password) x",
+                // WITH RECURSIVE: unbounded or exponential recursion, hidden and sensitive columns through the recursive term
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 0 FROM r WHERE n < 10) SELECT count(*) AS c FROM r",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10 OR TRUE) SELECT count(*) AS c FROM r",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000000) SELECT count(*) AS c FROM r",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT r.n + 1 FROM r CROSS JOIN claims WHERE r.n < 50) SELECT count(*) AS c FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT name, 0 FROM users UNION ALL SELECT r.s || r.s, r.d + 1 FROM r WHERE r.d < 40) SELECT length(s) AS l FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT name, 0 FROM users UNION ALL SELECT repeat(r.s, 2), r.d + 1 FROM r WHERE r.d < 40) SELECT length(s) AS l FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT password, 0 FROM users UNION ALL SELECT r.s, r.d + 1 FROM r WHERE r.d < 3 AND r.s LIKE 'h%')"
+                        + " SELECT count(*) AS n FROM r",
+                "WITH RECURSIVE r(k, d) AS (SELECT api_key, 0 FROM users UNION ALL SELECT k, d + 1 FROM r WHERE d < 3) SELECT k FROM r",
+                "WITH RECURSIVE r(k, d) AS (SELECT 'x', 0 UNION ALL SELECT u.api_key, r.d + 1 FROM r JOIN users u ON u.id = r.d WHERE r.d < 3) SELECT k FROM r",
+                "WITH RECURSIVE r(id, d) AS (SELECT id, 0 FROM users UNION ALL SELECT u.id, r.d + 1 FROM r JOIN users u ON u.password > 'm' WHERE r.d < 2)"
+                        + " SELECT id FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT password, 0 FROM users UNION ALL SELECT substring(r.s, 2), r.d + 1 FROM r WHERE r.d < 20) SELECT s FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT password, 0 FROM users UNION SELECT r.s, r.d + 1 FROM r WHERE r.d < 3) SELECT count(*) AS n FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT ssn, 0 FROM claims UNION ALL SELECT r.s, r.d + 1 FROM r WHERE r.d < 2) SELECT count(*) AS n FROM r"
+                        + " GROUP BY s",
+                "WITH RECURSIVE r(s, d) AS (SELECT 'x', 0 UNION ALL SELECT c.ssn, r.d + 1 FROM r JOIN claims c ON c.id = r.d WHERE r.d < 3)"
+                        + " SELECT s FROM r ORDER BY s",
+                "WITH RECURSIVE a AS (SELECT n FROM b), b(n) AS (SELECT 1) SELECT n FROM a",
+                "WITH RECURSIVE users AS (SELECT id, name FROM users) SELECT name FROM users",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT (SELECT count(*) FROM r) + 1 FROM r WHERE n < 5) SELECT n FROM r",
+                "WITH RECURSIVE r(u, d) AS (SELECT 1, 0 UNION ALL SELECT r.u, r.d + 1 FROM r WHERE r.d < 2) SELECT (SELECT u FROM users u LIMIT 1) AS v FROM r"));
         for (String f : new TreeSet<>(FunctionCatalog.NEVER)) {
             v.add("SELECT " + f + "('x') AS v");
         }

@@ -59,7 +59,49 @@ class PostgresValidatorTest {
                 "SELECT region, count(*) AS n FROM regions RIGHT JOIN claims USING (region) GROUP BY region",
                 "SELECT c.id, x.n FROM claims c CROSS JOIN LATERAL (SELECT count(*) AS n FROM claims d WHERE d.region = c.region) x",
                 "SELECT r.region, x.id FROM regions r LEFT JOIN LATERAL (SELECT id FROM claims WHERE claims.region = r.region"
-                        + " ORDER BY amount DESC LIMIT 1) x ON TRUE");
+                        + " ORDER BY amount DESC LIMIT 1) x ON TRUE",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT n FROM r",
+                "WITH RECURSIVE chain AS (SELECT id, region, 1 AS depth FROM claims WHERE id = 1 UNION ALL SELECT c.id, c.region, chain.depth + 1"
+                        + " FROM chain JOIN claims c ON c.id = chain.id + 4 WHERE chain.depth < 5) SELECT * FROM chain",
+                "WITH RECURSIVE p(name, path, d) AS (SELECT name, name, 0 FROM users UNION SELECT p.name, p.path || '/' || u.name, p.d + 1"
+                        + " FROM p JOIN users u ON u.name > p.name WHERE p.d <= 3) SELECT path FROM p ORDER BY path",
+                "WITH x(a, b) AS (SELECT region, count(*) FROM claims GROUP BY region) SELECT a, b FROM x");
+    }
+
+    @Test
+    void recursiveCommonTableExpressionsMustCountTheirDepthAndCarryTheirFacts() {
+        QueryPlan p = validator.plan("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT n FROM r");
+        assertThat(p.executableSql()).isEqualTo("WITH RECURSIVE \"q1\"(\"n\") AS ((SELECT 1 AS \"?column?\") UNION ALL"
+                + " (SELECT (\"t2\".\"n\" + 1) AS \"?column?\" FROM \"q1\" AS \"t2\" WHERE (\"t2\".\"n\" < 10)))"
+                + " SELECT \"t3\".\"n\" AS \"n\" FROM \"q1\" AS \"t3\" LIMIT 1001");
+        // lineage runs through the recursive term: the path holds names of the anchor and of the term's join
+        QueryPlan path = validator.plan("WITH RECURSIVE p(name, path, d) AS (SELECT name, name, 0 FROM users UNION ALL"
+                + " SELECT p.name, p.path || '/' || r.manager, p.d + 1 FROM p JOIN regions r ON r.region > p.path WHERE p.d < 3) SELECT path FROM p");
+        assertThat(path.outputs().get(0).lineage()).containsExactlyInAnyOrder(new ColumnRef(TableRef.of("s", "users"), "name"),
+                new ColumnRef(TableRef.of("s", "regions"), "manager"));
+        // a sensitive value reaching a filter or a partial step inside the recursion is seen
+        assertRefused("WITH RECURSIVE p(s, d) AS (SELECT password, 0 FROM users UNION ALL SELECT p.s, p.d + 1 FROM p WHERE p.d < 3 AND p.s > 'm')"
+                + " SELECT count(*) AS n FROM p", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE p(s, d) AS (SELECT password, 0 FROM users UNION ALL SELECT substring(p.s, 2), p.d + 1 FROM p WHERE p.d < 3)"
+                + " SELECT s FROM p", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE p(s, d) AS (SELECT name, 0 FROM users UNION ALL SELECT p.s, p.d + 1 FROM p WHERE p.d < 3)"
+                + " SELECT s FROM p UNION SELECT api_key FROM users", ErrorCode.UNKNOWN_COLUMN);
+        assertRefused("WITH RECURSIVE p(k, d) AS (SELECT id, 0 FROM users UNION ALL SELECT u.api_key, p.d + 1 FROM p JOIN users u ON u.id = p.k"
+                + " WHERE p.d < 3) SELECT k FROM p", ErrorCode.UNKNOWN_COLUMN);
+        // unbounded or exponential recursions are refused
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10 OR n > 0) SELECT n FROM r", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n FROM r WHERE n < 10) SELECT n FROM r", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n - 1 FROM r WHERE n < 10) SELECT n FROM r", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT id FROM claims UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT n FROM r", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100000000) SELECT n FROM r", ErrorCode.UNBOUNDED_COST);
+        assertRefused("WITH RECURSIVE r(s, d) AS (SELECT name, 0 FROM users UNION ALL SELECT r.s || r.s, r.d + 1 FROM r WHERE r.d < 30)"
+                + " SELECT length(s) AS l FROM r", ErrorCode.UNBOUNDED_COST);
+        assertRefused("WITH RECURSIVE r(s, d) AS (SELECT name, 0 FROM users UNION ALL SELECT repeat(r.s, 2), r.d + 1 FROM r WHERE r.d < 30)"
+                + " SELECT length(s) AS l FROM r", ErrorCode.UNBOUNDED_COST);
+        // forward and self references outside the recursive term
+        assertRefused("WITH RECURSIVE a AS (SELECT n FROM b), b(n) AS (SELECT 1) SELECT n FROM a", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE claims AS (SELECT id FROM claims) SELECT id FROM claims", ErrorCode.CONSTRUCT_NOT_ALLOWED);
     }
 
     @Test
