@@ -383,7 +383,8 @@ final class SelectRenderer {
             Optional<List<String>> columns = cteColumns(item);
             Query q;
             String renderedName;
-            if (recursive && ps.getSelect() instanceof SetOperationList union) {
+            if (recursive && ps.getSelect() instanceof SetOperationList union && union.getOperations() != null
+                    && union.getOperations().stream().allMatch(op -> op.getClass() == UnionOp.class)) {
                 renderedName = "q" + (++aliases);
                 q = recursiveCte(name, renderedName, union, columns, scope);
             } else {

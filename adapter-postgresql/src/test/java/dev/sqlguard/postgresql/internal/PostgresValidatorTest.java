@@ -99,6 +99,10 @@ class PostgresValidatorTest {
                 + " SELECT length(s) AS l FROM r", ErrorCode.UNBOUNDED_COST);
         assertRefused("WITH RECURSIVE r(s, d) AS (SELECT name, 0 FROM users UNION ALL SELECT repeat(r.s, 2), r.d + 1 FROM r WHERE r.d < 30)"
                 + " SELECT length(s) AS l FROM r", ErrorCode.UNBOUNDED_COST);
+        // a WITH RECURSIVE list may hold ordinary items, EXCEPT and INTERSECT included
+        assertThat(validator.plan("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3),"
+                + " e AS (SELECT id FROM claims EXCEPT SELECT n FROM r) SELECT count(*) AS c FROM e").executableSql())
+                .startsWith("WITH RECURSIVE \"q1\"(\"n\") AS (").contains("\"q5\"(\"id\") AS ((SELECT");
         // forward and self references outside the recursive term
         assertRefused("WITH RECURSIVE a AS (SELECT n FROM b), b(n) AS (SELECT 1) SELECT n FROM a", ErrorCode.CONSTRUCT_NOT_ALLOWED);
         assertRefused("WITH RECURSIVE claims AS (SELECT id FROM claims) SELECT id FROM claims", ErrorCode.CONSTRUCT_NOT_ALLOWED);
