@@ -192,6 +192,73 @@ class PostgresHonestCorpusTest {
                 "SELECT date_trunc('month', created) AS m, region, count(*) AS n FROM claims GROUP BY ROLLUP (1, 2) ORDER BY 1, 2",
                 "SELECT region AS r, status, count(*) AS n FROM claims GROUP BY region, ROLLUP (status) ORDER BY 1, 2",
                 "SELECT region, status, max(amount) AS m FROM claims GROUP BY CUBE ((region, status)) ORDER BY 1, 2"));
+        // JOIN ... USING and NATURAL JOIN: the merged column, its place first in *, and each join kind's merged value
+        for (String kind : new String[] {"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"}) {
+            q.add("SELECT region, count(c.id) AS n, max(r.manager) AS m FROM claims c " + kind + " regions r USING (region) GROUP BY region ORDER BY 1");
+            q.add("SELECT * FROM regions " + kind + " (SELECT region, count(*) AS n FROM claims WHERE status = 'DENIED' GROUP BY region) d"
+                    + " USING (region) ORDER BY 1");
+            q.add("SELECT * FROM (SELECT region, status FROM claims WHERE id <= 12) a NATURAL " + kind.replace("JOIN", "").strip()
+                    + " JOIN (SELECT region, status, count(*) AS n FROM claims WHERE id > 6 GROUP BY 1, 2) b ORDER BY 1, 2, 3");
+            q.add("SELECT k, a.k AS ak, b.k AS bk FROM (SELECT g AS k FROM generate_series(1, 6) g) a " + kind
+                    + " (SELECT g AS k FROM generate_series(4, 9) g) b USING (k) ORDER BY 1, 2, 3");
+        }
+        q.addAll(List.of(
+                "SELECT * FROM regions NATURAL JOIN regions r2 ORDER BY 1",
+                "SELECT region, manager, count(*) AS n FROM claims NATURAL JOIN regions GROUP BY region, manager ORDER BY 1",
+                "SELECT c.id, name FROM claims c NATURAL JOIN users WHERE c.id < 3 ORDER BY 1",
+                "SELECT * FROM regions r1 JOIN regions r2 USING (region, manager) ORDER BY region",
+                "SELECT region, a.n, b.m FROM (SELECT region, count(*) AS n FROM claims GROUP BY region) a"
+                        + " JOIN (SELECT region, max(amount) AS m FROM claims GROUP BY region) b USING (region)"
+                        + " JOIN regions USING (region) WHERE region <> 'east' ORDER BY region",
+                // the merged column has the two sides' common type, as COALESCE gives it: numeric here, text there
+                "SELECT k / 2 AS h FROM (SELECT 3 AS k) a JOIN (SELECT 3.0 AS k) b USING (k)",
+                "SELECT k, octet_length(k) AS l FROM (SELECT CAST('ab' AS char(4)) AS k) a JOIN (SELECT 'ab'::text AS k) b USING (k)",
+                "SELECT k, octet_length(k) AS l FROM (SELECT 'ab'::text AS k) a RIGHT JOIN (SELECT CAST('ab' AS char(4)) AS k) b USING (k)",
+                "SELECT k FROM (SELECT 1.50 AS k) a FULL JOIN (SELECT 1.5 AS k) b USING (k)",
+                "SELECT region, status, count(*) AS n FROM claims c JOIN regions USING (region) GROUP BY region, status ORDER BY 1, 2",
+                // LATERAL subqueries with outer references
+                "SELECT r.region, x.id, x.amount FROM regions r CROSS JOIN LATERAL (SELECT id, amount FROM claims c"
+                        + " WHERE c.region = r.region ORDER BY amount DESC, id LIMIT 2) x ORDER BY 1, 3 DESC",
+                "SELECT r.region, x.n FROM regions r, LATERAL (SELECT count(*) AS n FROM claims WHERE claims.region = r.region"
+                        + " AND status = 'DENIED') x ORDER BY 1",
+                "SELECT r.manager, x.first_claim FROM regions r LEFT JOIN LATERAL (SELECT min(created) AS first_claim FROM claims c"
+                        + " WHERE c.region = r.region AND c.amount > 40000) x ON TRUE ORDER BY 1",
+                "SELECT u.name, x.total FROM users u JOIN LATERAL (SELECT sum(amount) AS total FROM claims c WHERE c.id <= u.id * 10) x"
+                        + " ON x.total > 0 ORDER BY 1",
+                "SELECT g, x.n FROM generate_series(1, 5) g, LATERAL (SELECT count(*) AS n FROM claims WHERE id % 5 = g - 1) x ORDER BY 1",
+                "SELECT c.id, x.prev FROM claims c LEFT JOIN LATERAL (SELECT max(p.amount) AS prev FROM claims p WHERE p.region = c.region"
+                        + " AND p.id < c.id) x ON TRUE WHERE c.id <= 10 ORDER BY 1",
+                "SELECT region, x.k FROM claims c JOIN regions r USING (region), LATERAL (SELECT upper(r.manager) || '-' || c.status AS k) x"
+                        + " WHERE c.id < 8 ORDER BY c.id",
+                // WITH RECURSIVE with a literal depth bound, and column lists
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT n FROM r ORDER BY n",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT sum(n) AS s, count(*) AS c FROM r",
+                "WITH RECURSIVE d(dt, i) AS (SELECT DATE '2024-01-01', 0 UNION ALL SELECT dt + 7, i + 1 FROM d WHERE i < 30)"
+                        + " SELECT d.dt, count(c.id) AS n FROM d LEFT JOIN claims c ON c.created >= d.dt AND c.created < d.dt + 7 GROUP BY d.dt ORDER BY 1",
+                "WITH RECURSIVE chain AS (SELECT id, region, 1 AS depth FROM claims WHERE id = 1 UNION ALL SELECT c.id, c.region, chain.depth + 1"
+                        + " FROM chain JOIN claims c ON c.id = chain.id + 4 WHERE chain.depth < 5) SELECT * FROM chain ORDER BY depth",
+                "WITH RECURSIVE p(name, path, d) AS (SELECT name, CAST(name AS text), 0 FROM users UNION SELECT p.name, p.path || '/' || u.name, p.d + 1"
+                        + " FROM p JOIN users u ON u.name > p.name WHERE p.d < 3) SELECT path, d FROM p ORDER BY path",
+                "WITH RECURSIVE m(mon, k) AS (SELECT DATE '2024-01-01', 1 UNION ALL SELECT CAST(mon + INTERVAL '1 month' AS date), k + 1 FROM m"
+                        + " WHERE k < 12) SELECT m.mon, count(c.id) AS n, coalesce(sum(c.amount), 0) AS total FROM m"
+                        + " LEFT JOIN claims c ON date_trunc('month', c.created) = m.mon GROUP BY m.mon ORDER BY 1",
+                "WITH RECURSIVE t(i, total) AS (SELECT 1, CAST(0 AS numeric) UNION ALL SELECT t.i + 1, t.total + (SELECT amount FROM claims"
+                        + " WHERE id = t.i) FROM t WHERE t.i < 10) SELECT i, total FROM t ORDER BY i",
+                "WITH RECURSIVE fib(i, a, b) AS (SELECT 1, CAST(0 AS bigint), CAST(1 AS bigint) UNION ALL SELECT i + 1, b, a + b FROM fib"
+                        + " WHERE i < 30) SELECT i, a FROM fib ORDER BY i",
+                "WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT 1 + n FROM r WHERE 20 > n) SELECT count(*) AS c, max(n) AS m FROM r",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 2 FROM r WHERE n <= 15), s AS (SELECT n, n * n AS sq FROM r)"
+                        + " SELECT n, sq FROM s ORDER BY n",
+                "WITH RECURSIVE ordered(region, pos) AS (SELECT min(region), 1 FROM regions UNION ALL SELECT (SELECT min(r.region) FROM regions r"
+                        + " WHERE r.region > o.region), o.pos + 1 FROM ordered o WHERE o.pos < 4) SELECT region, pos FROM ordered ORDER BY pos",
+                "WITH RECURSIVE r(n, src) AS (SELECT 1, 'a' UNION ALL SELECT 5, 'b' UNION ALL SELECT n + 1, src FROM r WHERE n < 8)"
+                        + " SELECT src, count(*) AS c FROM r GROUP BY src ORDER BY src",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT n + 1 FROM r WHERE n < 5) SELECT r.n, c.region FROM r JOIN claims c ON c.id = r.n ORDER BY 1",
+                "WITH RECURSIVE lvl(region, n) AS (SELECT region, 1 FROM regions UNION ALL SELECT l.region, l.n + 1 FROM lvl l WHERE l.n < 3),"
+                        + " tot AS (SELECT region, count(*) AS c FROM claims GROUP BY region) SELECT region, n, c FROM lvl JOIN tot USING (region) ORDER BY 1, 2",
+                "WITH x(a, b) AS (SELECT region, count(*) FROM claims GROUP BY region) SELECT a, b FROM x ORDER BY a",
+                "WITH x(r, m) AS (SELECT region, manager FROM regions), y AS (SELECT r, count(*) AS n FROM x JOIN claims c ON c.region = x.r GROUP BY r)"
+                        + " SELECT * FROM y ORDER BY r"));
         return q;
     }
 

@@ -126,7 +126,7 @@ class PostgresHostileTest {
                 "SELECT column_name FROM information_schema.columns", "SELECT query FROM pg_stat_activity",
                 "SELECT id FROM public.claims", "SELECT id FROM pg_temp.claims", "SELECT id FROM test.public.claims",
                 "SELECT id FROM \"Claims\"", "SELECT api_key FROM users", "SELECT * FROM users", "SELECT u.* FROM users u",
-                "SELECT name FROM users NATURAL JOIN claims", "SELECT name FROM users JOIN claims USING (id)",
+                "SELECT * FROM users NATURAL JOIN (SELECT 1 AS id) x", "SELECT api_key FROM users JOIN claims USING (id)",
                 "SELECT id FROM ONLY claims", "SELECT id FROM claims TABLESAMPLE SYSTEM (50)",
                 "SELECT id FROM LATERAL (SELECT id FROM claims) x", "SELECT g FROM generate_series(1, 100000000000) g",
                 "SELECT * FROM unnest(ARRAY[1,2]) AS u", "SELECT * FROM pg_ls_dir('/') AS f",
@@ -182,7 +182,58 @@ class PostgresHostileTest {
                 "SELECT repeat(name, id::integer) AS r FROM users", "SELECT lpad(name, id::integer * 1000000) AS r FROM users",
                 "SELECT generate_series(1, 1000000000) AS g", "SELECT generate_series(1, id) AS g FROM claims",
                 "SELECT replace(name, 'a', repeat('b', 1000000)) AS r FROM users",
-                "SELECT levenshtein(name, name) AS d FROM users", "SELECT id FROM claims ORDER BY random()"));
+                "SELECT levenshtein(name, name) AS d FROM users", "SELECT id FROM claims ORDER BY random()",
+                // USING and NATURAL joins: a hidden or sensitive column as the join key, the merged output, a filter or an ordering
+                "SELECT x.id FROM users NATURAL JOIN (SELECT 1 AS id, 'ak_live_alice_0001' AS api_key) x",
+                "SELECT count(*) AS n FROM users JOIN (SELECT 'ak_live_alice_0001' AS api_key) x USING (api_key)",
+                "SELECT api_key FROM users u JOIN users v USING (id)", "SELECT u.api_key FROM users u NATURAL JOIN users v",
+                "SELECT * FROM users u JOIN (SELECT 1 AS id) x USING (id)", "SELECT u.* FROM users u JOIN regions r ON TRUE",
+                "SELECT count(*) AS n FROM users JOIN (SELECT 'hunter2-alice-pw' AS password) x USING (password)",
+                "SELECT count(*) AS n FROM users NATURAL JOIN (SELECT 1 AS id, 'hunter2-alice-pw' AS password) x",
+                "SELECT count(*) AS n FROM claims NATURAL JOIN (SELECT '123-45-6789' AS ssn) x",
+                "SELECT k FROM (SELECT ssn AS k FROM claims) a JOIN (SELECT '123-45-6789' AS k) b USING (k)",
+                "SELECT count(*) AS n FROM (SELECT password AS k FROM users) a FULL JOIN (SELECT 'x' AS k) b USING (k) WHERE k > 'm'",
+                "SELECT k FROM (SELECT password AS k FROM users) a RIGHT JOIN (SELECT 'x' AS k) b USING (k) ORDER BY k",
+                "SELECT u.id FROM users u JOIN users v USING (id) WHERE v.password LIKE 'h%'",
+                "SELECT region FROM claims JOIN regions USING (region) ORDER BY ssn",
+                "SELECT substring(k, 1, 1) AS c FROM (SELECT password AS k FROM users) a NATURAL FULL JOIN (SELECT 'x' AS k) b",
+                "SELECT count(*) AS n FROM users a JOIN users b USING (name) JOIN users c USING (password)",
+                // LATERAL: outer hidden or sensitive columns inside the subquery
+                "SELECT x.k FROM users u, LATERAL (SELECT u.api_key AS k) x", "SELECT x.k FROM users u, LATERAL (SELECT api_key AS k) x",
+                "SELECT x.n FROM users u CROSS JOIN LATERAL (SELECT count(*) AS n FROM claims WHERE u.password LIKE 'h%') x",
+                "SELECT u.name FROM users u JOIN LATERAL (SELECT 1 AS one) x ON u.password = 'hunter2-alice-pw'",
+                "SELECT x.v FROM users u LEFT JOIN LATERAL (SELECT u AS v) x ON TRUE",
+                "SELECT x.p FROM users u, LATERAL (SELECT substring(u.password, 1, 1) AS p) x",
+                "SELECT x.* FROM users u, LATERAL (SELECT u.*) x",
+                "SELECT u.id FROM users u, LATERAL (SELECT v.id FROM users v WHERE v.api_key = 'ak_live_alice_0001') x",
+                "SELECT x.n FROM users u, LATERAL (SELECT count(*) AS n FROM claims c WHERE c.ssn = u.name) x",
+                "SELECT x.n FROM users u FULL JOIN LATERAL (SELECT u.id AS n) x ON TRUE",
+                "SELECT x.n FROM claims c, users u JOIN LATERAL (SELECT c.ssn AS n) x ON TRUE",
+                "SELECT x.r FROM users u, LATERAL (SELECT rank() OVER (ORDER BY u.password) AS r) x",
+                "SELECT x.n FROM users u, LATERAL (SELECT id AS n FROM claims WHERE claims.id = u.id ORDER BY u.password) x",
+                // WITH RECURSIVE: unbounded or exponential recursion, hidden and sensitive columns through the recursive term
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 0 FROM r WHERE n < 10) SELECT count(*) AS c FROM r",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10 OR TRUE) SELECT count(*) AS c FROM r",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000000) SELECT count(*) AS c FROM r",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT r.n + 1 FROM r CROSS JOIN claims WHERE r.n < 50) SELECT count(*) AS c FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT name, 0 FROM users UNION ALL SELECT r.s || r.s, r.d + 1 FROM r WHERE r.d < 40) SELECT length(s) AS l FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT name, 0 FROM users UNION ALL SELECT repeat(r.s, 2), r.d + 1 FROM r WHERE r.d < 40) SELECT length(s) AS l FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT password, 0 FROM users UNION ALL SELECT r.s, r.d + 1 FROM r WHERE r.d < 3 AND r.s LIKE 'h%')"
+                        + " SELECT count(*) AS n FROM r",
+                "WITH RECURSIVE r(k, d) AS (SELECT api_key, 0 FROM users UNION ALL SELECT k, d + 1 FROM r WHERE d < 3) SELECT k FROM r",
+                "WITH RECURSIVE r(k, d) AS (SELECT 'x', 0 UNION ALL SELECT u.api_key, r.d + 1 FROM r JOIN users u ON u.id = r.d WHERE r.d < 3) SELECT k FROM r",
+                "WITH RECURSIVE r(id, d) AS (SELECT id, 0 FROM users UNION ALL SELECT u.id, r.d + 1 FROM r JOIN users u ON u.password > 'm' WHERE r.d < 2)"
+                        + " SELECT id FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT password, 0 FROM users UNION ALL SELECT substring(r.s, 2), r.d + 1 FROM r WHERE r.d < 20) SELECT s FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT password, 0 FROM users UNION SELECT r.s, r.d + 1 FROM r WHERE r.d < 3) SELECT count(*) AS n FROM r",
+                "WITH RECURSIVE r(s, d) AS (SELECT ssn, 0 FROM claims UNION ALL SELECT r.s, r.d + 1 FROM r WHERE r.d < 2) SELECT count(*) AS n FROM r"
+                        + " GROUP BY s",
+                "WITH RECURSIVE r(s, d) AS (SELECT 'x', 0 UNION ALL SELECT c.ssn, r.d + 1 FROM r JOIN claims c ON c.id = r.d WHERE r.d < 3)"
+                        + " SELECT s FROM r ORDER BY s",
+                "WITH RECURSIVE a AS (SELECT n FROM b), b(n) AS (SELECT 1) SELECT n FROM a",
+                "WITH RECURSIVE users AS (SELECT id, name FROM users) SELECT name FROM users",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT (SELECT count(*) FROM r) + 1 FROM r WHERE n < 5) SELECT n FROM r",
+                "WITH RECURSIVE r(u, d) AS (SELECT 1, 0 UNION ALL SELECT r.u, r.d + 1 FROM r WHERE r.d < 2) SELECT (SELECT u FROM users u LIMIT 1) AS v FROM r"));
         for (String f : new TreeSet<>(FunctionCatalog.NEVER)) {
             v.add("SELECT " + f + "('x') AS v");
         }

@@ -92,6 +92,7 @@ import net.sf.jsqlparser.statement.select.Fetch;
 import net.sf.jsqlparser.statement.select.GroupByElement;
 import net.sf.jsqlparser.statement.select.IntersectOp;
 import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.LateralSubSelect;
 import net.sf.jsqlparser.statement.select.Limit;
 import net.sf.jsqlparser.statement.select.Offset;
 import net.sf.jsqlparser.statement.select.OrderByElement;
@@ -156,14 +157,42 @@ final class SelectRenderer {
     private record Query(String sql, List<Out> outputs) {
     }
 
-    /** A column a FROM item offers: its name, the flows of its value, and whether it is hidden by the allowlist. */
-    private record Col(String name, List<Flow> flows, boolean hidden) {
+    /**
+     * A column a FROM item offers: its name, its rendered expression ({@code "tN"."name"}, or the merged
+     * value of a {@code USING} column), the flows of its value, and whether it is hidden by the allowlist.
+     */
+    private record Col(String name, String sql, List<Flow> flows, boolean hidden) {
+        static Col of(String renderedAlias, String name, List<Flow> flows, boolean hidden) {
+            return new Col(name, SqlText.identifier(renderedAlias) + "." + SqlText.identifier(name), flows, hidden);
+        }
+
+        Value value() {
+            return new Value(sql, flows);
+        }
     }
 
-    /** A FROM item: the name the query may use for it, the alias sqlguard renders, its columns. */
-    private record Source(String visibleName, Optional<String> baseSchema, String renderedAlias, List<Col> columns) {
+    /**
+     * A FROM item: the name the query may use for it (null for the unnamed result of a {@code USING}
+     * or {@code NATURAL} join), the alias sqlguard renders, its columns, and whether a bare column
+     * name may reach them (not once a {@code USING}/{@code NATURAL} join took the item in: PostgreSQL
+     * then reads bare names from the join's own columns, and {@code alias.column} still from the item).
+     */
+    private record Source(String visibleName, Optional<String> baseSchema, String renderedAlias, List<Col> columns,
+                          boolean columnsVisible) {
+        Source(String visibleName, Optional<String> baseSchema, String renderedAlias, List<Col> columns) {
+            this(visibleName, baseSchema, renderedAlias, columns, true);
+        }
+
         List<Col> find(String name) {
             return columns.stream().filter(c -> c.name().equals(name)).toList();
+        }
+
+        boolean named() {
+            return visibleName != null;
+        }
+
+        Source absorbed() {
+            return new Source(visibleName, baseSchema, renderedAlias, columns, false);
         }
     }
 
@@ -179,6 +208,8 @@ final class SelectRenderer {
         final List<Source> sources = new ArrayList<>();
         final Map<String, Query> ctes = new HashMap<>();
         final Map<String, String> cteNames = new HashMap<>();
+        /** Names of a {@code WITH RECURSIVE} list not defined yet: a reference to one is refused, not read as a table. */
+        final Set<String> pendingCtes = new java.util.HashSet<>();
 
         Scope(Scope parent, Scope cteParent) {
             this.parent = parent;
@@ -192,6 +223,18 @@ final class SelectRenderer {
                 }
             }
             return Optional.empty();
+        }
+
+        boolean pendingCte(String name) {
+            for (Scope s = this; s != null; s = s.cteParent) {
+                if (s.cteNames.containsKey(name)) {
+                    return false;
+                }
+                if (s.pendingCtes.contains(name)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         Query cteQuery(String name) {
@@ -224,6 +267,29 @@ final class SelectRenderer {
     private final List<Integer> parameterIndices = new ArrayList<>();
     private int aliases;
     private int queryDepth;
+    /** The recursive common table expression whose recursive term is being rendered, if any. */
+    private Recursion recursion;
+
+    /** What the renderer learns about one recursive term while it renders it. */
+    private static final class Recursion {
+        final Query self;
+        final PlainSelect term;
+        final List<Optional<Long>> anchorLiterals;
+        String selfAlias;
+        List<Col> selfColumns;
+        Long depth;
+
+        Recursion(Query self, PlainSelect term, List<Optional<Long>> anchorLiterals) {
+            this.self = self;
+            this.term = term;
+            this.anchorLiterals = anchorLiterals;
+        }
+    }
+
+    /** The facts recorded so far, to undo a rendering pass whose facts are not the final ones. */
+    private record State(int aliases, Set<TableRef> tables, Set<ColumnUse> uses, Set<String> functions,
+                         Map<String, Amplification> amplifications) {
+    }
 
     SelectRenderer(SchemaSnapshot schema, GuardrailPolicy policy, Set<String> functionAllowlist) {
         this.schema = requireNonNull(schema, "schema is null");
@@ -291,14 +357,21 @@ final class SelectRenderer {
         if (items == null || items.isEmpty()) {
             return "";
         }
+        // RECURSIVE is written once and applies to the whole list (JSqlParser marks the first item only)
+        boolean recursive = items.stream().anyMatch(WithItem::isRecursive);
+        if (recursive) {
+            for (WithItem<?> item : items) {
+                String name = SqlText.name(item.getAlias().getName());
+                if (!scope.pendingCtes.add(name)) {
+                    throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name) + " is used for two common table expressions.");
+                }
+            }
+        }
         List<String> rendered = new ArrayList<>();
         for (WithItem<?> item : items) {
-            if (item.isRecursive()) {
-                throw construct("Recursive common table expressions are not allowed.");
-            }
-            if (item.isMaterialized() || item.isUsingNot() || item.getWithItemList() != null || item.getSearchClause() != null
+            if (item.isMaterialized() || item.isUsingNot() || item.getSearchClause() != null
                     || item.getCycleClause() != null || item.getWithFunctionDeclaration() != null) {
-                throw construct("A common table expression may only be written name AS (SELECT ...).");
+                throw construct("A common table expression may only be written name [(columns)] AS (SELECT ...).");
             }
             if (!(item.getParenthesedStatement() instanceof ParenthesedSelect ps) || ps.getAlias() != null) {
                 throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED, "A common table expression must be a SELECT.");
@@ -307,14 +380,351 @@ final class SelectRenderer {
             if (scope.cteNames.containsKey(name)) {
                 throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name) + " is used for two common table expressions.");
             }
-            Query q = query(ps.getSelect(), scope, false);
+            Optional<List<String>> columns = cteColumns(item);
+            Query q;
+            String renderedName;
+            if (recursive && ps.getSelect() instanceof SetOperationList union && union.getOperations() != null
+                    && union.getOperations().stream().allMatch(op -> op.getClass() == UnionOp.class)) {
+                renderedName = "q" + (++aliases);
+                q = recursiveCte(name, renderedName, union, columns, scope);
+            } else {
+                q = renamed(query(ps.getSelect(), scope, false), columns);
+                renderedName = "q" + (++aliases);
+            }
             requireUniqueLabels(q);
-            String rendered_ = "q" + (++aliases);
+            scope.pendingCtes.remove(name);
             scope.ctes.put(name, q);
-            scope.cteNames.put(name, rendered_);
-            rendered.add(SqlText.identifier(rendered_) + " AS (" + q.sql() + ")");
+            scope.cteNames.put(name, renderedName);
+            String list = columns.isPresent() || recursive
+                    ? "(" + String.join(", ", q.outputs().stream().map(o -> SqlText.identifier(o.label())).toList()) + ")" : "";
+            rendered.add(SqlText.identifier(renderedName) + list + " AS (" + q.sql() + ")");
         }
-        return "WITH " + String.join(", ", rendered) + " ";
+        return (recursive ? "WITH RECURSIVE " : "WITH ") + String.join(", ", rendered) + " ";
+    }
+
+    /** The column names of {@code name (a, b) AS (...)}, if written. */
+    private static Optional<List<String>> cteColumns(WithItem<?> item) {
+        if (item.getWithItemList() == null) {
+            return Optional.empty();
+        }
+        List<String> names = new ArrayList<>();
+        for (SelectItem<?> c : item.getWithItemList()) {
+            if (c.getAlias() != null || !(c.getExpression() instanceof Column col) || col.getClass() != Column.class || col.getTable() != null) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A common table expression's column list takes bare names.");
+            }
+            String name = SqlText.name(col.getColumnName());
+            SqlText.identifier(name);
+            names.add(name);
+        }
+        return Optional.of(names);
+    }
+
+    /** A query's outputs under the names of a column list (as many as it returns). */
+    private static Query renamed(Query q, Optional<List<String>> columns) {
+        if (columns.isEmpty()) {
+            return q;
+        }
+        if (columns.get().size() != q.outputs().size()) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "A common table expression's column list must name each of its "
+                    + q.outputs().size() + " columns.");
+        }
+        List<Out> outs = new ArrayList<>();
+        for (int i = 0; i < columns.get().size(); i++) {
+            outs.add(new Out(columns.get().get(i), q.outputs().get(i).flows()));
+        }
+        return new Query(q.sql(), outs);
+    }
+
+    /** How many passes over a recursive term may be needed for its flows to settle before the query counts as too complex. */
+    private static final int MAX_RECURSION_PASSES = 8;
+    private static final Set<String> COPYING = Set.of("||", "concat", "concat_ws");
+
+    /**
+     * {@code WITH RECURSIVE name [(columns)] AS (anchor UNION [ALL] term)}. PostgreSQL has no
+     * recursion limit, so the term must count its depth: one output column starts at an integer
+     * literal in every anchor, the term computes it as {@code name.col + k} (a positive literal) and
+     * its WHERE has {@code name.col < L} (or {@code <=}) as a top-level conjunct. The depth is then at
+     * most {@code (L - start) / k + 1} levels, refused beyond {@link Amplification#maxAbsolute}.
+     *
+     * <p>Facts run through the recursion: the term is rendered with the self-reference's columns
+     * carrying the anchor's flows, then again with what the term added, until the flows settle
+     * (a step repeated in one chain counts once, so they do settle); only the last pass's facts are
+     * kept. A first pass with one marker flow per column refuses a term that copies a value of the
+     * previous level more than once through a concatenation or passes it through an amplifying call:
+     * such values grow exponentially with the depth.
+     */
+    private Query recursiveCte(String name, String renderedName, SetOperationList union, Optional<List<String>> columns, Scope scope) {
+        List<Select> selects = union.getSelects();
+        List<SetOperation> ops = union.getOperations();
+        if (selects == null || selects.size() < 2 || ops == null || ops.size() != selects.size() - 1) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "A set operation needs two or more queries.");
+        }
+        boolean all = ops.get(0).isAll();
+        for (SetOperation op : ops) {
+            if (op.getClass() != UnionOp.class || op.isAll() != all
+                    || (op.getModifier() != null && !op.getModifier().isBlank() && !op.isAll() && !op.isDistinct())) {
+                throw construct("A recursive common table expression is written anchor UNION [ALL] recursive term, with one kind of UNION.");
+            }
+        }
+        if (hasTail(union) || union.getWithItemsList() != null && !union.getWithItemsList().isEmpty()) {
+            throw construct("A recursive common table expression takes no ORDER BY, LIMIT or WITH of its own.");
+        }
+        List<Query> anchors = new ArrayList<>();
+        List<Optional<Long>> literals = null;
+        for (Select s : selects.subList(0, selects.size() - 1)) {
+            Query a = query(s, new Scope(scope, scope), false);
+            if (!anchors.isEmpty() && a.outputs().size() != anchors.get(0).outputs().size()) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "Each query of a set operation must return the same number of columns.");
+            }
+            anchors.add(a);
+            List<Optional<Long>> own = integerLiterals(s, a.outputs().size());
+            if (literals == null) {
+                literals = own;
+            } else {
+                for (int i = 0; i < own.size(); i++) {
+                    Optional<Long> mine = own.get(i);
+                    Optional<Long> known = literals.get(i);
+                    literals.set(i, mine.isPresent() && known.isPresent() ? Optional.of(Math.min(mine.get(), known.get())) : Optional.empty());
+                }
+            }
+        }
+        int width = anchors.get(0).outputs().size();
+        List<String> labels = columns.orElseGet(() -> anchors.get(0).outputs().stream().map(Out::label).toList());
+        if (labels.size() != width) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "A common table expression's column list must name each of its " + width + " columns.");
+        }
+        List<List<Flow>> anchorFlows = new ArrayList<>();
+        for (int i = 0; i < width; i++) {
+            List<Flow> flows = new ArrayList<>();
+            for (Query a : anchors) {
+                flows.addAll(a.outputs().get(i).flows());
+            }
+            anchorFlows.add(flows);
+        }
+        Select term = selects.get(selects.size() - 1);
+        Select inner = term;
+        while (inner instanceof ParenthesedSelect p && p.getClass() == ParenthesedSelect.class && p.getAlias() == null && !hasTail(p)) {
+            inner = p.getSelect();
+        }
+        PlainSelect plainTerm = inner.getClass() == PlainSelect.class ? (PlainSelect) inner : null;
+        scope.pendingCtes.remove(name);
+        scope.cteNames.put(name, renderedName);
+        Recursion outer = recursion;
+        try {
+            // pass 0: markers, to see how the term transforms the previous level's values
+            List<List<Flow>> markers = new ArrayList<>();
+            for (int i = 0; i < width; i++) {
+                markers.add(List.of(new Flow(new ColumnRef(TableRef.of("sqlguard_recursion", "previous_level"), "c" + i), List.of())));
+            }
+            State before = snapshot();
+            Query probe = term(name, term, scope, labels, markers, plainTerm, literals);
+            restore(before);
+            if (recursion.selfAlias == null) {
+                // no self-reference: an ordinary UNION under a WITH RECURSIVE list
+                Query t = term(name, term, scope, labels, anchorFlows, plainTerm, literals);
+                return unionOf(anchors, t, labels, all);
+            }
+            for (Out o : probe.outputs()) {
+                List<Flow> previous = o.flows().stream().filter(f -> f.column().table().table().equals("previous_level")).toList();
+                boolean amplified = previous.stream().anyMatch(f -> f.chain().stream().anyMatch(st -> st.costClass() == CostClass.AMPLIFYING));
+                boolean copied = previous.size() > 1 && previous.stream().anyMatch(f -> f.chain().stream().anyMatch(st -> COPYING.contains(st.operation())));
+                if (amplified || copied) {
+                    throw new GuardException(ErrorCode.UNBOUNDED_COST, "The recursive term builds a value from the previous level's value more than once"
+                            + " (or through an amplifying function): it would grow exponentially with the depth.");
+                }
+            }
+            if (recursion.depth == null) {
+                throw construct("A recursive common table expression must count its depth: start a column at an integer literal,"
+                        + " add a positive literal to it in the recursive term and bound it there with WHERE name.column < literal"
+                        + " (for example WITH RECURSIVE r(n, depth) AS (SELECT x, 1 ... UNION ALL SELECT ..., r.depth + 1 FROM r ... WHERE r.depth < 20)).");
+            }
+            long max = Amplification.maxAbsolute(policy.limits());
+            if (recursion.depth > max) {
+                throw new GuardException(ErrorCode.UNBOUNDED_COST, "The recursive common table expression may run " + recursion.depth
+                        + " levels deep; at most " + max + " are allowed here: lower the literal bound.");
+            }
+            List<List<Flow>> flows = settle(anchorFlows);
+            for (int pass = 0; ; pass++) {
+                if (pass >= MAX_RECURSION_PASSES) {
+                    throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The recursive common table expression is too complex to check.");
+                }
+                State start = snapshot();
+                Query t = term(name, term, scope, labels, flows, plainTerm, literals);
+                List<List<Flow>> next = new ArrayList<>();
+                for (int i = 0; i < width; i++) {
+                    List<Flow> both = new ArrayList<>(anchorFlows.get(i));
+                    both.addAll(t.outputs().get(i).flows());
+                    next.add(both);
+                }
+                next = settle(next);
+                if (next.equals(flows)) {
+                    return unionOf(anchors, t, labels, all);
+                }
+                restore(start);
+                flows = next;
+            }
+        } finally {
+            recursion = outer;
+        }
+    }
+
+    /** Renders the recursive term once, with the self-reference's columns carrying {@code flows}. */
+    private Query term(String name, Select term, Scope scope, List<String> labels, List<List<Flow>> flows, PlainSelect plainTerm,
+                       List<Optional<Long>> literals) {
+        List<Out> outs = new ArrayList<>();
+        for (int i = 0; i < labels.size(); i++) {
+            outs.add(new Out(labels.get(i), flows.get(i)));
+        }
+        Query self = new Query("", outs);
+        scope.ctes.put(name, self);
+        recursion = new Recursion(self, plainTerm, literals);
+        Query t = query(term, new Scope(scope, scope), false);
+        if (t.outputs().size() != labels.size()) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "Each query of a set operation must return the same number of columns.");
+        }
+        return t;
+    }
+
+    private Query unionOf(List<Query> anchors, Query term, List<String> labels, boolean all) {
+        List<Query> branches = new ArrayList<>(anchors);
+        branches.add(term);
+        List<Out> outs = new ArrayList<>();
+        for (int i = 0; i < labels.size(); i++) {
+            List<Flow> flows = new ArrayList<>();
+            for (Query b : branches) {
+                flows.addAll(b.outputs().get(i).flows());
+            }
+            outs.add(new Out(labels.get(i), settle(List.of(flows)).get(0)));
+            if (!all) {
+                use(flows, UsePosition.SET_COMPARISON);
+            }
+        }
+        StringBuilder sql = new StringBuilder();
+        for (int i = 0; i < branches.size(); i++) {
+            if (i > 0) {
+                sql.append(all ? " UNION ALL " : " UNION ");
+            }
+            String b = branches.get(i).sql();
+            sql.append(b.startsWith("(") ? b : "(" + b + ")");
+        }
+        return new Query(sql.toString(), outs);
+    }
+
+    /** Each column's flows without duplicates, each chain with a repeated step kept once (the classes it passed through stay the same). */
+    private static List<List<Flow>> settle(List<List<Flow>> columns) {
+        List<List<Flow>> out = new ArrayList<>();
+        for (List<Flow> flows : columns) {
+            Set<Flow> unique = new LinkedHashSet<>();
+            for (Flow f : flows) {
+                unique.add(new Flow(f.column(), List.copyOf(new LinkedHashSet<>(f.chain()))));
+            }
+            out.add(List.copyOf(unique));
+        }
+        return out;
+    }
+
+    /** For each output of an anchor query, the integer literal it is, if it is one. */
+    private static List<Optional<Long>> integerLiterals(Select anchor, int width) {
+        Select s = anchor;
+        while (s instanceof ParenthesedSelect p && p.getClass() == ParenthesedSelect.class) {
+            s = p.getSelect();
+        }
+        List<Optional<Long>> out = new ArrayList<>();
+        List<SelectItem<?>> items = s.getClass() == PlainSelect.class ? ((PlainSelect) s).getSelectItems() : null;
+        for (int i = 0; i < width; i++) {
+            out.add(items != null && items.size() == width ? integer(unwrap(items.get(i).getExpression())) : Optional.empty());
+        }
+        return out;
+    }
+
+    private static Expression unwrap(Expression e) {
+        Expression out = e;
+        while (out instanceof ParenthesedExpressionList<?> p && p.getClass() == ParenthesedExpressionList.class && p.size() == 1) {
+            out = p.get(0);
+        }
+        return out;
+    }
+
+    /**
+     * The depth bound of a recursive term: the least {@code (L - start) / k + 1} over the WHERE
+     * conjuncts {@code self.col < L} / {@code self.col <= L} (either way round) whose column the term
+     * computes as {@code self.col + k} and every anchor starts at an integer literal.
+     */
+    private Long depthBound(PlainSelect ps, Scope scope, List<Item> items) {
+        Recursion r = recursion;
+        List<Expression> conjuncts = new ArrayList<>();
+        List<Expression> todo = new ArrayList<>();
+        if (ps.getWhere() != null) {
+            todo.add(ps.getWhere());
+        }
+        while (!todo.isEmpty()) {
+            Expression e = unwrap(todo.remove(todo.size() - 1));
+            if (e.getClass() == AndExpression.class) {
+                todo.add(((AndExpression) e).getLeftExpression());
+                todo.add(((AndExpression) e).getRightExpression());
+            } else {
+                conjuncts.add(e);
+            }
+        }
+        Long best = null;
+        for (Expression c : conjuncts) {
+            Expression column;
+            Expression limit;
+            boolean inclusive;
+            if (c.getClass() == MinorThan.class || c.getClass() == MinorThanEquals.class) {
+                column = unwrap(((BinaryExpression) c).getLeftExpression());
+                limit = unwrap(((BinaryExpression) c).getRightExpression());
+                inclusive = c.getClass() == MinorThanEquals.class;
+            } else if (c.getClass() == GreaterThan.class || c.getClass() == GreaterThanEquals.class) {
+                column = unwrap(((BinaryExpression) c).getRightExpression());
+                limit = unwrap(((BinaryExpression) c).getLeftExpression());
+                inclusive = c.getClass() == GreaterThanEquals.class;
+            } else {
+                continue;
+            }
+            Optional<Long> bound = integer(limit);
+            if (column.getClass() != Column.class || bound.isEmpty()) {
+                continue;
+            }
+            String sql = column((Column) column, scope).sql();
+            for (int i = 0; i < r.selfColumns.size() && i < items.size(); i++) {
+                Col self = r.selfColumns.get(i);
+                Optional<Long> start = r.anchorLiterals == null ? Optional.empty() : r.anchorLiterals.get(i);
+                if (!self.sql().equals(sql) || start.isEmpty()) {
+                    continue;
+                }
+                Matcher m = Pattern.compile("\\(" + Pattern.quote(sql) + " \\+ ([0-9]{1,9})\\)|\\(([0-9]{1,9}) \\+ " + Pattern.quote(sql) + "\\)")
+                        .matcher(items.get(i).value().sql());
+                if (!m.matches()) {
+                    continue;
+                }
+                long step = Long.parseLong(m.group(1) != null ? m.group(1) : m.group(2));
+                if (step <= 0) {
+                    continue;
+                }
+                long span = Math.max(0, Math.subtractExact(bound.get(), start.get()) + (inclusive ? 1 : 0));
+                long depth = span / step + 2;
+                best = best == null ? depth : Math.min(best, depth);
+            }
+        }
+        return best;
+    }
+
+    private State snapshot() {
+        return new State(aliases, new LinkedHashSet<>(tables), new LinkedHashSet<>(uses), new TreeSet<>(functions),
+                new LinkedHashMap<>(amplifications));
+    }
+
+    private void restore(State s) {
+        aliases = s.aliases();
+        tables.clear();
+        tables.addAll(s.tables());
+        uses.clear();
+        uses.addAll(s.uses());
+        functions.clear();
+        functions.addAll(s.functions());
+        amplifications.clear();
+        amplifications.putAll(s.amplifications());
     }
 
     private static void requireUniqueLabels(Query q) {
@@ -466,6 +876,9 @@ final class SelectRenderer {
             sql.append(" ORDER BY ").append(String.join(", ", keys));
         }
         sql.append(limit(ps, top));
+        if (recursion != null && recursion.term == ps && recursion.selfColumns != null) {
+            recursion.depth = depthBound(ps, scope, items);
+        }
         List<Out> outputs = new ArrayList<>();
         for (Item item : items) {
             outputs.add(new Out(item.label(), item.value().flows()));
@@ -638,7 +1051,7 @@ final class SelectRenderer {
 
     private static boolean resolvesAsInput(String name, Scope scope) {
         for (Source s : scope.sources) {
-            if (!s.find(name).isEmpty()) {
+            if (s.columnsVisible() && !s.find(name).isEmpty()) {
                 return true;
             }
         }
@@ -747,34 +1160,49 @@ final class SelectRenderer {
             }
             return null;
         }
-        StringBuilder out = new StringBuilder(fromItem(first, scope));
+        if (first instanceof LateralSubSelect) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "LATERAL needs a FROM item before it to refer to.");
+        }
+        StringBuilder out = new StringBuilder(fromItem(first, scope, null));
+        // the FROM items since the last comma: an explicit join's left input (a comma binds loosest)
+        int group = 0;
         if (ps.getJoins() != null) {
             for (Join join : ps.getJoins()) {
-                out.append(join(join, scope));
+                if (join.isSimple()) {
+                    group = scope.sources.size();
+                }
+                out.append(join(join, scope, group));
             }
         }
         return out.toString();
     }
 
-    private String join(Join join, Scope scope) {
-        if (join.isNatural() || join.isSemi() || join.isApply() || join.isStraight() || join.isWindowJoin() || join.isAsOf()
+    private String join(Join join, Scope scope, int group) {
+        if (join.isSemi() || join.isApply() || join.isStraight() || join.isWindowJoin() || join.isAsOf()
                 || join.isGlobal() || join.isAny() || join.isAll() || join.isArray() || join.isFetch()
                 || join.getJoinHint() != null || join.getJoinWindow() != null) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed (no NATURAL or LATERAL).");
+            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed.");
         }
-        if (join.getUsingColumns() != null && !join.getUsingColumns().isEmpty()) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "JOIN ... USING is not allowed; use JOIN ... ON.");
-        }
+        boolean natural = join.isNatural();
+        boolean using = join.getUsingColumns() != null && !join.getUsingColumns().isEmpty();
         boolean hasOn = join.getOnExpressions() != null && !join.getOnExpressions().isEmpty();
-        String right = fromItem(join.getRightItem(), scope);
+        boolean lateral = join.getRightItem() instanceof LateralSubSelect;
+        Scope lateralScope = null;
+        if (lateral) {
+            if (join.isRight() || join.isFull()) {
+                throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "A LATERAL subquery may only be joined with INNER, LEFT or CROSS JOIN.");
+            }
+            // after a comma it sees every FROM item before it; in an explicit join only the join's left input
+            lateralScope = new Scope(scope.parent, scope.cteParent);
+            lateralScope.sources.addAll(join.isSimple() ? scope.sources : scope.sources.subList(group, scope.sources.size()));
+        }
+        int left = scope.sources.size();
+        String right = fromItem(join.getRightItem(), scope, lateralScope);
         if (join.isSimple() || join.isCross()) {
-            if (hasOn) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A cross join takes no ON condition.");
+            if (hasOn || using || natural) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A cross join takes no ON, USING or NATURAL.");
             }
             return " CROSS JOIN " + right;
-        }
-        if (!hasOn || join.getOnExpressions().size() != 1) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "Every join needs exactly one ON condition.");
         }
         String kind;
         if (join.isLeft()) {
@@ -786,33 +1214,127 @@ final class SelectRenderer {
         } else {
             kind = " INNER JOIN ";
         }
+        if (using || natural) {
+            if (hasOn || (using && natural)) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A join takes one of ON, USING and NATURAL.");
+            }
+            Value on = merge(join, scope, group, left);
+            use(on.flows(), UsePosition.JOIN);
+            return kind + right + " ON " + on.sql();
+        }
+        if (!hasOn || join.getOnExpressions().size() != 1) {
+            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "Every join needs exactly one ON condition (or USING, or NATURAL).");
+        }
         Value on = expr(join.getOnExpressions().iterator().next(), scope, 0);
         use(on.flows(), UsePosition.JOIN);
         return kind + right + " ON " + on.sql();
     }
 
-    private String fromItem(FromItem item, Scope scope) {
+    /**
+     * {@code JOIN ... USING (k, ...)} and {@code NATURAL JOIN}, as PostgreSQL defines them
+     * (transformFromClauseItem): the join condition is {@code left.k = right.k} for each common
+     * column, and the join offers one merged column per common name, first and in order, then the
+     * left input's other columns, then the right item's. PostgreSQL's merged value (buildMergedJoinVar)
+     * has the common type of {@code (left.k, right.k)}, in that order, and is {@code COALESCE(left.k,
+     * right.k)} for FULL JOIN, the left column for INNER and LEFT JOIN, the right one for RIGHT JOIN.
+     * Rendered as {@code COALESCE(left.k, right.k)} (equal to the left column wherever the join keeps
+     * a row, with the same type resolution), and for RIGHT JOIN as {@code CASE WHEN TRUE THEN right.k
+     * ELSE left.k END}: CASE resolves its type from the ELSE branch first, so the order stays (left,
+     * right); {@code COALESCE(right.k, left.k)} would give {@code char(4)} where the server gives
+     * {@code text} (the honest corpus caught it). The condition is rendered as {@code ON} with every
+     * column explicit; the items it joins keep their
+     * columns for {@code alias.column} and {@code alias.*}. A common column hidden by the allowlist
+     * refuses the join without naming it.
+     *
+     * @param group the index of the first source of the join's left input
+     * @param rightIndex the index of the right item's source
+     * @return the rendered join condition, with its flows
+     */
+    private Value merge(Join join, Scope scope, int group, int rightIndex) {
+        if (rightIndex != scope.sources.size() - 1) {
+            throw unsafe("join right item");
+        }
+        Source right = scope.sources.get(rightIndex);
+        List<Col> leftColumns = new ArrayList<>();
+        for (Source s : scope.sources.subList(group, rightIndex)) {
+            if (s.columnsVisible()) {
+                leftColumns.addAll(s.columns());
+            }
+        }
+        List<String> names = new ArrayList<>();
+        if (join.isNatural()) {
+            for (Col c : leftColumns) {
+                if (!right.find(c.name()).isEmpty() && !names.contains(c.name())) {
+                    names.add(c.name());
+                }
+            }
+        } else {
+            for (Column c : join.getUsingColumns()) {
+                if (c.getTable() != null || c.getArrayConstructor() != null) {
+                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "USING takes bare column names.");
+                }
+                String name = SqlText.name(c.getColumnName());
+                if (names.contains(name)) {
+                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "The column " + SafeText.identifier(name) + " appears twice in USING.");
+                }
+                names.add(name);
+            }
+        }
+        boolean rightJoin = join.isRight();
+        CostClass coalesce = names.isEmpty() || rightJoin ? CostClass.TOTAL : allow("coalesce");
+        List<Col> merged = new ArrayList<>();
+        Set<Col> taken = new java.util.HashSet<>();
+        Value on = null;
+        for (String name : names) {
+            List<Col> l = leftColumns.stream().filter(c -> c.name().equals(name)).toList();
+            List<Col> r = right.find(name);
+            boolean hidden = l.stream().anyMatch(Col::hidden) || r.stream().anyMatch(Col::hidden);
+            if (hidden && join.isNatural()) {
+                // the user did not name it: say nothing about which column it is
+                throw Refusals.hiddenColumnRead();
+            }
+            if (hidden || l.isEmpty() || r.isEmpty()) {
+                throw Refusals.unknownColumn(name);
+            }
+            if (l.size() > 1 || r.size() > 1) {
+                throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The join column " + SafeText.identifier(name)
+                        + " appears more than once on one side of the join; join with ON.");
+            }
+            Value lv = l.get(0).value();
+            Value rv = r.get(0).value();
+            taken.add(l.get(0));
+            taken.add(r.get(0));
+            Value equal = new Value("(" + lv.sql() + " = " + rv.sql() + ")", Flows.merge(List.of(lv, rv), FlowStep.partial("=")));
+            on = on == null ? equal : new Value("(" + on.sql() + " AND " + equal.sql() + ")",
+                    Flows.merge(List.of(on, equal), FlowStep.partial("and")));
+            merged.add(rightJoin
+                    ? new Col(name, "(CASE WHEN TRUE THEN " + rv.sql() + " ELSE " + lv.sql() + " END)", Flows.merge(List.of(rv, lv), null), false)
+                    : new Col(name, qualified("coalesce") + "(" + lv.sql() + ", " + rv.sql() + ")",
+                            Flows.merge(List.of(lv, rv), new FlowStep("coalesce", coalesce)), false));
+        }
+        List<Col> columns = new ArrayList<>(merged);
+        leftColumns.stream().filter(c -> !taken.contains(c)).forEach(columns::add);
+        right.columns().stream().filter(c -> !taken.contains(c)).forEach(columns::add);
+        for (int i = group; i <= rightIndex; i++) {
+            scope.sources.set(i, scope.sources.get(i).absorbed());
+        }
+        scope.sources.add(new Source(null, Optional.empty(), null, columns, true));
+        return on == null ? Value.literal("TRUE") : on;
+    }
+
+    private String fromItem(FromItem item, Scope scope, Scope lateral) {
+        if (item.getClass() == LateralSubSelect.class) {
+            LateralSubSelect p = (LateralSubSelect) item;
+            if (lateral == null || !"LATERAL".equalsIgnoreCase(p.getPrefix())) {
+                throw construct("LATERAL subqueries may only follow another FROM item.");
+            }
+            return subqueryItem(p, scope, lateral, "LATERAL ");
+        }
         if (item.getClass() == Table.class) {
             return table((Table) item, scope);
         }
         if (item.getClass() == ParenthesedSelect.class) {
-            ParenthesedSelect p = (ParenthesedSelect) item;
-            if (p.getPivot() != null || p.getUnPivot() != null || p.getSampleClause() != null) {
-                throw construct("Table clauses are not allowed on a subquery.");
-            }
-            if (p.getAlias() == null) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A subquery in FROM needs an alias.");
-            }
-            String visible = alias(p.getAlias().getName(), p.getAlias().getAliasColumns() != null);
-            Query q = query(p.getSelect(), scope.parent, scope, false);
-            requireUniqueLabels(q);
-            String rendered = "t" + (++aliases);
-            List<Col> cols = new ArrayList<>();
-            for (Out o : q.outputs()) {
-                cols.add(new Col(o.label(), o.flows(), false));
-            }
-            addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
-            return "(" + q.sql() + ") AS " + SqlText.identifier(rendered);
+            return subqueryItem((ParenthesedSelect) item, scope, scope.parent, "");
         }
         if (item.getClass() == net.sf.jsqlparser.statement.select.TableFunction.class) {
             return series((net.sf.jsqlparser.statement.select.TableFunction) item, scope);
@@ -821,6 +1343,30 @@ final class SelectRenderer {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Table functions are not allowed in FROM on this source.");
         }
         throw construct("Only allowlisted tables, common table expressions and subqueries with an alias may appear in FROM.");
+    }
+
+    /**
+     * A subquery in FROM. A plain one sees the columns of the enclosing query's outer levels only; a
+     * {@code LATERAL} one also the FROM items before it ({@code outer}), and its references to them
+     * are rendered qualified by their aliases like any other column.
+     */
+    private String subqueryItem(ParenthesedSelect p, Scope scope, Scope outer, String prefix) {
+        if (p.getPivot() != null || p.getUnPivot() != null || p.getSampleClause() != null) {
+            throw construct("Table clauses are not allowed on a subquery.");
+        }
+        if (p.getAlias() == null) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "A subquery in FROM needs an alias.");
+        }
+        String visible = alias(p.getAlias().getName(), p.getAlias().getAliasColumns() != null);
+        Query q = query(p.getSelect(), outer, scope, false);
+        requireUniqueLabels(q);
+        String rendered = "t" + (++aliases);
+        List<Col> cols = new ArrayList<>();
+        for (Out o : q.outputs()) {
+            cols.add(Col.of(rendered, o.label(), o.flows(), false));
+        }
+        addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
+        return prefix + "(" + q.sql() + ") AS " + SqlText.identifier(rendered);
     }
 
     /**
@@ -863,7 +1409,7 @@ final class SelectRenderer {
             column = SqlText.name(tf.getAlias().getAliasColumns().get(0).name);
         }
         String rendered = "t" + (++aliases);
-        addSource(scope, new Source(visible, Optional.empty(), rendered, List.of(new Col(column, List.of(), false))));
+        addSource(scope, new Source(visible, Optional.empty(), rendered, List.of(Col.of(rendered, column, List.of(), false))));
         return "pg_catalog.generate_series(" + String.join(", ", args) + ") AS " + SqlText.identifier(rendered)
                 + "(" + SqlText.identifier(column) + ")";
     }
@@ -910,13 +1456,20 @@ final class SelectRenderer {
         String name = SqlText.name(table.getName());
         Optional<String> schemaName = table.getSchemaName() == null ? Optional.empty() : Optional.of(SqlText.name(table.getSchemaName()));
         boolean hasAliasColumns = table.getAlias() != null && table.getAlias().getAliasColumns() != null;
+        if (schemaName.isEmpty() && scope.pendingCte(name)) {
+            throw construct("In WITH RECURSIVE a common table expression may refer to itself only after UNION [ALL], and to the ones before it.");
+        }
         if (schemaName.isEmpty() && scope.cte(name).isPresent()) {
             Query cte = scope.cteQuery(name);
             String visible = table.getAlias() != null ? alias(table.getAlias().getName(), hasAliasColumns) : name;
             String rendered = "t" + (++aliases);
             List<Col> cols = new ArrayList<>();
             for (Out o : cte.outputs()) {
-                cols.add(new Col(o.label(), o.flows(), false));
+                cols.add(Col.of(rendered, o.label(), o.flows(), false));
+            }
+            if (recursion != null && cte == recursion.self) {
+                recursion.selfAlias = rendered;
+                recursion.selfColumns = cols;
             }
             addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
             return SqlText.identifier(scope.cteRendered(name)) + " AS " + SqlText.identifier(rendered);
@@ -935,7 +1488,7 @@ final class SelectRenderer {
         List<Col> cols = new ArrayList<>();
         for (ColumnInfo c : t.columns()) {
             ColumnRef ref = new ColumnRef(t.ref(), c.name());
-            cols.add(new Col(c.name(), List.of(new Flow(ref, List.of())), !policy.tables().allowsColumn(t.ref(), c.name())));
+            cols.add(Col.of(rendered, c.name(), List.of(new Flow(ref, List.of())), !policy.tables().allowsColumn(t.ref(), c.name())));
         }
         addSource(scope, new Source(visible, table.getAlias() == null ? Optional.of(t.schema()) : Optional.empty(), rendered, cols));
         tables.add(t.ref());
@@ -944,7 +1497,7 @@ final class SelectRenderer {
 
     private static void addSource(Scope scope, Source source) {
         for (Source s : scope.sources) {
-            if (s.visibleName().equals(source.visibleName())) {
+            if (s.named() && s.visibleName().equals(source.visibleName())) {
                 throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(source.visibleName())
                         + " is used for two tables; give each an alias.");
             }
@@ -982,7 +1535,7 @@ final class SelectRenderer {
             if (!"*".equals(star.toString().strip())) {
                 throw unsafe("star modifier");
             }
-            sources = scope.sources;
+            sources = scope.sources.stream().filter(Source::columnsVisible).toList();
             if (sources.isEmpty()) {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "SELECT * needs a FROM clause.");
             }
@@ -1000,7 +1553,7 @@ final class SelectRenderer {
                 if (c.hidden()) {
                     throw Refusals.hiddenColumnRead();
                 }
-                items.add(new Item(c.name(), new Value(SqlText.identifier(s.renderedAlias()) + "." + SqlText.identifier(c.name()), c.flows()), null));
+                items.add(new Item(c.name(), c.value(), null));
             }
         }
     }
@@ -1799,7 +2352,7 @@ final class SelectRenderer {
             for (Scope s = scope; s != null; s = s.parent) {
                 List<Source> hits = new ArrayList<>();
                 for (Source source : s.sources) {
-                    boolean hit = source.visibleName().equals(tableName)
+                    boolean hit = source.named() && source.visibleName().equals(tableName)
                             && (schemaName.isEmpty() || source.baseSchema().equals(schemaName));
                     if (hit) {
                         hits.add(source);
@@ -1824,10 +2377,10 @@ final class SelectRenderer {
         }
         // unqualified: a column of the innermost level that has one, else (PostgreSQL) a whole-row reference
         for (Scope s = scope; s != null; s = s.parent) {
-            boolean namesASource = s.sources.stream().anyMatch(src -> src.visibleName().equals(name));
+            boolean namesASource = s.sources.stream().anyMatch(src -> src.named() && src.visibleName().equals(name));
             List<Source> hits = new ArrayList<>();
             for (Source source : s.sources) {
-                if (!source.find(name).isEmpty()) {
+                if (source.columnsVisible() && !source.find(name).isEmpty()) {
                     hits.add(source);
                 }
             }
@@ -1843,7 +2396,7 @@ final class SelectRenderer {
             }
             if (namesASource) {
                 for (Scope outer = s.parent; outer != null; outer = outer.parent) {
-                    if (outer.sources.stream().anyMatch(src -> !src.find(name).isEmpty())) {
+                    if (outer.sources.stream().anyMatch(src -> src.columnsVisible() && !src.find(name).isEmpty())) {
                         // PostgreSQL would read the outer column; DuckDB reads the whole row here: fail closed
                         throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name)
                                 + " names a table of this query and a column of an outer query; qualify it.");
@@ -1854,7 +2407,7 @@ final class SelectRenderer {
         }
         for (Scope s = scope; s != null; s = s.parent) {
             for (Source source : s.sources) {
-                if (source.visibleName().equals(name)) {
+                if (source.named() && source.visibleName().equals(name)) {
                     throw Refusals.hiddenColumnRead();
                 }
             }
@@ -1868,13 +2421,16 @@ final class SelectRenderer {
             throw Refusals.unknownColumn(name);
         }
         if (cols.size() > 1) {
+            if (cols.stream().anyMatch(Col::hidden)) {
+                throw Refusals.unknownColumn(name);
+            }
             throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The column " + SafeText.identifier(name) + " is ambiguous.");
         }
         Col col = cols.get(0);
         if (col.hidden()) {
             throw Refusals.unknownColumn(name);
         }
-        return new Value(SqlText.identifier(source.renderedAlias()) + "." + SqlText.identifier(col.name()), col.flows());
+        return col.value();
     }
 
     private static Source qualifier(Table t, List<Source> sources) {
@@ -1884,7 +2440,7 @@ final class SelectRenderer {
         String name = SqlText.name(t.getName());
         Optional<String> schemaName = t.getSchemaName() == null ? Optional.empty() : Optional.of(SqlText.name(t.getSchemaName()));
         for (Source s : sources) {
-            if (s.visibleName().equals(name) && (schemaName.isEmpty() || s.baseSchema().equals(schemaName))) {
+            if (s.named() && s.visibleName().equals(name) && (schemaName.isEmpty() || s.baseSchema().equals(schemaName))) {
                 return s;
             }
         }

@@ -53,7 +53,108 @@ class PostgresValidatorTest {
                 "SELECT region, status, count(*) AS n, GROUPING(region, status) AS g FROM claims GROUP BY ROLLUP (region, status) ORDER BY 1, 2",
                 "SELECT region, status, sum(amount) AS total FROM claims GROUP BY CUBE (region, (status, created))",
                 "SELECT region, status, count(*) AS n FROM claims GROUP BY GROUPING SETS ((region), (status), ())",
-                "SELECT region AS r, count(*) AS n FROM claims GROUP BY region, ROLLUP (2)");
+                "SELECT region AS r, count(*) AS n FROM claims GROUP BY region, ROLLUP (2)",
+                "SELECT region, c.id, r.manager FROM claims c JOIN regions r USING (region) ORDER BY c.id",
+                "SELECT * FROM claims NATURAL FULL JOIN regions",
+                "SELECT region, count(*) AS n FROM regions RIGHT JOIN claims USING (region) GROUP BY region",
+                "SELECT c.id, x.n FROM claims c CROSS JOIN LATERAL (SELECT count(*) AS n FROM claims d WHERE d.region = c.region) x",
+                "SELECT r.region, x.id FROM regions r LEFT JOIN LATERAL (SELECT id FROM claims WHERE claims.region = r.region"
+                        + " ORDER BY amount DESC LIMIT 1) x ON TRUE",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT n FROM r",
+                "WITH RECURSIVE chain AS (SELECT id, region, 1 AS depth FROM claims WHERE id = 1 UNION ALL SELECT c.id, c.region, chain.depth + 1"
+                        + " FROM chain JOIN claims c ON c.id = chain.id + 4 WHERE chain.depth < 5) SELECT * FROM chain",
+                "WITH RECURSIVE p(name, path, d) AS (SELECT name, name, 0 FROM users UNION SELECT p.name, p.path || '/' || u.name, p.d + 1"
+                        + " FROM p JOIN users u ON u.name > p.name WHERE p.d <= 3) SELECT path FROM p ORDER BY path",
+                "WITH x(a, b) AS (SELECT region, count(*) FROM claims GROUP BY region) SELECT a, b FROM x");
+    }
+
+    @Test
+    void recursiveCommonTableExpressionsMustCountTheirDepthAndCarryTheirFacts() {
+        QueryPlan p = validator.plan("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT n FROM r");
+        assertThat(p.executableSql()).isEqualTo("WITH RECURSIVE \"q1\"(\"n\") AS ((SELECT 1 AS \"?column?\") UNION ALL"
+                + " (SELECT (\"t2\".\"n\" + 1) AS \"?column?\" FROM \"q1\" AS \"t2\" WHERE (\"t2\".\"n\" < 10)))"
+                + " SELECT \"t3\".\"n\" AS \"n\" FROM \"q1\" AS \"t3\" LIMIT 1001");
+        // lineage runs through the recursive term: the path holds names of the anchor and of the term's join
+        QueryPlan path = validator.plan("WITH RECURSIVE p(name, path, d) AS (SELECT name, name, 0 FROM users UNION ALL"
+                + " SELECT p.name, p.path || '/' || r.manager, p.d + 1 FROM p JOIN regions r ON r.region > p.path WHERE p.d < 3) SELECT path FROM p");
+        assertThat(path.outputs().get(0).lineage()).containsExactlyInAnyOrder(new ColumnRef(TableRef.of("s", "users"), "name"),
+                new ColumnRef(TableRef.of("s", "regions"), "manager"));
+        // a sensitive value reaching a filter or a partial step inside the recursion is seen
+        assertRefused("WITH RECURSIVE p(s, d) AS (SELECT password, 0 FROM users UNION ALL SELECT p.s, p.d + 1 FROM p WHERE p.d < 3 AND p.s > 'm')"
+                + " SELECT count(*) AS n FROM p", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE p(s, d) AS (SELECT password, 0 FROM users UNION ALL SELECT substring(p.s, 2), p.d + 1 FROM p WHERE p.d < 3)"
+                + " SELECT s FROM p", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE p(s, d) AS (SELECT name, 0 FROM users UNION ALL SELECT p.s, p.d + 1 FROM p WHERE p.d < 3)"
+                + " SELECT s FROM p UNION SELECT api_key FROM users", ErrorCode.UNKNOWN_COLUMN);
+        assertRefused("WITH RECURSIVE p(k, d) AS (SELECT id, 0 FROM users UNION ALL SELECT u.api_key, p.d + 1 FROM p JOIN users u ON u.id = p.k"
+                + " WHERE p.d < 3) SELECT k FROM p", ErrorCode.UNKNOWN_COLUMN);
+        // unbounded or exponential recursions are refused
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10 OR n > 0) SELECT n FROM r", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n FROM r WHERE n < 10) SELECT n FROM r", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n - 1 FROM r WHERE n < 10) SELECT n FROM r", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT id FROM claims UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT n FROM r", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100000000) SELECT n FROM r", ErrorCode.UNBOUNDED_COST);
+        assertRefused("WITH RECURSIVE r(s, d) AS (SELECT name, 0 FROM users UNION ALL SELECT r.s || r.s, r.d + 1 FROM r WHERE r.d < 30)"
+                + " SELECT length(s) AS l FROM r", ErrorCode.UNBOUNDED_COST);
+        assertRefused("WITH RECURSIVE r(s, d) AS (SELECT name, 0 FROM users UNION ALL SELECT repeat(r.s, 2), r.d + 1 FROM r WHERE r.d < 30)"
+                + " SELECT length(s) AS l FROM r", ErrorCode.UNBOUNDED_COST);
+        // a WITH RECURSIVE list may hold ordinary items, EXCEPT and INTERSECT included
+        assertThat(validator.plan("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3),"
+                + " e AS (SELECT id FROM claims EXCEPT SELECT n FROM r) SELECT count(*) AS c FROM e").executableSql())
+                .startsWith("WITH RECURSIVE \"q1\"(\"n\") AS (").contains("\"q5\"(\"id\") AS ((SELECT");
+        // forward and self references outside the recursive term
+        assertRefused("WITH RECURSIVE a AS (SELECT n FROM b), b(n) AS (SELECT 1) SELECT n FROM a", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertRefused("WITH RECURSIVE claims AS (SELECT id FROM claims) SELECT id FROM claims", ErrorCode.CONSTRUCT_NOT_ALLOWED);
+    }
+
+    @Test
+    void usingAndNaturalJoinsAreRenderedAsOnWithTheMergedColumnFirst() {
+        QueryPlan p = validator.plan("SELECT * FROM regions JOIN claims USING (region)");
+        assertThat(p.executableSql()).isEqualTo("SELECT coalesce(\"t1\".\"region\", \"t2\".\"region\") AS \"region\","
+                + " \"t1\".\"manager\" AS \"manager\", \"t2\".\"id\" AS \"id\", \"t2\".\"amount\" AS \"amount\","
+                + " \"t2\".\"status\" AS \"status\", \"t2\".\"created\" AS \"created\", \"t2\".\"ssn\" AS \"ssn\""
+                + " FROM \"s\".\"regions\" AS \"t1\" INNER JOIN \"s\".\"claims\" AS \"t2\" ON (\"t1\".\"region\" = \"t2\".\"region\") LIMIT 1001");
+        ColumnRef regionOfClaims = new ColumnRef(TableRef.of("s", "claims"), "region");
+        assertThat(p.uses()).contains(new ColumnUse(regionOfClaims, UsePosition.JOIN, List.of(dev.sqlguard.domain.FlowStep.partial("="))));
+        assertThat(p.outputs().get(0).lineage()).containsExactlyInAnyOrder(regionOfClaims, new ColumnRef(TableRef.of("s", "regions"), "region"));
+        // RIGHT JOIN takes the right column first; the qualified columns stay the items' own
+        assertThat(validator.plan("SELECT region, r.region AS rr FROM regions r RIGHT JOIN claims c USING (region)").executableSql())
+                .startsWith("SELECT (CASE WHEN TRUE THEN \"t2\".\"region\" ELSE \"t1\".\"region\" END) AS \"region\", \"t1\".\"region\" AS \"rr\"");
+        // a second USING join reads the first join's merged column
+        assertThat(validator.plan("SELECT id FROM claims a JOIN claims b USING (id) JOIN claims c USING (id)").executableSql())
+                .contains("ON (coalesce(\"t1\".\"id\", \"t2\".\"id\") = \"t3\".\"id\")");
+        assertThat(validator.plan("SELECT id, name FROM claims NATURAL JOIN users").executableSql())
+                .contains("ON (\"t1\".\"id\" = \"t2\".\"id\")");
+        // SELECT * over a join whose item has a hidden column is refused like SELECT * over the item
+        assertRefused("SELECT * FROM claims NATURAL JOIN users", ErrorCode.UNKNOWN_COLUMN);
+        // a hidden common column: refused, and not named
+        assertThatThrownBy(() -> validator.plan("SELECT u.id FROM users u NATURAL JOIN (SELECT 1 AS api_key) x"))
+                .isInstanceOfSatisfying(GuardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+                    assertThat(e.safeMessage()).doesNotContain("api_key");
+                });
+        assertRefused("SELECT u.id FROM users u JOIN (SELECT 1 AS api_key) x USING (api_key)", ErrorCode.UNKNOWN_COLUMN);
+        assertRefused("SELECT * FROM users JOIN (SELECT 1 AS id) x USING (id)", ErrorCode.UNKNOWN_COLUMN);
+        assertRefused("SELECT region FROM claims JOIN regions USING (nope)", ErrorCode.UNKNOWN_COLUMN);
+        assertRefused("SELECT 1 AS x FROM claims a JOIN claims b ON a.id = b.id JOIN regions USING (region)", ErrorCode.AMBIGUOUS_COLUMN);
+        assertRefused("SELECT id FROM users JOIN (SELECT 'x' AS password) x USING (password)", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(validator.plan("SELECT region, manager FROM claims NATURAL LEFT JOIN regions").executableSql())
+                .contains(" LEFT JOIN \"s\".\"regions\" AS \"t2\" ON (\"t1\".\"region\" = \"t2\".\"region\")");
+        assertRefused("SELECT id FROM claims JOIN regions USING (region, region)", ErrorCode.SYNTAX_ERROR);
+    }
+
+    @Test
+    void lateralSubqueriesSeeTheItemsBeforeThemQualified() {
+        QueryPlan p = validator.plan("SELECT c.id, x.n FROM claims c, LATERAL (SELECT count(*) AS n FROM regions r WHERE r.region = c.region) x");
+        assertThat(p.executableSql()).contains("CROSS JOIN LATERAL (SELECT pg_catalog.count(*) AS \"n\" FROM \"s\".\"regions\" AS \"t2\""
+                + " WHERE (\"t2\".\"region\" = \"t1\".\"region\")) AS \"t3\"");
+        assertRefused("SELECT x.p FROM users u, LATERAL (SELECT u.api_key AS p) x", ErrorCode.UNKNOWN_COLUMN);
+        assertRefused("SELECT x.n FROM users u, LATERAL (SELECT count(*) AS n FROM claims WHERE u.password = 'x') x", ErrorCode.COLUMN_NOT_ALLOWED);
+        assertRefused("SELECT x.n FROM users u, (SELECT u.id AS n) x", ErrorCode.UNKNOWN_COLUMN);
+        assertRefused("SELECT x.n FROM users u FULL JOIN LATERAL (SELECT u.id AS n) x ON TRUE", ErrorCode.JOIN_NOT_ALLOWED);
+        // in an explicit join a LATERAL item sees the join's left input only, as on the server
+        assertRefused("SELECT x.n FROM claims c, users u JOIN LATERAL (SELECT c.id AS n) x ON TRUE", ErrorCode.UNKNOWN_COLUMN);
     }
 
     /** Rendering is a fixpoint: what the validator renders, it reads back as exactly the same statement and facts. */
