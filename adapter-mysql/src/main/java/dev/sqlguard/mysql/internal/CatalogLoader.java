@@ -216,7 +216,7 @@ public final class CatalogLoader {
         }
         String from;
         try {
-            from = SqlText.identifier(schema) + "." + SqlText.identifier(table);
+            from = MySqlQuoting.identifier(schema) + "." + MySqlQuoting.identifier(table);
         } catch (GuardException e) {
             return OptionalLong.empty();
         }

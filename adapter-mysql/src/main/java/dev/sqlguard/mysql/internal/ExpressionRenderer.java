@@ -244,7 +244,7 @@ final class ExpressionRenderer {
         if (c.getArrayConstructor() != null || c.getCommentText() != null) {
             throw Literals.unsafe("column form");
         }
-        String name = SqlText.unquote(c.getColumnName());
+        String name = MySqlQuoting.unquote(c.getColumnName());
         Table qualifier = c.getTable();
         boolean qualified = qualifier != null && qualifier.getName() != null;
         if (!qualified) {
@@ -258,8 +258,8 @@ final class ExpressionRenderer {
             throw new GuardException(ErrorCode.UNKNOWN_COLUMN, "Qualify columns as table.column, alias.column or schema.table.column.");
         }
         Optional<String> schemaName = qualifier.getSchemaName() == null ? Optional.empty()
-                : Optional.of(SqlText.unquote(qualifier.getSchemaName()));
-        return ctx.scope().resolve(schemaName, SqlText.unquote(qualifier.getName()), name);
+                : Optional.of(MySqlQuoting.unquote(qualifier.getSchemaName()));
+        return ctx.scope().resolve(schemaName, MySqlQuoting.unquote(qualifier.getName()), name);
     }
 
     /** An unqualified {@code year}, {@code month}, ... where a value stands: the server reads a column. */
@@ -491,7 +491,7 @@ final class ExpressionRenderer {
         } else if (i.getParameter() != null && i.getParameter().matches("-?[0-9]{1,18}")) {
             amount = Value.of(i.getParameter());
         } else if (i.getParameter() != null && i.getParameter().matches("'[0-9:. -]{1,40}'")) {
-            amount = Value.of(SqlText.string(i.getParameter().substring(1, i.getParameter().length() - 1)));
+            amount = Value.of(MySqlQuoting.string(i.getParameter().substring(1, i.getParameter().length() - 1)));
         } else {
             throw Literals.unsafe("interval amount");
         }

@@ -155,7 +155,7 @@ final class FromRenderer {
                 if (c.getClass() != Column.class || (c.getTable() != null && c.getTable().getName() != null)) {
                     throw new GuardException(ErrorCode.SYNTAX_ERROR, "USING lists column names without a table.");
                 }
-                String name = SqlText.unquote(c.getColumnName());
+                String name = MySqlQuoting.unquote(c.getColumnName());
                 String key = Names.fold(name);
                 if (keys.contains(key)) {
                     throw new GuardException(ErrorCode.SYNTAX_ERROR, "USING names the column " + SafeText.identifier(name) + " twice.");
@@ -246,8 +246,8 @@ final class FromRenderer {
                 || table.getTimeTravelStrAfterAlias() != null || table.getFullyQualifiedName().indexOf('@') >= 0 || table.isTableVariable()) {
             throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Table hints, samples and similar table clauses are not allowed.");
         }
-        String name = SqlText.unquote(table.getName());
-        Optional<String> schemaName = table.getSchemaName() == null ? Optional.empty() : Optional.of(SqlText.unquote(table.getSchemaName()));
+        String name = MySqlQuoting.unquote(table.getName());
+        Optional<String> schemaName = table.getSchemaName() == null ? Optional.empty() : Optional.of(MySqlQuoting.unquote(table.getSchemaName()));
         if (name.indexOf('.') >= 0 || schemaName.map(s -> s.indexOf('.') >= 0).orElse(false)) {
             throw Refusals.unknownTable(name);
         }
@@ -271,7 +271,7 @@ final class FromRenderer {
         List<String> hidden = new ArrayList<>();
         for (ColumnInfo c : info.columns()) {
             if (policy.tables().allowsColumn(shown, c.name()) || policy.tables().allowsColumn(info.ref(), c.name())) {
-                columns.add(new RelColumn(c.name(), Value.column(SqlText.identifier(alias) + "." + SqlText.identifier(c.name()),
+                columns.add(new RelColumn(c.name(), Value.column(MySqlQuoting.identifier(alias) + "." + MySqlQuoting.identifier(c.name()),
                         new ColumnRef(info.ref(), c.name()))));
             } else {
                 hidden.add(c.name());
@@ -280,17 +280,17 @@ final class FromRenderer {
         String visible = table.getAlias() != null ? alias(table.getAlias()) : info.name();
         scope.addRelation(new Relation(visible, table.getAlias() == null ? Optional.of(info.schema()) : Optional.empty(), columns, hidden));
         facts.table(info.ref());
-        return SqlText.identifier(info.schema()) + "." + SqlText.identifier(info.name()) + " AS " + SqlText.identifier(alias);
+        return MySqlQuoting.identifier(info.schema()) + "." + MySqlQuoting.identifier(info.name()) + " AS " + MySqlQuoting.identifier(alias);
     }
 
     private String cteReference(Scope.Cte cte, String name, Alias given, String alias, Scope scope) {
         List<RelColumn> columns = new ArrayList<>();
         for (int i = 0; i < cte.columnNames().size(); i++) {
             String column = cte.columnNames().get(i);
-            columns.add(new RelColumn(column, cte.columnValues().get(i).withSql(SqlText.identifier(alias) + "." + SqlText.identifier(column))));
+            columns.add(new RelColumn(column, cte.columnValues().get(i).withSql(MySqlQuoting.identifier(alias) + "." + MySqlQuoting.identifier(column))));
         }
         scope.addRelation(new Relation(given != null ? alias(given) : name, Optional.empty(), columns));
-        return SqlText.identifier(cte.renderedName()) + " AS " + SqlText.identifier(alias);
+        return MySqlQuoting.identifier(cte.renderedName()) + " AS " + MySqlQuoting.identifier(alias);
     }
 
     private String derived(ParenthesedSelect p, Scope scope) {
@@ -304,10 +304,10 @@ final class FromRenderer {
         List<RelColumn> columns = new ArrayList<>();
         for (int i = 0; i < q.labels().size(); i++) {
             String label = q.labels().get(i);
-            columns.add(new RelColumn(label, q.values().get(i).withSql(SqlText.identifier(alias) + "." + SqlText.identifier(label))));
+            columns.add(new RelColumn(label, q.values().get(i).withSql(MySqlQuoting.identifier(alias) + "." + MySqlQuoting.identifier(label))));
         }
         scope.addRelation(new Relation(visible, Optional.empty(), columns));
-        return "(" + q.sql() + ") AS " + SqlText.identifier(alias);
+        return "(" + q.sql() + ") AS " + MySqlQuoting.identifier(alias);
     }
 
     static String alias(Alias alias) {
@@ -318,7 +318,7 @@ final class FromRenderer {
     }
 
     static String label(String raw) {
-        String name = SqlText.unquote(raw);
+        String name = MySqlQuoting.unquote(raw);
         if (name.isBlank() || name.length() > 64 || LABEL_UNSAFE.matcher(name).find() || !name.strip().equals(name)) {
             throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED,
                     "An alias must be 1 to 64 printable characters without backticks or surrounding spaces.");

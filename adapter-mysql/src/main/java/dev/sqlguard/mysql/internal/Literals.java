@@ -63,7 +63,7 @@ final class Literals {
         if (s.getPrefix() != null || !"'".equals(s.getQuoteStr())) {
             throw unsafe("prefixed or double-quoted string literal");
         }
-        return SqlText.string(s.getNotExcapedValue());
+        return MySqlQuoting.string(s.getNotExcapedValue());
     }
 
     static String dateTime(DateTimeLiteralExpression e) {

@@ -125,7 +125,7 @@ final class Scope {
     }
 
     void defineWindow(WindowDefinition definition) {
-        String name = Names.fold(SqlText.unquote(definition.getWindowName()));
+        String name = Names.fold(MySqlQuoting.unquote(definition.getWindowName()));
         if (windows.putIfAbsent(name, definition) != null) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "The window " + SafeText.identifier(name) + " is defined twice.");
         }
@@ -133,7 +133,7 @@ final class Scope {
 
     /** The named window of this block (never an enclosing one: the server scopes window names to their block). */
     WindowDefinition window(String name) {
-        String key = Names.fold(SqlText.unquote(name));
+        String key = Names.fold(MySqlQuoting.unquote(name));
         WindowDefinition found = windows.get(key);
         if (found == null) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "The window " + SafeText.identifier(key)

@@ -216,8 +216,8 @@ final class SelectRenderer {
             }
             requireDistinct(names);
             scope.addCte(name, new Scope.Cte(rendered, names, q.values()));
-            List<String> quoted = names.stream().map(SqlText::identifier).toList();
-            parts.add(SqlText.identifier(rendered) + " (" + String.join(", ", quoted) + ") AS (" + q.sql() + ")");
+            List<String> quoted = names.stream().map(MySqlQuoting::identifier).toList();
+            parts.add(MySqlQuoting.identifier(rendered) + " (" + String.join(", ", quoted) + ") AS (" + q.sql() + ")");
         }
         return "WITH " + (recursive ? "RECURSIVE " : "") + String.join(", ", parts) + " ";
     }
@@ -372,7 +372,7 @@ final class SelectRenderer {
 
     private static Optional<String> bareName(Expression e) {
         if (e != null && e.getClass() == Column.class && (((Column) e).getTable() == null || ((Column) e).getTable().getName() == null)) {
-            return Optional.of(SqlText.unquote(((Column) e).getColumnName()));
+            return Optional.of(MySqlQuoting.unquote(((Column) e).getColumnName()));
         }
         if (e != null && e.getClass() == DateUnitExpression.class) {
             return Optional.of(((DateUnitExpression) e).getType().name().toLowerCase(java.util.Locale.ROOT));
@@ -433,7 +433,7 @@ final class SelectRenderer {
             ordinal++;
             for (Item i : selectItem(item, ordinal, scope)) {
                 scope.items().add(i);
-                rendered.add(i.value().sql() + " AS " + SqlText.identifier(i.label()));
+                rendered.add(i.value().sql() + " AS " + MySqlQuoting.identifier(i.label()));
             }
         }
         for (Item i : scope.items()) {
@@ -500,8 +500,8 @@ final class SelectRenderer {
                 throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Write * or t.* without modifiers.");
             }
             Optional<String> schemaName = all.getTable().getSchemaName() == null ? Optional.empty()
-                    : Optional.of(SqlText.unquote(all.getTable().getSchemaName()));
-            String qualifier = SqlText.unquote(all.getTable().getName());
+                    : Optional.of(MySqlQuoting.unquote(all.getTable().getSchemaName()));
+            String qualifier = MySqlQuoting.unquote(all.getTable().getName());
             Relation r = scope.relation(schemaName, qualifier).orElseThrow(() -> new GuardException(ErrorCode.UNKNOWN_COLUMN,
                     "The qualifier " + SafeText.identifier(qualifier) + " does not name a table of this query."));
             return expand(r.columns());
@@ -515,7 +515,7 @@ final class SelectRenderer {
         if (item.getAlias() != null) {
             label = FromRenderer.alias(item.getAlias());
         } else if (e instanceof Column c) {
-            label = SqlText.unquote(c.getColumnName());
+            label = MySqlQuoting.unquote(c.getColumnName());
         } else if (bare.isPresent()) {
             label = bare.get();
         } else {

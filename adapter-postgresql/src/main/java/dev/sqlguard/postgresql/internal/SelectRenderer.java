@@ -163,7 +163,7 @@ final class SelectRenderer {
      */
     private record Col(String name, String sql, List<Flow> flows, boolean hidden) {
         static Col of(String renderedAlias, String name, List<Flow> flows, boolean hidden) {
-            return new Col(name, SqlText.identifier(renderedAlias) + "." + SqlText.identifier(name), flows, hidden);
+            return new Col(name, PostgresQuoting.identifier(renderedAlias) + "." + PostgresQuoting.identifier(name), flows, hidden);
         }
 
         Value value() {
@@ -361,7 +361,7 @@ final class SelectRenderer {
         boolean recursive = items.stream().anyMatch(WithItem::isRecursive);
         if (recursive) {
             for (WithItem<?> item : items) {
-                String name = SqlText.name(item.getAlias().getName());
+                String name = PostgresQuoting.name(item.getAlias().getName());
                 if (!scope.pendingCtes.add(name)) {
                     throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name) + " is used for two common table expressions.");
                 }
@@ -376,7 +376,7 @@ final class SelectRenderer {
             if (!(item.getParenthesedStatement() instanceof ParenthesedSelect ps) || ps.getAlias() != null) {
                 throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED, "A common table expression must be a SELECT.");
             }
-            String name = SqlText.name(item.getAlias().getName());
+            String name = PostgresQuoting.name(item.getAlias().getName());
             if (scope.cteNames.containsKey(name)) {
                 throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name) + " is used for two common table expressions.");
             }
@@ -396,8 +396,8 @@ final class SelectRenderer {
             scope.ctes.put(name, q);
             scope.cteNames.put(name, renderedName);
             String list = columns.isPresent() || recursive
-                    ? "(" + String.join(", ", q.outputs().stream().map(o -> SqlText.identifier(o.label())).toList()) + ")" : "";
-            rendered.add(SqlText.identifier(renderedName) + list + " AS (" + q.sql() + ")");
+                    ? "(" + String.join(", ", q.outputs().stream().map(o -> PostgresQuoting.identifier(o.label())).toList()) + ")" : "";
+            rendered.add(PostgresQuoting.identifier(renderedName) + list + " AS (" + q.sql() + ")");
         }
         return (recursive ? "WITH RECURSIVE " : "WITH ") + String.join(", ", rendered) + " ";
     }
@@ -412,8 +412,8 @@ final class SelectRenderer {
             if (c.getAlias() != null || !(c.getExpression() instanceof Column col) || col.getClass() != Column.class || col.getTable() != null) {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "A common table expression's column list takes bare names.");
             }
-            String name = SqlText.name(col.getColumnName());
-            SqlText.identifier(name);
+            String name = PostgresQuoting.name(col.getColumnName());
+            PostgresQuoting.identifier(name);
             names.add(name);
         }
         return Optional.of(names);
@@ -844,7 +844,7 @@ final class SelectRenderer {
         }
         List<String> rendered = new ArrayList<>();
         for (Item item : items) {
-            rendered.add(item.value().sql() + " AS " + SqlText.identifier(item.label()));
+            rendered.add(item.value().sql() + " AS " + PostgresQuoting.identifier(item.label()));
         }
         sql.append(String.join(", ", rendered));
         if (from != null) {
@@ -925,7 +925,7 @@ final class SelectRenderer {
             return Optional.of(n.intValueExact());
         }
         if (e instanceof Column c && c.getTable() == null) {
-            String name = SqlText.name(c.getColumnName());
+            String name = PostgresQuoting.name(c.getColumnName());
             int match = -1;
             for (int i = 0; i < items.size(); i++) {
                 if (items.get(i).label().equals(name)) {
@@ -1038,7 +1038,7 @@ final class SelectRenderer {
 
     /** One grouping expression: a bare name is an input column first, then an output label; a bare integer a position. */
     private String groupingElement(Expression e, Scope scope, List<Item> items) {
-        boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(SqlText.name(c.getColumnName()), scope);
+        boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(PostgresQuoting.name(c.getColumnName()), scope);
         Optional<Integer> position = inputColumn ? Optional.empty() : outputPosition(e, items);
         if (position.isPresent()) {
             use(items.get(position.get() - 1).value().flows(), UsePosition.GROUPING);
@@ -1273,7 +1273,7 @@ final class SelectRenderer {
                 if (c.getTable() != null || c.getArrayConstructor() != null) {
                     throw new GuardException(ErrorCode.SYNTAX_ERROR, "USING takes bare column names.");
                 }
-                String name = SqlText.name(c.getColumnName());
+                String name = PostgresQuoting.name(c.getColumnName());
                 if (names.contains(name)) {
                     throw new GuardException(ErrorCode.SYNTAX_ERROR, "The column " + SafeText.identifier(name) + " appears twice in USING.");
                 }
@@ -1366,7 +1366,7 @@ final class SelectRenderer {
             cols.add(Col.of(rendered, o.label(), o.flows(), false));
         }
         addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
-        return prefix + "(" + q.sql() + ") AS " + SqlText.identifier(rendered);
+        return prefix + "(" + q.sql() + ") AS " + PostgresQuoting.identifier(rendered);
     }
 
     /**
@@ -1380,9 +1380,9 @@ final class SelectRenderer {
                 || tf.getUnPivot() != null || tf.getSampleClause() != null || f == null) {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
         }
-        String name = SqlText.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
+        String name = PostgresQuoting.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
         if (!name.equals("generate_series") || !policy.tableFunctionsOr(Set.of("generate_series")).contains(name)
-                || f.getMultipartName().size() > 2 || (f.getMultipartName().size() == 2 && !SqlText.name(f.getMultipartName().get(0)).equals("pg_catalog"))) {
+                || f.getMultipartName().size() > 2 || (f.getMultipartName().size() == 2 && !PostgresQuoting.name(f.getMultipartName().get(0)).equals("pg_catalog"))) {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
         }
         allow(name);
@@ -1400,18 +1400,18 @@ final class SelectRenderer {
         }
         Optional<Long> count = seriesLength(List.copyOf(params)).or(() -> dateSeriesLength(List.copyOf(params)));
         record(count.map(n -> Amplification.absolute(name, n)).orElseGet(() -> Amplification.unbounded(name)));
-        String visible = tf.getAlias() == null ? name : SqlText.name(tf.getAlias().getName());
+        String visible = tf.getAlias() == null ? name : PostgresQuoting.name(tf.getAlias().getName());
         String column = visible;
         if (tf.getAlias() != null && tf.getAlias().getAliasColumns() != null) {
             if (tf.getAlias().getAliasColumns().size() != 1 || tf.getAlias().getAliasColumns().get(0).colDataType != null) {
                 throw construct("generate_series returns one column: alias it as name(column).");
             }
-            column = SqlText.name(tf.getAlias().getAliasColumns().get(0).name);
+            column = PostgresQuoting.name(tf.getAlias().getAliasColumns().get(0).name);
         }
         String rendered = "t" + (++aliases);
         addSource(scope, new Source(visible, Optional.empty(), rendered, List.of(Col.of(rendered, column, List.of(), false))));
-        return "pg_catalog.generate_series(" + String.join(", ", args) + ") AS " + SqlText.identifier(rendered)
-                + "(" + SqlText.identifier(column) + ")";
+        return "pg_catalog.generate_series(" + String.join(", ", args) + ") AS " + PostgresQuoting.identifier(rendered)
+                + "(" + PostgresQuoting.identifier(column) + ")";
     }
 
     private static final Pattern INTERVAL_STEP = Pattern.compile("'\\s*([0-9]{1,6})\\s*(day|days|week|weeks|month|months|mons?|year|years|hour|hours)\\s*'",
@@ -1453,8 +1453,8 @@ final class SelectRenderer {
                 || table.getTimeTravelStrAfterAlias() != null || table.isTableVariable()) {
             throw construct("Table hints, samples and similar table clauses are not allowed.");
         }
-        String name = SqlText.name(table.getName());
-        Optional<String> schemaName = table.getSchemaName() == null ? Optional.empty() : Optional.of(SqlText.name(table.getSchemaName()));
+        String name = PostgresQuoting.name(table.getName());
+        Optional<String> schemaName = table.getSchemaName() == null ? Optional.empty() : Optional.of(PostgresQuoting.name(table.getSchemaName()));
         boolean hasAliasColumns = table.getAlias() != null && table.getAlias().getAliasColumns() != null;
         if (schemaName.isEmpty() && scope.pendingCte(name)) {
             throw construct("In WITH RECURSIVE a common table expression may refer to itself only after UNION [ALL], and to the ones before it.");
@@ -1472,7 +1472,7 @@ final class SelectRenderer {
                 recursion.selfColumns = cols;
             }
             addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
-            return SqlText.identifier(scope.cteRendered(name)) + " AS " + SqlText.identifier(rendered);
+            return PostgresQuoting.identifier(scope.cteRendered(name)) + " AS " + PostgresQuoting.identifier(rendered);
         }
         String shown = schemaName.map(s -> s + ".").orElse("") + name;
         if (schemaName.isPresent() && (schemaName.get().equals("pg_catalog") || schemaName.get().equals("information_schema"))) {
@@ -1492,7 +1492,7 @@ final class SelectRenderer {
         }
         addSource(scope, new Source(visible, table.getAlias() == null ? Optional.of(t.schema()) : Optional.empty(), rendered, cols));
         tables.add(t.ref());
-        return SqlText.identifier(t.schema()) + "." + SqlText.identifier(t.name()) + " AS " + SqlText.identifier(rendered);
+        return PostgresQuoting.identifier(t.schema()) + "." + PostgresQuoting.identifier(t.name()) + " AS " + PostgresQuoting.identifier(rendered);
     }
 
     private static void addSource(Scope scope, Source source) {
@@ -1509,7 +1509,7 @@ final class SelectRenderer {
         if (hasColumns) {
             throw construct("Alias column lists are not allowed.");
         }
-        return SqlText.name(raw);
+        return PostgresQuoting.name(raw);
     }
 
     // ------------------------------------------------------------------ select list
@@ -1525,7 +1525,7 @@ final class SelectRenderer {
         }
         Value v = expr(e, scope, 0);
         String label = item.getAlias() != null ? alias(item.getAlias().getName(), item.getAlias().getAliasColumns() != null) : label(e);
-        SqlText.identifier(label);
+        PostgresQuoting.identifier(label);
         items.add(new Item(label, v, e));
     }
 
@@ -1561,14 +1561,14 @@ final class SelectRenderer {
     /** PostgreSQL's own name for an unaliased output column (FigureColname). */
     private static String label(Expression e) {
         if (e instanceof Column c) {
-            return SqlText.name(c.getColumnName());
+            return PostgresQuoting.name(c.getColumnName());
         }
         if (e instanceof Function f && f.getMultipartName() != null && !f.getMultipartName().isEmpty()) {
-            return SqlText.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
+            return PostgresQuoting.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
         }
         if (e instanceof AnalyticExpression a) {
             String[] parts = a.getName().split("\\.", -1);
-            return SqlText.name(parts[parts.length - 1]);
+            return PostgresQuoting.name(parts[parts.length - 1]);
         }
         if (e instanceof CastExpression c) {
             String inner = label(c.getLeftExpression());
@@ -1646,7 +1646,7 @@ final class SelectRenderer {
             if (s.getPrefix() != null || !"'".equals(s.getQuoteStr())) {
                 throw unsafe("prefixed string literal");
             }
-            return Value.literal(SqlText.string(s.getNotExcapedValue()));
+            return Value.literal(PostgresQuoting.string(s.getNotExcapedValue()));
         }
         if (k == NullValue.class) {
             return Value.literal("NULL");
@@ -1958,14 +1958,14 @@ final class SelectRenderer {
         if (parts == null || parts.isEmpty() || parts.size() > 2 || escaped) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Qualified or escaped function names are not allowed.");
         }
-        if (parts.size() == 2 && !SqlText.name(parts.get(0)).equals("pg_catalog")) {
+        if (parts.size() == 2 && !PostgresQuoting.name(parts.get(0)).equals("pg_catalog")) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Only pg_catalog functions may be called.");
         }
         String raw = parts.get(parts.size() - 1);
         if (raw.startsWith("\"")) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
         }
-        String name = SqlText.name(raw);
+        String name = PostgresQuoting.name(raw);
         if (!FUNCTION_NAME.matcher(name).matches()) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
         }
@@ -2341,14 +2341,14 @@ final class SelectRenderer {
         if (c.getArrayConstructor() != null || c.getCommentText() != null) {
             throw unsafe("column form");
         }
-        String name = SqlText.name(c.getColumnName());
+        String name = PostgresQuoting.name(c.getColumnName());
         Table qualifier = c.getTable();
         if (qualifier != null && qualifier.getName() != null) {
             if (qualifier.getNameParts().size() > 2) {
                 throw Refusals.unknownColumn(name);
             }
-            Optional<String> schemaName = qualifier.getSchemaName() == null ? Optional.empty() : Optional.of(SqlText.name(qualifier.getSchemaName()));
-            String tableName = SqlText.name(qualifier.getName());
+            Optional<String> schemaName = qualifier.getSchemaName() == null ? Optional.empty() : Optional.of(PostgresQuoting.name(qualifier.getSchemaName()));
+            String tableName = PostgresQuoting.name(qualifier.getName());
             for (Scope s = scope; s != null; s = s.parent) {
                 List<Source> hits = new ArrayList<>();
                 for (Source source : s.sources) {
@@ -2437,8 +2437,8 @@ final class SelectRenderer {
         if (t == null || t.getName() == null || t.getNameParts().size() > 2) {
             throw unsafe("star qualifier");
         }
-        String name = SqlText.name(t.getName());
-        Optional<String> schemaName = t.getSchemaName() == null ? Optional.empty() : Optional.of(SqlText.name(t.getSchemaName()));
+        String name = PostgresQuoting.name(t.getName());
+        Optional<String> schemaName = t.getSchemaName() == null ? Optional.empty() : Optional.of(PostgresQuoting.name(t.getSchemaName()));
         for (Source s : sources) {
             if (s.named() && s.visibleName().equals(name) && (schemaName.isEmpty() || s.baseSchema().equals(schemaName))) {
                 return s;

@@ -11,11 +11,11 @@ import dev.sqlguard.jdbc.SqlQuoting;
  * name length, string literals (both through the kit's {@link SqlQuoting}), and the name the server
  * reads for a name as written (folding). Nothing else builds executable text.
  */
-final class SqlText {
+final class PostgresQuoting {
     /** PostgreSQL's NAMEDATALEN - 1: longer names are truncated by the server, so they are refused. */
     static final int MAX_NAME_BYTES = 63;
 
-    private SqlText() {
+    private PostgresQuoting() {
     }
 
     /** A double-quoted identifier; refuses names a quoted identifier cannot hold safely or the server would truncate. */

@@ -9,8 +9,8 @@ import dev.sqlguard.jdbc.SqlQuoting;
  * (both through the kit's {@link SqlQuoting}), and one level of quoting removed from a name as
  * written. Nothing else builds executable text.
  */
-final class SqlText {
-    private SqlText() {
+final class MySqlQuoting {
+    private MySqlQuoting() {
     }
 
     /** A backtick-quoted identifier; refuses names a quoted identifier cannot hold safely. */
