@@ -48,7 +48,7 @@ class StartupClassesIT {
 
     @Test
     void helpLoadsNoDataBindingNoGuiceAndNoEngine() throws IOException {
-        JarRunner.Run help = sqlguard.run("--help");
+        JarRunner.Run help = sqlguard.run("help");
 
         assertThat(help.code()).as(help.err()).isZero();
         assertThat(help.out()).contains("load", "query", "check", "sources", "ask", "eval", "mcp", "completion", "help");
@@ -56,6 +56,16 @@ class StartupClassesIT {
         assertThat(classes).contains(CLI + "EvalCommand", CLI + "McpCommand"); // every command is listed
         assertThat(classes).noneMatch(c -> c.equals(OBJECT_MAPPER) || c.startsWith(GUICE) || c.startsWith(GUAVA)
                 || c.startsWith(DUCKDB_DRIVER) || c.startsWith(DUCKDB_ENGINE));
+    }
+
+    @Test
+    void helpToAPipeIsThePlainTextWithoutBuildingTheCommandTree() throws IOException {
+        JarRunner.Run help = sqlguard.run("--help");
+
+        assertThat(help.code()).as(help.err()).isZero();
+        assertThat(help.out()).startsWith("Usage: sqlguard").contains("query", "check", "mcp", "completion");
+        assertThat(loaded()).as("no picocli and no command class").noneMatch(c -> c.startsWith("picocli.")
+                || (c.startsWith(CLI) && c.endsWith("Command")));
     }
 
     @Test

@@ -26,6 +26,14 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        if (PlainHelp.applies(args, System.console() != null, System.getenv())) {
+            try {
+                PlainHelp.write(new FileOutputStream(FileDescriptor.out));
+                System.exit(ExitCodes.OK);
+            } catch (java.io.IOException e) {
+                // fall through: picocli prints it
+            }
+        }
         configureLogging(System.getenv("SQLGUARD_LOG"));
         PrintStream stdout = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 false, StandardCharsets.UTF_8);

@@ -372,6 +372,28 @@ class CliTest {
     }
 
     @Test
+    void thePlainHelpIsExactlyPicocliHelpWithoutColours() throws IOException {
+        java.io.ByteArrayOutputStream plain = new java.io.ByteArrayOutputStream();
+        PlainHelp.write(plain);
+        String picocli = runWith("", Map.of("NO_COLOR", "1"), "--help").out();
+        assertThat(plain.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .as("app/cli/src/main/resources/dev/sqlguard/app/internal/cli/help.txt must be exactly what picocli "
+                        + "prints for --help without colours; copy the output of NO_COLOR=1 sqlguard --help into it")
+                .isEqualTo(picocli);
+    }
+
+    @Test
+    void thePlainHelpIsUsedOnlyForHelpAloneWherePicocliWouldPrintNoColours() {
+        assertThat(PlainHelp.applies(new String[] {"--help"}, false, Map.of())).isTrue();
+        assertThat(PlainHelp.applies(new String[] {"-h"}, false, Map.of())).isTrue();
+        assertThat(PlainHelp.applies(new String[] {"--help"}, true, Map.of())).as("a terminal gets colours").isFalse();
+        assertThat(PlainHelp.applies(new String[] {"--help"}, false, Map.of("CLICOLOR_FORCE", "1"))).isFalse();
+        assertThat(PlainHelp.applies(new String[] {"query", "--help"}, false, Map.of())).isFalse();
+        assertThat(PlainHelp.applies(new String[] {"help"}, false, Map.of())).isFalse();
+        assertThat(PlainHelp.applies(new String[] {}, false, Map.of())).isFalse();
+    }
+
+    @Test
     void aDumbTerminalOrNoColorGetsNoColours() {
         String before = System.getProperty("picocli.ansi");
         System.setProperty("picocli.ansi", "true"); // as on a colour terminal
