@@ -67,7 +67,7 @@ public final class Harness {
         System.out.printf(Locale.ROOT, "sqlguard benchmarks: %d rounds, Java %s, %d cores%n", rounds,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
         // an optional second argument picks parts: duckdb, percall (DuckDB's per-call cost and throughput),
-        // validation (DuckDB's alone), costs, mysql, postgresql
+        // validation (DuckDB's alone), costs, mysql, postgresql, trino (started only when named)
         Set<String> parts = args.length > 1 ? Set.of(args[1].split(",")) : Set.of("duckdb", "costs", "mysql", "postgresql");
         if (parts.contains("percall")) {
             PerCallBench.run(work, rounds);
@@ -88,6 +88,9 @@ public final class Harness {
         }
         if (parts.contains("postgresql")) {
             PostgresBench.run(work, rounds);
+        }
+        if (parts.contains("trino")) {
+            TrinoBench.run(work, rounds);
         }
         String url = System.getenv("SQLGUARD_MYSQL_URL");
         if (!parts.contains("mysql")) {
