@@ -106,6 +106,7 @@ final class PostgresBench {
                 long[][] times = Harness.paired(rounds, guarded, raw);
                 Harness.report("  100k-row GROUP BY, guarded vs raw JDBC through a Hikari pool (target <= 1.10)", times[0], times[1]);
                 breakdown(engine, rounds);
+                roundTrips(engine, url, user, password, schema, rounds, guarded, raw);
                 Harness.validation(engine, rounds);
             }
             System.out.println("  (load average after the part: " + PerCallBench.load() + ")");
@@ -137,9 +138,66 @@ final class PostgresBench {
             });
             whole[r] = Harness.time(() -> Harness.requireOk(Harness.SERVICE.query(engine.binding(), request)));
         }
+        System.out.println("  the SQL the guarded call runs: " + engine.validator().validate(request).executableSql());
         System.out.printf(Locale.ROOT, "  per call (medians): validation with plan reuse %.3f ms, execution and reading %.3f ms, "
                 + "whole QueryService call %.3f ms%n", Harness.median(validate) / 1e6, Harness.median(execute) / 1e6,
                 Harness.median(whole) / 1e6);
+    }
+
+    /**
+     * Splits the guarded/raw ratio in two: raw JDBC that makes the guarded call's round trips by hand
+     * (a read-only transaction, the session read back as {@code SessionPin.verify} does, the rendered SQL
+     * with the executor's fetch size, a rollback) against plain raw JDBC, and guarded against that.
+     */
+    private static void roundTrips(Engine engine, String url, String user, String password, String schema, int rounds,
+                                   Runnable guarded, Runnable raw) {
+        String rendered = engine.validator().validate(QueryRequest.of("bench", Harness.GROUP_BY)).executableSql();
+        StringBuilder readBack = new StringBuilder("SELECT pg_catalog.pg_backend_pid(), pg_catalog.current_setting('transaction_read_only')");
+        for (String name : List.of("default_transaction_read_only", "search_path", "statement_timeout", "lock_timeout",
+                "idle_in_transaction_session_timeout", "work_mem", "temp_file_limit", "standard_conforming_strings")) {
+            readBack.append(", pg_catalog.current_setting('").append(name).append("')");
+        }
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(url);
+        hc.setUsername(user);
+        hc.setPassword(password);
+        hc.setMaximumPoolSize(2);
+        hc.setReadOnly(true);
+        hc.setAutoCommit(false);
+        hc.setConnectionInitSql("SET search_path = pg_catalog, " + schema);
+        try (HikariDataSource pool = new HikariDataSource(hc)) {
+            Runnable byHand = () -> {
+                try (Connection c = pool.getConnection()) {
+                    try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(readBack.toString())) {
+                        rs.next();
+                        for (int i = 1; i <= 10; i++) {
+                            rs.getString(i);
+                        }
+                    }
+                    try (java.sql.PreparedStatement ps = c.prepareStatement(rendered)) {
+                        ps.setFetchSize(256);
+                        try (java.sql.ResultSet rs = ps.executeQuery()) {
+                            int n = rs.getMetaData().getColumnCount();
+                            while (rs.next()) {
+                                for (int i = 1; i <= n; i++) {
+                                    rs.getObject(i);
+                                }
+                            }
+                        }
+                    }
+                    c.rollback();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            for (int w = 0; w < 10; w++) {
+                byHand.run();
+            }
+            long[][] trips = Harness.paired(rounds, byHand, raw);
+            Harness.report("  raw JDBC with the guarded call's round trips (read-back, transaction, rollback) vs plain raw", trips[0], trips[1]);
+            long[][] rest = Harness.paired(rounds, guarded, byHand);
+            Harness.report("  guarded vs raw JDBC with the same round trips", rest[0], rest[1]);
+        }
     }
 
     private static boolean blank(String s) {

@@ -166,6 +166,17 @@ final class TrinoBench {
                 long[][] times = Harness.paired(rounds, guarded, raw);
                 Harness.report("  lineitem (" + tpchSchema + ") aggregate, guarded vs raw trino-jdbc (target <= 1.10)", times[0], times[1]);
                 breakdown(engine, rounds);
+                // the guarded executor opens a connection per query (with the limits as session properties): the
+                // same for raw JDBC, against the reused connection, shows what that costs
+                Runnable rawFresh = () -> {
+                    try (Connection c = connect(driver, url, READ_ONLY, tpchSchema)) {
+                        Harness.drain(c, AGGREGATE);
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                };
+                long[][] fresh = Harness.paired(rounds, rawFresh, raw);
+                Harness.report("  raw trino-jdbc on a fresh connection per call vs the reused one", fresh[0], fresh[1]);
                 Harness.validation(engine, rounds, "SELECT returnflag, sum(quantity) AS total FROM lineitem WHERE quantity > %d "
                         + "GROUP BY returnflag ORDER BY returnflag");
             }
@@ -195,6 +206,7 @@ final class TrinoBench {
             });
             whole[r] = Harness.time(() -> Harness.requireOk(Harness.SERVICE.query(engine.binding(), request)));
         }
+        System.out.println("  the SQL the guarded call runs: " + engine.validator().validate(request).executableSql());
         System.out.printf(Locale.ROOT, "  per call (medians): validation with plan reuse %.3f ms, execution and reading %.3f ms, "
                 + "whole QueryService call %.3f ms%n", Harness.median(validate) / 1e6, Harness.median(execute) / 1e6,
                 Harness.median(whole) / 1e6);
