@@ -106,6 +106,7 @@ final class PostgresBench {
                 long[][] times = Harness.paired(rounds, guarded, raw);
                 Harness.report("  100k-row GROUP BY, guarded vs raw JDBC through a Hikari pool (target <= 1.10)", times[0], times[1]);
                 breakdown(engine, rounds);
+                ClientCpu.report("  100k-row GROUP BY", rounds, guarded, raw);
                 roundTrips(engine, url, user, password, schema, rounds, guarded, raw);
                 Harness.validation(engine, rounds);
             }

@@ -166,6 +166,7 @@ final class TrinoBench {
                 long[][] times = Harness.paired(rounds, guarded, raw);
                 Harness.report("  lineitem (" + tpchSchema + ") aggregate, guarded vs raw trino-jdbc (target <= 1.10)", times[0], times[1]);
                 breakdown(engine, rounds);
+                ClientCpu.report("  lineitem aggregate", rounds, guarded, raw);
                 // the guarded executor opens a connection per query (with the limits as session properties): the
                 // same for raw JDBC, against the reused connection, shows what that costs
                 Runnable rawFresh = () -> {
