@@ -178,6 +178,7 @@ final class TrinoBench {
                 };
                 long[][] fresh = Harness.paired(rounds, rawFresh, raw);
                 Harness.report("  raw trino-jdbc on a fresh connection per call vs the reused one", fresh[0], fresh[1]);
+                decompose(engine, driver, url, tpchSchema, policy.limits(), rounds, guarded, raw);
                 Harness.validation(engine, rounds, "SELECT returnflag, sum(quantity) AS total FROM lineitem WHERE quantity > %d "
                         + "GROUP BY returnflag ORDER BY returnflag");
             }
@@ -211,6 +212,55 @@ final class TrinoBench {
         System.out.printf(Locale.ROOT, "  per call (medians): validation with plan reuse %.3f ms, execution and reading %.3f ms, "
                 + "whole QueryService call %.3f ms%n", Harness.median(validate) / 1e6, Harness.median(execute) / 1e6,
                 Harness.median(whole) / 1e6);
+    }
+
+    /**
+     * Splits the guarded/raw ratio by what the guarded call sends differently, each made by hand in raw
+     * trino-jdbc: the rendered SQL (qualified names, LIMIT max rows + 1) on the reused connection; then
+     * also the executor's way (a fresh connection per call whose session carries the limits as
+     * {@code query_max_*} properties, a PreparedStatement sent as EXECUTE IMMEDIATE); and guarded
+     * against that.
+     */
+    private static void decompose(Engine engine, TrinoDriver driver, String url, String tpchSchema, Limits limits, int rounds,
+                                  Runnable guarded, Runnable raw) throws SQLException {
+        String rendered = engine.validator().validate(QueryRequest.of("bench", AGGREGATE)).executableSql();
+        long seconds = Math.max(1, (limits.timeout().toMillis() + 999) / 1000);
+        long megabytes = Math.max(1, limits.memoryBytes() / (1024 * 1024));
+        Properties p = new Properties();
+        p.setProperty("user", READ_ONLY);
+        p.setProperty("catalog", "tpch");
+        p.setProperty("schema", tpchSchema);
+        p.setProperty("source", "sqlguard");
+        p.setProperty("explicitPrepare", "false");
+        p.setProperty("sessionProperties", "query_max_execution_time:" + seconds + "s;query_max_run_time:" + seconds
+                + "s;query_max_memory:" + megabytes + "MB");
+        try (Connection reused = connect(driver, url, READ_ONLY, tpchSchema)) {
+            Runnable renderedRaw = () -> Harness.drain(reused, rendered);
+            Runnable likeEngine = () -> {
+                try (Connection c = driver.connect(url, p); java.sql.PreparedStatement ps = c.prepareStatement(rendered);
+                     ResultSet rs = ps.executeQuery()) {
+                    int n = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        for (int i = 1; i <= n; i++) {
+                            rs.getObject(i);
+                        }
+                    }
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            for (int w = 0; w < 3; w++) {
+                renderedRaw.run();
+                likeEngine.run();
+            }
+            long[][] a = Harness.paired(rounds, renderedRaw, raw);
+            Harness.report("  raw trino-jdbc, the rendered SQL vs the plain SQL", a[0], a[1]);
+            long[][] b = Harness.paired(rounds, likeEngine, raw);
+            Harness.report("  raw trino-jdbc the executor's way (rendered SQL, fresh connection, session limits, EXECUTE IMMEDIATE)"
+                    + " vs plain raw", b[0], b[1]);
+            long[][] c = Harness.paired(rounds, guarded, likeEngine);
+            Harness.report("  guarded vs raw trino-jdbc the executor's way", c[0], c[1]);
+        }
     }
 
     private static Connection connect(TrinoDriver driver, String url, String user, String schema) throws SQLException {
