@@ -124,9 +124,13 @@ final class PostgresBench {
         long[] validate = new long[rounds];
         long[] execute = new long[rounds];
         long[] whole = new long[rounds];
+        long[][] cpu = new long[3][rounds];
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         for (int r = 0; r < rounds; r++) {
             QueryPlan[] plan = new QueryPlan[1];
+            long c0 = mx.getCurrentThreadCpuTime();
             validate[r] = Harness.time(() -> plan[0] = engine.validator().validate(request));
+            long c1 = mx.getCurrentThreadCpuTime();
             execute[r] = Harness.time(() -> {
                 try (ResultCursor cursor = engine.execution().execute(plan[0])) {
                     int columns = cursor.columns().size();
@@ -137,8 +141,15 @@ final class PostgresBench {
                     }
                 }
             });
+            long c2 = mx.getCurrentThreadCpuTime();
             whole[r] = Harness.time(() -> Harness.requireOk(Harness.SERVICE.query(engine.binding(), request)));
+            long c3 = mx.getCurrentThreadCpuTime();
+            cpu[0][r] = c1 - c0;
+            cpu[1][r] = c2 - c1;
+            cpu[2][r] = c3 - c2;
         }
+        System.out.printf(Locale.ROOT, "  calling thread's CPU (medians): validation with plan reuse %.3f ms, execution and reading %.3f ms, "
+                + "whole QueryService call %.3f ms%n", Harness.median(cpu[0]) / 1e6, Harness.median(cpu[1]) / 1e6, Harness.median(cpu[2]) / 1e6);
         System.out.println("  the SQL the guarded call runs: " + engine.validator().validate(request).executableSql());
         System.out.printf(Locale.ROOT, "  per call (medians): validation with plan reuse %.3f ms, execution and reading %.3f ms, "
                 + "whole QueryService call %.3f ms%n", Harness.median(validate) / 1e6, Harness.median(execute) / 1e6,
@@ -194,6 +205,7 @@ final class PostgresBench {
             for (int w = 0; w < 10; w++) {
                 byHand.run();
             }
+            ClientCpu.report("  raw JDBC with the guarded call's round trips, as guarded", rounds, byHand, raw);
             long[][] trips = Harness.paired(rounds, byHand, raw);
             Harness.report("  raw JDBC with the guarded call's round trips (read-back, transaction, rollback) vs plain raw", trips[0], trips[1]);
             long[][] rest = Harness.paired(rounds, guarded, byHand);

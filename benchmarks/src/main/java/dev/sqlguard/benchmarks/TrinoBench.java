@@ -255,6 +255,9 @@ final class TrinoBench {
             }
             long[][] a = Harness.paired(rounds, renderedRaw, raw);
             Harness.report("  raw trino-jdbc, the rendered SQL vs the plain SQL", a[0], a[1]);
+            Runnable limited = () -> Harness.drain(reused, AGGREGATE + " LIMIT 1001");
+            long[][] l = Harness.paired(rounds, limited, raw);
+            Harness.report("  raw trino-jdbc, the plain SQL with LIMIT 1001 vs without", l[0], l[1]);
             long[][] b = Harness.paired(rounds, likeEngine, raw);
             Harness.report("  raw trino-jdbc the executor's way (rendered SQL, fresh connection, session limits, EXECUTE IMMEDIATE)"
                     + " vs plain raw", b[0], b[1]);
