@@ -67,8 +67,8 @@ public final class Harness {
         System.out.printf(Locale.ROOT, "sqlguard benchmarks: %d rounds, Java %s, %d cores%n", rounds,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
         // an optional second argument picks parts: duckdb, percall (DuckDB's per-call cost and throughput),
-        // validation (DuckDB's alone), costs, mysql
-        Set<String> parts = args.length > 1 ? Set.of(args[1].split(",")) : Set.of("duckdb", "costs", "mysql");
+        // validation (DuckDB's alone), costs, mysql, postgresql, trino (started only when named)
+        Set<String> parts = args.length > 1 ? Set.of(args[1].split(",")) : Set.of("duckdb", "costs", "mysql", "postgresql");
         if (parts.contains("percall")) {
             PerCallBench.run(work, rounds);
         }
@@ -85,6 +85,12 @@ public final class Harness {
         }
         if (parts.contains("costs")) {
             costVectors();
+        }
+        if (parts.contains("postgresql")) {
+            PostgresBench.run(work, rounds);
+        }
+        if (parts.contains("trino")) {
+            TrinoBench.run(work, rounds);
         }
         String url = System.getenv("SQLGUARD_MYSQL_URL");
         if (!parts.contains("mysql")) {
@@ -172,11 +178,15 @@ public final class Harness {
         }
     }
 
-    private static void validation(Engine engine, int rounds) {
+    static void validation(Engine engine, int rounds) {
+        validation(engine, rounds, "SELECT region, sum(amount) AS total FROM claims WHERE amount > %d GROUP BY region ORDER BY region");
+    }
+
+    /** Cold validation (a new literal each time) vs plan reuse, on {@code template} with one {@code %d}. */
+    static void validation(Engine engine, int rounds, String template) {
         int n = Math.max(200, rounds * 20);
         long[] cold = new long[n];
         long[] warm = new long[n];
-        String template = "SELECT region, sum(amount) AS total FROM claims WHERE amount > %d GROUP BY region ORDER BY region";
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         for (int i = 0; i < n; i++) { // warm-up: the JIT compiles the validator before anything is timed
