@@ -61,6 +61,17 @@ public final class FunctionCatalog {
     static final Set<String> WINDOW = Set.of("row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile",
             "lag", "lead", "first_value", "last_value", "nth_value");
 
+    /**
+     * Argument positions (from 0) at which an otherwise total function reads a parameter, not data,
+     * and fails on an invalid one (measured on Trino 483: {@code date_trunc(u, d)} "'x' is not a valid
+     * DATE field", {@code lag(x, n)} "Offset must be at least 0", {@code max(x, n)} "second argument of
+     * max_n must be positive"). A value reaching such an argument passes a partial step: otherwise
+     * {@code max(id, length(ltrim(ssn, '0123456789-')))} fails exactly when the sensitive value is made
+     * of those characters, an error oracle through total steps only.
+     */
+    static final Map<String, Set<Integer>> PARAMETER_ARGUMENTS = Map.of("date_trunc", Set.of(0), "min", Set.of(1),
+            "max", Set.of(1), "lag", Set.of(1), "lead", Set.of(1), "approx_distinct", Set.of(1));
+
     private static final Map<String, CostClass> CLASSES = classes();
 
     private FunctionCatalog() {
@@ -100,6 +111,12 @@ public final class FunctionCatalog {
     /** The class of a function, or empty when it is not classified (and so cannot be called). */
     public static Optional<CostClass> costClass(String name) {
         return Optional.ofNullable(CLASSES.get(name));
+    }
+
+    /** The class of one argument of a call: {@link CostClass#PARTIAL} at a parameter position, else the function's. */
+    public static CostClass argumentClass(String name, int position, CostClass function) {
+        return PARAMETER_ARGUMENTS.getOrDefault(name, Set.of()).contains(position) && function == CostClass.TOTAL
+                ? CostClass.PARTIAL : function;
     }
 
     /** The default allowlist: every classified function. */
