@@ -59,6 +59,13 @@ public final class FunctionCatalog {
     static final Set<String> SPECIAL_FORMS = Set.of("coalesce", "nullif", "if", "extract", "position", "current_timestamp",
             "localtimestamp");
 
+    /**
+     * Functions other engines have that Trino 483 does not, with Trino's nearest: a policy may list
+     * them, so that one written for several engines starts, but a call is refused naming the nearest
+     * (a call reaching the cluster would fail as an unknown function).
+     */
+    static final Map<String, String> ABSENT = Map.of("ascii", "codepoint");
+
     /** Aggregates: allowed in the select list and HAVING, with DISTINCT, ORDER BY and FILTER. */
     static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every",
             "count_if", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "corr", "covar_pop",
@@ -143,6 +150,12 @@ public final class FunctionCatalog {
         return false;
     }
 
+    /** The refusal for a function Trino does not have, naming its nearest, if {@code name} is one. */
+    static Optional<GuardException> absent(String name) {
+        return Optional.ofNullable(ABSENT.get(name)).map(nearest -> new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED,
+                "The function " + SafeText.identifier(name) + " does not exist on Trino; use " + nearest + " instead."));
+    }
+
     /** The refusal for a never-allowed function. */
     static GuardException refusal(String name) {
         return new GuardException(EXTERNAL.contains(name) || name.startsWith("url_")
@@ -162,7 +175,7 @@ public final class FunctionCatalog {
                 throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
                         + SafeText.identifier(f) + "' is never allowed on Trino.");
             }
-            if (!CLASSES.containsKey(f)) {
+            if (!CLASSES.containsKey(f) && !ABSENT.containsKey(f)) {
                 throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
                         + SafeText.identifier(f) + "' has no cost class on Trino, so it cannot be allowlisted.");
             }

@@ -1237,6 +1237,10 @@ final class SelectRenderer {
         if (FunctionCatalog.never(name)) {
             throw FunctionCatalog.refusal(name);
         }
+        Optional<GuardException> absent = FunctionCatalog.absent(name);
+        if (absent.isPresent()) {
+            throw absent.get();
+        }
         Optional<CostClass> cost = FunctionCatalog.costClass(name);
         if (!functionAllowlist.contains(name) || cost.isEmpty()) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "The function " + SafeText.identifier(name)

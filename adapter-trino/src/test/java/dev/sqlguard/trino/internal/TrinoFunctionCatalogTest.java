@@ -61,6 +61,11 @@ class TrinoFunctionCatalogTest {
         assertThat(missing).as("classified but not on Trino").isEmpty();
         assertThat(notSpecial).as("listed as special forms but registered as functions").isEmpty();
         assertThat(FunctionCatalog.defaults()).containsAll(FunctionCatalog.SPECIAL_FORMS);
+        for (Map.Entry<String, String> absent : FunctionCatalog.ABSENT.entrySet()) {
+            assertThat(server).as("absent on Trino").doesNotContainKey(absent.getKey());
+            assertThat(server).as("the nearest to " + absent.getKey()).containsKey(absent.getValue());
+            assertThat(FunctionCatalog.costClass(absent.getValue())).as(absent.getValue()).isPresent();
+        }
     }
 
     @Test

@@ -79,6 +79,18 @@ class TrinoValidatorTest {
         return new TrinoValidator("s", SCHEMA, redacting, null).validate(QueryRequest.of("s", sql));
     }
 
+    @Test
+    void aFunctionTrinoDoesNotHaveMayBeListedButACallNamesTheNearest() {
+        FunctionCatalog.checkPolicy("s", Set.of("ascii", "upper"));
+        GuardrailPolicy listing = POLICY.withFunctions(Set.of("ascii", "upper"));
+        assertThatThrownBy(() -> new TrinoValidator("s", SCHEMA, listing, null).validate(QueryRequest.of("s", "SELECT ascii(region) AS a FROM claims")))
+                .isInstanceOfSatisfying(GuardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED);
+                    assertThat(e.safeMessage()).isEqualTo("The function 'ascii' does not exist on Trino; use codepoint instead.");
+                });
+        assertThat(FunctionCatalog.costClass("ascii")).isEmpty();
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "SELECT id FROM claims WHERE region ILIKE 'n%'|CONSTRUCT_NOT_ALLOWED",
