@@ -196,7 +196,7 @@ class TrinoHonestCorpusTest {
         return out;
     }
 
-    private static String normalize(Object v) {
+    static String normalize(Object v) {
         if (v == null) {
             return "null";
         }

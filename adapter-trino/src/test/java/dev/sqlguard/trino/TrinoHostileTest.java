@@ -92,7 +92,34 @@ class TrinoHostileTest {
         List<String> all = new ArrayList<>(TrinoVectors.FORBIDDEN);
         all.addAll(TrinoVectors.EXTERNAL);
         all.addAll(SECRET_CARRIERS);
+        all.addAll(TrinoVectors.RED_TEAM_REFUSED);
         return Stream.of(TestCluster.READ_ONLY, TestCluster.WRITER).flatMap(user -> all.stream().map(sql -> Arguments.of(user, sql)));
+    }
+
+    /** Pieces of the secrets that a transformed (trimmed, reversed, cut) value would still show. */
+    private static final List<String> SECRET_PIECES = List.of("45-6789", "9876-54", "hunter2", "s3cr3t", "carol-pw", "ak_live",
+            "evil_ka");
+
+    static Stream<Arguments> answerable() {
+        return TrinoVectors.RED_TEAM_ANSWERED.stream().map(Arguments::of);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("answerable")
+    void isAnsweredWithTheSensitiveValueRedactedAndNoHiddenValue(String sql) {
+        ToolResult result = service.query(engines.get(TestCluster.READ_ONLY).binding(), new QueryRequest("hostile", sql, List.of(), "h"));
+        String text = result.rows() + " " + result.error().map(e -> e.message()).orElse("");
+        for (String secret : ContractDataset.SECRETS) {
+            assertThat(text).as(sql).doesNotContain(secret);
+        }
+        for (String piece : SECRET_PIECES) {
+            assertThat(text).as(sql).doesNotContain(piece);
+        }
+        assertThat(text).doesNotContain("io.trino").doesNotContain("Exception").doesNotContain("127.0.0.1").doesNotContain("Query failed");
+        if (result.status() == ToolStatus.OK && !result.rows().isEmpty() && sql.toLowerCase(java.util.Locale.ROOT).contains("ssn")
+                && !sql.equals("SELECT region AS ssn FROM claims")) {
+            assertThat(text).as(sql + ": the sensitive value comes back redacted").contains("REDACTED");
+        }
     }
 
     @ParameterizedTest(name = "{0}: {1}")

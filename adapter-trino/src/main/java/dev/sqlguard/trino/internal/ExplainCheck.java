@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,6 +42,7 @@ import dev.sqlguard.domain.TableRef;
  */
 final class ExplainCheck {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern LIMIT_SUFFIX = Pattern.compile(" limit=[0-9]{1,19}$");
     /** Plan nodes that run a table function or a remote query: never part of a checked statement. */
     private static final Set<String> FORBIDDEN_NODES = Set.of("TableFunction", "TableFunctionProcessor", "RemoteQuery", "TableWriter",
             "TableFinish", "TableExecute", "Merge", "MergeWriter", "TableDelete", "TableUpdate", "RefreshMaterializedView");
@@ -121,12 +124,20 @@ final class ExplainCheck {
         return new Reading(tables, columns, complete);
     }
 
-    /** The known table a scan descriptor names: {@code catalog:schema.table} or {@code catalog:schema:table}. */
+    /**
+     * The known table a scan descriptor names: {@code catalog:schema.table} or {@code catalog:schema:table},
+     * followed by {@code " limit=N"} when the connector took a LIMIT over (the memory connector does
+     * when the limit is below the table's row count: {@code memory:s1.claims limit=2}).
+     */
     private static Optional<TableRef> table(String descriptor, String catalog, Set<TableRef> known) {
         if (!descriptor.startsWith(catalog + ":")) {
             return Optional.empty();
         }
         String rest = descriptor.substring(catalog.length() + 1);
+        Matcher limit = LIMIT_SUFFIX.matcher(rest);
+        if (limit.find()) {
+            rest = rest.substring(0, limit.start()); // a limit the connector took over reads no other column
+        }
         for (TableRef t : known) {
             String schema = t.schema().orElse("");
             if (rest.equals(schema + "." + t.table()) || rest.equals(schema + ":" + t.table())) {

@@ -51,6 +51,21 @@ public final class FunctionCatalog {
     /** Written as keywords, not functions. */
     static final Set<String> SYNTAX = Set.of("coalesce", "nullif", "greatest", "least");
 
+    /**
+     * Classified names that Trino 483 parses as syntax of its own rather than registering as functions,
+     * so {@code SHOW FUNCTIONS} does not list them (measured): every other classified name is a function
+     * the server lists.
+     */
+    static final Set<String> SPECIAL_FORMS = Set.of("coalesce", "nullif", "if", "extract", "position", "current_timestamp",
+            "localtimestamp");
+
+    /**
+     * Functions other engines have that Trino 483 does not, with Trino's nearest: a policy may list
+     * them, so that one written for several engines starts, but a call is refused naming the nearest
+     * (a call reaching the cluster would fail as an unknown function).
+     */
+    static final Map<String, String> ABSENT = Map.of("ascii", "codepoint");
+
     /** Aggregates: allowed in the select list and HAVING, with DISTINCT, ORDER BY and FILTER. */
     static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every",
             "count_if", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "corr", "covar_pop",
@@ -60,6 +75,17 @@ public final class FunctionCatalog {
     /** Window-only functions. */
     static final Set<String> WINDOW = Set.of("row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile",
             "lag", "lead", "first_value", "last_value", "nth_value");
+
+    /**
+     * Argument positions (from 0) at which an otherwise total function reads a parameter, not data,
+     * and fails on an invalid one (measured on Trino 483: {@code date_trunc(u, d)} "'x' is not a valid
+     * DATE field", {@code lag(x, n)} "Offset must be at least 0", {@code max(x, n)} "second argument of
+     * max_n must be positive"). A value reaching such an argument passes a partial step: otherwise
+     * {@code max(id, length(ltrim(ssn, '0123456789-')))} fails exactly when the sensitive value is made
+     * of those characters, an error oracle through total steps only.
+     */
+    static final Map<String, Set<Integer>> PARAMETER_ARGUMENTS = Map.of("date_trunc", Set.of(0), "min", Set.of(1),
+            "max", Set.of(1), "lag", Set.of(1), "lead", Set.of(1), "approx_distinct", Set.of(1));
 
     private static final Map<String, CostClass> CLASSES = classes();
 
@@ -85,9 +111,7 @@ public final class FunctionCatalog {
                 "width_bucket", "greatest", "least", "nullif", "substr", "substring", "strpos", "position", "split_part",
                 "starts_with", "codepoint", "date_add", "date_diff", "date_format", "date_parse", "format_datetime",
                 "from_iso8601_date", "from_iso8601_timestamp", "to_iso8601", "from_unixtime", "to_unixtime",
-                "degrees", "radians", "pi", "if", "ascii")) {
-            // ascii: Trino 483 has no such function (codepoint is its nearest); classified so that a policy
-            // written for several engines starts, a call fails on the cluster as an unknown function
+                "degrees", "radians", "pi", "if")) {
             m.put(f, CostClass.PARTIAL);
         }
         // output or work grows faster than the input
@@ -100,6 +124,12 @@ public final class FunctionCatalog {
     /** The class of a function, or empty when it is not classified (and so cannot be called). */
     public static Optional<CostClass> costClass(String name) {
         return Optional.ofNullable(CLASSES.get(name));
+    }
+
+    /** The class of one argument of a call: {@link CostClass#PARTIAL} at a parameter position, else the function's. */
+    public static CostClass argumentClass(String name, int position, CostClass function) {
+        return PARAMETER_ARGUMENTS.getOrDefault(name, Set.of()).contains(position) && function == CostClass.TOTAL
+                ? CostClass.PARTIAL : function;
     }
 
     /** The default allowlist: every classified function. */
@@ -118,6 +148,12 @@ public final class FunctionCatalog {
             }
         }
         return false;
+    }
+
+    /** The refusal for a function Trino does not have, naming its nearest, if {@code name} is one. */
+    static Optional<GuardException> absent(String name) {
+        return Optional.ofNullable(ABSENT.get(name)).map(nearest -> new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED,
+                "The function " + SafeText.identifier(name) + " does not exist on Trino; use " + nearest + " instead."));
     }
 
     /** The refusal for a never-allowed function. */
@@ -139,7 +175,7 @@ public final class FunctionCatalog {
                 throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
                         + SafeText.identifier(f) + "' is never allowed on Trino.");
             }
-            if (!CLASSES.containsKey(f)) {
+            if (!CLASSES.containsKey(f) && !ABSENT.containsKey(f)) {
                 throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
                         + SafeText.identifier(f) + "' has no cost class on Trino, so it cannot be allowlisted.");
             }

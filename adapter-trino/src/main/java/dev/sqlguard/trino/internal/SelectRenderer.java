@@ -1237,6 +1237,10 @@ final class SelectRenderer {
         if (FunctionCatalog.never(name)) {
             throw FunctionCatalog.refusal(name);
         }
+        Optional<GuardException> absent = FunctionCatalog.absent(name);
+        if (absent.isPresent()) {
+            throw absent.get();
+        }
         Optional<CostClass> cost = FunctionCatalog.costClass(name);
         if (!functionAllowlist.contains(name) || cost.isEmpty()) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "The function " + SafeText.identifier(name)
@@ -1301,9 +1305,18 @@ final class SelectRenderer {
         if (cost == CostClass.AMPLIFYING) {
             amplification(name, params == null ? List.of() : List.copyOf(params), args);
         }
-        Value out = new Value(sql.toString(), Flows.merge(args, new FlowStep(name, cost)));
+        Value out = new Value(sql.toString(), through(name, cost, args));
         if (name.equals("concat") || name.equals("concat_ws")) {
             copies(name, out);
+        }
+        return out;
+    }
+
+    /** The flows of a call's arguments, each after the step its position takes ({@link FunctionCatalog#argumentClass}). */
+    private static List<Flow> through(String name, CostClass cost, List<Value> args) {
+        List<Flow> out = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            out.addAll(Flows.merge(List.of(args.get(i)), new FlowStep(name, FunctionCatalog.argumentClass(name, i, cost))));
         }
         return out;
     }
@@ -1393,7 +1406,7 @@ final class SelectRenderer {
             argSql = (a.isDistinct() ? "DISTINCT " : "") + String.join(", ", args.stream().map(Value::sql).toList());
         }
         StringBuilder sql = new StringBuilder(qualified(name)).append('(').append(argSql).append(')');
-        List<Flow> flows = new ArrayList<>(Flows.merge(args, new FlowStep(name, cost)));
+        List<Flow> flows = new ArrayList<>(through(name, cost, args));
         if (type == AnalyticType.WITHIN_GROUP) {
             if (a.getOrderByElements() == null || a.getOrderByElements().size() != 1) {
                 throw construct("WITHIN GROUP takes one ORDER BY expression.");

@@ -69,6 +69,24 @@ class TrinoExplainCheckTest {
     }
 
     @Test
+    void aLimitTheConnectorTookOverStillNamesTheTable() {
+        // measured on Trino 483: SELECT amount FROM claims LIMIT 2 (60 rows) scans "memory:<schema>.claims limit=2"
+        String logical = """
+                {"0": {"id": "0", "name": "TableScan", "descriptor": {"table": "memory:s1.claims limit=2"},
+                       "details": ["amount := amount:decimal(3,1)"], "children": []}}
+                """;
+        ExplainCheck.Reading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "memory", PHYSICAL);
+        assertThat(r.complete()).isTrue();
+        assertThat(r.tables()).containsExactly(CLAIMS);
+        assertThat(r.columns()).containsExactly(new ColumnRef(CLAIMS, "amount"));
+        for (String other : List.of("memory:s1.claims limit=x", "memory:s1.claims limit=2 x", "memory:s1.users limit=2",
+                "memory:s1.claims  limit=2", "memory:s1.claimslimit=2")) {
+            assertThat(ExplainCheck.read(logical.replace("memory:s1.claims limit=2", other), "{\"inputTableColumnInfos\": []}",
+                    "memory", PHYSICAL).complete()).as(other).isFalse();
+        }
+    }
+
+    @Test
     void aCountStarScanReadsNoColumn() {
         String logical = """
                 {"0": {"id": "0", "name": "TableScan", "descriptor": {"table": "memory:s1.claims"}, "outputs": [], "details": [],

@@ -45,6 +45,52 @@ class TrinoValidatorTest {
         assertThat(validate("SELECT created + INTERVAL '3' DAY AS d FROM claims").executableSql()).contains("INTERVAL '3' DAY");
     }
 
+    /**
+     * A sensitive value may reach the data argument of a total function, never its parameter
+     * argument, where Trino fails on an invalid value: these would be error oracles through total
+     * steps only ({@code length(ltrim(v, chars))} is 0 exactly when v is made of those characters).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "SELECT max(id, length(ltrim(region, '0123456789-'))) AS m FROM claims|max",
+            "SELECT min(id, length(region)) AS m FROM claims|min",
+            "SELECT date_trunc(concat('da', ltrim(region, '0123456789-'), 'y'), created) AS m FROM claims|date_trunc",
+            "SELECT lag(id, length(region)) OVER (ORDER BY id) AS m FROM claims|lag",
+            "SELECT lead(id, length(region), 0) OVER (ORDER BY id) AS m FROM claims|lead",
+            "SELECT approx_distinct(id, length(region)) AS m FROM claims|approx_distinct"})
+    void aSensitiveValueNeverReachesAParameterArgument(String sql, String operation) {
+        assertThatThrownBy(() -> validateRedacting(sql)).isInstanceOfSatisfying(GuardException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+            assertThat(e.safeMessage()).contains("computed on or compared, as '" + operation + "' does.");
+        });
+    }
+
+    @Test
+    void aSensitiveValueStillReachesTheDataArgumentOfTheSameFunctions() {
+        for (String sql : List.of("SELECT max(region, 3) AS m FROM claims", "SELECT date_trunc('month', created) AS d FROM claims",
+                "SELECT lag(region, 1, region) OVER (ORDER BY id) AS m FROM claims", "SELECT approx_distinct(region, 0.1) AS m FROM claims")) {
+            assertThat(validateRedacting(sql).outputs()).as(sql).allSatisfy(o -> assertThat(POLICY.withRedact(Set.of("region", "created"))
+                    .mustRedact(o)).isTrue());
+        }
+    }
+
+    private static QueryPlan validateRedacting(String sql) {
+        GuardrailPolicy redacting = POLICY.withRedact(Set.of("region", "created"));
+        return new TrinoValidator("s", SCHEMA, redacting, null).validate(QueryRequest.of("s", sql));
+    }
+
+    @Test
+    void aFunctionTrinoDoesNotHaveMayBeListedButACallNamesTheNearest() {
+        FunctionCatalog.checkPolicy("s", Set.of("ascii", "upper"));
+        GuardrailPolicy listing = POLICY.withFunctions(Set.of("ascii", "upper"));
+        assertThatThrownBy(() -> new TrinoValidator("s", SCHEMA, listing, null).validate(QueryRequest.of("s", "SELECT ascii(region) AS a FROM claims")))
+                .isInstanceOfSatisfying(GuardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED);
+                    assertThat(e.safeMessage()).isEqualTo("The function 'ascii' does not exist on Trino; use codepoint instead.");
+                });
+        assertThat(FunctionCatalog.costClass("ascii")).isEmpty();
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "SELECT id FROM claims WHERE region ILIKE 'n%'|CONSTRUCT_NOT_ALLOWED",
