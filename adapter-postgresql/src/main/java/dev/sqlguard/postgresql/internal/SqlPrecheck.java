@@ -1,72 +1,18 @@
 package dev.sqlguard.postgresql.internal;
 
-import static dev.sqlguard.jdbc.LexicalCheck.unsafe;
-
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.jdbc.LexicalCheck;
+import dev.sqlguard.jdbc.StrictQuotingDialect;
 
 /**
- * PostgreSQL's rules for the kit's {@link LexicalCheck}, run on the raw text before the parser sees
- * it: every lexical form that JSqlParser and PostgreSQL may read differently is refused.
- *
- * <p>Refused outside string literals and quoted identifiers, beyond what the kit refuses for every
- * engine: dollar signs (dollar quoting and {@code $1} parameters), escape strings ({@code E'...'}),
- * Unicode escapes ({@code U&'...'}, {@code U&"..."}), bit and national strings ({@code B'...'},
- * {@code X'...'}, {@code N'...'}), adjacent string literals (PostgreSQL joins them across a line
- * break), operator characters whose meaning differs between the two ({@code ~ ! @ # ^ & |} other
- * than {@code ||} and {@code !=}, a single {@code :}, brackets and braces), and backticks.
+ * PostgreSQL's lexical rules, run on the raw text before the parser sees it: the kit's
+ * {@link LexicalCheck} in its {@link StrictQuotingDialect}, which refuses every lexical form that
+ * JSqlParser and PostgreSQL may read differently. The executed text is always rendered from the parse
+ * tree, so these checks are defence in depth, not the main line.
  */
 public final class SqlPrecheck {
     /** Parentheses nested deeper than this are refused before parsing. */
     public static final int MAX_DEPTH = 32;
-
-    private static final LexicalCheck.Dialect POSTGRESQL = new LexicalCheck.Dialect() {
-        @Override
-        public char nameQuote() {
-            return '"';
-        }
-
-        @Override
-        public void stringLiteral(String sql, int start, boolean afterLiteral) {
-            if (afterLiteral) {
-                throw unsafe("Adjacent string literals are not accepted; write one literal or use ||.");
-            }
-        }
-
-        @Override
-        public int symbol(String sql, int i) {
-            char c = sql.charAt(i);
-            int n = sql.length();
-            if (Character.isLetter(c) && (i == 0 || !isIdentifierPart(sql.charAt(i - 1)))) {
-                checkPrefix(sql, i);
-            }
-            return switch (c) {
-                case '$' -> throw unsafe("Dollar quoting and $n parameters are not accepted; use single quotes and ? parameters.");
-                case '`' -> throw unsafe("Backticks are not accepted; quote names with double quotes.");
-                case '~', '@', '#', '^', '&', '[', ']', '{', '}' -> throw unsafe("The operator or character '" + c
-                        + "' is not accepted outside strings.");
-                case '|' -> {
-                    if (i + 1 < n && sql.charAt(i + 1) == '|' && (i + 2 >= n || !isOperatorChar(sql.charAt(i + 2)))) {
-                        yield i + 2;
-                    }
-                    throw unsafe("Only || is accepted among operators with '|'.");
-                }
-                case '!' -> {
-                    if (i + 1 < n && sql.charAt(i + 1) == '=' && (i + 2 >= n || !isOperatorChar(sql.charAt(i + 2)))) {
-                        yield i + 2;
-                    }
-                    throw unsafe("Only != is accepted among operators with '!'.");
-                }
-                case ':' -> {
-                    if (i + 1 < n && sql.charAt(i + 1) == ':' && (i + 2 >= n || sql.charAt(i + 2) != ':')) {
-                        yield i + 2;
-                    }
-                    throw unsafe("A single ':' is not accepted; casts are written ::type.");
-                }
-                default -> i + 1;
-            };
-        }
-    };
 
     private SqlPrecheck() {
     }
@@ -76,26 +22,6 @@ public final class SqlPrecheck {
      *     MULTIPLE_STATEMENTS or SYNTAX_ERROR
      */
     public static void check(String sql, int maxLength) {
-        LexicalCheck.check(sql, maxLength, MAX_DEPTH, POSTGRESQL);
-    }
-
-    /** E'..', U&'..', U&"..", B'..', X'..', N'..' at the start of a word. */
-    private static void checkPrefix(String sql, int i) {
-        int n = sql.length();
-        char c = Character.toUpperCase(sql.charAt(i));
-        if ((c == 'E' || c == 'B' || c == 'X' || c == 'N') && i + 1 < n && sql.charAt(i + 1) == '\'') {
-            throw unsafe("Escape, bit and national string literals (E'', B'', X'', N'') are not accepted; use plain quotes or parameters.");
-        }
-        if (c == 'U' && i + 1 < n && sql.charAt(i + 1) == '&') {
-            throw unsafe("Unicode escapes (U&'' and U&\"\") are not accepted.");
-        }
-    }
-
-    private static boolean isIdentifierPart(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
-    }
-
-    private static boolean isOperatorChar(char c) {
-        return "+-*/<>=~!@#%^&|`?".indexOf(c) >= 0;
+        LexicalCheck.check(sql, maxLength, MAX_DEPTH, StrictQuotingDialect.INSTANCE);
     }
 }

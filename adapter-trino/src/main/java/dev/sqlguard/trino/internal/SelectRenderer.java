@@ -297,7 +297,7 @@ final class SelectRenderer {
             if (!(item.getParenthesedStatement() instanceof ParenthesedSelect ps) || ps.getAlias() != null) {
                 throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED, "A common table expression must be a SELECT.");
             }
-            String name = SqlText.name(item.getAlias().getName());
+            String name = TrinoQuoting.name(item.getAlias().getName());
             if (scope.cteNames.containsKey(name)) {
                 throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name) + " is used for two common table expressions.");
             }
@@ -306,7 +306,7 @@ final class SelectRenderer {
             String rendered_ = "q" + (++aliases);
             scope.ctes.put(name, q);
             scope.cteNames.put(name, rendered_);
-            rendered.add(SqlText.identifier(rendered_) + " AS (" + q.sql() + ")");
+            rendered.add(TrinoQuoting.identifier(rendered_) + " AS (" + q.sql() + ")");
         }
         return "WITH " + String.join(", ", rendered) + " ";
     }
@@ -420,7 +420,7 @@ final class SelectRenderer {
         }
         List<String> rendered = new ArrayList<>();
         for (Item item : items) {
-            rendered.add(item.value().sql() + " AS " + SqlText.identifier(item.label()));
+            rendered.add(item.value().sql() + " AS " + TrinoQuoting.identifier(item.label()));
         }
         sql.append(String.join(", ", rendered));
         if (from != null) {
@@ -498,7 +498,7 @@ final class SelectRenderer {
             return Optional.of(n.intValueExact());
         }
         if (e instanceof Column c && c.getTable() == null) {
-            String name = SqlText.name(c.getColumnName());
+            String name = TrinoQuoting.name(c.getColumnName());
             int match = -1;
             for (int i = 0; i < items.size(); i++) {
                 if (items.get(i).label().equals(name)) {
@@ -527,7 +527,7 @@ final class SelectRenderer {
                 throw construct("GROUPING SETS, ROLLUP and CUBE are not allowed.");
             }
             // a bare name is an input column first, then an output label (Trino knows only the first; the rendered position is unambiguous); a bare integer a position
-            boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(SqlText.name(c.getColumnName()), scope);
+            boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(TrinoQuoting.name(c.getColumnName()), scope);
             Optional<Integer> position = inputColumn ? Optional.empty() : outputPosition(e, items);
             if (position.isPresent()) {
                 use(items.get(position.get() - 1).value().flows(), UsePosition.GROUPING);
@@ -704,7 +704,7 @@ final class SelectRenderer {
                 cols.add(new Col(o.label(), o.flows(), false));
             }
             addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
-            return "(" + q.sql() + ") AS " + SqlText.identifier(rendered);
+            return "(" + q.sql() + ") AS " + TrinoQuoting.identifier(rendered);
         }
         if (item.getClass() == net.sf.jsqlparser.statement.select.TableFunction.class) {
             return series((net.sf.jsqlparser.statement.select.TableFunction) item, scope);
@@ -761,8 +761,8 @@ final class SelectRenderer {
                 || table.getTimeTravelStrAfterAlias() != null || table.isTableVariable()) {
             throw construct("Table hints, samples and similar table clauses are not allowed.");
         }
-        String name = SqlText.name(table.getName());
-        Optional<String> schemaName = table.getSchemaName() == null ? Optional.empty() : Optional.of(SqlText.name(table.getSchemaName()));
+        String name = TrinoQuoting.name(table.getName());
+        Optional<String> schemaName = table.getSchemaName() == null ? Optional.empty() : Optional.of(TrinoQuoting.name(table.getSchemaName()));
         boolean hasAliasColumns = table.getAlias() != null && table.getAlias().getAliasColumns() != null;
         if (schemaName.isEmpty() && scope.cte(name).isPresent()) {
             Query cte = scope.cteQuery(name);
@@ -773,7 +773,7 @@ final class SelectRenderer {
                 cols.add(new Col(o.label(), o.flows(), false));
             }
             addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
-            return SqlText.identifier(scope.cteRendered(name)) + " AS " + SqlText.identifier(rendered);
+            return TrinoQuoting.identifier(scope.cteRendered(name)) + " AS " + TrinoQuoting.identifier(rendered);
         }
         String shown = schemaName.map(s -> s + ".").orElse("") + name;
         if (schemaName.isPresent() && schemaName.get().equals("information_schema")) {
@@ -793,8 +793,8 @@ final class SelectRenderer {
         }
         addSource(scope, new Source(visible, table.getAlias() == null ? Optional.of(t.schema()) : Optional.empty(), rendered, cols));
         tables.add(t.ref());
-        return SqlText.identifier(schema.catalog()) + "." + SqlText.identifier(t.schema()) + "." + SqlText.identifier(t.name())
-                + " AS " + SqlText.identifier(rendered);
+        return TrinoQuoting.identifier(schema.catalog()) + "." + TrinoQuoting.identifier(t.schema()) + "." + TrinoQuoting.identifier(t.name())
+                + " AS " + TrinoQuoting.identifier(rendered);
     }
 
     private static void addSource(Scope scope, Source source) {
@@ -811,7 +811,7 @@ final class SelectRenderer {
         if (hasColumns) {
             throw construct("Alias column lists are not allowed.");
         }
-        return SqlText.name(raw);
+        return TrinoQuoting.name(raw);
     }
 
     // ------------------------------------------------------------------ select list
@@ -827,7 +827,7 @@ final class SelectRenderer {
         }
         Value v = expr(e, scope, 0);
         String label = item.getAlias() != null ? alias(item.getAlias().getName(), item.getAlias().getAliasColumns() != null) : label(e, items.size());
-        SqlText.identifier(label);
+        TrinoQuoting.identifier(label);
         items.add(new Item(label, v, e));
     }
 
@@ -855,7 +855,7 @@ final class SelectRenderer {
                 if (c.hidden()) {
                     throw Refusals.hiddenColumnRead();
                 }
-                items.add(new Item(c.name(), new Value(SqlText.identifier(s.renderedAlias()) + "." + SqlText.identifier(c.name()), c.flows()), null));
+                items.add(new Item(c.name(), new Value(TrinoQuoting.identifier(s.renderedAlias()) + "." + TrinoQuoting.identifier(c.name()), c.flows()), null));
             }
         }
     }
@@ -863,10 +863,10 @@ final class SelectRenderer {
     /** Trino's own name for an unaliased output column: a column's name, else {@code _colN} by 0-based position. */
     private static String label(Expression e, int position) {
         if (e instanceof Column c) {
-            return SqlText.name(c.getColumnName());
+            return TrinoQuoting.name(c.getColumnName());
         }
         if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1 && p.get(0) instanceof Column c) {
-            return SqlText.name(c.getColumnName());
+            return TrinoQuoting.name(c.getColumnName());
         }
         return "_col" + position;
     }
@@ -907,7 +907,7 @@ final class SelectRenderer {
             if (s.getPrefix() != null || !"'".equals(s.getQuoteStr())) {
                 throw unsafe("prefixed string literal");
             }
-            return Value.literal(SqlText.string(s.getNotExcapedValue()));
+            return Value.literal(TrinoQuoting.string(s.getNotExcapedValue()));
         }
         if (k == NullValue.class) {
             return Value.literal("NULL");
@@ -1224,7 +1224,7 @@ final class SelectRenderer {
         if (raw.startsWith("\"")) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
         }
-        String name = SqlText.name(raw);
+        String name = TrinoQuoting.name(raw);
         if (!FUNCTION_NAME.matcher(name).matches()) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
         }
@@ -1588,14 +1588,14 @@ final class SelectRenderer {
         if (c.getArrayConstructor() != null || c.getCommentText() != null) {
             throw unsafe("column form");
         }
-        String name = SqlText.name(c.getColumnName());
+        String name = TrinoQuoting.name(c.getColumnName());
         Table qualifier = c.getTable();
         if (qualifier != null && qualifier.getName() != null) {
             if (qualifier.getNameParts().size() > 2) {
                 throw Refusals.unknownColumn(name);
             }
-            Optional<String> schemaName = qualifier.getSchemaName() == null ? Optional.empty() : Optional.of(SqlText.name(qualifier.getSchemaName()));
-            String tableName = SqlText.name(qualifier.getName());
+            Optional<String> schemaName = qualifier.getSchemaName() == null ? Optional.empty() : Optional.of(TrinoQuoting.name(qualifier.getSchemaName()));
+            String tableName = TrinoQuoting.name(qualifier.getName());
             for (Scope s = scope; s != null; s = s.parent) {
                 List<Source> hits = new ArrayList<>();
                 for (Source source : s.sources) {
@@ -1674,15 +1674,15 @@ final class SelectRenderer {
         if (col.hidden()) {
             throw Refusals.unknownColumn(name);
         }
-        return new Value(SqlText.identifier(source.renderedAlias()) + "." + SqlText.identifier(col.name()), col.flows());
+        return new Value(TrinoQuoting.identifier(source.renderedAlias()) + "." + TrinoQuoting.identifier(col.name()), col.flows());
     }
 
     private static Source qualifier(Table t, List<Source> sources) {
         if (t == null || t.getName() == null || t.getNameParts().size() > 2) {
             throw unsafe("star qualifier");
         }
-        String name = SqlText.name(t.getName());
-        Optional<String> schemaName = t.getSchemaName() == null ? Optional.empty() : Optional.of(SqlText.name(t.getSchemaName()));
+        String name = TrinoQuoting.name(t.getName());
+        Optional<String> schemaName = t.getSchemaName() == null ? Optional.empty() : Optional.of(TrinoQuoting.name(t.getSchemaName()));
         for (Source s : sources) {
             if (s.visibleName().equals(name) && (schemaName.isEmpty() || s.baseSchema().equals(schemaName))) {
                 return s;

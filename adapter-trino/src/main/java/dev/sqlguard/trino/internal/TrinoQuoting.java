@@ -6,11 +6,11 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 
 /** Quoting and name folding for the SQL text sqlguard renders; nothing else builds executable text. */
-final class SqlText {
+final class TrinoQuoting {
     /** Longer names are refused. */
     static final int MAX_NAME_BYTES = 128;
 
-    private SqlText() {
+    private TrinoQuoting() {
     }
 
     /** A double-quoted identifier; refuses names a quoted identifier cannot hold safely or the server would truncate. */
