@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.trino.jdbc.TrinoDriver;
 
-import dev.sqlguard.testing.TrinoClusterProcess;
 import dev.sqlguard.testing.ContractDataset;
+import dev.sqlguard.testing.TrinoClusterProcess;
 
 /**
  * The Trino cluster under test: one per test JVM, started on first use and stopped when the JVM

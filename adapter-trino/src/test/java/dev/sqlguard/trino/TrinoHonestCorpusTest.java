@@ -3,13 +3,10 @@ package dev.sqlguard.trino;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,10 +23,9 @@ import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.TableAllowlist;
-import dev.sqlguard.domain.ToolResult;
-import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.ports.Engine;
+import dev.sqlguard.testing.HonestCorpus;
 
 /**
  * Honest analytical SQL of the kind agents write (aggregates, joins, CTEs, subqueries, set
@@ -159,60 +155,11 @@ class TrinoHonestCorpusTest {
     void honestQueriesRunGuardedExactlyAsRaw() throws SQLException {
         List<String> corpus = corpus();
         assertThat(corpus).hasSizeGreaterThanOrEqualTo(150).doesNotHaveDuplicates();
-        List<String> refused = new ArrayList<>();
-        List<String> different = new ArrayList<>();
         try (Connection raw = TestCluster.connect(TestCluster.ADMIN, fixture.schema()); Statement s = raw.createStatement()) {
-            for (String sql : corpus) {
-                ToolResult guarded = service.query(engine.binding(), new QueryRequest("corpus", sql, List.of(), "c"));
-                if (guarded.status() != ToolStatus.OK && guarded.status() != ToolStatus.NO_EVIDENCE) {
-                    refused.add(sql + " -> " + guarded.error().map(e -> e.code() + " " + e.message()).orElse("?"));
-                    continue;
-                }
-                List<List<String>> expected = new ArrayList<>();
-                try (ResultSet rs = s.executeQuery(sql)) {
-                    int n = rs.getMetaData().getColumnCount();
-                    while (rs.next()) {
-                        List<String> row = new ArrayList<>();
-                        for (int i = 1; i <= n; i++) {
-                            row.add(normalize(rs.getObject(i)));
-                        }
-                        expected.add(row);
-                    }
-                }
-                List<List<String>> actual = guarded.rows().stream().map(r -> r.stream().map(TrinoHonestCorpusTest::normalize).toList()).toList();
-                boolean ordered = sql.toUpperCase(java.util.Locale.ROOT).contains("ORDER BY");
-                if (!(ordered ? actual.equals(expected) : sorted(actual).equals(sorted(expected)))) {
-                    different.add(sql + "\n  raw     " + expected + "\n  guarded " + actual);
-                }
-            }
+            HonestCorpus.Outcome outcome = HonestCorpus.compare(corpus, HonestCorpus.jdbc(s),
+                    sql -> service.query(engine.binding(), new QueryRequest("corpus", sql, List.of(), "c")), HonestCorpus::plainCell);
+            assertThat(outcome.print().rawFailures()).as("every query of the corpus runs raw").isEmpty();
+            outcome.assertAgrees();
         }
-        assertThat(different).as("answers that differ from the raw ones").isEmpty();
-        assertThat(refused.size()).as("refused: " + refused).isLessThanOrEqualTo(corpus.size() / 100);
-    }
-
-    private static List<List<String>> sorted(List<List<String>> rows) {
-        List<List<String>> out = new ArrayList<>(rows);
-        out.sort(Comparator.comparing(Object::toString));
-        return out;
-    }
-
-    static String normalize(Object v) {
-        if (v == null) {
-            return "null";
-        }
-        if (v instanceof Number n) {
-            BigDecimal d = new BigDecimal(n.toString());
-            return d.setScale(Math.min(6, Math.max(0, d.scale())), java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
-        }
-        if (v instanceof java.sql.Date d) {
-            return d.toLocalDate().toString();
-        }
-        if (v instanceof java.sql.Timestamp t) {
-            return normalize(t.toLocalDateTime());
-        }
-        // the projector writes date-times with seconds (LocalDateTime.toString drops zero seconds), and a timestamptz
-        // with its offset, where raw JDBC gives a Timestamp in the JVM's zone (UTC on these machines)
-        String text = v.toString().replaceAll("(T[0-9:]+)(Z|\\+00:00)$", "$1");
-        return text.matches("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}") ? text + ":00" : text;
     }
 }

@@ -32,6 +32,7 @@ import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.ports.Engine;
+import dev.sqlguard.testing.HonestCorpus;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 
 /**
@@ -112,7 +113,7 @@ class TrinoRendererFuzzTest {
                 continue;
             }
             compared++;
-            List<List<String>> actual = guarded.rows().stream().map(r -> r.stream().map(TrinoHonestCorpusTest::normalize).toList()).toList();
+            List<List<String>> actual = guarded.rows().stream().map(r -> r.stream().map(HonestCorpus::plainCell).toList()).toList();
             boolean same = switch (q.order()) {
                 case TOTAL -> actual.equals(raw.rows());
                 case NONE -> sorted(actual).equals(sorted(raw.rows()));
@@ -140,7 +141,7 @@ class TrinoRendererFuzzTest {
             while (rs.next()) {
                 List<String> row = new ArrayList<>();
                 for (int i = 1; i <= n; i++) {
-                    row.add(TrinoHonestCorpusTest.normalize(rs.getObject(i)));
+                    row.add(HonestCorpus.plainCell(rs.getObject(i)));
                 }
                 rows.add(row);
             }
