@@ -81,9 +81,43 @@ public final class WorkFolders {
         return removed;
     }
 
-    /** {@link #removeOwn(Path)} in {@code java.io.tmpdir}. */
-    public static int removeOwn() {
-        return removeOwn(Path.of(System.getProperty("java.io.tmpdir")));
+    /**
+     * {@link #removeOwn(Path)} in {@code java.io.tmpdir}, tried again for up to {@code patience} while
+     * a folder this process owns is still there: an engine that is still closing (in another shutdown
+     * hook, or a background close) can hold or write into its folder past one delete's few passes.
+     * Returns how many went.
+     */
+    public static int removeOwn(java.time.Duration patience) {
+        return removeOwn(Path.of(System.getProperty("java.io.tmpdir")), patience);
+    }
+
+    /** {@link #removeOwn(Path)}, tried again for up to {@code patience} while a folder this process owns is still there. */
+    public static int removeOwn(Path parent, java.time.Duration patience) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        int removed = removeOwn(parent);
+        while (hasOwn(parent) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            removed += removeOwn(parent);
+        }
+        return removed;
+    }
+
+    private static boolean hasOwn(Path parent) {
+        try (DirectoryStream<Path> folders = Files.newDirectoryStream(parent, PREFIX + ProcessHandle.current().pid() + "-*")) {
+            for (Path folder : folders) {
+                if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS) && ownedBySelf(folder)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     private static boolean ownedBySelf(Path folder) {

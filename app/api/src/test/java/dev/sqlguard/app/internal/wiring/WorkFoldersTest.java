@@ -2,6 +2,7 @@ package dev.sqlguard.app.internal.wiring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -93,5 +94,30 @@ class WorkFoldersTest {
         assertThat(sameNameOtherStart).as("a pid reused from an earlier process").isDirectory();
         assertThat(someoneElse).isDirectory();
         assertThat(unowned).isDirectory();
+    }
+
+    @Test
+    void removingOwnFoldersWithPatienceAlsoTakesAFolderAnEngineStillWritesIntoForAMoment() throws Exception {
+        Path mine = WorkFolders.create(tmp);
+        long until = System.nanoTime() + 400_000_000L;
+        // an engine still closing writes into its folder for a moment, faster than one delete's passes clear it
+        Thread engine = new Thread(() -> {
+            for (int i = 0; System.nanoTime() < until; i++) {
+                try {
+                    Files.createDirectory(mine.resolve("spill-" + i)); // fails once the folder is gone: never makes it again
+                    Files.writeString(mine.resolve("spill-" + i).resolve("block.tmp"), "x");
+                } catch (IOException e) {
+                    return; // the folder went while the engine still wrote (the next write finds no folder)
+                }
+            }
+        });
+        engine.start();
+        try {
+            assertThat(WorkFolders.removeOwn(tmp, java.time.Duration.ofSeconds(5))).isGreaterThanOrEqualTo(1);
+            assertThat(mine).doesNotExist(); // and no write can bring it back: a write into a missing folder fails
+        } finally {
+            engine.interrupt();
+            engine.join();
+        }
     }
 }

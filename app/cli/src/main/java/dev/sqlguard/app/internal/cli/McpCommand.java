@@ -94,7 +94,7 @@ final class McpCommand implements Callable<Integer> {
                 } finally {
                     deleteQuietly(charts);
                     // the process ends here: no working folder of its own may outlive it, whoever made it
-                    dev.sqlguard.app.internal.wiring.WorkFolders.removeOwn();
+                    dev.sqlguard.app.internal.wiring.WorkFolders.removeOwn(OWN_FOLDERS_PATIENCE);
                 }
             }, "sqlguard-mcp-shutdown");
             Runtime.getRuntime().addShutdownHook(onTerm);
@@ -110,6 +110,8 @@ final class McpCommand implements Callable<Integer> {
 
     /** How long closing the engines may hold the exit (a statement stuck in its engine can hold a close). */
     private static final java.time.Duration CLOSE_BOUND = java.time.Duration.ofMillis(300);
+    /** How long the last step at SIGTERM keeps removing this process's working folders while an engine still closes. */
+    private static final java.time.Duration OWN_FOLDERS_PATIENCE = java.time.Duration.ofSeconds(2);
     /** How long closing the engines may hold the exit after SIGTERM. */
     private static final java.time.Duration TERM_CLOSE_BOUND = java.time.Duration.ofSeconds(5);
 
