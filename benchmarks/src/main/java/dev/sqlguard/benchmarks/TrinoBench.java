@@ -1,6 +1,10 @@
 package dev.sqlguard.benchmarks;
 
+import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.trino.jdbc.TrinoDriver;
 
-import dev.sqlguard.testing.TrinoClusterProcess;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryPlan;
@@ -88,7 +91,7 @@ final class TrinoBench {
     }
 
     static void run(Path work, int rounds) throws Exception {
-        Optional<Path> java = TrinoClusterProcess.java25();
+        Optional<Path> java = java25();
         if (java.isEmpty()) {
             System.out.println("trino: skipped (no Java 25 found: set SQLGUARD_TRINO_JAVA to a Java 25 binary or JDK; Trino 483 needs Java 25)");
             return;
@@ -105,14 +108,19 @@ final class TrinoBench {
         Path rules = work.resolve("trino-rules.json");
         Files.writeString(rules, RULES);
         Path log = work.resolve("trino-cluster.log");
+        List<String> command = new ArrayList<>(List.of(java.get().toString(), "-Xmx1500m", "-XX:+UseSerialGC",
+                "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow", "-Djdk.attach.allowAttachSelf=true",
+                "-cp", Files.readString(classpathFile).strip(), launcher.toAbsolutePath().toString(),
+                rules.toAbsolutePath().toString(), "2"));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(log.toFile());
+        pb.environment().remove("JAVA_TOOL_OPTIONS");
         long startedAt = System.nanoTime();
-        TrinoClusterProcess.Started started = TrinoClusterProcess.start(java.get(), Files.readString(classpathFile).strip(),
-                launcher, rules, 2, log);
-        Process cluster = started.process();
+        Process cluster = pb.start();
         Thread stopper = new Thread(() -> stop(cluster));
         Runtime.getRuntime().addShutdownHook(stopper);
         try {
-            String url = started.url();
+            String url = awaitUrl(cluster, log);
             System.out.printf(Locale.ROOT, "  cluster serving after %.1f s (tpch schema %s)%n", (System.nanoTime() - startedAt) / 1e9,
                     tpchSchema);
             measure(work, url, tpchSchema, rounds);
@@ -266,6 +274,17 @@ final class TrinoBench {
         return driver.connect(url, p);
     }
 
+    private static String awaitUrl(Process cluster, Path log) throws IOException {
+        BufferedReader out = new BufferedReader(new InputStreamReader(cluster.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = out.readLine()) != null) {
+            if (line.startsWith("TRINO_URL http://")) {
+                return "jdbc:trino://" + line.substring("TRINO_URL http://".length()).strip();
+            }
+        }
+        throw new IllegalStateException("the Trino test cluster exited before it served (see " + log + ")");
+    }
+
     /** Closes the launcher's standard input (it then closes the cluster and exits), and kills it if it lingers. */
     private static void stop(Process cluster) {
         if (!cluster.isAlive()) {
@@ -285,5 +304,27 @@ final class TrinoBench {
             Thread.currentThread().interrupt();
             cluster.destroyForcibly();
         }
+    }
+
+    /** The Java 25 to run Trino with: SQLGUARD_TRINO_JAVA, else a JDK 25 under /usr/lib/jvm (as adapter-trino's TestCluster). */
+    static Optional<Path> java25() {
+        String configured = System.getenv("SQLGUARD_TRINO_JAVA");
+        if (configured != null && !configured.isBlank()) {
+            Path p = Path.of(configured.strip());
+            Path bin = Files.isDirectory(p) ? p.resolve("bin").resolve("java") : p;
+            return Files.isExecutable(bin) ? Optional.of(bin) : Optional.empty();
+        }
+        File[] jdks = new File("/usr/lib/jvm").listFiles();
+        if (jdks == null) {
+            return Optional.empty();
+        }
+        for (File jdk : jdks) {
+            String name = jdk.getName().toLowerCase(Locale.ROOT);
+            Path bin = jdk.toPath().resolve("bin").resolve("java");
+            if ((name.contains("-25") || name.contains("25-") || name.endsWith("25")) && Files.isExecutable(bin)) {
+                return Optional.of(bin);
+            }
+        }
+        return Optional.empty();
     }
 }
