@@ -5,11 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,7 +17,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -49,6 +43,7 @@ import dev.sqlguard.mysql.internal.MySqlExecutor;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.testing.FaultProxy;
 
 /**
  * Time limits that survive a sick server: a server that stops answering (simulated by a TCP proxy
@@ -66,91 +61,6 @@ class SickServerTest {
 
     static final String RUNAWAY = "SELECT count(*) AS n FROM claims a JOIN claims b ON a.id > 0 JOIN claims c ON c.id > 0"
             + " JOIN claims d ON d.id > 0 JOIN claims e ON e.id > 0 JOIN claims f ON f.id > 0";
-
-    /** Forwards TCP to the server until paused; while paused, bytes in both directions are held back. */
-    static final class PausableProxy implements AutoCloseable {
-        private final ServerSocket server;
-        private final String host;
-        private final int port;
-        private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-        private volatile boolean paused;
-        private volatile boolean closed;
-
-        PausableProxy(String host, int port) throws IOException {
-            this.host = host;
-            this.port = port;
-            this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            Thread acceptor = new Thread(this::accept, "test-proxy-accept");
-            acceptor.setDaemon(true);
-            acceptor.start();
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        void pause() {
-            paused = true;
-        }
-
-        void resume() {
-            paused = false;
-        }
-
-        private void accept() {
-            while (!closed) {
-                try {
-                    Socket client = server.accept();
-                    Socket upstream = new Socket(host, port);
-                    sockets.add(client);
-                    sockets.add(upstream);
-                    pump(client, upstream);
-                    pump(upstream, client);
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        }
-
-        private void pump(Socket from, Socket to) {
-            Thread t = new Thread(() -> {
-                byte[] buffer = new byte[8192];
-                try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                    int n;
-                    while ((n = in.read(buffer)) >= 0) {
-                        while (paused && !closed) {
-                            Thread.sleep(5);
-                        }
-                        out.write(buffer, 0, n);
-                        out.flush();
-                    }
-                } catch (IOException | InterruptedException e) {
-                    // one side closed
-                } finally {
-                    closeQuietly(from);
-                    closeQuietly(to);
-                }
-            }, "test-proxy-pump");
-            t.setDaemon(true);
-            t.start();
-        }
-
-        private static void closeQuietly(Socket s) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // closing
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            closed = true;
-            paused = false;
-            server.close();
-            sockets.forEach(PausableProxy::closeQuietly);
-        }
-    }
 
     @BeforeAll
     void setUp() throws Exception {
@@ -183,16 +93,16 @@ class SickServerTest {
         return new MySqlEngineFactory().create(new EngineConfig("db", props, policy(limits)), EngineContext.of(Path.of("target")));
     }
 
-    private static PausableProxy proxy() throws IOException {
+    private static FaultProxy proxy() throws IOException {
         Matcher m = Pattern.compile("jdbc:mysql://([^:/]+)(?::(\\d+))?.*").matcher(TestServer.url());
         assumeTrue(m.matches(), "server URL has an unexpected shape");
-        return new PausableProxy(m.group(1), m.group(2) == null ? 3306 : Integer.parseInt(m.group(2)));
+        return FaultProxy.to(m.group(1), m.group(2) == null ? 3306 : Integer.parseInt(m.group(2)));
     }
 
     @Test
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aServerThatStopsAnsweringMidQueryGivesTheTimeLimitNotOk() throws Exception {
-        try (PausableProxy proxy = proxy();
+        try (FaultProxy proxy = proxy();
              Engine e = engine("jdbc:mysql://127.0.0.1:" + proxy.port(), TestServer.roUser(), TestServer.roPassword(),
                      Limits.defaults().withMaxRows(1_000_000).withTimeout(Duration.ofSeconds(2)), Map.of())) {
             QueryPlan plan = e.validator().validate(QueryRequest.of("db", "SELECT a.id, a.v FROM big a ORDER BY a.id"));
@@ -212,7 +122,7 @@ class SickServerTest {
     @Test
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aServerThatStopsAnsweringBeforeTheSessionCheckGivesTheTimeLimitNotOk() throws Exception {
-        try (PausableProxy proxy = proxy();
+        try (FaultProxy proxy = proxy();
              Engine e = engine("jdbc:mysql://127.0.0.1:" + proxy.port(), TestServer.roUser(), TestServer.roPassword(),
                      Limits.defaults().withTimeout(Duration.ofSeconds(2)), Map.of())) {
             // the precondition: a healthy call (a loaded machine can miss a 2 s limit on a first call)

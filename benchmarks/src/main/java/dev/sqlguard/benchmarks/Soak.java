@@ -43,6 +43,7 @@ import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.testing.FaultProxy;
 
 /**
  * A soak of the whole product: thousands of mixed calls per engine (honest, redacted, hostile,
@@ -228,11 +229,11 @@ public final class Soak {
     static final class MySqlFixture extends Fixture {
         private final String url = System.getenv("SQLGUARD_MYSQL_URL");
         private final String database = "sqlguard_t_soak_" + UUID.randomUUID().toString().substring(0, 8);
-        private final TcpProxy proxy;
+        private final FaultProxy proxy;
 
         MySqlFixture() throws Exception {
             java.net.URI uri = java.net.URI.create(url.substring("jdbc:".length()));
-            proxy = new TcpProxy(uri.getHost(), uri.getPort() < 0 ? 3306 : uri.getPort());
+            proxy = FaultProxy.to(uri.getHost(), uri.getPort() < 0 ? 3306 : uri.getPort());
             try (Connection c = admin(); Statement s = c.createStatement()) {
                 s.execute("CREATE DATABASE " + database);
                 s.execute("CREATE TABLE " + database + ".claims (id INT PRIMARY KEY, region VARCHAR(10), amount DECIMAL(10, 2), ssn VARCHAR(32))");

@@ -29,6 +29,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sqlguard.app.reliability.HoldDuckDbWriter;
+import dev.sqlguard.testing.FaultProxy;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -102,7 +103,7 @@ class SourcesComeBackIT {
             s.execute("CREATE TABLE `" + database + "`.claims (id INT PRIMARY KEY, region VARCHAR(20))");
             s.execute("INSERT INTO `" + database + "`.claims VALUES (1, 'north')");
         }
-        try (TcpProxy proxy = new TcpProxy(server.getHost(), server.getPort() < 0 ? 3306 : server.getPort())) {
+        try (FaultProxy proxy = FaultProxy.unreachable(server.getHost(), server.getPort() < 0 ? 3306 : server.getPort())) {
             Path config = write("sources:\n  claims:\n    engine: mysql\n    url: jdbc:mysql://127.0.0.1:" + proxy.port() + "/" + database
                     + "\n    username: ${RO_USER}\n    password: ${RO_PASSWORD}\n    policy:\n      tables: {claims: [\"*\"]}\n");
             McpSyncClient client = start(config, Map.of("RO_USER", env("SQLGUARD_MYSQL_RO_USER"),
