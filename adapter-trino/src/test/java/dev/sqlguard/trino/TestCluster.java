@@ -2,12 +2,8 @@ package dev.sqlguard.trino;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -15,15 +11,12 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import io.trino.jdbc.TrinoDriver;
 
@@ -51,7 +44,6 @@ public final class TestCluster {
     private static final Object LOCK = new Object();
     private static String url;
     private static String failure;
-    private static Process process;
     private static final TrinoDriver DRIVER = new TrinoDriver();
 
     private TestCluster() {
@@ -88,67 +80,24 @@ public final class TestCluster {
             return;
         }
         try {
-            Path java = java25().orElseThrow();
-            String classpath = Files.readString(Path.of(System.getProperty("sqlguard.trino.classpath"))).strip();
             Path work = Path.of(System.getenv().getOrDefault("SQLGUARD_TEST_TMP", "target/test-tmp"));
             Files.createDirectories(work);
             Path rules = work.resolve("trino-rules-" + UUID.randomUUID() + ".json");
             try (InputStream in = TestCluster.class.getResourceAsStream("test-cluster-rules.json")) {
                 Files.copy(in, rules, StandardCopyOption.REPLACE_EXISTING);
             }
-            Path log = work.resolve("trino-cluster.log");
-            List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx1500m", "-XX:+UseSerialGC",
-                    "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
-                    "--sun-misc-unsafe-memory-access=allow", "-Djdk.attach.allowAttachSelf=true",
-                    "-cp", classpath, System.getProperty("sqlguard.trino.launcher"), rules.toAbsolutePath().toString(),
-                    Integer.toString(NODES)));
-            ProcessBuilder pb = new ProcessBuilder(command).redirectError(log.toFile());
-            pb.environment().remove("JAVA_TOOL_OPTIONS");
-            process = pb.start();
-            Process started = process;
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                started.destroy();
-                try {
-                    started.waitFor(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                started.destroyForcibly();
-            }));
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            String line;
-            while ((line = out.readLine()) != null) {
-                if (line.startsWith("TRINO_URL http://")) {
-                    url = "jdbc:trino://" + line.substring("TRINO_URL http://".length()).strip();
-                    return;
-                }
-            }
-            failure = "the Trino test cluster exited before it served (see " + log + ")";
+            TrinoClusterProcess started = TrinoClusterProcess.start(java25().orElseThrow(),
+                    Path.of(System.getProperty("sqlguard.trino.classpath")), Path.of(System.getProperty("sqlguard.trino.launcher")),
+                    rules, NODES, work.resolve("trino-cluster.log"));
+            Runtime.getRuntime().addShutdownHook(new Thread(started::terminate));
+            url = started.awaitUrl();
         } catch (IOException e) {
-            failure = "the Trino test cluster could not start: " + e;
+            failure = "the Trino test cluster could not start: " + e.getMessage();
         }
     }
 
-    /** The Java 25 to run Trino with: SQLGUARD_TRINO_JAVA, else a JDK 25 under /usr/lib/jvm. */
     static Optional<Path> java25() {
-        String configured = System.getenv("SQLGUARD_TRINO_JAVA");
-        if (configured != null && !configured.isBlank()) {
-            Path p = Path.of(configured.strip());
-            Path bin = Files.isDirectory(p) ? p.resolve("bin").resolve("java") : p;
-            return Files.isExecutable(bin) ? Optional.of(bin) : Optional.empty();
-        }
-        File[] jdks = new File("/usr/lib/jvm").listFiles();
-        if (jdks == null) {
-            return Optional.empty();
-        }
-        for (File jdk : jdks) {
-            String name = jdk.getName().toLowerCase(Locale.ROOT);
-            Path bin = jdk.toPath().resolve("bin").resolve("java");
-            if ((name.contains("-25") || name.contains("25-") || name.endsWith("25")) && Files.isExecutable(bin)) {
-                return Optional.of(bin);
-            }
-        }
-        return Optional.empty();
+        return TrinoClusterProcess.java25();
     }
 
     public static Connection connect(String user, String schema) throws SQLException {

@@ -1,10 +1,6 @@
 package dev.sqlguard.benchmarks;
 
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import io.trino.jdbc.TrinoDriver;
 
@@ -33,6 +28,7 @@ import dev.sqlguard.domain.port.ResultCursor;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.trino.TrinoClusterProcess;
 
 /**
  * The Trino engine against raw JDBC (issue 17), side by side in one run: an aggregate over tpch
@@ -91,7 +87,7 @@ final class TrinoBench {
     }
 
     static void run(Path work, int rounds) throws Exception {
-        Optional<Path> java = java25();
+        Optional<Path> java = TrinoClusterProcess.java25();
         if (java.isEmpty()) {
             System.out.println("trino: skipped (no Java 25 found: set SQLGUARD_TRINO_JAVA to a Java 25 binary or JDK; Trino 483 needs Java 25)");
             return;
@@ -107,26 +103,19 @@ final class TrinoBench {
         System.out.println("trino (starting the 2-node test cluster, load average " + PerCallBench.load() + "):");
         Path rules = work.resolve("trino-rules.json");
         Files.writeString(rules, RULES);
-        Path log = work.resolve("trino-cluster.log");
-        List<String> command = new ArrayList<>(List.of(java.get().toString(), "-Xmx1500m", "-XX:+UseSerialGC",
-                "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow", "-Djdk.attach.allowAttachSelf=true",
-                "-cp", Files.readString(classpathFile).strip(), launcher.toAbsolutePath().toString(),
-                rules.toAbsolutePath().toString(), "2"));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectError(log.toFile());
-        pb.environment().remove("JAVA_TOOL_OPTIONS");
         long startedAt = System.nanoTime();
-        Process cluster = pb.start();
-        Thread stopper = new Thread(() -> stop(cluster));
+        TrinoClusterProcess cluster = TrinoClusterProcess.start(java.get(), classpathFile, launcher, rules, 2,
+                work.resolve("trino-cluster.log"));
+        Thread stopper = new Thread(cluster::close);
         Runtime.getRuntime().addShutdownHook(stopper);
         try {
-            String url = awaitUrl(cluster, log);
+            String url = cluster.awaitUrl();
             System.out.printf(Locale.ROOT, "  cluster serving after %.1f s (tpch schema %s)%n", (System.nanoTime() - startedAt) / 1e9,
                     tpchSchema);
             measure(work, url, tpchSchema, rounds);
             System.out.println("  (load average after the part: " + PerCallBench.load() + ")");
         } finally {
-            stop(cluster);
+            cluster.close();
             Runtime.getRuntime().removeShutdownHook(stopper);
         }
     }
@@ -272,59 +261,5 @@ final class TrinoBench {
         p.setProperty("catalog", "tpch");
         p.setProperty("schema", schema);
         return driver.connect(url, p);
-    }
-
-    private static String awaitUrl(Process cluster, Path log) throws IOException {
-        BufferedReader out = new BufferedReader(new InputStreamReader(cluster.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (line.startsWith("TRINO_URL http://")) {
-                return "jdbc:trino://" + line.substring("TRINO_URL http://".length()).strip();
-            }
-        }
-        throw new IllegalStateException("the Trino test cluster exited before it served (see " + log + ")");
-    }
-
-    /** Closes the launcher's standard input (it then closes the cluster and exits), and kills it if it lingers. */
-    private static void stop(Process cluster) {
-        if (!cluster.isAlive()) {
-            return;
-        }
-        try {
-            cluster.getOutputStream().close();
-            if (!cluster.waitFor(30, TimeUnit.SECONDS)) {
-                cluster.destroy();
-                if (!cluster.waitFor(10, TimeUnit.SECONDS)) {
-                    cluster.destroyForcibly();
-                }
-            }
-        } catch (IOException e) {
-            cluster.destroyForcibly();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            cluster.destroyForcibly();
-        }
-    }
-
-    /** The Java 25 to run Trino with: SQLGUARD_TRINO_JAVA, else a JDK 25 under /usr/lib/jvm (as adapter-trino's TestCluster). */
-    static Optional<Path> java25() {
-        String configured = System.getenv("SQLGUARD_TRINO_JAVA");
-        if (configured != null && !configured.isBlank()) {
-            Path p = Path.of(configured.strip());
-            Path bin = Files.isDirectory(p) ? p.resolve("bin").resolve("java") : p;
-            return Files.isExecutable(bin) ? Optional.of(bin) : Optional.empty();
-        }
-        File[] jdks = new File("/usr/lib/jvm").listFiles();
-        if (jdks == null) {
-            return Optional.empty();
-        }
-        for (File jdk : jdks) {
-            String name = jdk.getName().toLowerCase(Locale.ROOT);
-            Path bin = jdk.toPath().resolve("bin").resolve("java");
-            if ((name.contains("-25") || name.contains("25-") || name.endsWith("25")) && Files.isExecutable(bin)) {
-                return Optional.of(bin);
-            }
-        }
-        return Optional.empty();
     }
 }

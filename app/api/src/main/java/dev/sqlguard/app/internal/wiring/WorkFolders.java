@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -68,15 +70,10 @@ public final class WorkFolders {
      */
     public static int removeOwn(Path parent) {
         int removed = 0;
-        String own = PREFIX + ProcessHandle.current().pid() + "-*";
-        try (DirectoryStream<Path> folders = Files.newDirectoryStream(parent, own)) {
-            for (Path folder : folders) {
-                if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS) && ownedBySelf(folder) && deleteTree(folder)) {
-                    removed++;
-                }
+        for (Path folder : own(parent)) {
+            if (deleteTree(folder)) {
+                removed++;
             }
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "could not look for this process's working folders", e);
         }
         return removed;
     }
@@ -95,7 +92,7 @@ public final class WorkFolders {
     public static int removeOwn(Path parent, java.time.Duration patience) {
         long deadline = System.nanoTime() + patience.toNanos();
         int removed = removeOwn(parent);
-        while (hasOwn(parent) && System.nanoTime() < deadline) {
+        while (!own(parent).isEmpty() && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
@@ -107,17 +104,19 @@ public final class WorkFolders {
         return removed;
     }
 
-    private static boolean hasOwn(Path parent) {
+    /** The working folders in {@code parent} that this process owns (none when the folder cannot be listed). */
+    private static List<Path> own(Path parent) {
+        List<Path> own = new ArrayList<>();
         try (DirectoryStream<Path> folders = Files.newDirectoryStream(parent, PREFIX + ProcessHandle.current().pid() + "-*")) {
             for (Path folder : folders) {
                 if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS) && ownedBySelf(folder)) {
-                    return true;
+                    own.add(folder);
                 }
             }
-            return false;
         } catch (IOException | RuntimeException e) {
-            return false;
+            LOG.log(Level.FINE, "could not look for this process's working folders", e);
         }
+        return own;
     }
 
     private static boolean ownedBySelf(Path folder) {
