@@ -135,6 +135,21 @@ class LoadFailureLeavesDatabaseUnchangedTest {
     }
 
     @Test
+    void aSemicolonFileReadWithTheCommaDelimiterIsToldWhichOptionToSet() throws Exception {
+        Path small = Fixtures.text(dir, "eu.csv", "id;amount\n1;1.234,56\n");
+        Path large = Fixtures.text(dir, "eu-large.csv", "id;amount\n" + "1;2\n".repeat(25_000) + "2;1.234,56\n");
+
+        for (Path csv : List.of(small, large)) {
+            GuardException e = failingLoad("claims", true, Map.of(), csv);
+
+            assertThat(e.code()).isEqualTo(ErrorCode.LOAD_FAILED);
+            assertThat(e.getMessage()).contains(csv.getFileName() + ", line ")
+                    .contains(" has 2 fields where 1 column was expected. The header was read as one column:")
+                    .contains("set the delimiter option (delimiter=;).");
+        }
+    }
+
+    @Test
     void aCsvWithARaggedRowAfterTheSnifferSample() throws Exception {
         Path csv = Fixtures.text(dir, "late-ragged.csv", Fixtures.numbersCsv(25_000) + "25001,1,extra\n");
 

@@ -266,8 +266,7 @@ final class CsvReader {
             int width = first.fields().size();
             for (CsvScanner.Record r = scanner.next(); r != null; r = scanner.next()) {
                 if (r.fields().size() != width) {
-                    return Optional.of(String.format(Locale.ROOT, "%s, line %d has %d fields where %d columns were"
-                            + " expected.", file, r.line(), r.fields().size(), width));
+                    return Optional.of(LoadErrors.wrongWidth(file, r.line(), r.fields().size(), width));
                 }
             }
             return Optional.empty();

@@ -79,10 +79,10 @@ public final class LoadErrors {
         }
         if (line.find()) {
             Matcher expected = EXPECTED_COLUMNS.matcher(text);
-            String detail = expected.find()
-                    ? " has " + expected.group(2) + " fields where " + expected.group(1) + " columns were expected"
-                    : " could not be parsed";
-            return failed(file + ", line " + line.group(1) + detail + ".", e);
+            return failed(expected.find()
+                    ? wrongWidth(file, Long.parseLong(line.group(1)), Integer.parseInt(expected.group(2)),
+                            Integer.parseInt(expected.group(1)))
+                    : file + ", line " + line.group(1) + " could not be parsed.", e);
         }
         if (errorClass.equals("Out of Memory Error")) {
             return failed("Not enough memory to load " + file + ".", e);
@@ -91,6 +91,22 @@ public final class LoadErrors {
             return failed(file + " could not be read.", e);
         }
         return failed(file + " could not be loaded as " + format + describe(errorClass) + ".", e);
+    }
+
+    /**
+     * A row of another width than the header: {@code claims.csv, line 3 has 3 fields where 2 columns
+     * were expected.} A header of one column that the rows outgrow usually means that the file
+     * separates its fields with another character than the delimiter used, so the sentence says
+     * which option to set.
+     */
+    public static String wrongWidth(String file, long line, int found, int expected) {
+        String text = file + ", line " + line + " has " + found + (found == 1 ? " field" : " fields") + " where "
+                + expected + (expected == 1 ? " column was" : " columns were") + " expected.";
+        if (expected == 1 && found > 1) {
+            text += " The header was read as one column: if the file separates its fields with another character,"
+                    + " set the delimiter option (delimiter=;).";
+        }
+        return text;
     }
 
     /** Whether DuckDB's message names the CSV line it failed on. */

@@ -122,5 +122,11 @@ class AskIT {
         assertThat(eval.code()).as(eval.err()).isEqualTo(4);
         assertThat(eval.err()).contains("evaluation stopped after 1 question");
         assertThat(eval.out()).contains("Fully verified and correct: 0/1");
+
+        // one rule for every command, ask and eval included: JSON unless --format says otherwise
+        JarRunner.Run evalJson = sqlguard.run("eval", "--config", "model.yaml");
+        assertThat(evalJson.code()).as(evalJson.err()).isEqualTo(4);
+        assertThat(evalJson.document().get("total").asInt()).isEqualTo(1);
+        assertThat(evalJson.document().get("verified_and_correct").asInt()).isZero();
     }
 }

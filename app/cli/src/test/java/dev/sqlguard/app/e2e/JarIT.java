@@ -86,6 +86,25 @@ class JarIT {
         assertThat(result.get("rows").get(0).get(2).decimalValue()).isEqualTo(new BigDecimal("6682.00"));
     }
 
+    /** Issue 13: nested values are JSON, not toString text; times keep their zero seconds; redaction covers a nested cell. */
+    @Test
+    void nestedValuesAreJsonArraysAndObjectsAndTimesAreOneIsoFormat() {
+        JarRunner.Run run = sqlguard.run("query", "--sql", "SELECT ['a, b'] AS one, ['a', 'b'] AS two,"
+                + " {'k': 1, 'v': [2.50, NULL]} AS s, MAP {'x': [true]} AS m, TIME '10:00:00' AS t0, TIME '10:00:05' AS t5,"
+                + " TIMESTAMP '2024-01-01 10:00:00' AS ts");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.out()).contains("\"rows\":[[[\"a, b\"],[\"a\",\"b\"],{\"k\":1,\"v\":[2.50,null]},{\"x\":[true]},"
+                + "\"10:00:00\",\"10:00:05\",\"2024-01-01T10:00:00\"]]");
+
+        JarRunner.Run redacted = sqlguard.run("query", "--sql",
+                "SELECT [region, claimant_ssn] AS l, {'s': claimant_ssn} AS s, region FROM claims ORDER BY id LIMIT 1");
+        assertThat(redacted.code()).as(redacted.err()).isZero();
+        assertThat(redacted.json().get("rows").get(0)).extracting(JsonNode::asText).startsWith("[REDACTED]", "[REDACTED]")
+                .last().isIn("north", "south", "east", "west", "central");
+        assertThat(redacted.out()).doesNotContainPattern("\\d\\d\\d-\\d\\d-\\d{4}");
+    }
+
     @Test
     void loadThenQueryWithParametersAndExactDecimals() throws IOException {
         Files.writeString(work.resolve("sales.csv"), """

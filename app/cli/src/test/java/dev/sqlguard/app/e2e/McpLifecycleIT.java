@@ -74,15 +74,24 @@ class McpLifecycleIT {
             started.add(process);
             in = process.getOutputStream();
             Thread reader = new Thread(() -> {
-                try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                while (true) {
                     String line;
-                    while ((line = lines.readLine()) != null) {
-                        JsonNode node = JarRunner.JSON.readTree(line);
+                    try {
+                        line = lines.readLine();
+                    } catch (IOException closed) {
+                        return; // tearDown's destroyForcibly closed the pipe under the read: the output ends here
+                    }
+                    if (line == null) {
+                        return;
+                    }
+                    try {
+                        JsonNode node = JarRunner.JSON.readTree(line); // a line that is not JSON-RPC fails loudly
                         all.add(node);
                         out.add(node);
+                    } catch (IOException notJson) {
+                        throw new UncheckedIOException(notJson);
                     }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
                 }
             });
             reader.setDaemon(true);

@@ -182,7 +182,11 @@ public final class ToolResultJson {
         return NODES.objectNode().put("code", e.code().name()).put("message", e.message()).put("retryable", e.retryable());
     }
 
-    /** A JSON-safe scalar as a node; anything else (ToolResult admits none) becomes text. */
+    /**
+     * A JSON-safe value as a node: a scalar, or a list (LIST, ARRAY) as an array and a map (STRUCT,
+     * MAP) as an object, at any depth, by the same rules; anything else (ToolResult admits none)
+     * becomes text.
+     */
     public static JsonNode cell(Object cell) {
         if (cell == null) {
             return NODES.nullNode();

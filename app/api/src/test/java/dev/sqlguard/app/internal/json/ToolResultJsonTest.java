@@ -54,6 +54,25 @@ class ToolResultJsonTest {
         assertThat(row.get(3).doubleValue()).isEqualTo(1.5d);
     }
 
+    /** LIST, STRUCT and MAP values (lists and maps in a ToolResult) are JSON arrays and objects, never toString text. */
+    @Test
+    void writesNestedValuesAsJsonArraysAndObjectsWithTheSameScalarRules() {
+        java.util.Map<String, Object> struct = new java.util.LinkedHashMap<>();
+        struct.put("k", 1L);
+        struct.put("v", Arrays.asList("x", null));
+        struct.put("amount", new BigDecimal("4912.60"));
+        ToolResult result = new ToolResult("r", ToolStatus.OK, "s", Optional.of("q"),
+                List.of(new ResultColumn("one", "VARCHAR[]"), new ResultColumn("two", "VARCHAR[]"),
+                        new ResultColumn("s", "STRUCT"), new ResultColumn("m", "MAP")),
+                List.of(List.of(List.of("a, b"), List.of("a", "b"), struct, java.util.Map.of("1", List.of(List.of(true)))),
+                        List.of(List.of(), List.of("[a, b]"), java.util.Map.of(), java.util.Map.of("k", "[REDACTED]"))),
+                false, Set.of(), Optional.empty(), 0);
+
+        assertThat(ToolResultJson.write(result)).contains("\"rows\":["
+                + "[[\"a, b\"],[\"a\",\"b\"],{\"k\":1,\"v\":[\"x\",null],\"amount\":4912.60},{\"1\":[[true]]}],"
+                + "[[],[\"[a, b]\"],{},{\"k\":\"[REDACTED]\"}]]");
+    }
+
     @Test
     void writesAnErrorAndEchoesABatchId() throws Exception {
         ToolResult result = ToolResult.failure("generated", ToolStatus.REJECTED, "claims", Optional.empty(),

@@ -187,7 +187,11 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
         }
     }
 
-    /** All of stdin as SQL (UTF-8, a leading byte-order mark dropped), or empty when it is longer than a batch line may be. */
+    /**
+     * All of stdin as SQL (UTF-8, a leading byte-order mark and the final line breaks dropped, as a
+     * shell's command substitution drops them, so that {@code echo SQL |} runs and audits the same
+     * text as {@code --sql SQL}), or empty when it is longer than a batch line may be.
+     */
     private Optional<String> sqlFromStdin() {
         StringBuilder text = new StringBuilder();
         try (Reader reader = new InputStreamReader(ctx.stdin(), StandardCharsets.UTF_8.newDecoder()
@@ -202,7 +206,11 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new CommandExit(ExitCodes.ERROR, "reading the SQL from stdin failed.");
         }
-        String sql = text.toString();
+        int end = text.length();
+        while (end > 0 && (text.charAt(end - 1) == '\n' || text.charAt(end - 1) == '\r')) {
+            end--;
+        }
+        String sql = text.substring(0, end);
         return Optional.of(sql.startsWith("\uFEFF") ? sql.substring(1) : sql);
     }
 

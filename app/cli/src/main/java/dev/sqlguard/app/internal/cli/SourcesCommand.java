@@ -127,7 +127,7 @@ final class SourcesCommand implements Callable<Integer> {
             s.error().ifPresent(e -> out.append("  ERROR ").append(e.code()).append(": ").append(e.message()).append('\n'));
             for (TableDescription t : s.tables()) {
                 out.append("  ").append(TableResultPrinter.clean(t.table().qualifiedName()));
-                t.rowCount().ifPresent(n -> out.append(" (").append(n).append(" rows)"));
+                t.rowCount().ifPresent(n -> out.append(" (").append(n).append(n == 1 ? " row)" : " rows)"));
                 out.append('\n');
                 for (TableDescription.ColumnDescription c : t.columns()) {
                     out.append("    ").append(TableResultPrinter.clean(c.name())).append(' ')

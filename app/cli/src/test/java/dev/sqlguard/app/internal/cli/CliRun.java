@@ -46,6 +46,15 @@ record CliRun(int code, String out, String err) {
         return nodes;
     }
 
+    /** One line of JSON. */
+    static JsonNode parse(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (IOException e) {
+            throw new AssertionError("not JSON: " + line, e);
+        }
+    }
+
     /** The one stdout line, as JSON. */
     JsonNode json() {
         assertThat(lines()).hasSize(1);

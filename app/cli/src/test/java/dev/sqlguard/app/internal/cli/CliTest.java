@@ -291,6 +291,18 @@ class CliTest {
     }
 
     @Test
+    void sourcesAsATableShowEachTableWithItsRowCountAndColumns() throws IOException {
+        Files.writeString(config, "sources:\n  one: {engine: fake, rows: 1, policy: {tables: {claims: [id]}}}\n"
+                + "  three: {engine: fake, policy: {tables: {claims: [id, ssn]}}}\n");
+
+        CliRun run = run("sources", "--format", "table");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("source one (fake)\n  claims (1 row)\n    id VARCHAR\n"
+                + "source three (fake)\n  claims (3 rows)\n    id VARCHAR\n    ssn VARCHAR  [redacted]\n");
+    }
+
+    @Test
     void sourcesStillListsEverySourceWhenOneIsBroken() throws IOException {
         Files.writeString(config, "sources: {good: {engine: fake}, down: {engine: fake, mode: unavailable}}\n");
         CliRun unreachable = run("sources");
@@ -338,9 +350,11 @@ class CliTest {
 
     @Test
     void sqlIsReadFromStdinWithADashOrWhenPipedAlone() {
-        CliRun dash = runWith("SELECT n FROM t\n", Map.of(), "query", "--sql", "-");
+        CliRun dash = runWith("SELECT n FROM t\r\n\n", Map.of(), "query", "--sql", "-");
         assertThat(dash.code()).as(dash.err()).isZero();
         assertThat(dash.json().get("returned_count").asInt()).isEqualTo(3);
+        // echo's line break is not part of the query: the same text runs, and is audited, as with --sql
+        assertThat(auditedSqlHash(dash)).isEqualTo(auditedSqlHash(run("query", "--sql", "SELECT n FROM t")));
 
         CliRun piped = runWith("\uFEFFDELETE FROM claims", Map.of(), "check");
         assertThat(piped.code()).isEqualTo(3);
@@ -418,6 +432,45 @@ class CliTest {
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).contains("no usable model endpoint");
         assertThat(run.err().split("SQLGUARD_MODEL_BASE_URL", -1)).as(run.err()).hasSize(2);
+    }
+
+    /** The README and docs/configuration.md say which lines each call writes on stderr; they must say what runs. */
+    @Test
+    void eachCallWritesOneAuditLineAndAQueryThatRunsTheTwoLifecycleLinesTheDocsName() throws IOException {
+        assertThat(stderrRecords(run("query", "--sql", "SELECT n FROM t")))
+                .containsExactly("lifecycle STARTED", "lifecycle COMPLETED", "audit OK");
+        assertThat(stderrRecords(run("query", "--sql", "SELECT fail FROM t")))
+                .containsExactly("lifecycle STARTED", "lifecycle ERROR", "audit ERROR");
+        assertThat(stderrRecords(run("query", "--sql", "DROP TABLE t"))).containsExactly("audit REJECTED");
+
+        String readme = Files.readString(Path.of("../../README.md")).replaceAll("\\s+", " ");
+        assertThat(readme).contains("one audit event per call, plus two lifecycle lines around each query that runs,"
+                + " `STARTED` and then `COMPLETED` (or `ERROR`)");
+        String configuration = Files.readString(Path.of("../../docs/configuration.md")).replaceAll("\\s+", " ");
+        assertThat(configuration).contains("`\"phase\"` `STARTED`, then `COMPLETED` or `ERROR`");
+        assertThat(readme + configuration).doesNotContain("FINISHED");
+    }
+
+    private static String auditedSqlHash(CliRun run) {
+        for (String line : run.err().split("\n")) {
+            if (line.startsWith("{\"type\":\"audit\"")) {
+                return CliRun.parse(line).get("sql_sha256").asText();
+            }
+        }
+        throw new AssertionError("no audit line: " + run.err());
+    }
+
+    /** Each JSON record on stderr as "type phase" (lifecycle) or "type verdict" (audit). */
+    private static List<String> stderrRecords(CliRun run) {
+        List<String> records = new java.util.ArrayList<>();
+        for (String line : run.err().split("\n")) {
+            if (line.startsWith("{")) {
+                JsonNode record = CliRun.parse(line);
+                String type = record.get("type").asText();
+                records.add(type + " " + record.get(type.equals("lifecycle") ? "phase" : "verdict").asText());
+            }
+        }
+        return records;
     }
 
     @Test
