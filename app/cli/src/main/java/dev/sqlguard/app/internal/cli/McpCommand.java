@@ -62,6 +62,8 @@ final class McpCommand implements Callable<Integer> {
     }
 
     private int serve(Configs.Resolved resolved) throws IOException, InterruptedException {
+        // what the first request needs loads on another core while the engines start
+        McpStdioServer.warmUpInBackground();
         SqlGuard guard = CliWiring.open(resolved, ctx.stderr()).guard();
         // a work folder with its owner on record: one left by a killed server goes at the next start
         Path charts = dev.sqlguard.app.internal.wiring.WorkFolders.create();

@@ -239,6 +239,16 @@ public final class McpToolServer {
         }
     }
 
+    /** Builds every tool's definition once, without a server, and writes them: see {@link McpStdioServer#warmUpInBackground()}. */
+    static void warmUp() {
+        ArrayNode all = NODES.arrayNode();
+        all.add(definition(LIST_SOURCES, "warm-up", parse("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}")));
+        for (String name : DATA_TOOLS) {
+            all.add(definition(name, "warm-up", NODES.objectNode()));
+        }
+        ToolResultJson.write(all);
+    }
+
     private static JsonNode parse(String json) {
         try {
             return JSON.readTree(json);
