@@ -428,3 +428,22 @@ SELECT * FROM (SELECT customer_id, concat(customer_id, '.0') AS oid FROM custome
 SELECT * FROM (SELECT customer_id, concat(customer_id, '.0') AS oid FROM customers) a JOIN (SELECT order_id AS oid, status FROM orders) b USING (oid)
 SELECT customers.city, orders.order_id, c2.name FROM customers, orders JOIN customers c2 USING (customer_id) WHERE customers.customer_id = 1
 SELECT * FROM customers, orders NATURAL JOIN customers c2 WHERE customers.customer_id = 2
+-- a HAVING naming the alias of an expression item (issue 12): MariaDB reads the alias in the select list
+SELECT age + 1 AS a1, count(*) AS n FROM singer GROUP BY a1 HAVING a1 > 30 ORDER BY a1
+SELECT `year` - 2000 AS y2, count(*) FROM concert GROUP BY y2 HAVING y2 >= 14 ORDER BY y2
+SELECT category, sum(price) AS total FROM products GROUP BY category HAVING total > 230 ORDER BY total DESC, category
+SELECT dept_id, max(salary) - min(salary) AS spread FROM employees GROUP BY dept_id HAVING spread > 50000 ORDER BY dept_id
+SELECT order_id, sum(quantity) AS q FROM order_items GROUP BY order_id HAVING q BETWEEN 5 AND 10 ORDER BY order_id
+SELECT floor(price / 10) AS bucket, count(*) AS n FROM products GROUP BY bucket HAVING bucket > 2 AND n > 2 ORDER BY bucket
+SELECT customer_id % 3 AS m3, count(*) AS n FROM customers GROUP BY m3 HAVING m3 <> 1 ORDER BY m3
+SELECT country, max(age) + 1 AS a1 FROM singer GROUP BY country HAVING a1 > 30 AND count(*) > 1 ORDER BY country
+SELECT country, age * 2 AS twice FROM singer GROUP BY country, twice HAVING max(twice) > 60 ORDER BY country, twice
+SELECT length(segment) AS l, count(*) AS n FROM customers GROUP BY l WITH ROLLUP HAVING l > 6 OR l IS NULL
+SELECT s.name, (SELECT count(*) FROM singer_in_concert sc WHERE sc.singer_id = s.singer_id) AS c FROM singer s HAVING c > 3 ORDER BY s.name
+SELECT name FROM stadium st WHERE 2 <= (SELECT count(*) AS cnt FROM concert c WHERE c.stadium_id = st.stadium_id HAVING cnt >= 2) ORDER BY name
+SELECT t.y2, t.n FROM (SELECT `year` % 100 AS y2, count(*) AS n FROM concert GROUP BY y2 HAVING y2 < 15) t ORDER BY t.y2
+WITH a AS (SELECT dept_id, avg(salary) AS avg_sal FROM employees GROUP BY dept_id HAVING avg_sal > 55000) SELECT * FROM a ORDER BY dept_id
+SELECT status, count(*) AS n FROM orders GROUP BY status HAVING n > 30 UNION ALL SELECT 'all', count(*) FROM orders ORDER BY 1
+SELECT age + 1 AS a1, count(*) AS n FROM singer GROUP BY a1 ORDER BY a1 * -1, n
+SELECT DISTINCT age + 1 AS a1 FROM singer ORDER BY -a1
+SELECT country, avg(age) AS avg_age FROM singer GROUP BY country HAVING avg_age > 30 ORDER BY avg_age DESC, country

@@ -234,6 +234,78 @@ class AttackVectorTest {
         assertThat(ok.rows().get(0).get(0).toString()).isEqualTo("60");
     }
 
+    /**
+     * A select item labelled like the hidden {@code claims.ssn}: in HAVING the guard renders the alias
+     * only where the server reads it in the select list, and writes the item out where the server would
+     * read the table's column first (an aggregate's arguments, an ORDER BY expression). Positive control:
+     * run raw, {@code HAVING max(ssn)} and {@code ORDER BY -ssn} read the table's ssn; guarded, each
+     * query returns exactly what it returns with the alias renamed (the column labelled {@code ssn} is
+     * redacted by its name, so the others are compared), so the hidden column is never read.
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"ro", "admin"})
+    void aHavingAliasNamedLikeAHiddenColumnNeverReadsIt(String account) throws Exception {
+        String inAggregate = "SELECT region, id % 3 AS k, count(*) AS n, id % 3 AS ssn FROM claims GROUP BY region, id % 3"
+                + " HAVING max(ssn) > 0 ORDER BY region, k";
+        String inOrderBy = "SELECT id, amount + 0 AS ssn FROM claims ORDER BY -ssn, id LIMIT 5";
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
+            // raw, max(ssn) is the table's ssn ('900-00-...' > 0 in every group), so all 12 groups come back
+            assertThat(rawRows(s, inAggregate)).as("the raw server reads claims.ssn in max(ssn)").hasSize(12);
+            // raw, -ssn is the table's ssn read as a number (-900 for every id but 1), so id 2 comes first
+            assertThat(rawRows(s, inOrderBy).get(0).get(0)).as("the raw server orders by claims.ssn").isEqualTo("2");
+        }
+        Engine engine = engines.engine(account);
+        for (String sql : List.of(
+                "SELECT region, count(*) AS ssn, max(id) AS m FROM claims GROUP BY region HAVING ssn > 14 ORDER BY region",
+                "SELECT region, count(*) AS ssn, max(id) AS m FROM claims GROUP BY region HAVING ssn > 14 AND ssn < 16 ORDER BY region",
+                inAggregate, inOrderBy)) {
+            ToolResult named = service.query(engine.binding(), QueryRequest.of("db", sql));
+            ToolResult renamed = service.query(engine.binding(), QueryRequest.of("db", sql.replace("ssn", "x")));
+            assertThat(named.status()).as(sql + " " + named.error()).isEqualTo(ToolStatus.OK);
+            assertThat(renamed.status()).as(sql + " " + renamed.error()).isEqualTo(ToolStatus.OK);
+            assertThat(without(named, "ssn")).as(sql).isNotEmpty().isEqualTo(without(renamed, "x"));
+            assertThat(named.toString()).doesNotContain("900-00-").doesNotContain("123-45-6789");
+        }
+        ToolResult parity = service.query(engine.binding(), QueryRequest.of("db", inAggregate));
+        assertThat(parity.rows()).as("max(ssn) is max(id % 3): only the groups where it is not 0").hasSize(8)
+                .allSatisfy(row -> assertThat(row.get(1).toString()).isNotEqualTo("0"));
+        ToolResult ordered = service.query(engine.binding(), QueryRequest.of("db", inOrderBy));
+        assertThat(ordered.rows().get(0).get(0).toString()).as("-ssn is -(amount + 0): the largest amount first").isEqualTo("60");
+    }
+
+    /** The result's rows without the column labelled {@code name}. */
+    private static List<List<Object>> without(ToolResult r, String name) {
+        int skip = -1;
+        for (int i = 0; i < r.columns().size(); i++) {
+            if (r.columns().get(i).name().equals(name)) {
+                skip = i;
+            }
+        }
+        assertThat(skip).as("a column labelled " + name).isNotNegative();
+        List<List<Object>> out = new java.util.ArrayList<>();
+        for (List<Object> row : r.rows()) {
+            List<Object> kept = new java.util.ArrayList<>(row);
+            kept.remove(skip);
+            out.add(kept);
+        }
+        return out;
+    }
+
+    private static List<List<String>> rawRows(Statement s, String sql) throws java.sql.SQLException {
+        List<List<String>> out = new java.util.ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> row = new java.util.ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(rs.getString(i));
+                }
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
     static Stream<Arguments> hostileCases() {
         return hostileCarriers().stream().flatMap(v -> Stream.of(Arguments.of("ro", v), Arguments.of("admin", v)));
     }

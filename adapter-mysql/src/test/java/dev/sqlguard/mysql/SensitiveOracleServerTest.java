@@ -87,6 +87,11 @@ class SensitiveOracleServerTest {
                 "SELECT ssn, count(*) AS n FROM claims GROUP BY ssn",
                 "SELECT count(*) AS n FROM users u JOIN claims c ON u.password = c.status",
                 "SELECT region, count(*) AS n FROM claims GROUP BY region HAVING max(ssn) > '5'",
+                // a HAVING naming the alias of an item over a sensitive column filters by that column
+                "SELECT region, max(ssn) AS m FROM claims GROUP BY region HAVING m > '5'",
+                "SELECT id, upper(password) AS u FROM users HAVING u LIKE 'H%'",
+                "SELECT name, max(password) AS m, count(*) AS n FROM users GROUP BY name HAVING n > 0 AND m > 'm'",
+                "SELECT name, concat(password, '') AS p FROM users GROUP BY name HAVING max(p) > 'm'",
                 "SELECT count(*) AS n FROM users WHERE CASE WHEN api_key LIKE 'ak_live_a%' THEN 1 ELSE 0 END = 1",
                 "SELECT DISTINCT password FROM users",
                 "SELECT CASE WHEN password LIKE 'h%' THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END AS x FROM users WHERE id = 1");
@@ -116,6 +121,9 @@ class SensitiveOracleServerTest {
         try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
             assertThat(count(s, "SELECT count(*) FROM users WHERE password LIKE 'hunter2%'")).isEqualTo(1);
             assertThat(count(s, "SELECT count(*) FROM users WHERE password LIKE 'zzz%'")).isZero();
+            // a HAVING on the alias of an expression item filters by the secret: one row for the right prefix, none otherwise
+            assertThat(count(s, "SELECT count(*) FROM (SELECT id, upper(password) AS u FROM users HAVING u LIKE 'HUNTER2%') x")).isEqualTo(1);
+            assertThat(count(s, "SELECT count(*) FROM (SELECT id, upper(password) AS u FROM users HAVING u LIKE 'ZZZ%') x")).isZero();
             assertThat(count(s, "SELECT CASE WHEN password LIKE 'zzz%' THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END FROM users WHERE id = 1"))
                     .isZero();
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> count(s,

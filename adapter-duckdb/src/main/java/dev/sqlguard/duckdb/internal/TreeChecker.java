@@ -11,6 +11,8 @@ import static dev.sqlguard.duckdb.internal.ParseTrees.strings;
 import static dev.sqlguard.duckdb.internal.ParseTrees.text;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -67,6 +69,8 @@ final class TreeChecker {
     }
 
     private final CheckState state;
+    /** The stars this checker told DuckDB to expand without their hidden columns (a qualified EXCLUDE it added). */
+    private final Set<JsonNode> narrowedStars = Collections.newSetFromMap(new IdentityHashMap<>());
     private final FunctionRules functionRules;
     private final ExpressionChecks expressions;
     private final FromChecks relations;
@@ -347,12 +351,16 @@ final class TreeChecker {
 
     List<Col> star(JsonNode item, Scope scope, Ctes env) {
         state.visit(item);
-        requireEmptyStar(item, false);
+        boolean narrowed = narrowedStars.contains(item);
+        if (!narrowed) {
+            requireEmptyStar(item, false);
+        }
         List<Col> base = starBase(item, scope);
         Set<String> excluded = excluded(item, base);
         List<Col> out = new ArrayList<>();
         for (Col col : base) {
-            if (excluded.contains(fold(col.name()))) {
+            if (excluded.contains(fold(col.name())) || narrowed && !state.visible(col)) {
+                // left out by the query's EXCLUDE, or by the one naming each hidden column (expandStarsOverHiddenColumns)
                 continue;
             }
             state.requireAllowed(col);
@@ -400,7 +408,12 @@ final class TreeChecker {
     /**
      * A {@code *} over a table with columns the policy hides expands, in the tree that will run, to
      * the visible columns named one by one ({@code alias.column}): the result is the same whether or
-     * not hidden columns exist, and DuckDB is left no column to add.
+     * not hidden columns exist, and DuckDB is left no column to add. Over a {@code USING} join the
+     * merged keys cannot be named through one table (DuckDB takes a key from the left side, the right
+     * one, or coalesces both, by join type), so the {@code *} stays and DuckDB expands it itself, told
+     * by a qualified {@code EXCLUDE} to leave out each hidden column of each table by name
+     * ({@link #excludeHidden}). A key is never hidden: {@code USING} a hidden column is refused as a
+     * missing one.
      */
     private void expandStarsOverHiddenColumns(JsonNode node, Scope scope) {
         JsonNode list = node.get("select_list");
@@ -429,7 +442,8 @@ final class TreeChecker {
             sources.forEach(source -> columns.addAll(source.columns()));
             if (!columns.equals(base)) {
                 // merged USING keys: the columns cannot all be named through one table
-                throw Refusals.hiddenColumnRead();
+                excludeHidden((ObjectNode) item, sources);
+                continue;
             }
             List<JsonNode> named = new ArrayList<>();
             for (Source source : sources) {
@@ -458,6 +472,34 @@ final class TreeChecker {
                 items.insert(i, named.get(j));
             }
         }
+    }
+
+    /**
+     * Adds to a {@code *} (whose own qualified EXCLUDE list was checked to be empty) one qualified
+     * EXCLUDE entry per hidden column of each table it expands, in the form DuckDB's parser gives
+     * {@code * EXCLUDE (alias.column)}: DuckDB then expands the star as it would, minus exactly those
+     * columns (measured on DuckDB 2.0.0: {@code SELECT * EXCLUDE (a.ssn) FROM a JOIN b USING (k)} is
+     * {@code k, x, y, ssn} with {@code b.ssn} kept, for inner, left, right and full joins).
+     */
+    private void excludeHidden(ObjectNode star, List<Source> sources) {
+        ArrayNode qualified = JsonNodeFactory.instance.arrayNode();
+        for (Source source : sources) {
+            for (Col col : source.columns()) {
+                if (state.visible(col)) {
+                    continue;
+                }
+                if (source.alias().isEmpty()) {
+                    throw Refusals.hiddenColumnRead();
+                }
+                ObjectNode name = qualified.addObject();
+                name.put("catalog", "");
+                name.put("schema", "");
+                name.put("table", source.alias());
+                name.put("column", col.name());
+            }
+        }
+        star.set("qualified_exclude_list", qualified);
+        narrowedStars.add(star);
     }
 
     static void requireEmptyStar(JsonNode star, boolean allowColumns) {

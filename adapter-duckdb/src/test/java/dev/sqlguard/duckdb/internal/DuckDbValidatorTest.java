@@ -187,4 +187,28 @@ class DuckDbValidatorTest {
             instance.release();
         }
     }
+
+    @Test
+    void aStarOverAUsingJoinIsExpandedByDuckDbWithoutTheHiddenColumns() throws Exception {
+        GuardrailPolicy policy = GuardrailPolicy.defaults().withTables(dev.sqlguard.domain.TableAllowlist.of(java.util.Map.of(
+                "claims", List.of("*"), "users", List.of("id", "name"))));
+        try (DuckDbEngine restricted = DuckDbEngine.open("v", policy,
+                new DuckDbSettings(folder.resolve("v.duckdb").toRealPath(), Optional.of(temp.toRealPath()), Optional.empty(), 256_000_000L, 1))) {
+            QueryPlan p = restricted.validator().validate(QueryRequest.of("v", "SELECT * FROM claims c JOIN users u USING (id)"));
+            // DuckDB keeps the *, told to leave the hidden column out by its table's name
+            assertThat(p.executableSql()).contains("EXCLUDE").containsIgnoringCase("password");
+            assertThat(p.outputs()).extracting(OutputColumn::name).containsExactly("id", "region", "amount", "name");
+            assertThat(p.outputs().get(3).lineage()).containsExactly(col("users", "name"));
+            assertThat(p.columns()).doesNotContain(col("users", "password"));
+            assertThat(p.outputs()).allSatisfy(o -> assertThat(o.lineage()).doesNotContain(col("users", "password")));
+            // a qualified star over one side is named column by column, as over a single table
+            QueryPlan side = restricted.validator().validate(QueryRequest.of("v", "SELECT u.* FROM claims c JOIN users u USING (id)"));
+            assertThat(side.outputs()).extracting(OutputColumn::name).containsExactly("id", "name");
+            assertThat(side.executableSql()).doesNotContainIgnoringCase("password");
+            // the key itself hidden on one side: refused as a missing column, before any * is expanded
+            assertThatThrownBy(() -> restricted.validator().validate(QueryRequest.of("v",
+                    "SELECT * FROM users a JOIN users b USING (password)")))
+                    .isInstanceOf(GuardException.class).extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package dev.sqlguard.mysql.internal;
 
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -46,12 +47,12 @@ final class ConvertCasts {
                 String word = sql.substring(i, end);
                 int open = next(sql, end, to);
                 if (word.equalsIgnoreCase("convert") && previous != '.' && open < to && sql.charAt(open) == '(') {
-                    int close = close(sql, open, to);
-                    if (close < 0) {
+                    Optional<Parenthesis> call = Parenthesis.scan(sql, open, to);
+                    if (call.isEmpty()) {
                         return sql.substring(from, to);
                     }
-                    out.append(sql, copied, i).append(call(sql, i, open, close));
-                    i = close + 1;
+                    out.append(sql, copied, i).append(call(sql, i, open, call.get()));
+                    i = call.get().close() + 1;
                     copied = i;
                     previous = ')';
                     continue;
@@ -69,39 +70,57 @@ final class ConvertCasts {
     }
 
     /** One {@code CONVERT(...)} call from its word to its closing parenthesis, rewritten when it is the cast form. */
-    private static String call(String sql, int word, int open, int close) {
-        int comma = -1;
-        int commas = 0;
-        boolean using = false;
-        int depth = 0;
-        int i = open + 1;
-        while (i < close) {
-            int skipped = skip(sql, i, close);
-            if (skipped > i) {
-                i = skipped;
-                continue;
-            }
-            char c = sql.charAt(i);
-            if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                commas++;
-                comma = i;
-            } else if ((Character.isLetter(c) || c == '_')) {
-                int end = wordEnd(sql, i, close);
-                using |= depth == 0 && sql.substring(i, end).equalsIgnoreCase("using");
-                i = end;
-                continue;
-            }
-            i++;
-        }
-        String type = commas == 1 ? sql.substring(comma + 1, close).strip() : "";
-        if (commas != 1 || using || !TYPE.matcher(type).matches() || !TYPE_WORDS.contains(firstWord(type))) {
+    private static String call(String sql, int word, int open, Parenthesis p) {
+        int close = p.close();
+        String type = p.commas() == 1 ? sql.substring(p.lastComma() + 1, close).strip() : "";
+        if (p.commas() != 1 || p.using() || !TYPE.matcher(type).matches() || !TYPE_WORDS.contains(firstWord(type))) {
             return sql.substring(word, open + 1) + rewrite(sql, open + 1, close) + ")";
         }
-        return "CAST(" + rewrite(sql, open + 1, comma) + " AS " + type.replaceAll("\\s+", " ") + ")";
+        return "CAST(" + rewrite(sql, open + 1, p.lastComma()) + " AS " + type.replaceAll("\\s+", " ") + ")";
+    }
+
+    /**
+     * What one parenthesis holds, read in a single pass: where it closes, how many commas stand at its
+     * top level (and where the last one is), and whether the word {@code USING} stands at its top level.
+     */
+    private record Parenthesis(int close, int commas, int lastComma, boolean using) {
+        /**
+         * Scans the parenthesis opened at {@code open}, skipping strings, quoted names and comments;
+         * empty when it does not close before {@code to}.
+         */
+        static Optional<Parenthesis> scan(String sql, int open, int to) {
+            int depth = 0;
+            int commas = 0;
+            int comma = -1;
+            boolean using = false;
+            int i = open + 1;
+            while (i < to) {
+                int skipped = skip(sql, i, to);
+                if (skipped > i) {
+                    i = skipped;
+                    continue;
+                }
+                char c = sql.charAt(i);
+                if (c == '(') {
+                    depth++;
+                } else if (c == ')') {
+                    if (depth == 0) {
+                        return Optional.of(new Parenthesis(i, commas, comma, using));
+                    }
+                    depth--;
+                } else if (c == ',' && depth == 0) {
+                    commas++;
+                    comma = i;
+                } else if (Character.isLetter(c) || c == '_') {
+                    int end = wordEnd(sql, i, to);
+                    using |= depth == 0 && sql.substring(i, end).equalsIgnoreCase("using");
+                    i = end;
+                    continue;
+                }
+                i++;
+            }
+            return Optional.empty();
+        }
     }
 
     private static String firstWord(String type) {
@@ -163,26 +182,5 @@ final class ConvertCasts {
             at = skipped;
         }
         return to;
-    }
-
-    /** The parenthesis closing the one at {@code open}, or -1. */
-    private static int close(String sql, int open, int to) {
-        int depth = 0;
-        int i = open;
-        while (i < to) {
-            int skipped = skip(sql, i, to);
-            if (skipped > i) {
-                i = skipped;
-                continue;
-            }
-            char c = sql.charAt(i);
-            if (c == '(') {
-                depth++;
-            } else if (c == ')' && --depth == 0) {
-                return i;
-            }
-            i++;
-        }
-        return -1;
     }
 }

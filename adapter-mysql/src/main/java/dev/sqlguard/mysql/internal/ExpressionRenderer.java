@@ -87,8 +87,12 @@ import net.sf.jsqlparser.statement.select.ParenthesedSelect;
  */
 @SuppressWarnings({"deprecation", "removal"})
 final class ExpressionRenderer {
-    /** Where an expression stands, for the name rules of the server (aliases in HAVING and ORDER BY). */
-    enum Clause { SELECT, ON, WHERE, GROUP_BY, HAVING, ORDER_BY, WINDOW, AGGREGATE_ORDER }
+    /**
+     * Where an expression stands, for the name rules of the server (aliases in HAVING and ORDER BY).
+     * {@code HAVING_AGGREGATE} is an argument of an aggregate or window function in HAVING, where the
+     * server reads a bare name as a column of the FROM tables first (measured on MariaDB 10.11).
+     */
+    enum Clause { SELECT, ON, WHERE, GROUP_BY, HAVING, HAVING_AGGREGATE, ORDER_BY, WINDOW, AGGREGATE_ORDER }
 
     /** The context of one expression. */
     record Ctx(Scope scope, Clause clause, int depth) {
@@ -632,6 +636,7 @@ final class ExpressionRenderer {
         }
         List<Value> args = new ArrayList<>();
         List<String> rendered = new ArrayList<>();
+        Ctx argCtx = entry.category() == MySqlFunctions.Category.AGGREGATE ? aggregateArguments(ctx) : ctx;
         if (params != null) {
             for (int i = 0; i < params.size(); i++) {
                 Expression p = params.get(i);
@@ -641,7 +646,7 @@ final class ExpressionRenderer {
                     rendered.add(Literals.unit(unit));
                     continue;
                 }
-                Value v = render(p, ctx);
+                Value v = render(p, argCtx);
                 args.add(v);
                 rendered.add(v.sql());
             }
@@ -668,6 +673,16 @@ final class ExpressionRenderer {
             facts.amplification(amplification(name, entry.rule(), args));
         }
         return Value.combine(sql.toString(), new FlowStep(name, entry.costClass()), args);
+    }
+
+    /**
+     * The context of an aggregate's (or window function's) arguments: in HAVING the server reads a bare
+     * name there as a column of the FROM tables before a select-list alias (measured on MariaDB 10.11:
+     * {@code HAVING max(ssn)} read the table's {@code ssn} although an item was labelled {@code ssn}),
+     * so an alias there is never rendered as a name.
+     */
+    private static Ctx aggregateArguments(Ctx ctx) {
+        return ctx.clause() == Clause.HAVING ? new Ctx(ctx.scope(), Clause.HAVING_AGGREGATE, ctx.depth()) : ctx;
     }
 
     /**
@@ -799,18 +814,19 @@ final class ExpressionRenderer {
             }
             rendered.add("*");
         } else {
+            Ctx argCtx = aggregateArguments(ctx);
             for (Expression e : new Expression[] {a.getExpression(), a.getOffset(), a.getDefaultValue()}) {
                 if (e == null) {
                     continue;
                 }
                 if (e instanceof ExpressionList<?> list) {
                     for (Expression item : list) {
-                        Value v = render(item, ctx);
+                        Value v = render(item, argCtx);
                         args.add(v);
                         rendered.add(v.sql());
                     }
                 } else {
-                    Value v = render(e, ctx);
+                    Value v = render(e, argCtx);
                     args.add(v);
                     rendered.add(v.sql());
                 }

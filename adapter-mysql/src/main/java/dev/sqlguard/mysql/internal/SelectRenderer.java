@@ -67,6 +67,9 @@ import net.sf.jsqlparser.statement.select.WithItem;
 @SuppressWarnings({"deprecation", "removal"})
 final class SelectRenderer {
     private static final Pattern LABEL_UNSAFE = Pattern.compile("[\\p{Cntrl}`\\\\]");
+    /** A label that a bare name in HAVING may stand for (see {@link #onlyTheItemIsNamed}). */
+    private static final Pattern PLAIN_LABEL = Pattern.compile("[A-Za-z0-9_$]{1,64}");
+    private static final Pattern ASCII = Pattern.compile("[\\x20-\\x7e]*");
     /** Query blocks per statement at most. */
     private static final int MAX_BLOCKS = 64;
 
@@ -559,11 +562,19 @@ final class SelectRenderer {
     // ------------------------------------------------------------------ aliases, GROUP BY, ORDER BY, LIMIT
 
     /**
-     * A bare name in HAVING or ORDER BY that the server reads as a select-list alias: the item's
-     * expression, rendered again. Empty when the name is a column of the FROM tables instead.
+     * A bare name in HAVING or ORDER BY that the server reads as a select-list alias, with the item's
+     * flows. In HAVING, outside the arguments of an aggregate, the alias of an expression item is
+     * rendered as that alias when only the item can carry the name ({@link #onlyTheItemIsNamed}):
+     * there the server looks the name up in the select list and in the GROUP BY list only, never in
+     * the FROM tables, and the item's expression written out again would name columns that HAVING
+     * cannot see (MariaDB 1054 "Unknown column 'k' in 'HAVING'" for {@code k + 1 AS kk ... HAVING kk > 2}).
+     * Everywhere else the item's expression is rendered again: in an ORDER BY expression and in an
+     * aggregate's arguments the server reads a bare name as a FROM column first (measured on MariaDB 10.11),
+     * so an alias there could mean a column that is not allowlisted. Empty when the name is a column of
+     * the FROM tables instead.
      */
     Optional<Value> aliasReference(String name, Ctx ctx) {
-        if (ctx.clause() != Clause.HAVING && ctx.clause() != Clause.ORDER_BY) {
+        if (ctx.clause() != Clause.HAVING && ctx.clause() != Clause.HAVING_AGGREGATE && ctx.clause() != Clause.ORDER_BY) {
             return Optional.empty();
         }
         Optional<Integer> position = aliasPosition(name, ctx.scope());
@@ -571,7 +582,49 @@ final class SelectRenderer {
             return Optional.empty();
         }
         Item item = ctx.scope().items().get(position.get() - 1);
-        return Optional.of(new Value("(" + item.value().sql() + ")", item.value().flows(), Optional.empty(), item.value().mayFail()));
+        String sql = ctx.clause() == Clause.HAVING && item.bareColumn().isEmpty() && onlyTheItemIsNamed(position.get(), ctx.scope())
+                ? MySqlQuoting.identifier(item.label())
+                : "(" + item.value().sql() + ")";
+        return Optional.of(new Value(sql, item.value().flows(), Optional.empty(), item.value().mayFail()));
+    }
+
+    /**
+     * Whether the label of the item at {@code position}, written as a bare name in this block's HAVING,
+     * can only mean that item on the server. The server (MariaDB's {@code resolve_ref_in_select_and_group})
+     * looks such a name up among the select items' names and among the GROUP BY items that are bare
+     * columns (where a GROUP BY column wins over an alias); it compares names with the system collation.
+     * So the label must be a plain ASCII name (ASCII names compare equal there exactly when they are equal
+     * ignoring case), and no other select item and no visible column of this block or of an enclosing one
+     * (the only columns a rendered GROUP BY can name) may carry a name that could compare equal to it:
+     * any name that is not ASCII counts as one that could. A column that is not allowlisted never appears
+     * in a rendered GROUP BY and is not looked at, so its name changes nothing here.
+     */
+    private static boolean onlyTheItemIsNamed(int position, Scope scope) {
+        List<Item> items = scope.items();
+        String label = items.get(position - 1).label();
+        if (!PLAIN_LABEL.matcher(label).matches()) {
+            return false;
+        }
+        for (int i = 0; i < items.size(); i++) {
+            if (i != position - 1 && mayEqual(items.get(i).label(), label)) {
+                return false;
+            }
+        }
+        for (Scope s = scope; s != null; s = s.parent()) {
+            for (Relation r : s.relations()) {
+                for (RelColumn c : r.columns()) {
+                    if (mayEqual(c.name(), label)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Whether the server could read {@code name} and the plain ASCII {@code label} as the same name. */
+    private static boolean mayEqual(String name, String label) {
+        return !ASCII.matcher(name).matches() || name.strip().equalsIgnoreCase(label);
     }
 
     private String groupBy(GroupByElement groupBy, Scope scope) {

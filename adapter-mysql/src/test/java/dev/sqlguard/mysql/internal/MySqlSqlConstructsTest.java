@@ -484,4 +484,69 @@ class MySqlSqlConstructsTest {
         assertThat(refusal("SELECT id, (SELECT max(id) OVER w FROM users LIMIT 1) AS m, row_number() OVER w AS n FROM claims WINDOW w AS (ORDER BY id)").code())
                 .isEqualTo(ErrorCode.SYNTAX_ERROR);
     }
+
+    @Test
+    void aHavingAliasOfAnExpressionItemIsRenderedAsThatAlias() {
+        // the server reads a bare name in HAVING in the select list (and the GROUP BY columns) only; the
+        // expression written out again would name columns that HAVING cannot see (MariaDB 1054 for `k`)
+        assertThat(authorized("SELECT region, sum(amount) AS total FROM claims GROUP BY region HAVING total > 100").executableSql())
+                .isEqualTo("SELECT `t1`.`region` AS `region`, sum(`t1`.`amount`) AS `total` FROM `guard`.`claims` AS `t1`"
+                        + " GROUP BY `t1`.`region` HAVING (`total` > 100) LIMIT 101");
+        assertThat(authorized("SELECT amount + 1 AS kk, count(*) FROM claims GROUP BY kk HAVING kk > 2 AND kk < 9").executableSql())
+                .contains(" GROUP BY 1 HAVING ((`kk` > 2) AND (`kk` < 9)) LIMIT");
+        // the label as the select list renders it, whatever case the HAVING writes
+        assertThat(authorized("SELECT region, sum(amount) AS Total FROM claims GROUP BY region HAVING TOTAL > 1").executableSql())
+                .contains("HAVING (`Total` > 1)");
+        // a parameter of the item is rendered once, so the query can take it
+        QueryPlan p = authorized("SELECT region, sum(amount) * ? AS total FROM claims GROUP BY region HAVING total > ?", 2, 100);
+        assertThat(p.executableSql()).contains("(sum(`t1`.`amount`) * ?) AS `total`").contains("HAVING (`total` > ?)");
+        assertThat(p.parameters()).containsExactly(2L, 100L);
+        // named like a column that is not allowlisted: HAVING still reads the select list first (SensitiveOracleServerTest)
+        assertThat(authorized("SELECT region, count(*) AS ssn FROM claims GROUP BY region HAVING ssn > 1").executableSql())
+                .contains("HAVING (`ssn` > 1)");
+    }
+
+    @Test
+    void aHavingAliasIsWrittenOutWhereTheServerCouldReadTheNameAsAColumn() {
+        // in an aggregate's arguments the server reads a FROM column first: the expression, never the name
+        assertThat(authorized("SELECT region, amount + 1 AS ssn FROM claims GROUP BY region HAVING max(ssn) > 2").executableSql())
+                .contains("HAVING (max(((`t1`.`amount` + 1))) > 2)").doesNotContain("`ssn` >");
+        assertThat(authorized("SELECT region, amount + 1 AS kk FROM claims GROUP BY region HAVING count(DISTINCT kk) > 1 OR kk > 3")
+                .executableSql()).contains("HAVING ((count(DISTINCT ((`t1`.`amount` + 1))) > 1) OR (`kk` > 3))");
+        // and in an ORDER BY expression (measured: ORDER BY concat(ssn) ordered by the table's ssn)
+        assertThat(authorized("SELECT amount + 1 AS ssn FROM claims ORDER BY ssn * 2").executableSql())
+                .contains("ORDER BY (((`t1`.`amount` + 1)) * 2) LIMIT");
+        // a column item: the column, as before
+        assertThat(authorized("SELECT region AS r, count(*) AS n FROM claims GROUP BY region HAVING r <> 'x'").executableSql())
+                .contains("HAVING ((`t1`.`region`) <> 'x')");
+        // two items with the name: the server could take either, so the (same) expression is written out
+        assertThat(authorized("SELECT sum(amount) AS s, sum(amount) AS s FROM claims GROUP BY region HAVING s > 1").executableSql())
+                .contains("HAVING ((sum(`t1`.`amount`)) > 1)");
+        // a column of an enclosing block with the name could be a GROUP BY column, which the server prefers
+        assertThat(authorized("SELECT id FROM claims c WHERE 1 < (SELECT count(*) AS status FROM regions r GROUP BY r.manager HAVING status > 0)")
+                .executableSql()).contains("HAVING ((count(*)) > 0)");
+        // a name that is not plain ASCII compares under the server's collation rules: written out
+        assertThat(authorized("SELECT region, sum(amount) AS `tötal` FROM claims GROUP BY region HAVING `tötal` > 1").executableSql())
+                .contains("HAVING ((sum(`t1`.`amount`)) > 1)");
+        // an alias that is also a visible column name of the FROM tables stays ambiguous
+        assertThat(refusal("SELECT sum(amount) AS region FROM claims GROUP BY status HAVING region > 1").code())
+                .isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
+    }
+
+    @Test
+    void aHavingAliasReportsTheUsesOfTheItemsExpression() {
+        // the alias and the expression written out are the same facts: a sensitive column stays a filter use
+        QueryPlan alias = plan("SELECT name, max(password) AS m FROM users GROUP BY name HAVING m > 'a'");
+        QueryPlan written = plan("SELECT name, max(password) AS m FROM users GROUP BY name HAVING max(password) > 'a'");
+        assertThat(alias.executableSql()).contains("HAVING (`m` > 'a')");
+        assertThat(alias.uses()).isEqualTo(written.uses());
+        assertThat(alias.uses()).contains(new ColumnUse(PASSWORD, UsePosition.FILTER,
+                List.of(new FlowStep("max", CostClass.TOTAL), FlowStep.partial(">"))));
+        assertThat(refusal("SELECT name, max(password) AS m FROM users GROUP BY name HAVING m > 'a'").code())
+                .isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("SELECT name, max(length(password)) AS l FROM users GROUP BY name HAVING l = 8").code())
+                .isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        assertThat(refusal("SELECT name, max(password) AS m FROM users GROUP BY name HAVING m IS NULL OR name = 'x'").code())
+                .isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+    }
 }
