@@ -24,9 +24,9 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.postgresql.internal.FunctionCatalog;
 import dev.sqlguard.postgresql.internal.PostgresValidator;
-import dev.sqlguard.postgresql.internal.SchemaSnapshot;
 
 /**
  * The rendering of {@code JOIN ... USING} and {@code NATURAL JOIN} as {@code ON} with an explicit

@@ -21,6 +21,8 @@ final class HexagonRules {
     static final String TESTING = "dev.sqlguard.testing..";
     /** The JDBC support library (sqlguard-jdbc-support) every JDBC adapter may build on. */
     static final String JDBC_KIT = "dev.sqlguard.jdbc..";
+    /** The kit's ANSI renderer, the one part of it that reads JSqlParser trees. */
+    static final String JDBC_ANSI = "dev.sqlguard.jdbc.ansi..";
 
     /** The app's layers, top to bottom: each may use only the layers below it (maven modules app/cli, mcp, agent, api). */
     static final String[] CLI = {"dev.sqlguard.app.internal.cli..", "dev.sqlguard.app.internal.demo.."};
@@ -36,7 +38,7 @@ final class HexagonRules {
             "are adapters (every package but " + NOT_ADAPTERS + ")", slice -> !NOT_ADAPTERS.contains(slice.getNamePart(1)));
 
     /** Every package a rule names, for the check that none is empty. */
-    static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, TESTING, JDBC_KIT, APP}, CLI, MCP, AGENT, API)
+    static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, TESTING, JDBC_KIT, JDBC_ANSI, APP}, CLI, MCP, AGENT, API)
             .flatMap(Stream::of).toList();
 
     private HexagonRules() {
@@ -66,9 +68,15 @@ final class HexagonRules {
                     + "never an adapter or the app");
 
     static final ArchRule JDBC_KIT_USES_ONLY_PORTS_AND_JDBC = classes().that().resideInAPackage(JDBC_KIT)
+            .and().resideOutsideOfPackage(JDBC_ANSI)
             .should().onlyDependOnClassesThat().resideInAnyPackage(JDBC_KIT, PORTS, DOMAIN, "java..")
             .because("sqlguard-jdbc-support is shared by every JDBC adapter: it sees ports, core-domain and java.sql, "
                     + "never a driver, an adapter or the app");
+
+    static final ArchRule JDBC_ANSI_USES_ONLY_THE_KIT_AND_THE_PARSER = classes().that().resideInAPackage(JDBC_ANSI)
+            .should().onlyDependOnClassesThat().resideInAnyPackage(JDBC_KIT, PORTS, DOMAIN, "java..", "net.sf.jsqlparser..")
+            .because("the ANSI renderer reads JSqlParser trees (an optional dependency of the kit) and knows no engine: "
+                    + "what differs between engines comes from the adapter's dialect");
 
     static final ArchRule NO_PRODUCTION_CODE_USES_THE_TEST_KIT = noClasses().that().resideOutsideOfPackage(TESTING)
             .should().dependOnClassesThat().resideInAPackage(TESTING)

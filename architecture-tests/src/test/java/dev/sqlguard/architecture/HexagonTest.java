@@ -76,6 +76,11 @@ class HexagonTest {
     }
 
     @Test
+    void theAnsiRendererUsesOnlyTheKitAndTheParser() {
+        HexagonRules.JDBC_ANSI_USES_ONLY_THE_KIT_AND_THE_PARSER.check(production);
+    }
+
+    @Test
     void noProductionCodeUsesTheTestKit() {
         HexagonRules.NO_PRODUCTION_CODE_USES_THE_TEST_KIT.check(production);
     }

@@ -23,8 +23,11 @@ import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingMySql;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingApp;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingGuice;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingTheTestKit;
+import dev.sqlguard.jdbc.ansi.archfixture.AnsiClassUsingAnAdapter;
+import dev.sqlguard.jdbc.ansi.archfixture.AnsiThing;
 import dev.sqlguard.jdbc.archfixture.JdbcKitClassUsingADriver;
 import dev.sqlguard.jdbc.archfixture.JdbcKitClassUsingAnAdapter;
+import dev.sqlguard.jdbc.archfixture.JdbcKitClassUsingTheParser;
 import dev.sqlguard.jdbc.archfixture.JdbcKitThing;
 import dev.sqlguard.llm.archfixture.LlmClassRunningAProcess;
 import dev.sqlguard.llm.archfixture.LlmClassUsingRuntimeExec;
@@ -74,6 +77,21 @@ class RulesCanFailTest {
     void theJdbcKitRuleFailsOnADriverOrAnAdapter() {
         assertViolated(HexagonRules.JDBC_KIT_USES_ONLY_PORTS_AND_JDBC, JdbcKitClassUsingADriver.class);
         assertViolated(HexagonRules.JDBC_KIT_USES_ONLY_PORTS_AND_JDBC, JdbcKitClassUsingAnAdapter.class);
+    }
+
+    @Test
+    void theJdbcKitRuleFailsOnTheParserOutsideTheAnsiRenderer() {
+        assertViolated(HexagonRules.JDBC_KIT_USES_ONLY_PORTS_AND_JDBC, JdbcKitClassUsingTheParser.class);
+    }
+
+    @Test
+    void theAnsiRendererRuleFailsOnAnAdapter() {
+        assertViolated(HexagonRules.JDBC_ANSI_USES_ONLY_THE_KIT_AND_THE_PARSER, AnsiClassUsingAnAdapter.class);
+    }
+
+    @Test
+    void theAnsiRendererRuleAllowsTheParserAndTheKit() {
+        HexagonRules.JDBC_ANSI_USES_ONLY_THE_KIT_AND_THE_PARSER.check(new ClassFileImporter().importClasses(AnsiThing.class));
     }
 
     @Test

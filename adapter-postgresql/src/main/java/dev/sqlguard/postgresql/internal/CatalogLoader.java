@@ -13,8 +13,9 @@ import java.util.logging.Logger;
 
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
-import dev.sqlguard.postgresql.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.postgresql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /** Reads the allowlisted tables from {@code pg_catalog} once, at startup. */
 public final class CatalogLoader {

@@ -4,12 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 import dev.sqlguard.domain.CostClass;
-import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.domain.SafeText;
+import dev.sqlguard.jdbc.ansi.FunctionRules;
 
 /**
  * Every function the PostgreSQL engine knows, with its {@link CostClass}; the functions it never
@@ -91,34 +89,23 @@ public final class FunctionCatalog {
         return Map.copyOf(m);
     }
 
+    /** The rules the shared renderer applies. */
+    static final FunctionRules RULES = new FunctionRules("PostgreSQL", CLASSES, NEVER, NEVER_PREFIXES, EXTERNAL, Set.of("lo_", "dblink"), SYNTAX,
+            AGGREGATES, WINDOW, Map.of(), Map.of());
+
     /** The class of a function, or empty when it is not classified (and so cannot be called). */
     public static Optional<CostClass> costClass(String name) {
-        return Optional.ofNullable(CLASSES.get(name));
+        return RULES.costClass(name);
     }
 
     /** The default allowlist: every classified function. */
     public static Set<String> defaults() {
-        return new TreeSet<>(CLASSES.keySet());
+        return RULES.defaults();
     }
 
     /** Whether {@code name} is refused whatever a policy says. */
     public static boolean never(String name) {
-        if (NEVER.contains(name) || EXTERNAL.contains(name)) {
-            return true;
-        }
-        for (String prefix : NEVER_PREFIXES) {
-            if (name.startsWith(prefix)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The refusal for a never-allowed function. */
-    static GuardException refusal(String name) {
-        return new GuardException(EXTERNAL.contains(name) || name.startsWith("lo_") || name.startsWith("dblink")
-                ? ErrorCode.EXTERNAL_ACCESS_DENIED : ErrorCode.FUNCTION_NOT_ALLOWED,
-                "The function " + SafeText.identifier(name) + " is never allowed.");
+        return RULES.isNever(name);
     }
 
     /**
@@ -128,15 +115,6 @@ public final class FunctionCatalog {
      * @throws GuardException CONFIGURATION_ERROR naming the first bad entry
      */
     public static void checkPolicy(String sourceId, Set<String> functions) {
-        for (String f : new TreeSet<>(functions)) {
-            if (never(f)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
-                        + SafeText.identifier(f) + "' is never allowed on PostgreSQL.");
-            }
-            if (!CLASSES.containsKey(f)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
-                        + SafeText.identifier(f) + "' has no cost class on PostgreSQL, so it cannot be allowlisted.");
-            }
-        }
+        RULES.checkPolicy(sourceId, functions);
     }
 }

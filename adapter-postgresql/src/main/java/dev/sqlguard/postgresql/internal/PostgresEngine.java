@@ -2,8 +2,6 @@ package dev.sqlguard.postgresql.internal;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -12,17 +10,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.StatementValidator;
-import dev.sqlguard.postgresql.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.postgresql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.ports.CatalogView;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
-import dev.sqlguard.ports.TableDescription;
-import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
 /** One PostgreSQL source: its validator, executor, catalog and the pools behind them. */
 public final class PostgresEngine implements Engine {
@@ -76,22 +70,7 @@ public final class PostgresEngine implements Engine {
     /** The allowlisted tables and columns with their server types; row counts are the planner's estimates at startup. */
     @Override
     public CatalogView catalog() {
-        return () -> {
-            List<TableDescription> out = new ArrayList<>();
-            for (TableInfo t : schema.tables().values()) {
-                boolean inDefault = t.schema().equals(schema.defaultSchema());
-                TableRef shown = inDefault ? TableRef.of(t.name()) : t.ref();
-                List<ColumnDescription> columns = new ArrayList<>();
-                for (ColumnInfo c : t.columns()) {
-                    if (policy.tables().allowsColumn(t.ref(), c.name())) {
-                        columns.add(new ColumnDescription(c.name(), c.type(), policy.isSensitive(c.name())));
-                    }
-                }
-                out.add(new TableDescription(shown, columns, t.approximateRows()));
-            }
-            out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
-            return List.copyOf(out);
-        };
+        return () -> schema.describe(policy);
     }
 
     @Override

@@ -6,8 +6,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Collections;
-import java.util.List;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -22,17 +20,12 @@ import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.port.StatementValidator;
-import net.sf.jsqlparser.parser.CCJSqlParser;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
-import net.sf.jsqlparser.parser.ParseException;
-import net.sf.jsqlparser.parser.TokenMgrException;
-import net.sf.jsqlparser.statement.Statement;
-import net.sf.jsqlparser.statement.Statements;
-import net.sf.jsqlparser.statement.select.Select;
+import dev.sqlguard.jdbc.ansi.AnsiRenderer;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 
 /**
  * The PostgreSQL validator: pre-checks the raw text ({@link SqlPrecheck}), parses it with JSqlParser
- * on the caller's thread, checks and renders the one SELECT ({@link SelectRenderer}) while recording
+ * on the caller's thread, checks and renders the one SELECT ({@link AnsiRenderer} with the {@link PostgresDialect}) while recording
  * its facts, lets the domain's policy decide on them, and then asks the server how it reads the
  * rendered text ({@code EXPLAIN (VERBOSE, FORMAT JSON)} on a pinned read-only connection): a base
  * relation or column the server reads that the checked tree does not, or a whole-row read, refuses
@@ -81,14 +74,7 @@ public final class PostgresValidator implements StatementValidator {
     /** The checked plan for {@code sql}, with null parameters; the server's reading is cross-checked when a data source is set. */
     QueryPlan plan(String sql) {
         SqlPrecheck.check(sql, policy.limits().maxSqlLength());
-        Statement statement = parseOne(sql);
-        if (!(statement instanceof Select select)) {
-            throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
-        }
-        SelectRenderer.Rendered r = new SelectRenderer(schema, policy, functions).render(select);
-        QueryPlan plan = new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
-                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits());
-        policy.authorize(plan);
+        QueryPlan plan = new AnsiRenderer(PostgresDialect.INSTANCE, schema, policy, functions).plan(sourceId, sql);
         if (explain != null) {
             crossCheck(plan);
         }
@@ -134,32 +120,5 @@ public final class PostgresValidator implements StatementValidator {
 
     private static GuardException dispute() {
         return new GuardException(ErrorCode.UNSAFE_SYNTAX, "The database reads this query differently from the check; rewrite it more plainly.");
-    }
-
-    /** Parses on this thread: the fast grammar first, then the complex one, as parseStatements does. */
-    static Statement parseOne(String sql) {
-        Statements statements;
-        try {
-            statements = parse(sql, false);
-        } catch (ParseException | TokenMgrException first) {
-            try {
-                statements = parse(sql, true);
-            } catch (ParseException | TokenMgrException e) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed as a PostgreSQL SELECT.");
-            }
-        }
-        List<Statement> list = statements == null ? List.of() : statements;
-        if (list.isEmpty()) {
-            throw new GuardException(ErrorCode.EMPTY_QUERY);
-        }
-        if (list.size() > 1) {
-            throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS);
-        }
-        return list.get(0);
-    }
-
-    private static Statements parse(String sql, boolean complex) throws ParseException {
-        CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(complex);
-        return parser.Statements();
     }
 }

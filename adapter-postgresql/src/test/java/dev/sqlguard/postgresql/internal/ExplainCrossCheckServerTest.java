@@ -28,9 +28,10 @@ import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 import dev.sqlguard.postgresql.TestServer;
-import dev.sqlguard.postgresql.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.postgresql.internal.SchemaSnapshot.TableInfo;
 
 /**
  * The EXPLAIN cross-check reaches into USING/NATURAL joins, LATERAL subqueries and recursive terms:

@@ -9,6 +9,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ColumnUse;
@@ -302,5 +303,34 @@ class PostgresValidatorTest {
         assertRefused("SELECT count(*) AS n FROM claims GROUP BY region, GROUPING SETS ((status), ())", ErrorCode.SYNTAX_ERROR);
         // a quoted "rollup"(x) is a function call on the server, not the construct
         assertRefused("SELECT count(*) AS n FROM claims GROUP BY \"rollup\"(region)", ErrorCode.FUNCTION_NOT_ALLOWED);
+    }
+
+    /**
+     * JSqlParser 5.4 reads {@code claims LEFT NATURAL JOIN regions} as {@code claims} aliased
+     * {@code LEFT}, then an inner NATURAL JOIN, which would run as a join PostgreSQL never reads from
+     * that text (it rejects it). An unquoted reserved word is never a table or subquery alias, with or
+     * without AS (PostgreSQL 15.20 rejects every such alias: {@code pg_get_keywords()} catcode R and T).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "SELECT * FROM claims LEFT NATURAL JOIN regions",
+            "SELECT * FROM claims RIGHT NATURAL JOIN regions",
+            "SELECT * FROM claims LEFT CROSS JOIN regions",
+            "SELECT count(*) AS n FROM claims verbose",
+            "SELECT count(*) AS n FROM claims AS left JOIN regions r ON r.region = left.region",
+            "SELECT x.n FROM (SELECT count(*) AS n FROM claims) verbose, claims x"})
+    void refusesUnquotedReservedWordsAsTableAliases(String sql) {
+        assertThatThrownBy(() -> validator.plan(sql)).isInstanceOfSatisfying(GuardException.class, e -> {
+            assertThat(e.code()).as(sql).isEqualTo(ErrorCode.SYNTAX_ERROR);
+            assertThat(e.safeMessage()).as(sql).contains("reserved word");
+        });
+    }
+
+    @Test
+    void quotedAndNonReservedWordsStayAliases() {
+        assertThat(validator.plan("SELECT \"left\".id FROM claims \"left\" ORDER BY 1").executableSql())
+                .contains("FROM \"s\".\"claims\" AS \"t1\"");
+        assertThat(validator.plan("SELECT data.id FROM claims data NATURAL LEFT JOIN regions ORDER BY 1").executableSql())
+                .contains(" LEFT JOIN \"s\".\"regions\" AS \"t2\" ON ");
     }
 }

@@ -8,8 +8,9 @@ import java.util.Set;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.TableAllowlist;
-import dev.sqlguard.postgresql.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.postgresql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /** A validator over a fixed catalog (the contract tables in schema {@code s}), without a server. */
 final class Validators {

@@ -14,8 +14,9 @@ import java.util.logging.Logger;
 
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
-import dev.sqlguard.trino.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.trino.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /** Reads the allowlisted tables from the catalog's {@code information_schema} once, at startup. */
 public final class CatalogLoader {

@@ -4,12 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 import dev.sqlguard.domain.CostClass;
-import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.domain.SafeText;
+import dev.sqlguard.jdbc.ansi.FunctionRules;
 
 /**
  * Every function the Trino engine knows, with its {@link CostClass}; the functions it never allows
@@ -121,46 +119,23 @@ public final class FunctionCatalog {
         return Map.copyOf(m);
     }
 
+    /** The rules the shared renderer applies. */
+    static final FunctionRules RULES = new FunctionRules("Trino", CLASSES, NEVER, NEVER_PREFIXES, EXTERNAL, Set.of("url_"), SYNTAX,
+            AGGREGATES, WINDOW, PARAMETER_ARGUMENTS, ABSENT);
+
     /** The class of a function, or empty when it is not classified (and so cannot be called). */
     public static Optional<CostClass> costClass(String name) {
-        return Optional.ofNullable(CLASSES.get(name));
-    }
-
-    /** The class of one argument of a call: {@link CostClass#PARTIAL} at a parameter position, else the function's. */
-    public static CostClass argumentClass(String name, int position, CostClass function) {
-        return PARAMETER_ARGUMENTS.getOrDefault(name, Set.of()).contains(position) && function == CostClass.TOTAL
-                ? CostClass.PARTIAL : function;
+        return RULES.costClass(name);
     }
 
     /** The default allowlist: every classified function. */
     public static Set<String> defaults() {
-        return new TreeSet<>(CLASSES.keySet());
+        return RULES.defaults();
     }
 
     /** Whether {@code name} is refused whatever a policy says. */
     public static boolean never(String name) {
-        if (NEVER.contains(name) || EXTERNAL.contains(name)) {
-            return true;
-        }
-        for (String prefix : NEVER_PREFIXES) {
-            if (name.startsWith(prefix)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The refusal for a function Trino does not have, naming its nearest, if {@code name} is one. */
-    static Optional<GuardException> absent(String name) {
-        return Optional.ofNullable(ABSENT.get(name)).map(nearest -> new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED,
-                "The function " + SafeText.identifier(name) + " does not exist on Trino; use " + nearest + " instead."));
-    }
-
-    /** The refusal for a never-allowed function. */
-    static GuardException refusal(String name) {
-        return new GuardException(EXTERNAL.contains(name) || name.startsWith("url_")
-                ? ErrorCode.EXTERNAL_ACCESS_DENIED : ErrorCode.FUNCTION_NOT_ALLOWED,
-                "The function " + SafeText.identifier(name) + " is never allowed.");
+        return RULES.isNever(name);
     }
 
     /**
@@ -170,15 +145,6 @@ public final class FunctionCatalog {
      * @throws GuardException CONFIGURATION_ERROR naming the first bad entry
      */
     public static void checkPolicy(String sourceId, Set<String> functions) {
-        for (String f : new TreeSet<>(functions)) {
-            if (never(f)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
-                        + SafeText.identifier(f) + "' is never allowed on Trino.");
-            }
-            if (!CLASSES.containsKey(f) && !ABSENT.containsKey(f)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
-                        + SafeText.identifier(f) + "' has no cost class on Trino, so it cannot be allowlisted.");
-            }
-        }
+        RULES.checkPolicy(sourceId, functions);
     }
 }

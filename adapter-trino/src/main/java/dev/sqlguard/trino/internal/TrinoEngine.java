@@ -2,26 +2,19 @@ package dev.sqlguard.trino.internal;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.TableAllowlist;
-import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.StatementValidator;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.ports.CatalogView;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
-import dev.sqlguard.ports.TableDescription;
-import dev.sqlguard.ports.TableDescription.ColumnDescription;
-import dev.sqlguard.trino.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.trino.internal.SchemaSnapshot.TableInfo;
 
 /** One Trino source: its validator, executor, catalog and the resources behind them. */
 public final class TrinoEngine implements Engine {
@@ -67,22 +60,7 @@ public final class TrinoEngine implements Engine {
     /** The allowlisted tables and columns with their Trino types. */
     @Override
     public CatalogView catalog() {
-        return () -> {
-            List<TableDescription> out = new ArrayList<>();
-            for (TableInfo t : schema.tables().values()) {
-                boolean inDefault = t.schema().equals(schema.defaultSchema());
-                TableRef shown = inDefault ? TableRef.of(t.name()) : t.ref();
-                List<ColumnDescription> columns = new ArrayList<>();
-                for (ColumnInfo c : t.columns()) {
-                    if (policy.tables().allowsColumn(t.ref(), c.name())) {
-                        columns.add(new ColumnDescription(c.name(), c.type(), policy.isSensitive(c.name())));
-                    }
-                }
-                out.add(new TableDescription(shown, columns, t.approximateRows()));
-            }
-            out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
-            return List.copyOf(out);
-        };
+        return () -> schema.describe(policy);
     }
 
     @Override

@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,16 +21,12 @@ import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.port.StatementValidator;
-import net.sf.jsqlparser.parser.CCJSqlParser;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
-import net.sf.jsqlparser.parser.ParseException;
-import net.sf.jsqlparser.parser.TokenMgrException;
-import net.sf.jsqlparser.statement.Statements;
-import net.sf.jsqlparser.statement.select.Select;
+import dev.sqlguard.jdbc.ansi.AnsiRenderer;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 
 /**
  * The Trino validator: pre-checks the raw text ({@link SqlPrecheck}), parses it with JSqlParser on the
- * caller's thread, checks and renders the one SELECT ({@link SelectRenderer}) while recording its
+ * caller's thread, checks and renders the one SELECT ({@link AnsiRenderer} with the {@link TrinoDialect}) while recording its
  * facts, lets the domain's policy decide on them, and then asks the cluster how it reads the rendered
  * text ({@code EXPLAIN (TYPE LOGICAL, FORMAT JSON)} and {@code EXPLAIN (TYPE IO, FORMAT JSON)}, which
  * analyse and plan but run nothing): a table or column the cluster reads that the checked tree does
@@ -99,14 +94,7 @@ public final class TrinoValidator implements StatementValidator {
     /** The checked plan for {@code sql}, with null parameters; the cluster's reading is cross-checked when connections are set. */
     QueryPlan plan(String sql) {
         SqlPrecheck.check(sql, policy.limits().maxSqlLength());
-        net.sf.jsqlparser.statement.Statement statement = parseOne(sql);
-        if (!(statement instanceof Select select)) {
-            throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
-        }
-        SelectRenderer.Rendered r = new SelectRenderer(schema, policy, functions).render(select);
-        QueryPlan plan = new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
-                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits());
-        policy.authorize(plan);
+        QueryPlan plan = new AnsiRenderer(TrinoDialect.INSTANCE, schema, policy, functions).plan(sourceId, sql);
         if (explain != null) {
             crossCheck(plan);
         }
@@ -117,7 +105,7 @@ public final class TrinoValidator implements StatementValidator {
         String text = withNullParameters(plan.executableSql());
         String logical = explain("EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + text);
         String io = explain("EXPLAIN (TYPE IO, FORMAT JSON) " + text);
-        ExplainCheck.Reading reading = ExplainCheck.read(logical, io, schema.catalog(), physical);
+        ExplainCheck.Reading reading = ExplainCheck.read(logical, io, schema.catalog().orElseThrow(), physical);
         if (!reading.complete()) {
             throw dispute();
         }
@@ -175,32 +163,5 @@ public final class TrinoValidator implements StatementValidator {
 
     private static GuardException dispute() {
         return new GuardException(ErrorCode.UNSAFE_SYNTAX, "The database reads this query differently from the check; rewrite it more plainly.");
-    }
-
-    /** Parses on this thread: the fast grammar first, then the complex one, as parseStatements does. */
-    static net.sf.jsqlparser.statement.Statement parseOne(String sql) {
-        Statements statements;
-        try {
-            statements = parse(sql, false);
-        } catch (ParseException | TokenMgrException first) {
-            try {
-                statements = parse(sql, true);
-            } catch (ParseException | TokenMgrException e) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed as a Trino SELECT.");
-            }
-        }
-        List<net.sf.jsqlparser.statement.Statement> list = statements == null ? List.of() : statements;
-        if (list.isEmpty()) {
-            throw new GuardException(ErrorCode.EMPTY_QUERY);
-        }
-        if (list.size() > 1) {
-            throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS);
-        }
-        return list.get(0);
-    }
-
-    private static Statements parse(String sql, boolean complex) throws ParseException {
-        CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(complex);
-        return parser.Statements();
     }
 }

@@ -11,6 +11,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -19,8 +20,9 @@ import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableAllowlist;
-import dev.sqlguard.trino.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.trino.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /** Rendering and refusals without a cluster (the EXPLAIN cross-check is off). */
 class TrinoValidatorTest {
@@ -105,5 +107,32 @@ class TrinoValidatorTest {
             "SELECT \"Région\" FROM claims|UNSAFE_SYNTAX"})
     void refusesWhatTrinoReadsDifferentlyOrWhatReachesTooFar(String sql, ErrorCode code) {
         assertThatThrownBy(() -> validate(sql)).isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(code));
+    }
+
+    /**
+     * JSqlParser 5.4 reads {@code claims LEFT CROSS JOIN claims} as {@code claims} aliased
+     * {@code LEFT}, then a CROSS JOIN, which Trino itself rejects: an unquoted reserved word (Trino's
+     * list, plus LATERAL) is never a table or subquery alias here.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "SELECT count(*) AS n FROM claims LEFT CROSS JOIN claims c",
+            "SELECT count(*) AS n FROM claims RIGHT CROSS JOIN claims c",
+            "SELECT count(*) AS n FROM claims LEFT NATURAL JOIN claims c",
+            "SELECT count(*) AS n FROM claims AS left",
+            "SELECT x.n FROM (SELECT count(*) AS n FROM claims) cube, claims x"})
+    void refusesUnquotedReservedWordsAsTableAliases(String sql) {
+        assertThatThrownBy(() -> validate(sql)).isInstanceOfSatisfying(GuardException.class, e -> {
+            assertThat(e.code()).as(sql).isEqualTo(ErrorCode.SYNTAX_ERROR);
+            assertThat(e.safeMessage()).as(sql).contains("reserved word");
+        });
+    }
+
+    @Test
+    void quotedAndNonReservedWordsStayAliases() {
+        assertThat(validate("SELECT \"left\".id FROM claims \"left\"").executableSql())
+                .contains("FROM \"memory\".\"s1\".\"claims\" AS \"t1\"");
+        assertThat(validate("SELECT data.id FROM claims data").executableSql())
+                .contains("FROM \"memory\".\"s1\".\"claims\" AS \"t1\"");
     }
 }

@@ -1,10 +1,11 @@
-package dev.sqlguard.postgresql.internal;
+package dev.sqlguard.jdbc.ansi;
 
 import static java.util.Objects.requireNonNull;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -26,14 +27,15 @@ import dev.sqlguard.domain.FlowStep;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.OutputColumn;
+import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.Refusals;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
-import dev.sqlguard.postgresql.internal.Flows.Flow;
-import dev.sqlguard.postgresql.internal.Flows.Value;
-import dev.sqlguard.postgresql.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.postgresql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.Flows.Flow;
+import dev.sqlguard.jdbc.ansi.Flows.Value;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.AnalyticType;
 import net.sf.jsqlparser.expression.AnyComparisonExpression;
@@ -80,9 +82,14 @@ import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.parser.CCJSqlParser;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.parser.ParseException;
+import net.sf.jsqlparser.parser.TokenMgrException;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
-import net.sf.jsqlparser.statement.create.table.ColDataType;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.Statements;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.Distinct;
@@ -111,41 +118,37 @@ import net.sf.jsqlparser.statement.select.WithItem;
  * position and the steps its value passes through, the output lineage and every amplifying call.
  *
  * <p>The renderer is an allowlist: it emits a node only when it knows the node's meaning on
- * PostgreSQL, fully parenthesised, with every table schema-qualified under a generated alias, every
- * column qualified by that alias, every function {@code pg_catalog.}-qualified, every literal
- * re-quoted and no comments. A node it does not know is refused ({@code UNSAFE_SYNTAX}); a field of
- * the tree it does not read never reaches the server. Not thread-safe: one instance per validation.
+ * the engine, fully parenthesised, with every table (catalog- and) schema-qualified under a generated
+ * alias, every column qualified by that alias, every function qualified as the {@link AnsiDialect}
+ * says (PostgreSQL's {@code pg_catalog.}, or a bare built-in name), every literal re-quoted and no
+ * comments. A node it does not know is refused ({@code UNSAFE_SYNTAX}); a field of the tree it does
+ * not read never reaches the server. What differs between engines (names, literals, casts, labels,
+ * LIMIT, the optional constructs) is asked of the dialect; nothing else is. Shared by the PostgreSQL
+ * and Trino adapters, and meant for any engine that reads ANSI-style SQL with double-quoted
+ * identifiers. Not thread-safe: one instance per validation.
  */
 @SuppressWarnings({"deprecation", "removal"})
-final class SelectRenderer {
+public final class AnsiRenderer {
     private static final int MAX_EXPRESSION_DEPTH = 64;
     private static final int MAX_QUERY_DEPTH = 16;
     private static final char MARK = '\u0001';
     private static final Pattern FUNCTION_NAME = Pattern.compile("[a-z_][a-z0-9_]*");
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,30}");
     private static final Pattern DECIMAL = Pattern.compile("[0-9]{0,30}(\\.[0-9]{0,30})?([eE][+-]?[0-9]{1,3})?");
-    private static final Pattern DATE = Pattern.compile("'[0-9]{4}-[0-9]{2}-[0-9]{2}'");
-    private static final Pattern TIME = Pattern.compile("'[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?'");
-    private static final Pattern TIMESTAMP = Pattern.compile("'[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?)?'");
-    private static final Pattern TIMESTAMPTZ = Pattern.compile(
-            "'[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?)?([+-][0-9]{2}(:?[0-9]{2})?|Z| UTC)?'");
-    private static final String UNITS = "(years?|mons?|months?|weeks?|days?|hours?|mins?|minutes?|secs?|seconds?)";
-    private static final Pattern INTERVAL = Pattern.compile(
-            "'\\s*-?[0-9]{1,9}(\\.[0-9]{1,6})?\\s*" + UNITS + "(\\s+-?[0-9]{1,9}(\\.[0-9]{1,6})?\\s*" + UNITS + ")*\\s*'",
-            Pattern.CASE_INSENSITIVE);
-    private static final Set<String> EXTRACT_FIELDS = Set.of("year", "month", "day", "hour", "minute", "second", "dow",
-            "isodow", "doy", "week", "quarter", "epoch", "isoyear", "decade", "century", "millennium", "milliseconds",
-            "microseconds");
     private static final Set<String> TIME_KEYS = Set.of("current_date", "current_timestamp", "localtimestamp");
-    /** Words PostgreSQL reads as SQL value functions when unquoted, whatever columns exist. */
-    private static final Set<String> SQL_VALUE_KEYWORDS = Set.of("current_date", "current_time", "current_timestamp", "localtime",
-            "localtimestamp", "current_user", "session_user", "user", "current_role", "current_catalog", "current_schema",
-            "system_user");
-    private static final Set<String> ZERO_ARGUMENTS = Set.of("now", "pi", "mode", "row_number", "rank", "dense_rank", "percent_rank",
-            "cume_dist");
 
-    /** The rendering of one statement and its facts. */
-    record Rendered(String sql, List<OutputColumn> outputs, Set<TableRef> tables, Set<ColumnUse> uses, Set<String> functions,
+    /**
+     * The rendering of one statement and its facts.
+     *
+     * @param sql the only text the server runs, with {@code ?} for each parameter in order
+     * @param outputs the output columns with their lineage
+     * @param tables the base tables read
+     * @param uses every use of a base column, with its position and the steps its value passed through
+     * @param functions the functions called
+     * @param amplifications the amplifying calls, the largest per function and kind
+     * @param parameterCount how many parameters the text takes
+     */
+    public record Rendered(String sql, List<OutputColumn> outputs, Set<TableRef> tables, Set<ColumnUse> uses, Set<String> functions,
                     List<Amplification> amplifications, int parameterCount) {
     }
 
@@ -162,10 +165,6 @@ final class SelectRenderer {
      * value of a {@code USING} column), the flows of its value, and whether it is hidden by the allowlist.
      */
     private record Col(String name, String sql, List<Flow> flows, boolean hidden) {
-        static Col of(String renderedAlias, String name, List<Flow> flows, boolean hidden) {
-            return new Col(name, PostgresQuoting.identifier(renderedAlias) + "." + PostgresQuoting.identifier(name), flows, hidden);
-        }
-
         Value value() {
             return new Value(sql, flows);
         }
@@ -194,6 +193,11 @@ final class SelectRenderer {
         Source absorbed() {
             return new Source(visibleName, baseSchema, renderedAlias, columns, false);
         }
+    }
+
+    /** A column of a FROM item rendered as {@code "tN"."name"}. */
+    private Col col(String renderedAlias, String name, List<Flow> flows, boolean hidden) {
+        return new Col(name, dialect.identifier(renderedAlias) + "." + dialect.identifier(name), flows, hidden);
     }
 
     /** A rendered select-list item. */
@@ -256,6 +260,8 @@ final class SelectRenderer {
         }
     }
 
+    private final AnsiDialect dialect;
+    private final FunctionRules rules;
     private final SchemaSnapshot schema;
     private final GuardrailPolicy policy;
     private final Set<String> functionAllowlist;
@@ -291,13 +297,73 @@ final class SelectRenderer {
                          Map<String, Amplification> amplifications) {
     }
 
-    SelectRenderer(SchemaSnapshot schema, GuardrailPolicy policy, Set<String> functionAllowlist) {
+    /**
+     * @param dialect what the engine renders differently
+     * @param schema the tables as they exist on the server
+     * @param policy the policy whose table and column allowlist and row limit apply
+     * @param functionAllowlist the functions a query may call
+     */
+    public AnsiRenderer(AnsiDialect dialect, SchemaSnapshot schema, GuardrailPolicy policy, Set<String> functionAllowlist) {
+        this.dialect = requireNonNull(dialect, "dialect is null");
+        this.rules = requireNonNull(dialect.functions(), "functions is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.policy = requireNonNull(policy, "policy is null");
         this.functionAllowlist = Set.copyOf(functionAllowlist);
     }
 
-    Rendered render(Select select) {
+    /**
+     * Parses, checks and renders {@code sql}, the one SELECT of a request, and lets the policy decide
+     * on its facts: the plan a validator returns (before any cross-check with the engine), with null
+     * parameters. One call per instance.
+     *
+     * @throws GuardException the first refusal: the parser's, the renderer's or the policy's
+     */
+    public QueryPlan plan(String sourceId, String sql) {
+        if (!(parseOne(sql, dialect) instanceof Select select)) {
+            throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
+        }
+        Rendered r = render(select);
+        QueryPlan plan = new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
+                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits());
+        policy.authorize(plan);
+        return plan;
+    }
+
+    /**
+     * The one statement of {@code sql} as JSqlParser reads it: plain parsing first, then complex
+     * parsing (which some valid SELECTs need); on the caller's thread, so a deep input fails with
+     * {@code StackOverflowError} there.
+     *
+     * @throws GuardException SYNTAX_ERROR naming the engine, EMPTY_QUERY or MULTIPLE_STATEMENTS
+     */
+    public static Statement parseOne(String sql, AnsiDialect dialect) {
+        Statements statements;
+        try {
+            statements = parse(sql, false);
+        } catch (ParseException | TokenMgrException first) {
+            try {
+                statements = parse(sql, true);
+            } catch (ParseException | TokenMgrException e) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed as a " + dialect.engine() + " SELECT.");
+            }
+        }
+        List<Statement> list = statements == null ? List.of() : statements;
+        if (list.isEmpty()) {
+            throw new GuardException(ErrorCode.EMPTY_QUERY);
+        }
+        if (list.size() > 1) {
+            throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS);
+        }
+        return list.get(0);
+    }
+
+    private static Statements parse(String sql, boolean complex) throws ParseException {
+        CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(complex);
+        return parser.Statements();
+    }
+
+    /** Checks and renders one SELECT; the facts are those of this statement only (one call per instance). */
+    public Rendered render(Select select) {
         Query q = query(select, null, true);
         List<OutputColumn> outputs = new ArrayList<>();
         for (Out out : q.outputs()) {
@@ -359,9 +425,12 @@ final class SelectRenderer {
         }
         // RECURSIVE is written once and applies to the whole list (JSqlParser marks the first item only)
         boolean recursive = items.stream().anyMatch(WithItem::isRecursive);
+        if (recursive && !dialect.recursiveCtes()) {
+            throw construct("Recursive common table expressions are not allowed.");
+        }
         if (recursive) {
             for (WithItem<?> item : items) {
-                String name = PostgresQuoting.name(item.getAlias().getName());
+                String name = dialect.name(item.getAlias().getName());
                 if (!scope.pendingCtes.add(name)) {
                     throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name) + " is used for two common table expressions.");
                 }
@@ -370,13 +439,15 @@ final class SelectRenderer {
         List<String> rendered = new ArrayList<>();
         for (WithItem<?> item : items) {
             if (item.isMaterialized() || item.isUsingNot() || item.getSearchClause() != null
-                    || item.getCycleClause() != null || item.getWithFunctionDeclaration() != null) {
-                throw construct("A common table expression may only be written name [(columns)] AS (SELECT ...).");
+                    || item.getCycleClause() != null || item.getWithFunctionDeclaration() != null
+                    || (item.getWithItemList() != null && !dialect.cteColumnLists())) {
+                throw construct(dialect.cteColumnLists() ? "A common table expression may only be written name [(columns)] AS (SELECT ...)."
+                        : "A common table expression may only be written name AS (SELECT ...).");
             }
             if (!(item.getParenthesedStatement() instanceof ParenthesedSelect ps) || ps.getAlias() != null) {
                 throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED, "A common table expression must be a SELECT.");
             }
-            String name = PostgresQuoting.name(item.getAlias().getName());
+            String name = dialect.name(item.getAlias().getName());
             if (scope.cteNames.containsKey(name)) {
                 throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name) + " is used for two common table expressions.");
             }
@@ -396,14 +467,14 @@ final class SelectRenderer {
             scope.ctes.put(name, q);
             scope.cteNames.put(name, renderedName);
             String list = columns.isPresent() || recursive
-                    ? "(" + String.join(", ", q.outputs().stream().map(o -> PostgresQuoting.identifier(o.label())).toList()) + ")" : "";
-            rendered.add(PostgresQuoting.identifier(renderedName) + list + " AS (" + q.sql() + ")");
+                    ? "(" + String.join(", ", q.outputs().stream().map(o -> dialect.identifier(o.label())).toList()) + ")" : "";
+            rendered.add(dialect.identifier(renderedName) + list + " AS (" + q.sql() + ")");
         }
         return (recursive ? "WITH RECURSIVE " : "WITH ") + String.join(", ", rendered) + " ";
     }
 
     /** The column names of {@code name (a, b) AS (...)}, if written. */
-    private static Optional<List<String>> cteColumns(WithItem<?> item) {
+    private Optional<List<String>> cteColumns(WithItem<?> item) {
         if (item.getWithItemList() == null) {
             return Optional.empty();
         }
@@ -412,8 +483,8 @@ final class SelectRenderer {
             if (c.getAlias() != null || !(c.getExpression() instanceof Column col) || col.getClass() != Column.class || col.getTable() != null) {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "A common table expression's column list takes bare names.");
             }
-            String name = PostgresQuoting.name(col.getColumnName());
-            PostgresQuoting.identifier(name);
+            String name = dialect.name(col.getColumnName());
+            dialect.identifier(name);
             names.add(name);
         }
         return Optional.of(names);
@@ -823,9 +894,12 @@ final class SelectRenderer {
         Distinct distinct = ps.getDistinct();
         if (distinct != null) {
             if (distinct.isUseUnique() || distinct.getClass() != Distinct.class) {
-                throw construct("Only DISTINCT and DISTINCT ON (...) are allowed.");
+                throw construct(dialect.distinctOn() ? "Only DISTINCT and DISTINCT ON (...) are allowed." : "Only DISTINCT is allowed.");
             }
             if (distinct.getOnSelectItems() != null && !distinct.getOnSelectItems().isEmpty()) {
+                if (!dialect.distinctOn()) {
+                    throw construct("DISTINCT ON does not exist on " + dialect.engine() + "; use row_number() OVER (PARTITION BY ...) in a subquery.");
+                }
                 List<String> keys = new ArrayList<>();
                 for (SelectItem<?> on : distinct.getOnSelectItems()) {
                     if (on.getAlias() != null) {
@@ -844,7 +918,7 @@ final class SelectRenderer {
         }
         List<String> rendered = new ArrayList<>();
         for (Item item : items) {
-            rendered.add(item.value().sql() + " AS " + PostgresQuoting.identifier(item.label()));
+            rendered.add(item.value().sql() + " AS " + dialect.identifier(item.label()));
         }
         sql.append(String.join(", ", rendered));
         if (from != null) {
@@ -912,7 +986,7 @@ final class SelectRenderer {
     }
 
     /** The 1-based output position a bare integer or a bare output label names, if it names one. */
-    private static Optional<Integer> outputPosition(Expression e, List<Item> items) {
+    private Optional<Integer> outputPosition(Expression e, List<Item> items) {
         if (e != null && e.getClass() == LongValue.class) {
             String text = ((LongValue) e).getStringValue();
             if (!DIGITS.matcher(text).matches()) {
@@ -925,7 +999,7 @@ final class SelectRenderer {
             return Optional.of(n.intValueExact());
         }
         if (e instanceof Column c && c.getTable() == null) {
-            String name = PostgresQuoting.name(c.getColumnName());
+            String name = dialect.name(c.getColumnName());
             int match = -1;
             for (int i = 0; i < items.size(); i++) {
                 if (items.get(i).label().equals(name)) {
@@ -941,6 +1015,9 @@ final class SelectRenderer {
     }
 
     private String groupBy(GroupByElement groupBy, Scope scope, List<Item> items) {
+        if (!dialect.groupingSets() && (groupBy.isMysqlWithRollup() || (groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty()))) {
+            throw construct("GROUPING SETS, ROLLUP and CUBE are not allowed.");
+        }
         if (groupBy.isMysqlWithRollup() || groupBy.hasGroupBySortDirections()) {
             throw construct("WITH ROLLUP and ordered GROUP BY are not allowed; write ROLLUP (...).");
         }
@@ -967,7 +1044,8 @@ final class SelectRenderer {
         List<String> out = new ArrayList<>();
         for (Expression e : list) {
             if (e instanceof ParenthesedExpressionList<?> p && p.size() != 1) {
-                throw construct("Group by a list of columns inside ROLLUP, CUBE or GROUPING SETS only.");
+                throw construct(dialect.groupingSets() ? "Group by a list of columns inside ROLLUP, CUBE or GROUPING SETS only."
+                        : "GROUPING SETS, ROLLUP and CUBE are not allowed.");
             }
             Optional<String> construct = rollupOrCube(e);
             if (construct.isPresent()) {
@@ -992,8 +1070,8 @@ final class SelectRenderer {
     }
 
     /** {@code ROLLUP} or {@code CUBE} when {@code e} is that construct written as the keyword (never a quoted function name). */
-    private static Optional<String> rollupOrCube(Expression e) {
-        if (e.getClass() != Function.class) {
+    private Optional<String> rollupOrCube(Expression e) {
+        if (!dialect.groupingSets() || e.getClass() != Function.class) {
             return Optional.empty();
         }
         Function f = (Function) e;
@@ -1038,7 +1116,7 @@ final class SelectRenderer {
 
     /** One grouping expression: a bare name is an input column first, then an output label; a bare integer a position. */
     private String groupingElement(Expression e, Scope scope, List<Item> items) {
-        boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(PostgresQuoting.name(c.getColumnName()), scope);
+        boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(dialect.name(c.getColumnName()), scope);
         Optional<Integer> position = inputColumn ? Optional.empty() : outputPosition(e, items);
         if (position.isPresent()) {
             use(items.get(position.get() - 1).value().flows(), UsePosition.GROUPING);
@@ -1085,6 +1163,9 @@ final class SelectRenderer {
             offset = limitNumber(off.getOffset());
         }
         if (s.getFetch() != null) {
+            if (!dialect.fetchFirst()) {
+                throw construct("Use LIMIT instead of FETCH FIRST.");
+            }
             if (limit != null && limit.getRowCount() != null) {
                 throw construct("Write LIMIT or FETCH FIRST, not both.");
             }
@@ -1093,7 +1174,7 @@ final class SelectRenderer {
         if (top) {
             rows = rows == null ? cap : Math.min(rows, cap);
         }
-        return (rows == null ? "" : " LIMIT " + rows) + (offset > 0 ? " OFFSET " + offset : "");
+        return dialect.limitClause(rows, offset);
     }
 
     /** {@code FETCH FIRST|NEXT [n] ROW|ROWS ONLY}: the same as {@code LIMIT n} (1 without n); {@code WITH TIES} and percentages are refused. */
@@ -1160,7 +1241,7 @@ final class SelectRenderer {
             }
             return null;
         }
-        if (first instanceof LateralSubSelect) {
+        if (first instanceof LateralSubSelect && dialect.lateral()) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "LATERAL needs a FROM item before it to refer to.");
         }
         StringBuilder out = new StringBuilder(fromItem(first, scope, null));
@@ -1180,13 +1261,17 @@ final class SelectRenderer {
     private String join(Join join, Scope scope, int group) {
         if (join.isSemi() || join.isApply() || join.isStraight() || join.isWindowJoin() || join.isAsOf()
                 || join.isGlobal() || join.isAny() || join.isAll() || join.isArray() || join.isFetch()
-                || join.getJoinHint() != null || join.getJoinWindow() != null) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed.");
+                || join.getJoinHint() != null || join.getJoinWindow() != null || (join.isNatural() && !dialect.joinUsing())) {
+            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, dialect.joinUsing() ? "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed."
+                    : "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed (no NATURAL or LATERAL).");
         }
         boolean natural = join.isNatural();
         boolean using = join.getUsingColumns() != null && !join.getUsingColumns().isEmpty();
+        if (using && !dialect.joinUsing()) {
+            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "JOIN ... USING is not allowed; use JOIN ... ON.");
+        }
         boolean hasOn = join.getOnExpressions() != null && !join.getOnExpressions().isEmpty();
-        boolean lateral = join.getRightItem() instanceof LateralSubSelect;
+        boolean lateral = dialect.lateral() && join.getRightItem() instanceof LateralSubSelect;
         Scope lateralScope = null;
         if (lateral) {
             if (join.isRight() || join.isFull()) {
@@ -1200,7 +1285,8 @@ final class SelectRenderer {
         String right = fromItem(join.getRightItem(), scope, lateralScope);
         if (join.isSimple() || join.isCross()) {
             if (hasOn || using || natural) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A cross join takes no ON, USING or NATURAL.");
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, dialect.joinUsing() ? "A cross join takes no ON, USING or NATURAL."
+                        : "A cross join takes no ON condition.");
             }
             return " CROSS JOIN " + right;
         }
@@ -1223,7 +1309,8 @@ final class SelectRenderer {
             return kind + right + " ON " + on.sql();
         }
         if (!hasOn || join.getOnExpressions().size() != 1) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "Every join needs exactly one ON condition (or USING, or NATURAL).");
+            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, dialect.joinUsing() ? "Every join needs exactly one ON condition (or USING, or NATURAL)."
+                    : "Every join needs exactly one ON condition.");
         }
         Value on = expr(join.getOnExpressions().iterator().next(), scope, 0);
         use(on.flows(), UsePosition.JOIN);
@@ -1273,7 +1360,7 @@ final class SelectRenderer {
                 if (c.getTable() != null || c.getArrayConstructor() != null) {
                     throw new GuardException(ErrorCode.SYNTAX_ERROR, "USING takes bare column names.");
                 }
-                String name = PostgresQuoting.name(c.getColumnName());
+                String name = dialect.name(c.getColumnName());
                 if (names.contains(name)) {
                     throw new GuardException(ErrorCode.SYNTAX_ERROR, "The column " + SafeText.identifier(name) + " appears twice in USING.");
                 }
@@ -1323,7 +1410,7 @@ final class SelectRenderer {
     }
 
     private String fromItem(FromItem item, Scope scope, Scope lateral) {
-        if (item.getClass() == LateralSubSelect.class) {
+        if (item.getClass() == LateralSubSelect.class && dialect.lateral()) {
             LateralSubSelect p = (LateralSubSelect) item;
             if (lateral == null || !"LATERAL".equalsIgnoreCase(p.getPrefix())) {
                 throw construct("LATERAL subqueries may only follow another FROM item.");
@@ -1357,16 +1444,16 @@ final class SelectRenderer {
         if (p.getAlias() == null) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "A subquery in FROM needs an alias.");
         }
-        String visible = alias(p.getAlias().getName(), p.getAlias().getAliasColumns() != null);
+        String visible = relationAlias(p.getAlias());
         Query q = query(p.getSelect(), outer, scope, false);
         requireUniqueLabels(q);
         String rendered = "t" + (++aliases);
         List<Col> cols = new ArrayList<>();
         for (Out o : q.outputs()) {
-            cols.add(Col.of(rendered, o.label(), o.flows(), false));
+            cols.add(col(rendered, o.label(), o.flows(), false));
         }
         addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
-        return prefix + "(" + q.sql() + ") AS " + PostgresQuoting.identifier(rendered);
+        return prefix + "(" + q.sql() + ") AS " + dialect.identifier(rendered);
     }
 
     /**
@@ -1375,14 +1462,18 @@ final class SelectRenderer {
      * its one column after the alias, or after the column alias when one is given.
      */
     private String series(net.sf.jsqlparser.statement.select.TableFunction tf, Scope scope) {
+        if (!dialect.generateSeries()) {
+            // other table functions reach data or SQL that no checked tree shows: none stands in FROM
+            throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Table functions are not allowed on this source.");
+        }
         Function f = tf.getFunction();
         if (tf.getPrefix() != null || tf.getWithClause() != null || tf.isRowsFrom() || tf.getPivot() != null
                 || tf.getUnPivot() != null || tf.getSampleClause() != null || f == null) {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
         }
-        String name = PostgresQuoting.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
+        String name = dialect.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
         if (!name.equals("generate_series") || !policy.tableFunctionsOr(Set.of("generate_series")).contains(name)
-                || f.getMultipartName().size() > 2 || (f.getMultipartName().size() == 2 && !PostgresQuoting.name(f.getMultipartName().get(0)).equals("pg_catalog"))) {
+                || f.getMultipartName().size() > 2 || (f.getMultipartName().size() == 2 && !inFunctionSchema(f.getMultipartName().get(0)))) {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
         }
         allow(name);
@@ -1400,18 +1491,18 @@ final class SelectRenderer {
         }
         Optional<Long> count = seriesLength(List.copyOf(params)).or(() -> dateSeriesLength(List.copyOf(params)));
         record(count.map(n -> Amplification.absolute(name, n)).orElseGet(() -> Amplification.unbounded(name)));
-        String visible = tf.getAlias() == null ? name : PostgresQuoting.name(tf.getAlias().getName());
+        String visible = tf.getAlias() == null ? name : relationName(tf.getAlias());
         String column = visible;
         if (tf.getAlias() != null && tf.getAlias().getAliasColumns() != null) {
             if (tf.getAlias().getAliasColumns().size() != 1 || tf.getAlias().getAliasColumns().get(0).colDataType != null) {
                 throw construct("generate_series returns one column: alias it as name(column).");
             }
-            column = PostgresQuoting.name(tf.getAlias().getAliasColumns().get(0).name);
+            column = dialect.name(tf.getAlias().getAliasColumns().get(0).name);
         }
         String rendered = "t" + (++aliases);
-        addSource(scope, new Source(visible, Optional.empty(), rendered, List.of(Col.of(rendered, column, List.of(), false))));
-        return "pg_catalog.generate_series(" + String.join(", ", args) + ") AS " + PostgresQuoting.identifier(rendered)
-                + "(" + PostgresQuoting.identifier(column) + ")";
+        addSource(scope, new Source(visible, Optional.empty(), rendered, List.of(col(rendered, column, List.of(), false))));
+        return qualified(name) + "(" + String.join(", ", args) + ") AS " + dialect.identifier(rendered)
+                + "(" + dialect.identifier(column) + ")";
     }
 
     private static final Pattern INTERVAL_STEP = Pattern.compile("'\\s*([0-9]{1,6})\\s*(day|days|week|weeks|month|months|mons?|year|years|hour|hours)\\s*'",
@@ -1453,29 +1544,28 @@ final class SelectRenderer {
                 || table.getTimeTravelStrAfterAlias() != null || table.isTableVariable()) {
             throw construct("Table hints, samples and similar table clauses are not allowed.");
         }
-        String name = PostgresQuoting.name(table.getName());
-        Optional<String> schemaName = table.getSchemaName() == null ? Optional.empty() : Optional.of(PostgresQuoting.name(table.getSchemaName()));
-        boolean hasAliasColumns = table.getAlias() != null && table.getAlias().getAliasColumns() != null;
+        String name = dialect.name(table.getName());
+        Optional<String> schemaName = table.getSchemaName() == null ? Optional.empty() : Optional.of(dialect.name(table.getSchemaName()));
         if (schemaName.isEmpty() && scope.pendingCte(name)) {
             throw construct("In WITH RECURSIVE a common table expression may refer to itself only after UNION [ALL], and to the ones before it.");
         }
         if (schemaName.isEmpty() && scope.cte(name).isPresent()) {
             Query cte = scope.cteQuery(name);
-            String visible = table.getAlias() != null ? alias(table.getAlias().getName(), hasAliasColumns) : name;
+            String visible = table.getAlias() != null ? relationAlias(table.getAlias()) : name;
             String rendered = "t" + (++aliases);
             List<Col> cols = new ArrayList<>();
             for (Out o : cte.outputs()) {
-                cols.add(Col.of(rendered, o.label(), o.flows(), false));
+                cols.add(col(rendered, o.label(), o.flows(), false));
             }
             if (recursion != null && cte == recursion.self) {
                 recursion.selfAlias = rendered;
                 recursion.selfColumns = cols;
             }
             addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
-            return PostgresQuoting.identifier(scope.cteRendered(name)) + " AS " + PostgresQuoting.identifier(rendered);
+            return dialect.identifier(scope.cteRendered(name)) + " AS " + dialect.identifier(rendered);
         }
         String shown = schemaName.map(s -> s + ".").orElse("") + name;
-        if (schemaName.isPresent() && (schemaName.get().equals("pg_catalog") || schemaName.get().equals("information_schema"))) {
+        if (schemaName.isPresent() && dialect.hiddenSchemas().contains(schemaName.get())) {
             throw Refusals.unknownTable(shown);
         }
         Optional<TableInfo> info = schema.find(schemaName, name);
@@ -1483,16 +1573,17 @@ final class SelectRenderer {
             throw Refusals.unknownTable(shown);
         }
         TableInfo t = info.get();
-        String visible = table.getAlias() != null ? alias(table.getAlias().getName(), hasAliasColumns) : t.name();
+        String visible = table.getAlias() != null ? relationAlias(table.getAlias()) : t.name();
         String rendered = "t" + (++aliases);
         List<Col> cols = new ArrayList<>();
         for (ColumnInfo c : t.columns()) {
             ColumnRef ref = new ColumnRef(t.ref(), c.name());
-            cols.add(Col.of(rendered, c.name(), List.of(new Flow(ref, List.of())), !policy.tables().allowsColumn(t.ref(), c.name())));
+            cols.add(col(rendered, c.name(), List.of(new Flow(ref, List.of())), !policy.tables().allowsColumn(t.ref(), c.name())));
         }
         addSource(scope, new Source(visible, table.getAlias() == null ? Optional.of(t.schema()) : Optional.empty(), rendered, cols));
         tables.add(t.ref());
-        return PostgresQuoting.identifier(t.schema()) + "." + PostgresQuoting.identifier(t.name()) + " AS " + PostgresQuoting.identifier(rendered);
+        return schema.catalog().map(c -> dialect.identifier(c) + ".").orElse("") + dialect.identifier(t.schema()) + "."
+                + dialect.identifier(t.name()) + " AS " + dialect.identifier(rendered);
     }
 
     private static void addSource(Scope scope, Source source) {
@@ -1505,11 +1596,33 @@ final class SelectRenderer {
         scope.sources.add(source);
     }
 
-    private static String alias(String raw, boolean hasColumns) {
+    /** The name a table, subquery or table function is known by under its alias ({@code AS} or not), without alias columns. */
+    private String relationAlias(net.sf.jsqlparser.expression.Alias alias) {
+        if (alias.getAliasColumns() != null) {
+            throw construct("Alias column lists are not allowed.");
+        }
+        return relationName(alias);
+    }
+
+    /**
+     * The name under an alias, refusing an unquoted reserved word: the engine rejects one there, and
+     * JSqlParser 5.4 takes one for an alias where it should not ({@code a LEFT NATURAL JOIN b} is read
+     * as {@code a} aliased {@code LEFT}, then an inner {@code NATURAL JOIN}).
+     */
+    private String relationName(net.sf.jsqlparser.expression.Alias alias) {
+        String raw = alias.getName();
+        if (raw != null && !raw.startsWith("\"") && dialect.reservedWords().contains(raw.toLowerCase(Locale.ROOT))) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "The reserved word " + SafeText.identifier(raw.toUpperCase(Locale.ROOT))
+                    + " cannot name a table here; check the join keywords, or quote the alias.");
+        }
+        return dialect.name(raw);
+    }
+
+    private String alias(String raw, boolean hasColumns) {
         if (hasColumns) {
             throw construct("Alias column lists are not allowed.");
         }
-        return PostgresQuoting.name(raw);
+        return dialect.name(raw);
     }
 
     // ------------------------------------------------------------------ select list
@@ -1524,8 +1637,8 @@ final class SelectRenderer {
             return;
         }
         Value v = expr(e, scope, 0);
-        String label = item.getAlias() != null ? alias(item.getAlias().getName(), item.getAlias().getAliasColumns() != null) : label(e);
-        PostgresQuoting.identifier(label);
+        String label = item.getAlias() != null ? alias(item.getAlias().getName(), item.getAlias().getAliasColumns() != null) : dialect.label(e, items.size());
+        dialect.identifier(label);
         items.add(new Item(label, v, e));
     }
 
@@ -1558,57 +1671,6 @@ final class SelectRenderer {
         }
     }
 
-    /** PostgreSQL's own name for an unaliased output column (FigureColname). */
-    private static String label(Expression e) {
-        if (e instanceof Column c) {
-            return PostgresQuoting.name(c.getColumnName());
-        }
-        if (e instanceof Function f && f.getMultipartName() != null && !f.getMultipartName().isEmpty()) {
-            return PostgresQuoting.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
-        }
-        if (e instanceof AnalyticExpression a) {
-            String[] parts = a.getName().split("\\.", -1);
-            return PostgresQuoting.name(parts[parts.length - 1]);
-        }
-        if (e instanceof CastExpression c) {
-            String inner = label(c.getLeftExpression());
-            if (!inner.equals("?column?")) {
-                return inner;
-            }
-            String type = c.getColDataType().getDataType().toLowerCase(Locale.ROOT).strip();
-            return switch (type) {
-                case "int", "integer", "int4" -> "int4";
-                case "bigint", "int8" -> "int8";
-                case "smallint", "int2" -> "int2";
-                case "real", "float4" -> "float4";
-                case "double precision", "float8", "float" -> "float8";
-                case "boolean", "bool" -> "bool";
-                case "decimal" -> "numeric";
-                case "character varying" -> "varchar";
-                case "character", "char" -> "bpchar";
-                default -> type.matches("[a-z]+") ? type : "?column?";
-            };
-        }
-        if (e instanceof CaseExpression) {
-            return "case";
-        }
-        if (e instanceof ExistsExpression) {
-            return "exists";
-        }
-        if (e instanceof ExtractExpression) {
-            return "extract";
-        }
-        if (e instanceof TimeKeyExpression t) {
-            return t.getStringValue().toLowerCase(Locale.ROOT).replace("()", "").strip();
-        }
-        if (e instanceof IntervalExpression) {
-            return "interval";
-        }
-        if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1) {
-            return label(p.get(0));
-        }
-        return "?column?";
-    }
 
     // ------------------------------------------------------------------ expressions
 
@@ -1646,7 +1708,7 @@ final class SelectRenderer {
             if (s.getPrefix() != null || !"'".equals(s.getQuoteStr())) {
                 throw unsafe("prefixed string literal");
             }
-            return Value.literal(PostgresQuoting.string(s.getNotExcapedValue()));
+            return Value.literal(dialect.string(s.getNotExcapedValue()));
         }
         if (k == NullValue.class) {
             return Value.literal("NULL");
@@ -1655,10 +1717,10 @@ final class SelectRenderer {
             return Value.literal(((BooleanValue) e).getValue() ? "TRUE" : "FALSE");
         }
         if (k == DateTimeLiteralExpression.class) {
-            return Value.literal(dateTime((DateTimeLiteralExpression) e));
+            return Value.literal(dialect.dateTime((DateTimeLiteralExpression) e));
         }
         if (k == IntervalExpression.class) {
-            return Value.literal(interval((IntervalExpression) e));
+            return Value.literal(dialect.interval((IntervalExpression) e));
         }
         if (k == TimeKeyExpression.class) {
             return Value.literal(timeKey((TimeKeyExpression) e));
@@ -1763,7 +1825,7 @@ final class SelectRenderer {
                 throw unsafe("cast form");
             }
             Value inner = expr(c.getLeftExpression(), scope, d);
-            String type = castType(c.getColDataType());
+            String type = dialect.castType(c.getColDataType());
             boolean toText = type.equals("text") || type.startsWith("varchar") || type.startsWith("char");
             FlowStep step = toText ? FlowStep.total("cast") : FlowStep.partial("cast");
             return new Value("CAST(" + inner.sql() + " AS " + type + ")", inner.flows()).then(step);
@@ -1771,8 +1833,8 @@ final class SelectRenderer {
         if (k == ExtractExpression.class) {
             ExtractExpression x = (ExtractExpression) e;
             String field = x.getName() == null ? "" : x.getName().toLowerCase(Locale.ROOT).strip();
-            if (!EXTRACT_FIELDS.contains(field)) {
-                throw construct("EXTRACT supports year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, epoch and similar fields.");
+            if (!dialect.extractFields().contains(field)) {
+                throw construct(dialect.extractFieldsMessage());
             }
             allow("extract");
             Value inner = expr(x.getExpression(), scope, d);
@@ -1874,8 +1936,9 @@ final class SelectRenderer {
 
     private Value like(LikeExpression like, Scope scope, int d) {
         LikeExpression.KeyWord word = like.getLikeKeyWord();
-        if ((word != LikeExpression.KeyWord.LIKE && word != LikeExpression.KeyWord.ILIKE) || like.isUseBinary()) {
-            throw construct("Only LIKE and ILIKE are allowed for pattern matching (no SIMILAR TO or regular expressions).");
+        if ((word != LikeExpression.KeyWord.LIKE && (word != LikeExpression.KeyWord.ILIKE || !dialect.ilike())) || like.isUseBinary()) {
+            throw construct(dialect.ilike() ? "Only LIKE and ILIKE are allowed for pattern matching (no SIMILAR TO or regular expressions)."
+                    : "Only LIKE is allowed for pattern matching (no ILIKE, SIMILAR TO or regular expressions); use lower(x) LIKE ...");
         }
         Value l = expr(like.getLeftExpression(), scope, d);
         Value r = expr(like.getRightExpression(), scope, d);
@@ -1919,53 +1982,20 @@ final class SelectRenderer {
         return new Value(out.append(" END)").toString(), flows);
     }
 
-    private static final Pattern CAST_TYPE = Pattern.compile(
-            "(int|integer|int4|bigint|int8|smallint|int2|real|float4|float8|double precision|float|text|date|boolean|bool|interval"
-            + "|timestamp|timestamptz|timestamp with time zone|timestamp without time zone|time|time without time zone)"
-            + "|(numeric|decimal)( \\(([0-9]{1,2})(, ?([0-9]{1,2}))?\\))?"
-            + "|(varchar|character varying|char|character)( \\(([0-9]{1,5})\\))?");
-
-    private static String castType(ColDataType type) {
-        if (type == null || type.getCharacterSet() != null || (type.getArrayData() != null && !type.getArrayData().isEmpty())) {
-            throw unsafe("cast type");
-        }
-        StringBuilder name = new StringBuilder(type.getDataType().toLowerCase(Locale.ROOT).strip().replaceAll("\\s+", " "));
-        if (type.getArgumentsStringList() != null && !type.getArgumentsStringList().isEmpty()) {
-            name.append(" (").append(String.join(", ", type.getArgumentsStringList())).append(')');
-        }
-        Matcher m = CAST_TYPE.matcher(name.toString());
-        if (!m.matches()) {
-            throw construct("CAST supports integer, bigint, smallint, numeric(p,s), real, double precision, text, varchar(n), char(n), "
-                    + "boolean, date, time, timestamp, timestamptz and interval.");
-        }
-        if (m.group(1) != null) {
-            return switch (m.group(1)) {
-                case "timestamp with time zone" -> "timestamptz";
-                case "timestamp without time zone" -> "timestamp";
-                case "time without time zone" -> "time";
-                case "float" -> "double precision";
-                default -> m.group(1);
-            };
-        }
-        if (m.group(2) != null) {
-            return "numeric" + (m.group(4) == null ? "" : "(" + m.group(4) + (m.group(6) == null ? "" : ", " + m.group(6)) + ")");
-        }
-        String base = m.group(7).startsWith("var") || m.group(7).equals("character varying") ? "varchar" : "char";
-        return base + (m.group(9) == null ? "" : "(" + m.group(9) + ")");
-    }
-
     private String functionName(List<String> parts, boolean escaped) {
         if (parts == null || parts.isEmpty() || parts.size() > 2 || escaped) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Qualified or escaped function names are not allowed.");
         }
-        if (parts.size() == 2 && !PostgresQuoting.name(parts.get(0)).equals("pg_catalog")) {
-            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Only pg_catalog functions may be called.");
+        if (parts.size() == 2 && !inFunctionSchema(parts.get(0))) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, dialect.functionSchema()
+                    .map(schema -> "Only " + schema + " functions may be called.")
+                    .orElse("Only built-in functions may be called, by their bare names."));
         }
         String raw = parts.get(parts.size() - 1);
         if (raw.startsWith("\"")) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
         }
-        String name = PostgresQuoting.name(raw);
+        String name = dialect.name(raw);
         if (!FUNCTION_NAME.matcher(name).matches()) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
         }
@@ -1977,7 +2007,7 @@ final class SelectRenderer {
      * {@code GROUPING(a, ...)}: which of its arguments the current grouping set rolled up, a bit mask
      * that depends on the grouping sets, never on a value. Its arguments must be grouping expressions
      * (the server checks), so each is reported as a grouping use; the result derives from no column.
-     * Rendered unqualified: it is a construct of the grammar, not a function of {@code pg_catalog}.
+     * Rendered unqualified: it is a construct of the grammar, not a function of the function schema.
      */
     private Value grouping(Function f, Scope scope, int d) {
         ExpressionList<?> params = f.getParameters();
@@ -1996,10 +2026,14 @@ final class SelectRenderer {
 
     /** Refuses a function that is never allowed, not allowlisted or not classified; records it. */
     private CostClass allow(String name) {
-        if (FunctionCatalog.never(name)) {
-            throw FunctionCatalog.refusal(name);
+        if (rules.isNever(name)) {
+            throw rules.refusal(name);
         }
-        Optional<CostClass> cost = FunctionCatalog.costClass(name);
+        Optional<GuardException> absent = rules.absentRefusal(name);
+        if (absent.isPresent()) {
+            throw absent.get();
+        }
+        Optional<CostClass> cost = rules.costClass(name);
         if (!functionAllowlist.contains(name) || cost.isEmpty()) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "The function " + SafeText.identifier(name)
                     + " is not allowlisted on this source.");
@@ -2008,12 +2042,18 @@ final class SelectRenderer {
         return cost.get();
     }
 
-    private static String qualified(String name) {
-        return FunctionCatalog.SYNTAX.contains(name) ? name : "pg_catalog." + name;
+    /** A function's name as rendered: in the dialect's function schema, unless written as a keyword. */
+    private String qualified(String name) {
+        return dialect.functionSchema().filter(schema -> !rules.syntax().contains(name)).map(schema -> schema + "." + name).orElse(name);
+    }
+
+    /** Whether a function name's qualifier names the dialect's function schema. */
+    private boolean inFunctionSchema(String rawQualifier) {
+        return dialect.functionSchema().isPresent() && dialect.name(rawQualifier).equals(dialect.functionSchema().get());
     }
 
     private Value function(Function f, Scope scope, int d) {
-        if (f.getMultipartName() != null && f.getMultipartName().size() == 1 && !f.isEscaped()
+        if (dialect.groupingSets() && f.getMultipartName() != null && f.getMultipartName().size() == 1 && !f.isEscaped()
                 && f.getMultipartName().get(0).equalsIgnoreCase("grouping")) {
             return grouping(f, scope, d);
         }
@@ -2025,7 +2065,7 @@ final class SelectRenderer {
                 || f.isUnique()) {
             throw construct("The function call uses a clause that is not allowed.");
         }
-        CostClass cost = FunctionCatalog.costClass(name).orElseThrow();
+        CostClass cost = rules.costClass(name).orElseThrow();
         ExpressionList<?> params = f.getParameters();
         boolean star = f.isAllColumns() || (params != null && params.size() == 1 && params.get(0) instanceof AllColumns a
                 && a.getClass() == AllColumns.class && "*".equals(a.toString().strip()));
@@ -2033,9 +2073,9 @@ final class SelectRenderer {
             if (!name.equals("count") || f.isDistinct() || (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty())) {
                 throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Only count(*) may use *.");
             }
-            return Value.literal("pg_catalog.count(*)");
+            return Value.literal(qualified("count") + "(*)");
         }
-        if (params == null && !ZERO_ARGUMENTS.contains(name)) {
+        if (params == null && !dialect.zeroArgumentFunctions().contains(name)) {
             throw unsafe("function call form");
         }
         List<Value> args = new ArrayList<>();
@@ -2044,11 +2084,11 @@ final class SelectRenderer {
                 args.add(expr(p, scope, d));
             }
         }
-        boolean aggregate = FunctionCatalog.AGGREGATES.contains(name);
+        boolean aggregate = rules.aggregates().contains(name);
         if ((f.isDistinct() || (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty())) && !aggregate) {
             throw construct("DISTINCT and ORDER BY inside a call are allowed for aggregates only.");
         }
-        if (FunctionCatalog.WINDOW.contains(name)) {
+        if (rules.window().contains(name)) {
             throw construct("The window function " + SafeText.identifier(name) + " needs OVER (...).");
         }
         StringBuilder sql = new StringBuilder(qualified(name)).append('(');
@@ -2067,7 +2107,7 @@ final class SelectRenderer {
         if (cost == CostClass.AMPLIFYING) {
             amplification(name, params == null ? List.of() : List.copyOf(params), args);
         }
-        Value out = new Value(sql.toString(), Flows.merge(args, new FlowStep(name, cost)));
+        Value out = new Value(sql.toString(), through(name, cost, args));
         if (name.equals("concat") || name.equals("concat_ws")) {
             copies(name, out);
         }
@@ -2082,6 +2122,15 @@ final class SelectRenderer {
         if (value.flows().size() > 1) {
             record(Amplification.relative(name, value.flows().size()));
         }
+    }
+
+    /** The flows of a call's arguments, each after the step its position takes ({@link FunctionRules#argumentClass}). */
+    private List<Flow> through(String name, CostClass cost, List<Value> args) {
+        List<Flow> out = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            out.addAll(Flows.merge(List.of(args.get(i)), new FlowStep(name, rules.argumentClass(name, i, cost))));
+        }
+        return out;
     }
 
     private String innerOrderBy(List<OrderByElement> elements, Scope scope, UsePosition position) {
@@ -2108,10 +2157,10 @@ final class SelectRenderer {
                 || a.isUnique() || a.getOnOverflowTruncate() != null || (a.getFuncOrderBy() != null && !a.getFuncOrderBy().isEmpty())) {
             throw construct("The window or aggregate call uses a clause that is not allowed (named windows, IGNORE NULLS, KEEP).");
         }
-        CostClass cost = FunctionCatalog.costClass(name).orElseThrow();
+        CostClass cost = rules.costClass(name).orElseThrow();
         AnalyticType type = a.getType();
-        boolean aggregate = FunctionCatalog.AGGREGATES.contains(name);
-        boolean window = FunctionCatalog.WINDOW.contains(name);
+        boolean aggregate = rules.aggregates().contains(name);
+        boolean window = rules.window().contains(name);
         if (type == AnalyticType.FILTER_ONLY && !aggregate) {
             throw construct("FILTER is allowed on aggregates only.");
         }
@@ -2147,7 +2196,7 @@ final class SelectRenderer {
             if (a.getExpression() == null && (a.getOffset() != null || a.getDefaultValue() != null)) {
                 throw unsafe("argument list");
             }
-            if (args.isEmpty() && !ZERO_ARGUMENTS.contains(name)) {
+            if (args.isEmpty() && !dialect.zeroArgumentFunctions().contains(name)) {
                 throw unsafe("function call form");
             }
             if (a.isDistinct()) {
@@ -2159,7 +2208,7 @@ final class SelectRenderer {
             argSql = (a.isDistinct() ? "DISTINCT " : "") + String.join(", ", args.stream().map(Value::sql).toList());
         }
         StringBuilder sql = new StringBuilder(qualified(name)).append('(').append(argSql).append(')');
-        List<Flow> flows = new ArrayList<>(Flows.merge(args, new FlowStep(name, cost)));
+        List<Flow> flows = new ArrayList<>(through(name, cost, args));
         if (type == AnalyticType.WITHIN_GROUP) {
             if (a.getOrderByElements() == null || a.getOrderByElements().size() != 1) {
                 throw construct("WITHIN GROUP takes one ORDER BY expression.");
@@ -2341,14 +2390,14 @@ final class SelectRenderer {
         if (c.getArrayConstructor() != null || c.getCommentText() != null) {
             throw unsafe("column form");
         }
-        String name = PostgresQuoting.name(c.getColumnName());
+        String name = dialect.name(c.getColumnName());
         Table qualifier = c.getTable();
         if (qualifier != null && qualifier.getName() != null) {
             if (qualifier.getNameParts().size() > 2) {
                 throw Refusals.unknownColumn(name);
             }
-            Optional<String> schemaName = qualifier.getSchemaName() == null ? Optional.empty() : Optional.of(PostgresQuoting.name(qualifier.getSchemaName()));
-            String tableName = PostgresQuoting.name(qualifier.getName());
+            Optional<String> schemaName = qualifier.getSchemaName() == null ? Optional.empty() : Optional.of(dialect.name(qualifier.getSchemaName()));
+            String tableName = dialect.name(qualifier.getName());
             for (Scope s = scope; s != null; s = s.parent) {
                 List<Source> hits = new ArrayList<>();
                 for (Source source : s.sources) {
@@ -2368,12 +2417,12 @@ final class SelectRenderer {
             throw new GuardException(ErrorCode.UNKNOWN_COLUMN, "The qualifier " + SafeText.identifier(tableName)
                     + " does not name a table of this query (use the alias when a table has one).");
         }
-        if (!c.getColumnName().startsWith("\"") && SQL_VALUE_KEYWORDS.contains(name)) {
+        if (!c.getColumnName().startsWith("\"") && dialect.sqlValueKeywords().contains(name)) {
             // PostgreSQL reads these unquoted words as functions (current_user, session_user, ...), never as columns
             if (TIME_KEYS.contains(name)) {
                 return Value.literal(timeKeyword(name));
             }
-            throw FunctionCatalog.refusal(name);
+            throw rules.refusal(name);
         }
         // unqualified: a column of the innermost level that has one, else (PostgreSQL) a whole-row reference
         for (Scope s = scope; s != null; s = s.parent) {
@@ -2433,12 +2482,12 @@ final class SelectRenderer {
         return col.value();
     }
 
-    private static Source qualifier(Table t, List<Source> sources) {
+    private Source qualifier(Table t, List<Source> sources) {
         if (t == null || t.getName() == null || t.getNameParts().size() > 2) {
             throw unsafe("star qualifier");
         }
-        String name = PostgresQuoting.name(t.getName());
-        Optional<String> schemaName = t.getSchemaName() == null ? Optional.empty() : Optional.of(PostgresQuoting.name(t.getSchemaName()));
+        String name = dialect.name(t.getName());
+        Optional<String> schemaName = t.getSchemaName() == null ? Optional.empty() : Optional.of(dialect.name(t.getSchemaName()));
         for (Source s : sources) {
             if (s.named() && s.visibleName().equals(name) && (schemaName.isEmpty() || s.baseSchema().equals(schemaName))) {
                 return s;
@@ -2455,8 +2504,8 @@ final class SelectRenderer {
             throw unsafe("time keyword");
         }
         if (!TIME_KEYS.contains(key)) {
-            if (SQL_VALUE_KEYWORDS.contains(key)) {
-                throw FunctionCatalog.refusal(key);
+            if (dialect.sqlValueKeywords().contains(key)) {
+                throw rules.refusal(key);
             }
             throw unsafe("time keyword");
         }
@@ -2474,31 +2523,6 @@ final class SelectRenderer {
             throw unsafe("number literal");
         }
         return text;
-    }
-
-    private static String dateTime(DateTimeLiteralExpression e) {
-        String value = e.getValue();
-        return switch (e.getType()) {
-            case DATE -> checked("DATE ", value, DATE);
-            case TIME -> checked("TIME ", value, TIME);
-            case TIMESTAMP -> checked("TIMESTAMP ", value, TIMESTAMP);
-            case TIMESTAMPTZ -> checked("TIMESTAMPTZ ", value, TIMESTAMPTZ);
-            default -> throw unsafe("date or time literal");
-        };
-    }
-
-    private static String interval(IntervalExpression e) {
-        if (!e.isUsingIntervalKeyword() || e.getExpression() != null || e.getIntervalType() != null || e.getIntervalQualifier() != null) {
-            throw construct("Write intervals as INTERVAL '3 days' (a number and a unit, repeated).");
-        }
-        return checked("INTERVAL ", e.getParameter(), INTERVAL);
-    }
-
-    private static String checked(String keyword, String value, Pattern pattern) {
-        if (value == null || !pattern.matcher(value).matches()) {
-            throw unsafe("date or time literal");
-        }
-        return keyword + value;
     }
 
     // ------------------------------------------------------------------ facts and parameters
@@ -2536,12 +2560,10 @@ final class SelectRenderer {
     // ------------------------------------------------------------------ errors
 
     private static GuardException construct(String message) {
-        return new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, message);
+        return AnsiErrors.construct(message);
     }
 
     private static GuardException unsafe(String what) {
-        String shown = what.length() <= 40 && what.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || ch == ' ')
-                ? what : "this construct";
-        return new GuardException(ErrorCode.UNSAFE_SYNTAX, "The query uses syntax this source cannot check and render safely (" + shown + ").");
+        return AnsiErrors.unsafe(what);
     }
 }

@@ -1,0 +1,113 @@
+package dev.sqlguard.jdbc.ansi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.sqlguard.domain.CostClass;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.SafeText;
+
+/**
+ * One engine's function rules, as data: every function it knows with its {@link CostClass}, the
+ * functions it never allows whatever a policy says, and the few facts the {@link AnsiRenderer} needs
+ * to render a call. A function that is not classified cannot be called, and a policy that allowlists
+ * one does not start ({@link #checkPolicy}). An adapter keeps its lists in its own catalog class and
+ * builds one instance of this.
+ *
+ * @param engine the engine's name as shown in configuration errors ("PostgreSQL", "Trino")
+ * @param classes every callable function and its class
+ * @param never functions refused whatever a policy says
+ * @param neverPrefixes name prefixes refused whatever a policy says
+ * @param external never-allowed functions that read files, the network or other databases
+ * @param externalPrefixes name prefixes of never-allowed functions refused as external access
+ * @param syntax names written as keywords, never rendered with the engine's function schema
+ * @param aggregates aggregates (allowed with DISTINCT, ORDER BY inside the call and FILTER)
+ * @param window window-only functions (they need OVER)
+ * @param parameterArguments argument positions (from 0) at which an otherwise total function reads a
+ *     parameter, not data, and fails on an invalid one: a value reaching one passes a partial step
+ * @param absent functions other engines have and this one does not, with its nearest: a policy may
+ *     list them, a call is refused naming the nearest
+ */
+public record FunctionRules(String engine, Map<String, CostClass> classes, Set<String> never, Set<String> neverPrefixes,
+                            Set<String> external, Set<String> externalPrefixes, Set<String> syntax, Set<String> aggregates,
+                            Set<String> window, Map<String, Set<Integer>> parameterArguments, Map<String, String> absent) {
+    public FunctionRules {
+        requireNonNull(engine, "engine is null");
+        classes = Map.copyOf(requireNonNull(classes, "classes is null"));
+        never = Set.copyOf(requireNonNull(never, "never is null"));
+        neverPrefixes = Set.copyOf(requireNonNull(neverPrefixes, "neverPrefixes is null"));
+        external = Set.copyOf(requireNonNull(external, "external is null"));
+        externalPrefixes = Set.copyOf(requireNonNull(externalPrefixes, "externalPrefixes is null"));
+        syntax = Set.copyOf(requireNonNull(syntax, "syntax is null"));
+        aggregates = Set.copyOf(requireNonNull(aggregates, "aggregates is null"));
+        window = Set.copyOf(requireNonNull(window, "window is null"));
+        parameterArguments = Map.copyOf(requireNonNull(parameterArguments, "parameterArguments is null"));
+        absent = Map.copyOf(requireNonNull(absent, "absent is null"));
+    }
+
+    /** The class of a function, or empty when it is not classified (and so cannot be called). */
+    public Optional<CostClass> costClass(String name) {
+        return Optional.ofNullable(classes.get(name));
+    }
+
+    /** The class of one argument of a call: {@link CostClass#PARTIAL} at a parameter position, else the function's. */
+    public CostClass argumentClass(String name, int position, CostClass function) {
+        return parameterArguments.getOrDefault(name, Set.of()).contains(position) && function == CostClass.TOTAL
+                ? CostClass.PARTIAL : function;
+    }
+
+    /** The default allowlist: every classified function. */
+    public Set<String> defaults() {
+        return new TreeSet<>(classes.keySet());
+    }
+
+    /** Whether {@code name} is refused whatever a policy says. */
+    public boolean isNever(String name) {
+        if (never.contains(name) || external.contains(name)) {
+            return true;
+        }
+        for (String prefix : neverPrefixes) {
+            if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The refusal for a never-allowed function: external access for the readers of files and networks. */
+    public GuardException refusal(String name) {
+        boolean reaches = external.contains(name) || externalPrefixes.stream().anyMatch(name::startsWith);
+        return new GuardException(reaches ? ErrorCode.EXTERNAL_ACCESS_DENIED : ErrorCode.FUNCTION_NOT_ALLOWED,
+                "The function " + SafeText.identifier(name) + " is never allowed.");
+    }
+
+    /** The refusal for a function this engine does not have, naming its nearest, if {@code name} is one. */
+    public Optional<GuardException> absentRefusal(String name) {
+        return Optional.ofNullable(absent.get(name)).map(nearest -> new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED,
+                "The function " + SafeText.identifier(name) + " does not exist on " + engine + "; use " + nearest + " instead."));
+    }
+
+    /**
+     * Checks a policy's function list at startup: every entry must be classified (or absent here with
+     * a nearest) and none may be on the never-list.
+     *
+     * @throws GuardException CONFIGURATION_ERROR naming the first bad entry
+     */
+    public void checkPolicy(String sourceId, Set<String> functions) {
+        for (String f : new TreeSet<>(functions)) {
+            if (isNever(f)) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
+                        + SafeText.identifier(f) + "' is never allowed on " + engine + ".");
+            }
+            if (!classes.containsKey(f) && !absent.containsKey(f)) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
+                        + SafeText.identifier(f) + "' has no cost class on " + engine + ", so it cannot be allowlisted.");
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.sqlguard.jdbc.ansi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.ports.TableDescription;
+import dev.sqlguard.ports.TableDescription.ColumnDescription;
+
+/**
+ * The allowlisted tables as they exist on the server, read once at startup from the engine's own
+ * catalog: the exact spelling of every name and every column, allowlisted or not (a name resolves
+ * the way the server resolves it, hidden columns included, so that an ambiguity or a hidden read is
+ * seen). The {@link AnsiRenderer} renders every table as {@code "catalog"."schema"."table"} when a
+ * catalog is set (Trino), else as {@code "schema"."table"} (PostgreSQL).
+ *
+ * @param catalog the catalog every table is read from, if the engine names one in a table reference
+ * @param defaultSchema the schema unqualified table names resolve to
+ * @param tables keyed by schema-qualified name
+ */
+public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map<TableRef, TableInfo> tables) {
+    public SchemaSnapshot {
+        requireNonNull(catalog, "catalog is null");
+        requireNonNull(defaultSchema, "defaultSchema is null");
+        tables = Map.copyOf(requireNonNull(tables, "tables is null"));
+    }
+
+    /** One table: its exact schema and table names, its columns in order, and an estimated row count. */
+    public record TableInfo(String schema, String name, List<ColumnInfo> columns, OptionalLong approximateRows) {
+        public TableInfo {
+            requireNonNull(schema, "schema is null");
+            requireNonNull(name, "name is null");
+            columns = List.copyOf(requireNonNull(columns, "columns is null"));
+            requireNonNull(approximateRows, "approximateRows is null");
+        }
+
+        public TableRef ref() {
+            return TableRef.of(schema, name);
+        }
+
+        /** The column with exactly this name (identifiers were folded the way the engine folds them). */
+        public Optional<ColumnInfo> column(String name) {
+            return columns.stream().filter(c -> c.name().equals(name)).findFirst();
+        }
+    }
+
+    /** One column: its exact name and its server type. */
+    public record ColumnInfo(String name, String type) {
+        public ColumnInfo {
+            requireNonNull(name, "name is null");
+            requireNonNull(type, "type is null");
+        }
+    }
+
+    /** The table named exactly {@code schema.table}, the schema defaulting to {@link #defaultSchema}. */
+    public Optional<TableInfo> find(Optional<String> schema, String table) {
+        String s = schema.orElse(defaultSchema);
+        return tables.values().stream().filter(t -> t.schema().equals(s) && t.name().equals(table)).findFirst();
+    }
+
+    /**
+     * What an engine's {@code catalog()} shows: the tables with their allowlisted columns only (each
+     * marked sensitive as the policy says), a table of the default schema by its bare name, sorted.
+     */
+    public List<TableDescription> describe(GuardrailPolicy policy) {
+        List<TableDescription> out = new ArrayList<>();
+        for (TableInfo t : tables.values()) {
+            boolean inDefault = t.schema().equals(defaultSchema);
+            TableRef shown = inDefault ? TableRef.of(t.name()) : t.ref();
+            List<ColumnDescription> columns = new ArrayList<>();
+            for (ColumnInfo c : t.columns()) {
+                if (policy.tables().allowsColumn(t.ref(), c.name())) {
+                    columns.add(new ColumnDescription(c.name(), c.type(), policy.isSensitive(c.name())));
+                }
+            }
+            out.add(new TableDescription(shown, columns, t.approximateRows()));
+        }
+        out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
+        return List.copyOf(out);
+    }
+
+    /** A snapshot whose tables are rendered schema-qualified. */
+    public static SchemaSnapshot of(String defaultSchema, List<TableInfo> tables) {
+        return new SchemaSnapshot(Optional.empty(), defaultSchema, byRef(tables));
+    }
+
+    /** A snapshot whose tables are rendered catalog- and schema-qualified. */
+    public static SchemaSnapshot of(String catalog, String defaultSchema, List<TableInfo> tables) {
+        return new SchemaSnapshot(Optional.of(requireNonNull(catalog, "catalog is null")), defaultSchema, byRef(tables));
+    }
+
+    private static Map<TableRef, TableInfo> byRef(List<TableInfo> tables) {
+        Map<TableRef, TableInfo> map = new LinkedHashMap<>();
+        for (TableInfo t : tables) {
+            map.put(t.ref(), t);
+        }
+        return map;
+    }
+}
