@@ -59,16 +59,24 @@ final class SpillGuard implements AutoCloseable {
         }
     }
 
-    /** A query ended: stop watching when none runs. */
-    synchronized void ended(Query query) {
+    /**
+     * A query ended. Polling stops at the next tick that finds no query running, not here: calls
+     * that follow each other would otherwise schedule and cancel a task on the timer thread each.
+     */
+    void ended(Query query) {
         running.remove(query);
-        if (running.isEmpty() && polling != null) {
-            polling.cancel(false);
-            polling = null;
-        }
     }
 
     private void check() {
+        if (running.isEmpty()) {
+            synchronized (this) {
+                if (running.isEmpty() && polling != null) {
+                    polling.cancel(false); // idle: started() schedules it again
+                    polling = null;
+                }
+            }
+            return;
+        }
         long size = size(folder);
         if (size > bound) {
             LOG.fine(() -> "spill folder at " + size + " bytes, bound " + bound + ": stopping " + running.size() + " queries");
