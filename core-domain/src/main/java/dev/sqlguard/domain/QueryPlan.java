@@ -63,9 +63,16 @@ public record QueryPlan(
         return out;
     }
 
-    /** The same plan with other parameter values (plan reuse: validate once, bind many times). */
+    /**
+     * The same plan with other parameter values (plan reuse: validate once, bind many times). A
+     * plan without parameters is returned as it is: copying its facts again (hashing every column
+     * use) was a cost on every call of a cached plan.
+     */
     public QueryPlan withParameters(List<Object> values) {
         Parameters.requireCount(parameters.size(), values.size());
+        if (values.isEmpty()) {
+            return this;
+        }
         return new QueryPlan(sourceId, originalSql, executableSql, values, tables, uses, functions, outputs,
                 amplifications, limits);
     }

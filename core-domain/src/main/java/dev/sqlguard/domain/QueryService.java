@@ -235,7 +235,7 @@ public final class QueryService {
     private boolean record(ToolResult result, Operation operation, String sql) {
         try {
             audit.audit(new AuditEvent(result.id(), result.source(), operation, result.status(),
-                    result.error().map(ToolError::code), sha256(sql), result.limitsHit(), result.elapsedMs(),
+                    result.error().map(ToolError::code), auditHash(sql), result.limitsHit(), result.elapsedMs(),
                     result.returnedCount(), clock.instant()));
             return true;
         } catch (RuntimeException e) {
@@ -257,6 +257,30 @@ public final class QueryService {
 
     private static long millisSince(long startNanos) {
         return Math.max(0, (System.nanoTime() - startNanos) / 1_000_000);
+    }
+
+    /** SQL hashes by text: an agent repeats its statements, and the plan cache already keeps one plan per text. */
+    private final java.util.concurrent.ConcurrentHashMap<String, String> hashes = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Texts whose hash is kept; past it the cache starts over (the hash is then computed again, never wrong). */
+    static final int HASHED_TEXTS = 256;
+    /** Texts longer than this are hashed on every call rather than kept as keys. */
+    static final int HASHED_TEXT_CHARS = 4096;
+
+    /** {@link #sha256} of the call's SQL, computed once per text. */
+    String auditHash(String sql) {
+        if (sql == null || sql.length() > HASHED_TEXT_CHARS) {
+            return sha256(sql);
+        }
+        String known = hashes.get(sql);
+        if (known != null) {
+            return known;
+        }
+        String hash = sha256(sql);
+        if (hashes.size() >= HASHED_TEXTS) {
+            hashes.clear();
+        }
+        hashes.put(sql, hash);
+        return hash;
     }
 
     /** Hex SHA-256 of the UTF-8 text: audit records identify SQL without storing it. */

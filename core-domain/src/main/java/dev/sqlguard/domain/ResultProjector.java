@@ -32,6 +32,7 @@ public final class ResultProjector {
         Limits limits = plan.limits();
         List<ResultColumn> columns = List.copyOf(cursor.columns());
         boolean[] redact = redactionMask(columns, plan.outputs());
+        java.util.function.Predicate<String> sensitive = policy::isSensitive; // once per call, not per cell
         Set<LimitKind> hit = EnumSet.noneOf(LimitKind.class);
         List<List<Object>> rows = new ArrayList<>();
         long bytes = 2; // the enclosing [ ]
@@ -56,7 +57,7 @@ public final class ResultProjector {
                 if (redact[i]) {
                     row[i] = REDACTED;
                 } else {
-                    CellValues.Cell cell = CellValues.convert(cursor.get(i), limits.maxCellChars(), policy::isSensitive);
+                    CellValues.Cell cell = CellValues.convert(cursor.get(i), limits.maxCellChars(), sensitive);
                     row[i] = cell.value();
                     cellCut |= cell.cut();
                 }

@@ -74,6 +74,33 @@ class QueryServiceTest {
                 .containsExactly(LifecycleRecord.Phase.STARTED, LifecycleRecord.Phase.COMPLETED);
     }
 
+    /**
+     * The audit hash is computed once per text and kept: every event still carries the hash of its
+     * own call's text, for a repeated text, past the cache's bound (it starts over), for a text too
+     * long to keep, and for a refusal.
+     */
+    @Test
+    void everyAuditEventCarriesTheHashOfItsOwnText() {
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < QueryService.HASHED_TEXTS + 10; i++) {
+            texts.add("SELECT id FROM t" + i);
+        }
+        texts.add("SELECT id FROM t0"); // a repeat, kept before the cache started over
+        texts.add("SELECT id FROM t" + (QueryService.HASHED_TEXTS + 9)); // a repeat, kept after it
+        texts.add("SELECT id FROM t" + "x".repeat(QueryService.HASHED_TEXT_CHARS)); // too long to keep
+        texts.add("DROP TABLE t"); // refused: audited too
+        texts.add("DROP TABLE t");
+        for (String text : texts) {
+            service.query(source, QueryRequest.of("s", text));
+        }
+        assertThat(events).hasSize(texts.size());
+        for (int i = 0; i < texts.size(); i++) {
+            assertThat(events.get(i).sqlSha256()).as(texts.get(i)).isEqualTo(QueryService.sha256(texts.get(i)));
+        }
+        assertThat(QueryService.sha256("SELECT id")) // SHA-256 of the UTF-8 text, as sha256sum computes it
+                .isEqualTo("c59c370157577798321af67cd279e5fed924a2677f2175e0ecf65ca5621f2333");
+    }
+
     @Test
     void anEmptyResultIsNoEvidence() {
         ToolResult r = service.query(source, QueryRequest.of("s", "SELECT EMPTY"));

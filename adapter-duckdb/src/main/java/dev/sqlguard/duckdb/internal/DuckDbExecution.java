@@ -25,12 +25,14 @@ import dev.sqlguard.jdbc.JdbcCursor;
  * Runs checked plans on a fresh {@code duplicate()} of the locked instance, one per call, so no
  * temp object, variable or prepared statement outlives the call; the next connection is opened,
  * and the last one closed, off the critical path ({@link FreshConnections}). Results stream; a
- * watchdog stops the query at the plan's deadline, also while {@code rs.next()} is blocked.
+ * watchdog stops the query at the plan's deadline, also while {@code rs.next()} is blocked. A
+ * streamed failure whose cause the driver hides is run once more to find it ({@link StreamedFailure}).
  */
 final class DuckDbExecution implements ExecutionPort, AutoCloseable {
     private final FreshConnections connections;
     private final ScheduledExecutorService watchdog;
     private final Optional<SpillGuard> spill;
+    private final java.util.concurrent.atomic.AtomicLong failuresRerun = new java.util.concurrent.atomic.AtomicLong();
 
     DuckDbExecution(DuckDbInstance instance, ScheduledExecutorService watchdog, String sourceId) {
         this.connections = new FreshConnections(instance, sourceId);
@@ -72,19 +74,21 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
                 bind(prepared, plan.parameters());
                 cursor = JdbcCursor.over(connection, prepared);
             }
+            Call call = new Call(plan, deadline);
             // with streaming, cancel() alone does not interrupt a blocked rs.next(); closing the result does
             JdbcCursor running = cursor.deadline(deadline, watchdog)
                     .closeResultToStop()
                     .values(DuckDbValues.READER)
-                    .errors(ErrorMapper::map)
+                    .errors(call::map)
                     .release(connections::retire)
-                    .onClose(done -> spill.ifPresent(guard -> guard.ended(done)))
+                    .onClose(done -> spill.ifPresent(guard -> guard.ended(call)))
                     .build();
             statement = null; // the cursor owns it now, and closes it
-            spill.ifPresent(guard -> guard.started(running));
-            created.accept(running);
-            running.start();
-            return running;
+            call.cursor = running;
+            spill.ifPresent(guard -> guard.started(call));
+            created.accept(call);
+            call.start();
+            return call;
         } catch (SQLException e) {
             JdbcCursor.closeQuietly(statement);
             connections.retire(connection);
@@ -95,6 +99,92 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
                 connections.retire(connection);
             }
             throw e;
+        }
+    }
+
+    /** Streamed failures whose cause the driver hid, run again to find it ({@link StreamedFailure}). */
+    long failuresRerun() {
+        return failuresRerun.get();
+    }
+
+    /**
+     * One call's cursor: the streamed query, and, when it fails with the driver's opaque error,
+     * the re-run that finds the real one before the error reaches the caller.
+     */
+    private final class Call implements ResultCursor, SpillGuard.Query {
+        private final QueryPlan plan;
+        private final long deadline;
+        private final StreamedFailure diagnosis = new StreamedFailure();
+        /** Set before the cursor is handed out. */
+        private JdbcCursor cursor;
+        /** The error the driver's opaque failure mapped to, when there was one. */
+        private volatile GuardException opaque;
+
+        Call(QueryPlan plan, long deadline) {
+            this.plan = plan;
+            this.deadline = deadline;
+        }
+
+        GuardException map(SQLException e) {
+            GuardException mapped = ErrorMapper.map(e);
+            if (ErrorMapper.isOpaque(e)) {
+                opaque = mapped;
+            }
+            return mapped;
+        }
+
+        void start() {
+            try {
+                cursor.start();
+            } catch (GuardException e) {
+                throw diagnosed(e);
+            }
+        }
+
+        /** Only the opaque error itself is run again: never a stop (cancel, deadline, spill) nor any other error. */
+        private GuardException diagnosed(GuardException e) {
+            if (e != opaque) {
+                return e;
+            }
+            cursor.close(); // the failed run's connection goes first
+            failuresRerun.incrementAndGet();
+            return diagnosis.diagnose(plan, e, deadline, connections, watchdog, spill);
+        }
+
+        @Override
+        public List<dev.sqlguard.domain.ResultColumn> columns() {
+            return cursor.columns();
+        }
+
+        @Override
+        public boolean next() {
+            try {
+                return cursor.next();
+            } catch (GuardException e) {
+                throw diagnosed(e);
+            }
+        }
+
+        @Override
+        public Object get(int index) {
+            return cursor.get(index);
+        }
+
+        @Override
+        public void cancel() {
+            cursor.cancel();
+            diagnosis.stop(new GuardException(ErrorCode.CANCELLED));
+        }
+
+        /** The spill guard's stop. */
+        @Override
+        public void stop(GuardException reason) {
+            cursor.stop(reason);
+        }
+
+        @Override
+        public void close() {
+            cursor.close();
         }
     }
 

@@ -18,6 +18,15 @@ final class ErrorMapper {
     private ErrorMapper() {
     }
 
+    /**
+     * Whether the driver hid the error: DuckDB JDBC 2.0.0.1 with {@code jdbc_stream_results=true}
+     * replaces every runtime error of a streamed query (out of memory, conversion, overflow) by
+     * "Invalid result set", with no cause ({@link StreamedFailure} finds the real one).
+     */
+    static boolean isOpaque(SQLException e) {
+        return String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("invalid result set");
+    }
+
     static GuardException map(SQLException e) {
         LOG.log(Level.FINE, "DuckDB error", e);
         String text = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
@@ -25,9 +34,9 @@ final class ErrorMapper {
             return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT,
                     "The query needed more memory than this source allows; aggregate more or select fewer columns.", e);
         }
-        if (text.contains("invalid result set")) {
-            // DuckDB JDBC 2.0.0.1 with jdbc_stream_results=true replaces every runtime error of a
-            // streamed query (out of memory, conversion, overflow) by this text: the cause is lost
+        if (isOpaque(e)) {
+            // the cause is lost; StreamedFailure runs the plan again to find it, and this stays
+            // only when that cannot tell
             return new GuardException(ErrorCode.QUERY_FAILED, "The query failed while running: it may have needed more memory "
                     + "than this source allows, or a value could not be converted; aggregate more or use TRY_CAST.", e);
         }

@@ -15,7 +15,6 @@ import java.util.stream.Stream;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.jdbc.JdbcCursor;
 
 /**
  * Holds DuckDB's spill folder to its bound. DuckDB 2.0 does not enforce {@code max_temp_directory_size}
@@ -32,9 +31,15 @@ final class SpillGuard implements AutoCloseable {
 
     private final Path folder;
     private final long bound;
-    private final Set<JdbcCursor> running = ConcurrentHashMap.newKeySet();
+    private final Set<Query> running = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer;
     private ScheduledFuture<?> polling;
+
+    /** A running query the guard can stop: a call's cursor, or the re-run that diagnoses its failure. */
+    @FunctionalInterface
+    interface Query {
+        void stop(GuardException reason);
+    }
 
     SpillGuard(Path folder, long bound) {
         this.folder = folder;
@@ -47,27 +52,35 @@ final class SpillGuard implements AutoCloseable {
     }
 
     /** A query started: watch the folder while it runs. */
-    synchronized void started(JdbcCursor query) {
+    synchronized void started(Query query) {
         running.add(query);
         if (polling == null && !timer.isShutdown()) {
             polling = timer.scheduleWithFixedDelay(this::check, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         }
     }
 
-    /** A query ended: stop watching when none runs. */
-    synchronized void ended(JdbcCursor query) {
+    /**
+     * A query ended. Polling stops at the next tick that finds no query running, not here: calls
+     * that follow each other would otherwise schedule and cancel a task on the timer thread each.
+     */
+    void ended(Query query) {
         running.remove(query);
-        if (running.isEmpty() && polling != null) {
-            polling.cancel(false);
-            polling = null;
-        }
     }
 
     private void check() {
+        if (running.isEmpty()) {
+            synchronized (this) {
+                if (running.isEmpty() && polling != null) {
+                    polling.cancel(false); // idle: started() schedules it again
+                    polling = null;
+                }
+            }
+            return;
+        }
         long size = size(folder);
         if (size > bound) {
             LOG.fine(() -> "spill folder at " + size + " bytes, bound " + bound + ": stopping " + running.size() + " queries");
-            for (JdbcCursor query : running) {
+            for (Query query : running) {
                 query.stop(new GuardException(ErrorCode.EXCEEDED_DISK_LIMIT));
             }
         }

@@ -43,6 +43,21 @@ class CachingValidatorTest {
         assertThat(cache.size()).isEqualTo(1);
     }
 
+    /** A parameterless plan is reused as it is; a plan with parameters gets a copy per request, never the last one's values. */
+    @Test
+    void aPlanWithoutParametersIsReusedAsItIs() {
+        CachingValidator cache = new CachingValidator(delegate, 8);
+        QueryPlan first = cache.validate(QueryRequest.of("s", "SELECT 1"));
+        assertThat(cache.validate(QueryRequest.of("s", "SELECT 1"))).isSameAs(first);
+        assertThat(first.parameters()).isEmpty();
+        QueryPlan bound = cache.validate(QueryRequest.of("s", "SELECT ?", 1L));
+        QueryPlan other = cache.validate(QueryRequest.of("s", "SELECT ?", 2L));
+        assertThat(bound).isNotSameAs(other);
+        assertThat(bound.parameters()).containsExactly(1L);
+        assertThat(other.parameters()).containsExactly(2L);
+        assertThat(bound.uses()).isEqualTo(other.uses());
+    }
+
     @Test
     void aCachedPlanStillChecksTheParameterCount() {
         CachingValidator cache = new CachingValidator(delegate, 8);
