@@ -3,7 +3,6 @@ package dev.sqlguard.mysql.internal;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Collections;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Level;
@@ -15,12 +14,8 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.port.StatementValidator;
-import net.sf.jsqlparser.parser.CCJSqlParser;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
-import net.sf.jsqlparser.parser.ParseException;
-import net.sf.jsqlparser.parser.TokenMgrException;
+import dev.sqlguard.jdbc.ansi.OneStatement;
 import net.sf.jsqlparser.statement.Statement;
-import net.sf.jsqlparser.statement.Statements;
 import net.sf.jsqlparser.statement.select.Select;
 
 /**
@@ -100,28 +95,6 @@ public final class MySqlValidator implements StatementValidator {
 
     /** Parses on this thread: the fast grammar first, then the complex one, as parseStatements does. */
     static Statement parseOne(String sql) {
-        Statements statements;
-        try {
-            statements = parse(sql, false);
-        } catch (ParseException | TokenMgrException first) {
-            try {
-                statements = parse(sql, true);
-            } catch (ParseException | TokenMgrException e) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed as MySQL.");
-            }
-        }
-        List<Statement> list = statements == null ? List.of() : statements;
-        if (list.isEmpty()) {
-            throw new GuardException(ErrorCode.EMPTY_QUERY);
-        }
-        if (list.size() > 1) {
-            throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS);
-        }
-        return list.get(0);
-    }
-
-    private static Statements parse(String sql, boolean complex) throws ParseException {
-        CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(complex);
-        return parser.Statements();
+        return OneStatement.parse(sql, "The SQL could not be parsed as MySQL.");
     }
 }

@@ -82,14 +82,9 @@ import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
-import net.sf.jsqlparser.parser.CCJSqlParser;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
-import net.sf.jsqlparser.parser.ParseException;
-import net.sf.jsqlparser.parser.TokenMgrException;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
-import net.sf.jsqlparser.statement.Statements;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.Distinct;
@@ -337,29 +332,7 @@ public final class AnsiRenderer {
      * @throws GuardException SYNTAX_ERROR naming the engine, EMPTY_QUERY or MULTIPLE_STATEMENTS
      */
     public static Statement parseOne(String sql, AnsiDialect dialect) {
-        Statements statements;
-        try {
-            statements = parse(sql, false);
-        } catch (ParseException | TokenMgrException first) {
-            try {
-                statements = parse(sql, true);
-            } catch (ParseException | TokenMgrException e) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed as a " + dialect.engine() + " SELECT.");
-            }
-        }
-        List<Statement> list = statements == null ? List.of() : statements;
-        if (list.isEmpty()) {
-            throw new GuardException(ErrorCode.EMPTY_QUERY);
-        }
-        if (list.size() > 1) {
-            throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS);
-        }
-        return list.get(0);
-    }
-
-    private static Statements parse(String sql, boolean complex) throws ParseException {
-        CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(complex);
-        return parser.Statements();
+        return OneStatement.parse(sql, "The SQL could not be parsed as a " + dialect.engine() + " SELECT.");
     }
 
     /** Checks and renders one SELECT; the facts are those of this statement only (one call per instance). */
