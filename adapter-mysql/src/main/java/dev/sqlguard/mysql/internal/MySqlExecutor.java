@@ -3,17 +3,12 @@ package dev.sqlguard.mysql.internal;
 import static java.util.Objects.requireNonNull;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
@@ -34,6 +29,7 @@ import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
 import dev.sqlguard.jdbc.JdbcCursor;
+import dev.sqlguard.jdbc.JdbcParameters;
 
 /**
  * Runs rendered plans on pinned, server-side read-only connections. Before every query it asks the
@@ -130,7 +126,7 @@ public final class MySqlExecutor implements ExecutionPort {
                 statement = connection.prepareStatement(plan.executableSql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
                 statement.setFetchSize(Integer.MIN_VALUE);
                 statement.setQueryTimeout((int) Math.max(1, (plan.limits().timeout().toMillis() + 999) / 1000));
-                bind(statement, plan.parameters());
+                JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.LOCAL_TEMPORALS);
                 JdbcCursor cursor = JdbcCursor.over(connection, statement)
                         .deadline(deadline, watchdog)
                         .stopper(() -> {
@@ -274,36 +270,6 @@ public final class MySqlExecutor implements ExecutionPort {
                 throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session is not under the pinned limits, so no query was run.");
             }
             return rs.getLong(4);
-        }
-    }
-
-    private static void bind(PreparedStatement statement, List<Object> parameters) throws SQLException {
-        for (int i = 0; i < parameters.size(); i++) {
-            Object v = parameters.get(i);
-            int index = i + 1;
-            if (v == null) {
-                statement.setNull(index, java.sql.Types.NULL);
-            } else if (v instanceof String s) {
-                statement.setString(index, s);
-            } else if (v instanceof Boolean b) {
-                statement.setBoolean(index, b);
-            } else if (v instanceof Long l) {
-                statement.setLong(index, l);
-            } else if (v instanceof BigInteger b) {
-                statement.setBigDecimal(index, new BigDecimal(b));
-            } else if (v instanceof BigDecimal b) {
-                statement.setBigDecimal(index, b);
-            } else if (v instanceof Double d) {
-                statement.setDouble(index, d);
-            } else if (v instanceof LocalDate d) {
-                statement.setObject(index, d);
-            } else if (v instanceof LocalTime t) {
-                statement.setObject(index, t);
-            } else if (v instanceof LocalDateTime t) {
-                statement.setObject(index, t);
-            } else {
-                throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER, "Parameter " + index + " has an unsupported type.");
-            }
         }
     }
 

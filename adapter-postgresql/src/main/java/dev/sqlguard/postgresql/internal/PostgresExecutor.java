@@ -2,8 +2,6 @@ package dev.sqlguard.postgresql.internal;
 
 import static java.util.Objects.requireNonNull;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,7 +11,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
-import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -28,6 +26,7 @@ import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
 import dev.sqlguard.jdbc.JdbcCursor;
+import dev.sqlguard.jdbc.JdbcParameters;
 
 /**
  * Runs rendered plans on pinned, server-side read-only connections. Each query runs in its own
@@ -47,6 +46,8 @@ public final class PostgresExecutor implements ExecutionPort {
     static final int FETCH_SIZE = 256;
     /** How long a {@code pg_cancel_backend}, and the wait for a cancelled query to return, may take. */
     public static final Duration GRACE = Duration.ofMillis(500);
+    /** The date and time classes pgjdbc binds with {@code setObject}: the local ones and OffsetDateTime. */
+    private static final Set<Class<?>> TEMPORALS = Set.of(LocalDate.class, LocalTime.class, LocalDateTime.class, OffsetDateTime.class);
 
     private final HikariDataSource queries;
     private final HikariDataSource control;
@@ -85,7 +86,7 @@ public final class PostgresExecutor implements ExecutionPort {
             int pid = pin.verify(connection);
             statement = connection.prepareStatement(plan.executableSql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             statement.setFetchSize(FETCH_SIZE);
-            bind(statement, plan.parameters());
+            JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.OTHER, TEMPORALS);
             JdbcCursor cursor = JdbcCursor.over(connection, statement)
                     .deadline(deadline, watchdog)
                     .stopper(() -> {
@@ -171,34 +172,6 @@ public final class PostgresExecutor implements ExecutionPort {
             queries.evictConnection(connection);
         } else {
             JdbcCursor.closeQuietly(connection);
-        }
-    }
-
-    private static void bind(PreparedStatement statement, List<Object> parameters) throws SQLException {
-        for (int i = 0; i < parameters.size(); i++) {
-            Object v = parameters.get(i);
-            int index = i + 1;
-            if (v == null) {
-                statement.setNull(index, java.sql.Types.OTHER);
-            } else if (v instanceof String s) {
-                statement.setString(index, s);
-            } else if (v instanceof Boolean b) {
-                statement.setBoolean(index, b);
-            } else if (v instanceof Integer n) {
-                statement.setInt(index, n);
-            } else if (v instanceof Long l) {
-                statement.setLong(index, l);
-            } else if (v instanceof BigInteger b) {
-                statement.setBigDecimal(index, new BigDecimal(b));
-            } else if (v instanceof BigDecimal b) {
-                statement.setBigDecimal(index, b);
-            } else if (v instanceof Double d) {
-                statement.setDouble(index, d);
-            } else if (v instanceof LocalDate || v instanceof LocalTime || v instanceof LocalDateTime || v instanceof OffsetDateTime) {
-                statement.setObject(index, v);
-            } else {
-                throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER, "Parameter " + index + " has an unsupported type.");
-            }
         }
     }
 }

@@ -2,15 +2,9 @@ package dev.sqlguard.trino.internal;
 
 import static java.util.Objects.requireNonNull;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -23,6 +17,7 @@ import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
 import dev.sqlguard.jdbc.JdbcCursor;
+import dev.sqlguard.jdbc.JdbcParameters;
 
 /**
  * Runs rendered plans on Trino. Every query gets a connection of its own (a Trino JDBC connection
@@ -63,7 +58,7 @@ public final class TrinoExecutor implements ExecutionPort {
         PreparedStatement statement = null;
         try {
             statement = connection.prepareStatement(plan.executableSql());
-            bind(statement, plan.parameters());
+            JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.LOCAL_TEMPORALS);
         } catch (SQLException | RuntimeException e) {
             JdbcCursor.closeQuietly(statement);
             JdbcCursor.closeQuietly(connection);
@@ -80,33 +75,5 @@ public final class TrinoExecutor implements ExecutionPort {
                 .errors(SqlErrors::map)
                 .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
                 .start();
-    }
-
-    private static void bind(PreparedStatement statement, List<Object> parameters) throws SQLException {
-        for (int i = 0; i < parameters.size(); i++) {
-            Object v = parameters.get(i);
-            int index = i + 1;
-            if (v == null) {
-                statement.setNull(index, java.sql.Types.NULL);
-            } else if (v instanceof String s) {
-                statement.setString(index, s);
-            } else if (v instanceof Boolean b) {
-                statement.setBoolean(index, b);
-            } else if (v instanceof Integer n) {
-                statement.setInt(index, n);
-            } else if (v instanceof Long l) {
-                statement.setLong(index, l);
-            } else if (v instanceof BigInteger b) {
-                statement.setBigDecimal(index, new BigDecimal(b));
-            } else if (v instanceof BigDecimal b) {
-                statement.setBigDecimal(index, b);
-            } else if (v instanceof Double d) {
-                statement.setDouble(index, d);
-            } else if (v instanceof LocalDate || v instanceof LocalTime || v instanceof LocalDateTime) {
-                statement.setObject(index, v);
-            } else {
-                throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER, "Parameter " + index + " has an unsupported type.");
-            }
-        }
     }
 }
