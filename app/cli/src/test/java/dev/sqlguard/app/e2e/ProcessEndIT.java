@@ -2,12 +2,10 @@ package dev.sqlguard.app.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -42,27 +40,57 @@ class ProcessEndIT {
     void sigtermLeavesNoWorkingFolderBehind() throws Exception {
         Path home = Files.createDirectories(dir.resolve("home"));
         Path temp = Files.createDirectories(dir.resolve("tmp"));
+        Path stderr = dir.resolve("server-stderr.txt");
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-Djava.io.tmpdir=" + temp, "-jar", JarRunner.jar().toString(), "mcp")
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+                .directory(dir.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(stderr.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("SQLGUARD_"));
         builder.environment().put("HOME", home.toString());
         builder.environment().put("XDG_CACHE_HOME", home.resolve("cache").toString());
         Process server = builder.start();
         try {
-            BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
-            for (String line = err.readLine(); line != null && !line.contains("MCP server ready"); line = err.readLine()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+            while (!Files.readString(stderr).contains("MCP server ready")) {
                 // the demo database is built first
+                assertThat(server.isAlive()).as(() -> "the server ended before it was ready: " + tail(stderr)).isTrue();
+                assertThat(System.nanoTime()).as("the server never said it was ready").isLessThan(deadline);
+                Thread.sleep(20);
             }
             // two work folders: the engines' (DuckDB spills there) and the one for chart images
             assertThat(sqlguardEntries(temp)).as("the server's folders while it runs").hasSize(2)
                     .allSatisfy(n -> assertThat(n).startsWith("sqlguard-work-"));
 
             server.destroy(); // SIGTERM, stdin still open
-            server.waitFor();
-            assertThat(sqlguardEntries(temp)).as(() -> "left behind: " + tree(temp)).isEmpty();
+            int exit = server.waitFor();
+            // 143 is 128 + SIGTERM: the JVM ran its shutdown hooks and ended; anything else (a crash in
+            // native code while the engines close, say) skips hooks, and the failure shows the server's own words
+            assertThat(exit).as(() -> "exit status after SIGTERM; the server wrote: " + tail(stderr) + crashLogs()).isEqualTo(143);
+            assertThat(sqlguardEntries(temp)).as(() -> "left behind: " + tree(temp) + "; the server wrote: " + tail(stderr))
+                    .isEmpty();
         } finally {
             server.destroyForcibly();
+        }
+    }
+
+    /** The last lines the server wrote to stderr. */
+    private static String tail(Path stderr) {
+        try {
+            List<String> lines = Files.readAllLines(stderr);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (Exception e) {
+            return "(unreadable: " + e + ")";
+        }
+    }
+
+    /** The names of JVM crash logs the server left in its working directory, if any. */
+    private String crashLogs() {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<String> logs = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("hs_err")).toList();
+            return logs.isEmpty() ? "" : "; crash logs: " + logs;
+        } catch (Exception e) {
+            return "";
         }
     }
 }
