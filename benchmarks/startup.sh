@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process start-up of sqlguard against plain Java baselines (issue 15); see docs/performance.md.
-# Usage: benchmarks/startup.sh [ROUNDS] [WARMUP] [LABEL=JAR ...]   (default: 9 rounds, 2 warm-up, after=app/target/sqlguard.jar)
+# Usage: benchmarks/startup.sh [ROUNDS] [WARMUP] [LABEL=JAR[@JVM-FLAG...] ...]   (default: 9 rounds, 2 warm-up, after=app/target/sqlguard.jar)
+# Every case runs on the java found on PATH: PATH=/path/to/jdk-25/bin:$PATH benchmarks/startup.sh ... measures JDK 25.
 # Needs the jar built (./mvnw -q -DskipTests package) and the DuckDB JDBC jar in the local Maven repository.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -7,7 +7,10 @@ wall time and the median CPU time (user + system of the process and its children
 sqlguard case the ratio to its baseline: the median of the per-round ratios, and the ratio of
 the medians.
 
-Usage: startup.py ROUNDS WARMUP CLASSES_DIR DUCKDB_JAR LABEL=JAR [LABEL=JAR ...]
+Usage: startup.py ROUNDS WARMUP CLASSES_DIR DUCKDB_JAR LABEL=JAR[@FLAG...] [LABEL=JAR[@FLAG...] ...]
+
+JVM flags after the jar, separated by @, go before -jar: aot=app/target/sqlguard.jar@-XX:AOTCache=q.aot
+runs that jar with an AOT cache (JDK 25). Every case runs on the java found on PATH.
 """
 import json
 import os
@@ -60,15 +63,17 @@ def run_mcp(cmd):
 def main():
     rounds, warmup, classes, duckdb = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
     jars = [a.split("=", 1) for a in sys.argv[5:]]
+    jars = [(label, spec.split("@")) for label, spec in jars]
     cases = {
         "hello": (None, lambda: run(["java", "-cp", classes, "Hello"])),
         "duckdb-jdbc": (None, lambda: run(["java", "-cp", classes + os.pathsep + duckdb, "DuckDbOneQuery"])),
     }
-    for label, jar in jars:
-        cases[label + " --help"] = ("hello", lambda jar=jar: run(["java", "-jar", jar, "--help"]))
-        cases[label + " check"] = ("duckdb-jdbc", lambda jar=jar: run(["java", "-jar", jar, "check", "--sql", SQL]))
-        cases[label + " query"] = ("duckdb-jdbc", lambda jar=jar: run(["java", "-jar", jar, "query", "--sql", SQL]))
-        cases[label + " mcp initialize"] = ("duckdb-jdbc", lambda jar=jar: run_mcp(["java", "-jar", jar, "mcp"]))
+    for label, (jar, *flags) in jars:
+        java = ["java"] + flags + ["-jar", jar]
+        cases[label + " --help"] = ("hello", lambda java=java: run(java + ["--help"]))
+        cases[label + " check"] = ("duckdb-jdbc", lambda java=java: run(java + ["check", "--sql", SQL]))
+        cases[label + " query"] = ("duckdb-jdbc", lambda java=java: run(java + ["query", "--sql", SQL]))
+        cases[label + " mcp initialize"] = ("duckdb-jdbc", lambda java=java: run_mcp(java + ["mcp"]))
     samples = {name: [] for name in cases}
     for r in range(warmup + rounds):
         names = list(cases)

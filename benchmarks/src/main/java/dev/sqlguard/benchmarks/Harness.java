@@ -306,6 +306,7 @@ public final class Harness {
                 validation(engine, rounds);
                 nestedValidation(engine, rounds);
             }
+            MySqlThroughputBench.run(base + schema, user, password, policy, rounds);
         } finally {
             try (Connection c = DriverManager.getConnection(base, user, password); Statement s = c.createStatement()) {
                 s.execute("DROP DATABASE IF EXISTS " + schema);

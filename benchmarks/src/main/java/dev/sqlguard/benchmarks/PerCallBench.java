@@ -46,7 +46,7 @@ import dev.sqlguard.ports.EngineContext;
  */
 final class PerCallBench {
     static final String SMALL = "SELECT region, avg(amount) AS avg_amount, count(*) AS n FROM claims_small GROUP BY region";
-    private static final int THREADS = 8;
+    static final int THREADS = 8;
     private static final long PHASE_NANOS = 1_000_000_000L;
 
     private PerCallBench() {
@@ -230,7 +230,7 @@ final class PerCallBench {
      * in a loop, in random order per round, and reports both median rates and the median per-round
      * ratio (subject / baseline: higher is better for the subject).
      */
-    private static void throughput(ExecutorService pool, int rounds, String label, IntFunction<Runnable> subject,
+    static void throughput(ExecutorService pool, int rounds, String label, IntFunction<Runnable> subject,
                                    IntFunction<Runnable> baseline) throws Exception {
         phase(pool, subject); // warm the threads
         phase(pool, baseline);
