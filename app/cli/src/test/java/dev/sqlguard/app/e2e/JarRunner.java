@@ -71,6 +71,7 @@ final class JarRunner {
     private final Path workDir;
     private final Map<String, String> env = new HashMap<>();
     private final List<String> jvmOptions = new ArrayList<>();
+    private Path java = Path.of(System.getProperty("java.home"), "bin", "java");
 
     JarRunner(Path home, Path workDir) {
         this.home = home;
@@ -117,13 +118,19 @@ final class JarRunner {
         return this;
     }
 
+    /** The java launcher for the runs that follow (the test JVM's by default). */
+    JarRunner java(Path launcher) {
+        java = launcher;
+        return this;
+    }
+
     Run run(String... args) {
         return runWithInput(null, args);
     }
 
     Run runWithInput(String stdin, String... args) {
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(java.toString());
         command.add("-Xmx256m");
         command.addAll(jvmOptions);
         command.add("-jar");
