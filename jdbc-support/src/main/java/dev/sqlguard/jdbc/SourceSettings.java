@@ -49,6 +49,15 @@ public final class SourceSettings {
      * @param fold how the server compares schema names (identity where they are case-sensitive)
      */
     public static GuardrailPolicy allowlistIn(String engine, EngineConfig config, String schema, UnaryOperator<String> fold) {
+        return allowlistIn(engine, config, "defaultSchema", schema, fold);
+    }
+
+    /**
+     * {@link #allowlistIn(String, EngineConfig, String, UnaryOperator)} for an engine whose default
+     * schema is the setting {@code schemaKey}, which the message names.
+     */
+    public static GuardrailPolicy allowlistIn(String engine, EngineConfig config, String schemaKey, String schema,
+                                              UnaryOperator<String> fold) {
         GuardrailPolicy policy = config.policy();
         TableAllowlist tables = policy.tables();
         if (!tables.restricted()) {
@@ -56,7 +65,7 @@ public final class SourceSettings {
         }
         Optional<String> own = tables.defaultSchema();
         if (own.isPresent() && !own.get().equals(fold.apply(schema))) {
-            throw bad(config.sourceId(), "the allowlist's default schema differs from 'defaultSchema'.");
+            throw bad(config.sourceId(), "the allowlist's default schema differs from '" + schemaKey + "'.");
         }
         return policy.withTables(new TableAllowlist(Optional.of(schema), tables.tables(), tables.restricted()));
     }
