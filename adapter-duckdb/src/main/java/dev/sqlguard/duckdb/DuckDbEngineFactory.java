@@ -14,11 +14,11 @@ import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.duckdb.internal.DuckDbEngine;
 import dev.sqlguard.duckdb.internal.DuckDbSettings;
+import dev.sqlguard.ports.AbstractEngineFactory;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
-import dev.sqlguard.ports.EngineFactory;
 import dev.sqlguard.ports.PropertySpec;
 
 /**
@@ -29,7 +29,7 @@ import dev.sqlguard.ports.PropertySpec;
  * directory; {@code disabled} turns spilling off) and {@code maxTempSize} (default {@code 1GB}).
  * Memory and threads come from the policy's limits. See {@code docs/engines/duckdb.md}.
  */
-public final class DuckDbEngineFactory implements EngineFactory {
+public final class DuckDbEngineFactory extends AbstractEngineFactory {
     public static final String NAME = "duckdb";
     public static final String DATABASE = "database";
     public static final String TEMP_DIRECTORY = "tempDirectory";
@@ -63,19 +63,8 @@ public final class DuckDbEngineFactory implements EngineFactory {
                     "month", "CAST(date_trunc('month', {column}) AS DATE)",
                     "year", "CAST(date_trunc('year', {column}) AS DATE)"));
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<PropertySpec> properties() {
-        return PROPERTIES;
-    }
-
-    @Override
-    public EngineDialect dialect() {
-        return DIALECT;
+    public DuckDbEngineFactory() {
+        super(NAME, PROPERTIES, DIALECT);
     }
 
     @Override
