@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -57,11 +56,8 @@ public final class DuckDbEngineFactory extends AbstractEngineFactory {
             Optional.of("quantile_cont({column}, {fraction})"), List.of(
                     "Quote identifiers with double quotes and text with single quotes.",
                     "median(x) and quantile_cont(x, 0.9) compute medians and percentiles.",
-                    "Dates: DATE '2024-01-31', date_trunc('month', d), date_part('year', d)."), Map.of(
-                    "day", "CAST(date_trunc('day', {column}) AS DATE)",
-                    "week", "CAST(date_trunc('week', {column}) AS DATE)",
-                    "month", "CAST(date_trunc('month', {column}) AS DATE)",
-                    "year", "CAST(date_trunc('year', {column}) AS DATE)"));
+                    "Dates: DATE '2024-01-31', date_trunc('month', d), date_part('year', d)."),
+            EngineDialect.dateTruncBuckets("DATE"));
 
     public DuckDbEngineFactory() {
         super(NAME, PROPERTIES, DIALECT);

@@ -59,15 +59,15 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
     static final long ROW_COUNT_BUDGET_MILLIS = 2_000;
 
     private static final List<PropertySpec> PROPERTIES = List.of(
-            PropertySpec.required(MySqlSettings.URL, "jdbc:mysql://host[:port][/database][?property=value&...], one plain host. "
+            PropertySpec.required(SourceSettings.URL, "jdbc:mysql://host[:port][/database][?property=value&...], one plain host. "
                     + "Only TLS, timeout and time-zone properties are accepted in the URL."),
-            PropertySpec.required(MySqlSettings.USERNAME, "The database account; give it SELECT on the allowlisted tables only."),
-            PropertySpec.optional(MySqlSettings.PASSWORD, "empty", "The account's password.").asSensitive(),
-            PropertySpec.optional(MySqlSettings.DEFAULT_SCHEMA, "the URL's database",
+            PropertySpec.required(SourceSettings.USERNAME, "The database account; give it SELECT on the allowlisted tables only."),
+            PropertySpec.optional(SourceSettings.PASSWORD, "empty", "The account's password.").asSensitive(),
+            PropertySpec.optional(SourceSettings.DEFAULT_SCHEMA, "the URL's database",
                     "The database unqualified table names resolve to; it or the URL's database is required."),
-            PropertySpec.optional(MySqlSettings.REQUIRE_READ_ONLY_ACCOUNT, "false",
+            PropertySpec.optional(SourceSettings.REQUIRE_READ_ONLY_ACCOUNT, "false",
                     "true refuses to start when the account holds any privilege beyond reading; false only warns."),
-            PropertySpec.optional(MySqlSettings.POOL_SIZE, Integer.toString(MySqlSettings.DEFAULT_POOL_SIZE),
+            PropertySpec.optional(SourceSettings.POOL_SIZE, Integer.toString(SourceSettings.DEFAULT_POOL_SIZE),
                     "Connections in the query pool, 1 to 64."),
             PropertySpec.optional(MySqlSettings.MAX_CONCURRENT_QUERIES, "poolSize",
                     "Queries of this source on the server at once, running or killed and still unwinding, 1 to 256; past it a call is refused (retryable)."));

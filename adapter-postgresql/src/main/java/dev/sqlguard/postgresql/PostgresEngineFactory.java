@@ -56,16 +56,16 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
     static final int PLANS = 512;
 
     private static final List<PropertySpec> PROPERTIES = List.of(
-            PropertySpec.required(PostgresSettings.URL, "jdbc:postgresql://host[:port]/database[?property=value&...], one plain host. "
+            PropertySpec.required(SourceSettings.URL, "jdbc:postgresql://host[:port]/database[?property=value&...], one plain host. "
                     + "Only TLS and timeout properties are accepted in the URL."),
-            PropertySpec.required(PostgresSettings.USERNAME, "The database role; give it SELECT on the allowlisted tables only."),
-            PropertySpec.optional(PostgresSettings.PASSWORD, "empty", "The role's password.").asSensitive(),
-            PropertySpec.optional(PostgresSettings.DEFAULT_SCHEMA, PostgresSettings.DEFAULT_SCHEMA_VALUE,
+            PropertySpec.required(SourceSettings.USERNAME, "The database role; give it SELECT on the allowlisted tables only."),
+            PropertySpec.optional(SourceSettings.PASSWORD, "empty", "The role's password.").asSensitive(),
+            PropertySpec.optional(SourceSettings.DEFAULT_SCHEMA, PostgresSettings.DEFAULT_SCHEMA_VALUE,
                     "The schema unqualified table names resolve to (after pg_catalog, which always comes first)."),
-            PropertySpec.optional(PostgresSettings.REQUIRE_READ_ONLY_ACCOUNT, "true",
+            PropertySpec.optional(SourceSettings.REQUIRE_READ_ONLY_ACCOUNT, "true",
                     "true refuses to start when the role can write, owns tables, is a superuser or reaches server files or programs;"
                             + " false only warns."),
-            PropertySpec.optional(PostgresSettings.POOL_SIZE, Integer.toString(PostgresSettings.DEFAULT_POOL_SIZE),
+            PropertySpec.optional(SourceSettings.POOL_SIZE, Integer.toString(SourceSettings.DEFAULT_POOL_SIZE),
                     "Connections in the query pool, 1 to 64."));
 
     /**
@@ -79,11 +79,7 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
             "Dates: DATE '2024-01-31', date_trunc('month', d), d + INTERVAL '7 days', EXTRACT(YEAR FROM d).",
             "Median: percentile_cont(0.5) WITHIN GROUP (ORDER BY x). Casts: CAST(x AS numeric(12,2)) or x::numeric.",
             "No regular-expression operators (~), JSON operators or array subscripts; use LIKE or ILIKE."), Map.of())
-            .withDateBuckets(Map.of(
-                    "day", "CAST(date_trunc('day', {column}) AS date)",
-                    "week", "CAST(date_trunc('week', {column}) AS date)",
-                    "month", "CAST(date_trunc('month', {column}) AS date)",
-                    "year", "CAST(date_trunc('year', {column}) AS date)"));
+            .withDateBuckets(EngineDialect.dateTruncBuckets("date"));
 
     public PostgresEngineFactory() {
         super("postgresql", PROPERTIES, DIALECT);

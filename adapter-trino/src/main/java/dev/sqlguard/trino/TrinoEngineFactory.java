@@ -68,11 +68,7 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
             "Dates: DATE '2024-01-31', date_trunc('month', d), d + INTERVAL '7' DAY, EXTRACT(YEAR FROM d), year(d).",
             "Median: approx_percentile(x, 0.5). Casts: CAST(x AS decimal(12,2)); no ::, ILIKE or DISTINCT ON.",
             "No regular expressions, lambdas, arrays, JSON or table functions; use LIKE and CASE."), Map.of())
-            .withDateBuckets(Map.of(
-                    "day", "CAST(date_trunc('day', {column}) AS date)",
-                    "week", "CAST(date_trunc('week', {column}) AS date)",
-                    "month", "CAST(date_trunc('month', {column}) AS date)",
-                    "year", "CAST(date_trunc('year', {column}) AS date)"));
+            .withDateBuckets(EngineDialect.dateTruncBuckets("date"));
 
     public TrinoEngineFactory() {
         super("trino", PROPERTIES, DIALECT);

@@ -43,4 +43,13 @@ class SourceSettingsTest {
         assertThat(SourceSettings.allowlistIn("mysql", config(folded), "Sales", s -> s.toLowerCase(java.util.Locale.ROOT))
                 .tables().defaultSchema()).contains("sales"); // the allowlist folds names itself
     }
+
+    @Test
+    void thePoolSizeIsAWholeNumberFromOneTo64() {
+        GuardrailPolicy policy = GuardrailPolicy.defaults();
+        assertThat(SourceSettings.poolSize(new EngineConfig("sales", Map.of(), policy))).isEqualTo(SourceSettings.DEFAULT_POOL_SIZE).isEqualTo(4);
+        assertThat(SourceSettings.poolSize(new EngineConfig("sales", Map.of(SourceSettings.POOL_SIZE, " 64 "), policy))).isEqualTo(64);
+        assertThatThrownBy(() -> SourceSettings.poolSize(new EngineConfig("sales", Map.of("poolSize", "65"), policy)))
+                .hasMessage("Source 'sales': 'poolSize' must be a whole number from 1 to 64.");
+    }
 }
