@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -14,11 +13,11 @@ import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.duckdb.internal.DuckDbEngine;
 import dev.sqlguard.duckdb.internal.DuckDbSettings;
+import dev.sqlguard.ports.AbstractEngineFactory;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
-import dev.sqlguard.ports.EngineFactory;
 import dev.sqlguard.ports.PropertySpec;
 
 /**
@@ -29,7 +28,7 @@ import dev.sqlguard.ports.PropertySpec;
  * directory; {@code disabled} turns spilling off) and {@code maxTempSize} (default {@code 1GB}).
  * Memory and threads come from the policy's limits. See {@code docs/engines/duckdb.md}.
  */
-public final class DuckDbEngineFactory implements EngineFactory {
+public final class DuckDbEngineFactory extends AbstractEngineFactory {
     public static final String NAME = "duckdb";
     public static final String DATABASE = "database";
     public static final String TEMP_DIRECTORY = "tempDirectory";
@@ -57,25 +56,11 @@ public final class DuckDbEngineFactory implements EngineFactory {
             Optional.of("quantile_cont({column}, {fraction})"), List.of(
                     "Quote identifiers with double quotes and text with single quotes.",
                     "median(x) and quantile_cont(x, 0.9) compute medians and percentiles.",
-                    "Dates: DATE '2024-01-31', date_trunc('month', d), date_part('year', d)."), Map.of(
-                    "day", "CAST(date_trunc('day', {column}) AS DATE)",
-                    "week", "CAST(date_trunc('week', {column}) AS DATE)",
-                    "month", "CAST(date_trunc('month', {column}) AS DATE)",
-                    "year", "CAST(date_trunc('year', {column}) AS DATE)"));
+                    "Dates: DATE '2024-01-31', date_trunc('month', d), date_part('year', d)."),
+            EngineDialect.dateTruncBuckets("DATE"));
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<PropertySpec> properties() {
-        return PROPERTIES;
-    }
-
-    @Override
-    public EngineDialect dialect() {
-        return DIALECT;
+    public DuckDbEngineFactory() {
+        super(NAME, PROPERTIES, DIALECT);
     }
 
     @Override

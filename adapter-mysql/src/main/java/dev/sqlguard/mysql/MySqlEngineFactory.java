@@ -7,12 +7,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -22,20 +21,25 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
+import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.mysql.internal.CatalogLoader;
-import dev.sqlguard.mysql.internal.MySqlEngine;
 import dev.sqlguard.mysql.internal.MySqlExecutor;
 import dev.sqlguard.mysql.internal.MySqlSettings;
 import dev.sqlguard.mysql.internal.MySqlValidator;
 import dev.sqlguard.mysql.internal.PrivilegeAudit;
 import dev.sqlguard.mysql.internal.SchemaSnapshot;
 import dev.sqlguard.mysql.internal.ServerFlavor;
+import dev.sqlguard.ports.AbstractEngineFactory;
+import dev.sqlguard.ports.ComposedEngine;
 import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
-import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.EngineParts;
+import dev.sqlguard.ports.EngineResources;
 import dev.sqlguard.ports.PropertySpec;
+import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
 
@@ -48,22 +52,22 @@ import dev.sqlguard.jdbc.Watchdogs;
  * {@code maxConcurrentQueries} (default: the pool size). The policy must
  * carry a restricted table allowlist. See {@code docs/engines/mysql.md}.
  */
-public final class MySqlEngineFactory implements EngineFactory {
+public final class MySqlEngineFactory extends AbstractEngineFactory {
     private static final Logger LOG = Logger.getLogger(MySqlEngineFactory.class.getName());
 
     /** Time at startup for exact row counts of the allowlisted tables, over all of them. */
     static final long ROW_COUNT_BUDGET_MILLIS = 2_000;
 
     private static final List<PropertySpec> PROPERTIES = List.of(
-            PropertySpec.required(MySqlSettings.URL, "jdbc:mysql://host[:port][/database][?property=value&...], one plain host. "
+            PropertySpec.required(SourceSettings.URL, "jdbc:mysql://host[:port][/database][?property=value&...], one plain host. "
                     + "Only TLS, timeout and time-zone properties are accepted in the URL."),
-            PropertySpec.required(MySqlSettings.USERNAME, "The database account; give it SELECT on the allowlisted tables only."),
-            PropertySpec.optional(MySqlSettings.PASSWORD, "empty", "The account's password.").asSensitive(),
-            PropertySpec.optional(MySqlSettings.DEFAULT_SCHEMA, "the URL's database",
+            PropertySpec.required(SourceSettings.USERNAME, "The database account; give it SELECT on the allowlisted tables only."),
+            PropertySpec.optional(SourceSettings.PASSWORD, "empty", "The account's password.").asSensitive(),
+            PropertySpec.optional(SourceSettings.DEFAULT_SCHEMA, "the URL's database",
                     "The database unqualified table names resolve to; it or the URL's database is required."),
-            PropertySpec.optional(MySqlSettings.REQUIRE_READ_ONLY_ACCOUNT, "false",
+            PropertySpec.optional(SourceSettings.REQUIRE_READ_ONLY_ACCOUNT, "false",
                     "true refuses to start when the account holds any privilege beyond reading; false only warns."),
-            PropertySpec.optional(MySqlSettings.POOL_SIZE, Integer.toString(MySqlSettings.DEFAULT_POOL_SIZE),
+            PropertySpec.optional(SourceSettings.POOL_SIZE, Integer.toString(SourceSettings.DEFAULT_POOL_SIZE),
                     "Connections in the query pool, 1 to 64."),
             PropertySpec.optional(MySqlSettings.MAX_CONCURRENT_QUERIES, "poolSize",
                     "Queries of this source on the server at once, running or killed and still unwinding, 1 to 256; past it a call is refused (retryable)."));
@@ -81,19 +85,8 @@ public final class MySqlEngineFactory implements EngineFactory {
             "month", "SUBDATE(DATE({column}), DAYOFMONTH({column}) - 1)",
             "year", "MAKEDATE(YEAR({column}), 1)"));
 
-    @Override
-    public String name() {
-        return "mysql";
-    }
-
-    @Override
-    public List<PropertySpec> properties() {
-        return PROPERTIES;
-    }
-
-    @Override
-    public EngineDialect dialect() {
-        return DIALECT;
+    public MySqlEngineFactory() {
+        super("mysql", PROPERTIES, DIALECT);
     }
 
     @Override
@@ -134,14 +127,13 @@ public final class MySqlEngineFactory implements EngineFactory {
             throw startupFailure(source, e);
         }
 
-        // two threads: a deadline kill must not wait behind a watch of a killed query on a hung server
-        ScheduledExecutorService watchdog = Watchdogs.forSource("mysql", source, 2);
-        HikariDataSource queries = null;
-        MySqlExecutor.KillChannel control = null;
+        EngineResources resources = new EngineResources();
         try {
+            // two threads: a deadline kill must not wait behind a watch of a killed query on a hung server
+            ScheduledExecutorService watchdog = resources.add(Watchdogs.forSource("mysql", source, 2), ExecutorService::shutdownNow);
             String pinSql = flavor.pinSql(pins);
             // the kill path's connection is reserved first, so a full server cannot lock it out later
-            control = new MySqlExecutor.KillChannel(() -> {
+            MySqlExecutor.KillChannel control = resources.add(new MySqlExecutor.KillChannel(() -> {
                 Connection c = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings, timeoutMillis));
                 try (Statement s = c.createStatement()) {
                     s.execute(pinSql);
@@ -150,26 +142,18 @@ public final class MySqlEngineFactory implements EngineFactory {
                     throw e;
                 }
                 return c;
-            }, watchdog);
-            queries = pool(settings, source + "-queries", settings.poolSize(), pinSql, timeoutMillis);
+            }, watchdog));
+            HikariDataSource queries = resources.add(pool(settings, source + "-queries", settings.poolSize(), pinSql, timeoutMillis));
             MySqlExecutor executor = new MySqlExecutor(queries, control, flavor, pins, watchdog, settings.maxConcurrentQueries());
             try (Connection c = queries.getConnection()) {
                 executor.verifySessionForStartup(c);
             }
             Optional<Long> hint = flavor == ServerFlavor.MYSQL ? Optional.of(timeoutMillis) : Optional.empty();
-            MySqlValidator validator = new MySqlValidator(source, schema, policy, hint);
-            return new MySqlEngine(source, policy, validator, executor, schema, queries, control, watchdog);
+            CachingValidator validator = new CachingValidator(new MySqlValidator(source, schema, policy, hint));
+            return new ComposedEngine(new EngineParts(source, policy, validator, executor, CatalogLoader.view(schema, policy),
+                    EngineCapability.all()), resources);
         } catch (SQLException | RuntimeException e) {
-            watchdog.shutdownNow();
-            if (queries != null) {
-                queries.close();
-            }
-            if (control != null) {
-                control.close();
-            }
-            if (e instanceof GuardException g) {
-                throw g;
-            }
+            resources.close();
             throw startupFailure(source, e);
         }
     }
@@ -199,18 +183,11 @@ public final class MySqlEngineFactory implements EngineFactory {
     }
 
     private static GuardException startupFailure(String source, Exception e) {
-        Throwable root = e;
-        while (root.getCause() != null && !(root instanceof SQLException)) {
-            root = root.getCause();
-        }
-        if (root instanceof SQLException s && (s.getErrorCode() == 1045 || s.getErrorCode() == 1698)) {
-            return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': the database refused the login.", e);
-        }
-        if (root instanceof SQLException s && (s.getErrorCode() == 1044 || s.getErrorCode() == 1049)) {
-            return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': the account cannot use the configured database.", e);
-        }
-        LOG.log(Level.FINE, "startup failed", e);
-        return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "Source '" + source + "': the database could not be reached.", e);
+        return JdbcStartup.failure(source, e, s -> switch (s.getErrorCode()) {
+            case 1045, 1698 -> Optional.of("the database refused the login.");
+            case 1044, 1049 -> Optional.of("the account cannot use the configured database.");
+            default -> Optional.empty();
+        }, "the database could not be reached.");
     }
 
     private static HikariDataSource pool(MySqlSettings settings, String name, int size, String pinSql, long timeoutMillis) {
@@ -282,8 +259,4 @@ public final class MySqlEngineFactory implements EngineFactory {
         return p;
     }
 
-    @Override
-    public String toString() {
-        return "MySqlEngineFactory[" + name().toLowerCase(Locale.ROOT) + "]";
-    }
 }

@@ -19,6 +19,7 @@ import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.mysql.internal.MySqlSettings;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
@@ -110,7 +111,7 @@ class MySqlEngineFactoryTest {
                 props("jdbc:mysql://db.example:3307/app?sslMode=REQUIRED&connectTimeout=5000"), POLICY));
         assertThat(s.jdbcUrl()).isEqualTo("jdbc:mysql://db.example:3307/app?connectTimeout=5000&sslMode=REQUIRED");
         assertThat(s.schema()).isEqualTo("app");
-        assertThat(s.poolSize()).isEqualTo(MySqlSettings.DEFAULT_POOL_SIZE);
+        assertThat(s.poolSize()).isEqualTo(SourceSettings.DEFAULT_POOL_SIZE);
         assertThat(s.requireReadOnlyAccount()).isFalse();
         assertThat(s.toString()).doesNotContain("pw-in-test-only");
         Map<String, String> withSchema = props("jdbc:mysql://h");

@@ -4,14 +4,13 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -20,22 +19,27 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.port.CachingValidator;
+import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.postgresql.internal.CatalogLoader;
 import dev.sqlguard.postgresql.internal.FunctionCatalog;
-import dev.sqlguard.postgresql.internal.PostgresEngine;
 import dev.sqlguard.postgresql.internal.PostgresExecutor;
 import dev.sqlguard.postgresql.internal.PostgresSettings;
 import dev.sqlguard.postgresql.internal.PostgresValidator;
 import dev.sqlguard.postgresql.internal.PrivilegeAudit;
 import dev.sqlguard.postgresql.internal.SessionPin;
+import dev.sqlguard.ports.AbstractEngineFactory;
+import dev.sqlguard.ports.ComposedEngine;
 import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
-import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.EngineParts;
+import dev.sqlguard.ports.EngineResources;
 import dev.sqlguard.ports.PropertySpec;
 
 /**
@@ -46,20 +50,22 @@ import dev.sqlguard.ports.PropertySpec;
  * {@code requireReadOnlyAccount} (default true) and {@code poolSize} (default 4). The policy must
  * carry a table allowlist. See {@code docs/engines/postgresql.md}.
  */
-public final class PostgresEngineFactory implements EngineFactory {
+public final class PostgresEngineFactory extends AbstractEngineFactory {
     private static final Logger LOG = Logger.getLogger(PostgresEngineFactory.class.getName());
+    /** Plans kept by the validator's cache. */
+    static final int PLANS = 512;
 
     private static final List<PropertySpec> PROPERTIES = List.of(
-            PropertySpec.required(PostgresSettings.URL, "jdbc:postgresql://host[:port]/database[?property=value&...], one plain host. "
+            PropertySpec.required(SourceSettings.URL, "jdbc:postgresql://host[:port]/database[?property=value&...], one plain host. "
                     + "Only TLS and timeout properties are accepted in the URL."),
-            PropertySpec.required(PostgresSettings.USERNAME, "The database role; give it SELECT on the allowlisted tables only."),
-            PropertySpec.optional(PostgresSettings.PASSWORD, "empty", "The role's password.").asSensitive(),
-            PropertySpec.optional(PostgresSettings.DEFAULT_SCHEMA, PostgresSettings.DEFAULT_SCHEMA_VALUE,
+            PropertySpec.required(SourceSettings.USERNAME, "The database role; give it SELECT on the allowlisted tables only."),
+            PropertySpec.optional(SourceSettings.PASSWORD, "empty", "The role's password.").asSensitive(),
+            PropertySpec.optional(SourceSettings.DEFAULT_SCHEMA, PostgresSettings.DEFAULT_SCHEMA_VALUE,
                     "The schema unqualified table names resolve to (after pg_catalog, which always comes first)."),
-            PropertySpec.optional(PostgresSettings.REQUIRE_READ_ONLY_ACCOUNT, "true",
+            PropertySpec.optional(SourceSettings.REQUIRE_READ_ONLY_ACCOUNT, "true",
                     "true refuses to start when the role can write, owns tables, is a superuser or reaches server files or programs;"
                             + " false only warns."),
-            PropertySpec.optional(PostgresSettings.POOL_SIZE, Integer.toString(PostgresSettings.DEFAULT_POOL_SIZE),
+            PropertySpec.optional(SourceSettings.POOL_SIZE, Integer.toString(SourceSettings.DEFAULT_POOL_SIZE),
                     "Connections in the query pool, 1 to 64."));
 
     /**
@@ -73,25 +79,10 @@ public final class PostgresEngineFactory implements EngineFactory {
             "Dates: DATE '2024-01-31', date_trunc('month', d), d + INTERVAL '7 days', EXTRACT(YEAR FROM d).",
             "Median: percentile_cont(0.5) WITHIN GROUP (ORDER BY x). Casts: CAST(x AS numeric(12,2)) or x::numeric.",
             "No regular-expression operators (~), JSON operators or array subscripts; use LIKE or ILIKE."), Map.of())
-            .withDateBuckets(Map.of(
-                    "day", "CAST(date_trunc('day', {column}) AS date)",
-                    "week", "CAST(date_trunc('week', {column}) AS date)",
-                    "month", "CAST(date_trunc('month', {column}) AS date)",
-                    "year", "CAST(date_trunc('year', {column}) AS date)"));
+            .withDateBuckets(EngineDialect.dateTruncBuckets("date"));
 
-    @Override
-    public String name() {
-        return "postgresql";
-    }
-
-    @Override
-    public List<PropertySpec> properties() {
-        return PROPERTIES;
-    }
-
-    @Override
-    public EngineDialect dialect() {
-        return DIALECT;
+    public PostgresEngineFactory() {
+        super("postgresql", PROPERTIES, DIALECT);
     }
 
     @Override
@@ -99,9 +90,9 @@ public final class PostgresEngineFactory implements EngineFactory {
         config.check(PROPERTIES);
         PostgresSettings settings = PostgresSettings.parse(config);
         String source = config.sourceId();
-        GuardrailPolicy policy = SourceSettings.allowlistIn(name(), config, settings.schema(), schema -> schema);
-        FunctionCatalog.checkPolicy(source, policy.functions());
-        policy = policy.withFunctions(policy.functionsOr(FunctionCatalog.defaults()));
+        GuardrailPolicy allowlisted = SourceSettings.allowlistIn(name(), config, settings.schema(), schema -> schema);
+        FunctionCatalog.checkPolicy(source, allowlisted.functions());
+        GuardrailPolicy policy = allowlisted.withFunctions(allowlisted.functionsOr(FunctionCatalog.defaults()));
 
         SchemaSnapshot schema;
         SessionPin pin;
@@ -126,31 +117,26 @@ public final class PostgresEngineFactory implements EngineFactory {
             throw startupFailure(source, e);
         }
 
-        // two threads: a pg_cancel_backend to a slow server must not hold up another query's deadline
-        ScheduledExecutorService watchdog = Watchdogs.forSource(name(), source, 2);
-        List<HikariDataSource> pools = new ArrayList<>();
+        EngineResources resources = new EngineResources();
         try {
-            HikariDataSource queries = pool(settings, source + "-queries", settings.poolSize(), pin, 5_000);
-            pools.add(queries);
+            // two threads: a pg_cancel_backend to a slow server must not hold up another query's deadline
+            ScheduledExecutorService watchdog = resources.add(Watchdogs.forSource(name(), source, 2), ExecutorService::shutdownNow);
+            HikariDataSource queries = resources.add(pool(settings, source + "-queries", settings.poolSize(), pin, 5_000));
             // a cancel waits at most the executor's grace for a control connection
-            HikariDataSource control = pool(settings, source + "-control", 2, pin, PostgresExecutor.GRACE.toMillis());
-            pools.add(control);
+            HikariDataSource control = resources.add(pool(settings, source + "-control", 2, pin, PostgresExecutor.GRACE.toMillis()));
             PostgresExecutor executor = new PostgresExecutor(queries, control, pin, watchdog);
             try (Connection c = queries.getConnection()) {
                 pin.verify(c);
                 c.rollback();
             }
             // EXPLAIN gets a pool of its own, so a burst of validations never delays a pg_cancel_backend
-            HikariDataSource explain = pool(settings, source + "-explain", 2, pin, 5_000);
-            pools.add(explain);
-            PostgresValidator validator = new PostgresValidator(source, schema, policy, explain);
-            return new PostgresEngine(source, policy, validator, executor, schema, pools, watchdog);
+            HikariDataSource explain = resources.add(pool(settings, source + "-explain", 2, pin, 5_000));
+            CachingValidator validator = new CachingValidator(new PostgresValidator(source, schema, policy, explain), PLANS);
+            // row counts are the planner's estimates at startup
+            return new ComposedEngine(new EngineParts(source, policy, validator, executor, () -> schema.describe(policy),
+                    EngineCapability.all()), resources);
         } catch (SQLException | RuntimeException e) {
-            watchdog.shutdownNow();
-            pools.forEach(HikariDataSource::close);
-            if (e instanceof GuardException g) {
-                throw g;
-            }
+            resources.close();
             throw startupFailure(source, e);
         }
     }
@@ -170,19 +156,14 @@ public final class PostgresEngineFactory implements EngineFactory {
     }
 
     private static GuardException startupFailure(String source, Exception e) {
-        Throwable root = e;
-        while (root.getCause() != null && !(root instanceof SQLException)) {
-            root = root.getCause();
-        }
-        String state = root instanceof SQLException s && s.getSQLState() != null ? s.getSQLState() : "";
-        if (state.startsWith("28")) {
-            return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': the database refused the login.", e);
-        }
-        if (state.equals("3D000") || state.equals("42501")) {
-            return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': the role cannot use the configured database.", e);
-        }
-        LOG.log(Level.FINE, "startup failed", e);
-        return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "Source '" + source + "': the database could not be reached.", e);
+        return JdbcStartup.failure(source, e, s -> {
+            String state = s.getSQLState() != null ? s.getSQLState() : "";
+            if (state.startsWith("28")) {
+                return Optional.of("the database refused the login.");
+            }
+            return state.equals("3D000") || state.equals("42501") ? Optional.of("the role cannot use the configured database.")
+                    : Optional.empty();
+        }, "the database could not be reached.");
     }
 
     private static HikariDataSource pool(PostgresSettings settings, String name, int size, SessionPin pin, long checkoutMillis) {
@@ -229,8 +210,4 @@ public final class PostgresEngineFactory implements EngineFactory {
         return p;
     }
 
-    @Override
-    public String toString() {
-        return "PostgresEngineFactory[postgresql]";
-    }
 }

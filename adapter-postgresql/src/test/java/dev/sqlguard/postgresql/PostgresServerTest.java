@@ -29,8 +29,9 @@ import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.domain.port.ResultCursor;
-import dev.sqlguard.postgresql.internal.PostgresEngine;
+import dev.sqlguard.postgresql.internal.PostgresExecutor;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
@@ -66,10 +67,19 @@ class PostgresServerTest {
                 Set.of(), Set.of(), Set.of(), limits);
     }
 
-    private PostgresEngine engine(boolean admin, Map<String, String> extra, Limits limits) {
+    /** How many plans the engine's validator caches. */
+    private static int cachedPlans(Engine engine) {
+        return ((CachingValidator) engine.validator()).size();
+    }
+
+    private static PostgresExecutor executor(Engine engine) {
+        return (PostgresExecutor) engine.execution();
+    }
+
+    private Engine engine(boolean admin, Map<String, String> extra, Limits limits) {
         Map<String, String> p = new java.util.HashMap<>(TestServer.properties(server, schema, admin));
         p.putAll(extra);
-        return (PostgresEngine) new PostgresEngineFactory().create(new EngineConfig("srv", p, policy(limits)), EngineContext.of(Path.of("target")));
+        return new PostgresEngineFactory().create(new EngineConfig("srv", p, policy(limits)), EngineContext.of(Path.of("target")));
     }
 
     @Test
@@ -178,11 +188,11 @@ class PostgresServerTest {
     /** One plan per SQL text, checked once (EXPLAIN included) and bound to each call's parameters; refusals are not kept. */
     @Test
     void plansAreCachedPerTextAndBoundPerCall() {
-        try (PostgresEngine engine = engine(false, Map.of(), Limits.defaults())) {
+        try (Engine engine = engine(false, Map.of(), Limits.defaults())) {
             String sql = "SELECT count(*) AS n FROM claims WHERE id > ?";
             QueryPlan first = engine.validator().validate(QueryRequest.of("srv", sql, 10L));
             QueryPlan second = engine.validator().validate(QueryRequest.of("srv", sql, 50L));
-            assertThat(engine.cachedPlans()).isEqualTo(1);
+            assertThat(cachedPlans(engine)).isEqualTo(1);
             assertThat(first.parameters()).containsExactly(10L);
             assertThat(second.parameters()).containsExactly(50L);
             assertThat(second.executableSql()).isEqualTo(first.executableSql());
@@ -192,7 +202,7 @@ class PostgresServerTest {
                 assertThatThrownBy(() -> engine.validator().validate(QueryRequest.of("srv", "SELECT pg_sleep(1)")))
                         .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED));
             }
-            assertThat(engine.cachedPlans()).isEqualTo(1);
+            assertThat(cachedPlans(engine)).isEqualTo(1);
             try (ResultCursor cursor = engine.execution().execute(second)) {
                 assertThat(cursor.next()).isTrue();
                 assertThat(((Number) cursor.get(0)).longValue()).isEqualTo(10);
@@ -231,7 +241,7 @@ class PostgresServerTest {
 
     @Test
     void theDeadlineStopsTheQueryOnTheServer() throws Exception {
-        try (PostgresEngine engine = engine(false, Map.of(), Limits.defaults().withTimeout(Duration.ofSeconds(1)))) {
+        try (Engine engine = engine(false, Map.of(), Limits.defaults().withTimeout(Duration.ofSeconds(1)))) {
             String marker = marker();
             QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", runaway(marker)));
             assertThatThrownBy(() -> {
@@ -251,19 +261,19 @@ class PostgresServerTest {
 
     @Test
     void aCutResultStopsTheQueryAndNeverReachesTheClient() throws Exception {
-        try (PostgresEngine engine = engine(false, Map.of(), Limits.defaults().withMaxRows(1_000_000).withTimeout(Duration.ofSeconds(60)))) {
+        try (Engine engine = engine(false, Map.of(), Limits.defaults().withMaxRows(1_000_000).withTimeout(Duration.ofSeconds(60)))) {
             String marker = marker();
             // 60^5 = 777,600,000 rows, streamed: only a few are read before the cursor is closed
             QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", "SELECT a.id AS " + marker
                     + " FROM claims a CROSS JOIN claims b CROSS JOIN claims c CROSS JOIN claims d CROSS JOIN claims e"));
-            long before = engine.executor().cancelsSent();
+            long before = executor(engine).cancelsSent();
             ResultCursor cursor = engine.execution().execute(plan);
             for (int i = 0; i < 3; i++) {
                 assertThat(cursor.next()).isTrue();
             }
             cursor.close();
             awaitRunning(marker, 0);
-            assertThat(engine.executor().cancelsSent()).isGreaterThanOrEqualTo(before);
+            assertThat(executor(engine).cancelsSent()).isGreaterThanOrEqualTo(before);
             try (ResultCursor again = engine.execution().execute(engine.validator().validate(QueryRequest.of("srv",
                     "SELECT count(*) AS n FROM regions")))) {
                 assertThat(again.next()).isTrue();
@@ -273,7 +283,7 @@ class PostgresServerTest {
 
     @Test
     void cancelOnTheCursorIsReportedAsCancelled() throws Exception {
-        try (PostgresEngine engine = engine(false, Map.of(), Limits.defaults().withMaxRows(1_000_000).withTimeout(Duration.ofSeconds(60)))) {
+        try (Engine engine = engine(false, Map.of(), Limits.defaults().withMaxRows(1_000_000).withTimeout(Duration.ofSeconds(60)))) {
             String marker = marker();
             QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", "SELECT a.id AS " + marker
                     + " FROM claims a CROSS JOIN claims b CROSS JOIN claims c CROSS JOIN claims d CROSS JOIN claims e"));

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import io.trino.jdbc.TrinoDriver;
@@ -17,17 +17,22 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
+import dev.sqlguard.jdbc.JdbcStartup;
+import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.ports.AbstractEngineFactory;
+import dev.sqlguard.ports.ComposedEngine;
 import dev.sqlguard.ports.Engine;
+import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
-import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.EngineParts;
+import dev.sqlguard.ports.EngineResources;
 import dev.sqlguard.ports.PropertySpec;
 import dev.sqlguard.trino.internal.CatalogLoader;
 import dev.sqlguard.trino.internal.FunctionCatalog;
-import dev.sqlguard.trino.internal.TrinoEngine;
 import dev.sqlguard.trino.internal.TrinoExecutor;
 import dev.sqlguard.trino.internal.TrinoSettings;
 import dev.sqlguard.trino.internal.TrinoStartup;
@@ -41,7 +46,7 @@ import dev.sqlguard.trino.internal.TrinoValidator;
  * {@code sslTrustStorePath}, {@code sslTrustStorePassword} and {@code requireReadOnlyAccount}
  * (default true). The policy must carry a table allowlist. See {@code docs/engines/trino.md}.
  */
-public final class TrinoEngineFactory implements EngineFactory {
+public final class TrinoEngineFactory extends AbstractEngineFactory {
     private static final Logger LOG = Logger.getLogger(TrinoEngineFactory.class.getName());
 
     private static final List<PropertySpec> PROPERTIES = List.of(
@@ -63,25 +68,10 @@ public final class TrinoEngineFactory implements EngineFactory {
             "Dates: DATE '2024-01-31', date_trunc('month', d), d + INTERVAL '7' DAY, EXTRACT(YEAR FROM d), year(d).",
             "Median: approx_percentile(x, 0.5). Casts: CAST(x AS decimal(12,2)); no ::, ILIKE or DISTINCT ON.",
             "No regular expressions, lambdas, arrays, JSON or table functions; use LIKE and CASE."), Map.of())
-            .withDateBuckets(Map.of(
-                    "day", "CAST(date_trunc('day', {column}) AS date)",
-                    "week", "CAST(date_trunc('week', {column}) AS date)",
-                    "month", "CAST(date_trunc('month', {column}) AS date)",
-                    "year", "CAST(date_trunc('year', {column}) AS date)"));
+            .withDateBuckets(EngineDialect.dateTruncBuckets("date"));
 
-    @Override
-    public String name() {
-        return "trino";
-    }
-
-    @Override
-    public List<PropertySpec> properties() {
-        return PROPERTIES;
-    }
-
-    @Override
-    public EngineDialect dialect() {
-        return DIALECT;
+    public TrinoEngineFactory() {
+        super("trino", PROPERTIES, DIALECT);
     }
 
     @Override
@@ -89,23 +79,14 @@ public final class TrinoEngineFactory implements EngineFactory {
         config.check(PROPERTIES);
         TrinoSettings settings = TrinoSettings.parse(config);
         String source = config.sourceId();
-        GuardrailPolicy policy = config.policy();
-        if (!policy.tables().restricted()) {
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
-                    "Source '" + source + "': the trino engine needs a table allowlist (no allowlist, no queries).");
-        }
-        Optional<String> policySchema = policy.tables().defaultSchema();
-        if (policySchema.isPresent() && !policySchema.get().equals(settings.schema())) {
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
-                    "Source '" + source + "': the allowlist's default schema differs from 'schema'.");
-        }
+        GuardrailPolicy policy = SourceSettings.allowlistIn(name(), config, TrinoSettings.SCHEMA, settings.schema(), schema -> schema);
         FunctionCatalog.checkPolicy(source, policy.functions());
-        GuardrailPolicy effective = policy.withTables(TrinoEngine.withDefaultSchema(policy.tables(), settings.schema()))
-                .withFunctions(policy.functionsOr(FunctionCatalog.defaults()));
+        GuardrailPolicy effective = policy.withFunctions(policy.functionsOr(FunctionCatalog.defaults()));
 
-        TrinoDriver driver = new TrinoDriver();
-        ScheduledExecutorService watchdog = Watchdogs.forSource("trino", source, 2);
+        EngineResources resources = new EngineResources();
         try {
+            TrinoDriver driver = resources.add(new TrinoDriver());
+            ScheduledExecutorService watchdog = resources.add(Watchdogs.forSource("trino", source, 2), ExecutorService::shutdownNow);
             Limits limits = effective.limits();
             SchemaSnapshot schema;
             try (Connection bootstrap = open(driver, settings, limits)) {
@@ -123,13 +104,10 @@ public final class TrinoEngineFactory implements EngineFactory {
             }
             TrinoExecutor executor = new TrinoExecutor(l -> open(driver, settings, l), watchdog);
             TrinoValidator validator = new TrinoValidator(source, schema, effective, () -> open(driver, settings, limits));
-            return new TrinoEngine(source, effective, validator, executor, schema, watchdog, driver);
+            return new ComposedEngine(new EngineParts(source, effective, validator, executor, () -> schema.describe(effective),
+                    EngineCapability.all()), resources);
         } catch (SQLException | RuntimeException e) {
-            watchdog.shutdownNow();
-            dev.sqlguard.jdbc.JdbcCursor.closeQuietly(driver);
-            if (e instanceof GuardException g) {
-                throw g;
-            }
+            resources.close();
             throw startupFailure(source, e);
         }
     }
@@ -143,14 +121,11 @@ public final class TrinoEngineFactory implements EngineFactory {
     }
 
     private static GuardException startupFailure(String source, Exception e) {
-        LOG.log(Level.FINE, "startup failed", e);
-        if (e instanceof SQLException s && s.getErrorCode() == 4) {
-            return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': the user may not read the configured catalog.", e);
-        }
-        if (e instanceof SQLException s && (s.getErrorCode() == 44 || s.getErrorCode() == 45)) {
-            return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': the configured catalog or schema does not exist.", e);
-        }
-        return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "Source '" + source + "': the Trino cluster could not be reached.", e);
+        return JdbcStartup.failure(source, e, s -> switch (s.getErrorCode()) {
+            case 4 -> Optional.of("the user may not read the configured catalog.");
+            case 44, 45 -> Optional.of("the configured catalog or schema does not exist.");
+            default -> Optional.empty();
+        }, "the Trino cluster could not be reached.");
     }
 
     /** The session properties a source's queries carry, for tests and docs. */
@@ -163,8 +138,4 @@ public final class TrinoEngineFactory implements EngineFactory {
         return out;
     }
 
-    @Override
-    public String toString() {
-        return "TrinoEngineFactory[trino]";
-    }
 }

@@ -1,5 +1,9 @@
 package dev.sqlguard.ports;
 
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * SQL features an engine's validator accepts. Where an engine lacks one, queries that need it are
  * refused with the documented code ({@code CONSTRUCT_NOT_ALLOWED}, {@code JOIN_NOT_ALLOWED} or
@@ -12,5 +16,14 @@ public enum EngineCapability {
     CTES,
     SET_OPERATIONS,
     WILDCARD,
-    SCHEMA_INSPECTION
+    SCHEMA_INSPECTION;
+
+    /**
+     * Every capability, in this enum's order: an engine that reads the whole read-only SELECT (the
+     * DuckDB, MySQL, PostgreSQL and Trino engines). A capability added later is claimed by these
+     * engines at once, so the contract suite tests it on each of them.
+     */
+    public static Set<EngineCapability> all() {
+        return Collections.unmodifiableSet(EnumSet.allOf(EngineCapability.class));
+    }
 }

@@ -76,6 +76,21 @@ public record EngineDialect(String name, Optional<Character> identifierQuote, Op
         });
     }
 
+    /**
+     * Date buckets by {@code date_trunc}, whose weeks start on Monday (DuckDB, PostgreSQL and
+     * Trino): for each of {@link #BUCKET_UNITS}, {@code CAST(date_trunc('<unit>', {column}) AS <dateType>)}.
+     *
+     * @param dateType the DATE type as the engine's dialect writes it, e.g. {@code date}
+     */
+    public static Map<String, String> dateTruncBuckets(String dateType) {
+        requireNonNull(dateType, "dateType is null");
+        Map<String, String> templates = new java.util.HashMap<>();
+        for (String unit : BUCKET_UNITS) {
+            templates.put(unit, "CAST(date_trunc('" + unit + "', {column}) AS " + dateType + ")");
+        }
+        return Map.copyOf(templates);
+    }
+
     /** This dialect with the given date bucket templates. */
     public EngineDialect withDateBuckets(Map<String, String> templates) {
         return new EngineDialect(name, identifierQuote, quantileTemplate, notes, templates);

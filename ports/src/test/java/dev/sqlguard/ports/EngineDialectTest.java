@@ -60,4 +60,15 @@ class EngineDialectTest {
         assertThatThrownBy(() -> ANSI.withDateBuckets(Map.of("fortnight", "f({column})"))).hasMessageContaining("fortnight");
         assertThatThrownBy(() -> ANSI.withDateBuckets(Map.of("day", "today()"))).hasMessageContaining("{column}");
     }
+
+    @Test
+    void dateTruncBucketsCoverEveryUnitInTheEnginesDateType() {
+        assertThat(EngineDialect.dateTruncBuckets("date")).containsOnlyKeys(EngineDialect.BUCKET_UNITS)
+                .containsEntry("day", "CAST(date_trunc('day', {column}) AS date)")
+                .containsEntry("week", "CAST(date_trunc('week', {column}) AS date)")
+                .containsEntry("month", "CAST(date_trunc('month', {column}) AS date)")
+                .containsEntry("year", "CAST(date_trunc('year', {column}) AS date)");
+        EngineDialect duck = ANSI.withDateBuckets(EngineDialect.dateTruncBuckets("DATE"));
+        assertThat(duck.dateBucket("week", "\"d\"")).contains("CAST(date_trunc('week', \"d\") AS DATE)");
+    }
 }

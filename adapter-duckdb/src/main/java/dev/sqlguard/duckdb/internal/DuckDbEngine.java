@@ -2,117 +2,68 @@ package dev.sqlguard.duckdb.internal;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.EnumSet;
-import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.CachingValidator;
-import dev.sqlguard.domain.port.StatementValidator;
-import dev.sqlguard.ports.CatalogView;
-import dev.sqlguard.ports.Engine;
-import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.jdbc.Watchdogs;
+import dev.sqlguard.ports.ComposedEngine;
+import dev.sqlguard.ports.EngineCapability;
+import dev.sqlguard.ports.EngineParts;
+import dev.sqlguard.ports.EngineResources;
 
-/** One DuckDB source: the shared locked instance, DuckDB's own parser, the checker and the executor. */
-public final class DuckDbEngine implements Engine {
-    private static final Set<EngineCapability> CAPABILITIES = Set.copyOf(EnumSet.allOf(EngineCapability.class));
-
-    private final String sourceId;
-    private final GuardrailPolicy policy;
-    private final DuckDbInstance instance;
-    private final DuckDbCatalog catalog;
-    private final DuckDbParser parser;
+/**
+ * One DuckDB source: the shared locked instance, DuckDB's own parser, the checker and the executor.
+ * It adds to a {@link ComposedEngine} only what its tests read: the instance's settings and the plan
+ * cache's size.
+ */
+public final class DuckDbEngine extends ComposedEngine {
+    private final DuckDbSettings settings;
     private final CachingValidator validator;
-    private final DuckDbExecution execution;
-    private final ScheduledExecutorService watchdog;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private DuckDbEngine(String sourceId, GuardrailPolicy policy, DuckDbInstance instance, DuckDbCatalog catalog,
-                         DuckDbParser parser, ScheduledExecutorService watchdog) {
-        this.sourceId = sourceId;
-        this.policy = policy;
-        this.instance = instance;
-        this.catalog = catalog;
-        this.parser = parser;
-        this.watchdog = watchdog;
-        this.validator = new CachingValidator(new DuckDbValidator(sourceId, policy, catalog, parser));
-        this.execution = new DuckDbExecution(instance, watchdog, sourceId);
+    private DuckDbEngine(EngineParts parts, EngineResources resources, DuckDbSettings settings, CachingValidator validator) {
+        super(parts, resources);
+        this.settings = settings;
+        this.validator = validator;
     }
 
-    /** Opens (or shares) the locked instance for {@code settings} and reads its catalog under {@code policy}. */
+    /**
+     * Opens (or shares) the locked instance for {@code settings} and reads its catalog under
+     * {@code policy}. A failure releases what was opened, the instance included.
+     */
     public static DuckDbEngine open(String sourceId, GuardrailPolicy policy, DuckDbSettings settings) {
         requireNonNull(sourceId, "sourceId is null");
         requireNonNull(policy, "policy is null");
-        DuckDbInstance instance = DuckDbInstance.acquire(settings);
-        DuckDbParser parser = null;
+        EngineResources resources = new EngineResources();
+        DuckDbInstance instance = resources.add(DuckDbInstance.acquire(settings), DuckDbInstance::release);
         try {
             DuckDbCatalog catalog;
             synchronized (instance) {
                 catalog = DuckDbCatalog.load(instance.root(), policy);
                 ConfiguredFunctions.check(instance.root(), policy);
             }
-            parser = new DuckDbParser(instance);
-            return new DuckDbEngine(sourceId, policy, instance, catalog, parser, Watchdogs.forSource("duckdb", sourceId));
+            DuckDbParser parser = resources.add(new DuckDbParser(instance));
+            ScheduledExecutorService watchdog = Watchdogs.forSource("duckdb", sourceId);
+            DuckDbExecution execution = resources.add(new DuckDbExecution(instance, watchdog, sourceId));
+            // added last, so closed first: no deadline fires while the execution closes (its constructor cannot fail)
+            resources.add(watchdog, ExecutorService::shutdownNow);
+            CachingValidator validator = new CachingValidator(new DuckDbValidator(sourceId, policy, catalog, parser));
+            return new DuckDbEngine(new EngineParts(sourceId, policy, validator, execution, catalog, EngineCapability.all()),
+                    resources, instance.settings(), validator);
         } catch (RuntimeException e) {
-            if (parser != null) {
-                parser.close();
-            }
-            instance.release();
+            resources.close();
             throw e;
         }
     }
 
-    @Override
-    public String sourceId() {
-        return sourceId;
-    }
-
-    @Override
-    public GuardrailPolicy policy() {
-        return policy;
-    }
-
-    @Override
-    public StatementValidator validator() {
-        return validator;
-    }
-
-    @Override
-    public ExecutionPort execution() {
-        return execution;
-    }
-
-    @Override
-    public CatalogView catalog() {
-        return catalog;
-    }
-
-    @Override
-    public Set<EngineCapability> capabilities() {
-        return CAPABILITIES;
-    }
-
     /** The instance-wide settings in force. */
     public DuckDbSettings settings() {
-        return instance.settings();
+        return settings;
     }
 
     /** Number of plans in the reuse cache. */
     public int cachedPlans() {
         return validator.size();
-    }
-
-    @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        watchdog.shutdownNow();
-        execution.close();
-        parser.close();
-        instance.release();
     }
 }

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.sql.Statement;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.Suggestions;
@@ -22,6 +24,9 @@ import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
 import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.ports.CatalogView;
+import dev.sqlguard.ports.TableDescription;
+import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
 /** Reads the allowlisted tables from {@code information_schema} once, at startup. */
 public final class CatalogLoader {
@@ -32,6 +37,32 @@ public final class CatalogLoader {
     private static final String ROWS = "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?";
 
     private CatalogLoader() {
+    }
+
+    /**
+     * The allowlisted tables and columns with their server types, as {@code describe} shows them.
+     * Row counts are exact {@code COUNT(*)}s taken at startup within a time budget; a table not
+     * counted in time gets only {@code information_schema.TABLES.TABLE_ROWS} as its approximate count
+     * (an estimate for InnoDB).
+     */
+    public static CatalogView view(SchemaSnapshot schema, GuardrailPolicy policy) {
+        return () -> {
+            List<TableDescription> out = new ArrayList<>();
+            for (TableInfo t : schema.tables().values()) {
+                boolean inDefault = Names.fold(t.schema()).equals(Names.fold(schema.defaultSchema()));
+                TableRef shown = inDefault ? TableRef.of(t.name()) : t.ref();
+                List<ColumnDescription> columns = new ArrayList<>();
+                for (ColumnInfo c : t.columns()) {
+                    if (policy.tables().allowsColumn(shown, c.name())) {
+                        columns.add(new ColumnDescription(c.name(), c.type(), policy.isSensitive(c.name())));
+                    }
+                }
+                out.add(t.exactRows().isPresent() ? new TableDescription(shown, columns, t.exactRows())
+                        : new TableDescription(shown, columns, OptionalLong.empty(), t.approximateRows()));
+            }
+            out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
+            return List.copyOf(out);
+        };
     }
 
     /**

@@ -1,5 +1,11 @@
 package dev.sqlguard.mysql.internal;
 
+import static dev.sqlguard.jdbc.SourceSettings.DEFAULT_SCHEMA;
+import static dev.sqlguard.jdbc.SourceSettings.PASSWORD;
+import static dev.sqlguard.jdbc.SourceSettings.POOL_SIZE;
+import static dev.sqlguard.jdbc.SourceSettings.REQUIRE_READ_ONLY_ACCOUNT;
+import static dev.sqlguard.jdbc.SourceSettings.URL;
+import static dev.sqlguard.jdbc.SourceSettings.USERNAME;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Optional;
@@ -24,16 +30,9 @@ import dev.sqlguard.ports.EngineConfig;
  */
 public record MySqlSettings(JdbcUrl url, String username, String password, String schema, boolean requireReadOnlyAccount, int poolSize,
                             int maxConcurrentQueries) {
-    public static final String URL = "url";
-    public static final String USERNAME = "username";
-    public static final String PASSWORD = "password";
-    public static final String DEFAULT_SCHEMA = "defaultSchema";
-    public static final String REQUIRE_READ_ONLY_ACCOUNT = "requireReadOnlyAccount";
-    public static final String POOL_SIZE = "poolSize";
     public static final String MAX_CONCURRENT_QUERIES = "maxConcurrentQueries";
     public static final Set<String> PROPERTIES = Set.of(URL, USERNAME, PASSWORD, DEFAULT_SCHEMA, REQUIRE_READ_ONLY_ACCOUNT, POOL_SIZE,
             MAX_CONCURRENT_QUERIES);
-    public static final int DEFAULT_POOL_SIZE = 4;
 
     /** URL properties that are accepted (compared case-insensitively). */
     static final Set<String> SAFE_URL_PROPERTIES = Set.of(
@@ -83,7 +82,7 @@ public record MySqlSettings(JdbcUrl url, String username, String password, Strin
         if (schema.length() > 64 || !schema.matches("[A-Za-z0-9_$\\-]+")) {
             throw SourceSettings.bad(source, "'defaultSchema' must be a plain database name.");
         }
-        int poolSize = SourceSettings.wholeNumber(config, POOL_SIZE, 1, 64, DEFAULT_POOL_SIZE);
+        int poolSize = SourceSettings.poolSize(config);
         int concurrent = SourceSettings.wholeNumber(config, MAX_CONCURRENT_QUERIES, 1, 256, poolSize);
         return new MySqlSettings(url, username, password, schema, config.booleanProperty(REQUIRE_READ_ONLY_ACCOUNT, false), poolSize,
                 concurrent);

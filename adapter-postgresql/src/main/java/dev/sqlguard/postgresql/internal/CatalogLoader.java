@@ -9,18 +9,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.logging.Logger;
 
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.jdbc.AllowlistCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /** Reads the allowlisted tables from {@code pg_catalog} once, at startup. */
 public final class CatalogLoader {
-    private static final Logger LOG = Logger.getLogger(CatalogLoader.class.getName());
-
     /** Tables, views and materialized views; the row estimate is the planner's ({@code reltuples}). */
     private static final String COLUMNS = "SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), c.reltuples"
             + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
@@ -52,14 +50,8 @@ public final class CatalogLoader {
                     }
                 }
             }
-            if (columns.isEmpty()) {
-                LOG.warning("source '" + sourceId + "': allowlisted table " + ref + " does not exist or is not visible; queries on it are refused");
+            if (!AllowlistCheck.found(sourceId, ref, entry.getValue(), columns.stream().map(ColumnInfo::name).toList())) {
                 continue;
-            }
-            for (String column : entry.getValue()) {
-                if (!TableAllowlist.ALL_COLUMNS.equals(column) && columns.stream().noneMatch(c -> c.name().equals(column))) {
-                    LOG.warning("source '" + sourceId + "': allowlisted column " + ref + "." + column + " does not exist");
-                }
             }
             found.add(new TableInfo(tableSchema, ref.table(), columns, rows));
         }

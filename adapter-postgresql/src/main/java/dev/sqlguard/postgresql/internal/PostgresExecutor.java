@@ -25,6 +25,7 @@ import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.JdbcCursor;
 import dev.sqlguard.jdbc.JdbcParameters;
 
@@ -70,13 +71,7 @@ public final class PostgresExecutor implements ExecutionPort {
     @Override
     public ResultCursor execute(QueryPlan plan) {
         long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
-        Connection connection;
-        try {
-            connection = queries.getConnection();
-        } catch (SQLException e) {
-            LOG.log(Level.FINE, "pool checkout failed", e);
-            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
-        }
+        Connection connection = CallConnection.open(queries::getConnection);
         PreparedStatement statement = null;
         boolean handedOver = false;
         try {

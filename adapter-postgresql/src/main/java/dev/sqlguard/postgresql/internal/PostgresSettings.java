@@ -1,5 +1,10 @@
 package dev.sqlguard.postgresql.internal;
 
+import static dev.sqlguard.jdbc.SourceSettings.DEFAULT_SCHEMA;
+import static dev.sqlguard.jdbc.SourceSettings.PASSWORD;
+import static dev.sqlguard.jdbc.SourceSettings.REQUIRE_READ_ONLY_ACCOUNT;
+import static dev.sqlguard.jdbc.SourceSettings.URL;
+import static dev.sqlguard.jdbc.SourceSettings.USERNAME;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Set;
@@ -22,13 +27,6 @@ import dev.sqlguard.ports.EngineConfig;
  */
 public record PostgresSettings(JdbcUrl url, String username, String password, String schema, boolean requireReadOnlyAccount,
                                int poolSize) {
-    public static final String URL = "url";
-    public static final String USERNAME = "username";
-    public static final String PASSWORD = "password";
-    public static final String DEFAULT_SCHEMA = "defaultSchema";
-    public static final String REQUIRE_READ_ONLY_ACCOUNT = "requireReadOnlyAccount";
-    public static final String POOL_SIZE = "poolSize";
-    public static final int DEFAULT_POOL_SIZE = 4;
     public static final String DEFAULT_SCHEMA_VALUE = "public";
 
     /** URL properties that are accepted (compared case-insensitively). */
@@ -71,7 +69,7 @@ public record PostgresSettings(JdbcUrl url, String username, String password, St
         if (!PLAIN_NAME.matcher(schema).matches()) {
             throw SourceSettings.bad(source, "'defaultSchema' must be a plain lower-case schema name.");
         }
-        int poolSize = SourceSettings.wholeNumber(config, POOL_SIZE, 1, 64, DEFAULT_POOL_SIZE);
+        int poolSize = SourceSettings.poolSize(config);
         return new PostgresSettings(url, username, password, schema, config.booleanProperty(REQUIRE_READ_ONLY_ACCOUNT, true), poolSize);
     }
 

@@ -10,18 +10,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.logging.Logger;
 
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.jdbc.AllowlistCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /** Reads the allowlisted tables from the catalog's {@code information_schema} once, at startup. */
 public final class CatalogLoader {
-    private static final Logger LOG = Logger.getLogger(CatalogLoader.class.getName());
-
     private CatalogLoader() {
     }
 
@@ -66,14 +64,8 @@ public final class CatalogLoader {
             TableRef ref = entry.getKey();
             String tableSchema = ref.schema().orElse(schema);
             List<ColumnInfo> columns = columnsByTable.get(TableRef.of(tableSchema, ref.table()));
-            if (columns.isEmpty()) {
-                LOG.warning("source '" + sourceId + "': allowlisted table " + ref + " does not exist or is not visible; queries on it are refused");
+            if (!AllowlistCheck.found(sourceId, ref, entry.getValue(), columns.stream().map(ColumnInfo::name).toList())) {
                 continue;
-            }
-            for (String column : entry.getValue()) {
-                if (!TableAllowlist.ALL_COLUMNS.equals(column) && columns.stream().noneMatch(c -> c.name().equals(column))) {
-                    LOG.warning("source '" + sourceId + "': allowlisted column " + ref + "." + column + " does not exist");
-                }
             }
             found.add(new TableInfo(tableSchema, ref.table(), columns, OptionalLong.empty()));
         }

@@ -6,16 +6,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
-import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.JdbcCursor;
 import dev.sqlguard.jdbc.JdbcParameters;
 
@@ -29,8 +27,6 @@ import dev.sqlguard.jdbc.JdbcParameters;
  * reports it as FAILED with USER_CANCELED in {@code system.runtime.queries}). Thread-safe.
  */
 public final class TrinoExecutor implements ExecutionPort {
-    private static final Logger LOG = Logger.getLogger(TrinoExecutor.class.getName());
-
     /** Opens a connection whose session carries the given limits. */
     @FunctionalInterface
     public interface Connections {
@@ -48,13 +44,7 @@ public final class TrinoExecutor implements ExecutionPort {
     @Override
     public ResultCursor execute(QueryPlan plan) {
         long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
-        Connection connection;
-        try {
-            connection = connections.open(plan.limits());
-        } catch (SQLException e) {
-            LOG.log(Level.FINE, "connect failed", e);
-            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
-        }
+        Connection connection = CallConnection.open(() -> connections.open(plan.limits()));
         PreparedStatement statement = null;
         try {
             statement = connection.prepareStatement(plan.executableSql());

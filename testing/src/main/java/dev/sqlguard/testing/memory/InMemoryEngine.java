@@ -29,12 +29,10 @@ import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
-import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
-import dev.sqlguard.domain.port.StatementValidator;
-import dev.sqlguard.ports.CatalogView;
-import dev.sqlguard.ports.Engine;
-import dev.sqlguard.ports.EngineCapability;
+import dev.sqlguard.ports.ComposedEngine;
+import dev.sqlguard.ports.EngineParts;
+import dev.sqlguard.ports.EngineResources;
 import dev.sqlguard.ports.TableDescription;
 import dev.sqlguard.testing.ListCursor;
 
@@ -44,7 +42,8 @@ import dev.sqlguard.testing.ListCursor;
  * [ORDER BY col]}, where an item is a column, {@code count(*)} or {@code f(col|'text', ...)} with an
  * optional {@code AS alias}. It lacks GROUP BY, joins, subqueries, CTEs, set operations and
  * wildcards, and refuses them with the documented codes. A query matching the {@code runaway}
- * predicate simulates an endless scan.
+ * predicate simulates an endless scan. Like every shipped engine, it is a {@link ComposedEngine}
+ * built from its parts: the tiny dialect's validator, execution port and catalog, and no resources.
  *
  * <p>Its validator parses and reports facts; it does not decide the sensitive-column rule. Every
  * use of a base column goes into the plan with its position ({@code OUTPUT}, {@code FILTER},
@@ -52,7 +51,7 @@ import dev.sqlguard.testing.ListCursor;
  * {@link GuardrailPolicy#authorize} refuses, the same way as for every engine, a sensitive column
  * that filters or orders rows or passes through a partial function.
  */
-public final class InMemoryEngine implements Engine {
+public final class InMemoryEngine extends ComposedEngine {
     private static final Pattern SELECT = Pattern.compile(
             "(?is)^select\\s+(?<items>.+?)\\s+from\\s+(?<table>[A-Za-z_]\\w*)(?:\\s+(?!where\\b|order\\b)(?<alias>[A-Za-z_]\\w*))?"
             + "(?:\\s+where\\s+(?<where>.+?))?(?:\\s+order\\s+by\\s+(?<order>[\\w.]+))?\\s*$");
@@ -69,46 +68,14 @@ public final class InMemoryEngine implements Engine {
             "upper", CostClass.TOTAL, "lower", CostClass.TOTAL, "length", CostClass.TOTAL,
             "coalesce", CostClass.TOTAL, "concat", CostClass.TOTAL);
 
-    private final String sourceId;
-    private final GuardrailPolicy policy;
-    private final Map<String, InMemoryTable> tables;
-    private final Predicate<String> runaway;
-
+    /** A source over {@code tables}; a query that {@code runaway} matches runs as a scan that never ends. */
     public InMemoryEngine(String sourceId, GuardrailPolicy policy, Map<String, InMemoryTable> tables, Predicate<String> runaway) {
-        this.sourceId = sourceId;
-        this.policy = policy;
-        this.tables = Map.copyOf(tables);
-        this.runaway = runaway;
+        this(new Interpreter(sourceId, policy, tables, runaway));
     }
 
-    @Override
-    public String sourceId() {
-        return sourceId;
-    }
-
-    @Override
-    public GuardrailPolicy policy() {
-        return policy;
-    }
-
-    @Override
-    public Set<EngineCapability> capabilities() {
-        return Set.of();
-    }
-
-    @Override
-    public CatalogView catalog() {
-        return () -> tables.values().stream()
-                .filter(t -> policy.tables().allowsTable(TableRef.of(t.name())))
-                .map(t -> new TableDescription(TableRef.of(t.name()), t.columns().stream()
-                        .filter(c -> policy.tables().allowsColumn(TableRef.of(t.name()), c))
-                        .map(c -> new TableDescription.ColumnDescription(c, t.type(c), policy.isSensitive(c))).toList(),
-                        java.util.OptionalLong.of(t.rows().size())))
-                .sorted(Comparator.comparing(d -> d.table().qualifiedName())).toList();
-    }
-
-    @Override
-    public void close() {
+    private InMemoryEngine(Interpreter interpreter) {
+        super(new EngineParts(interpreter.sourceId, interpreter.policy, interpreter::validate, interpreter::execute,
+                interpreter::describe, Set.of()), new EngineResources());
     }
 
     // ------------------------------------------------------------------ validation
@@ -120,154 +87,7 @@ public final class InMemoryEngine implements Engine {
     record Condition(String column, String op, String literal, int parameter) {
     }
 
-    @Override
-    public StatementValidator validator() {
-        return this::validate;
-    }
-
-    private QueryPlan validate(QueryRequest request) {
-        String sql = request.sql().strip();
-        if (sql.endsWith(";")) {
-            sql = sql.substring(0, sql.length() - 1).strip();
-        }
-        if (outsideQuotes(sql).contains(";")) {
-            throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS);
-        }
-        String lower = outsideQuotes(sql).toLowerCase(Locale.ROOT);
-        if (lower.startsWith("with ")) {
-            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "CTEs are not supported by this source.");
-        }
-        if (!lower.startsWith("select ")) {
-            throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
-        }
-        if (Pattern.compile("\\b(union|intersect|except)\\b").matcher(lower).find() || lower.contains("(select")
-                || Pattern.compile("\\bgroup\\s+by\\b|\\bhaving\\b").matcher(lower).find()) {
-            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "This source supports only plain single-table SELECTs.");
-        }
-        if (Pattern.compile("\\bjoin\\b").matcher(lower).find()) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "This source does not support joins.");
-        }
-        if (Pattern.compile("\\binto\\b").matcher(lower).find()) {
-            throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
-        }
-        Matcher m = SELECT.matcher(sql);
-        if (!m.matches()) {
-            throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed by this source's dialect.");
-        }
-        TableRef table = TableRef.of(m.group("table"));
-        InMemoryTable data = tables.get(table.table());
-        if (data == null || !policy.tables().allowsTable(table)) {
-            throw new GuardException(ErrorCode.TABLE_NOT_ALLOWED, "Table " + dev.sqlguard.domain.SafeText.identifier(table.table()) + " is not allowlisted.");
-        }
-        String alias = m.group("alias");
-        List<Item> items = new ArrayList<>();
-        List<OutputColumn> outputs = new ArrayList<>();
-        Set<ColumnUse> uses = new LinkedHashSet<>();
-        Set<String> functions = new LinkedHashSet<>();
-        int aggregates = 0;
-        for (String raw : splitTopLevel(m.group("items"))) {
-            Item item = parseItem(raw.strip(), table, alias, data, functions);
-            items.add(item);
-            List<FlowStep> chain = item.function() == null ? List.of()
-                    : List.of(new FlowStep(item.function(), COST_CLASSES.getOrDefault(item.function(), CostClass.PARTIAL)));
-            Set<ColumnRef> lineage = new LinkedHashSet<>();
-            for (String arg : item.args()) {
-                if (!arg.startsWith("'") && !arg.equals("*")) {
-                    ColumnRef ref = new ColumnRef(table, arg);
-                    lineage.add(ref);
-                    uses.add(new ColumnUse(ref, UsePosition.OUTPUT, chain));
-                }
-            }
-            outputs.add(OutputColumn.traced(item.label(), lineage));
-            aggregates += item.function() != null && AGGREGATES.contains(item.function()) ? 1 : 0;
-        }
-        if (aggregates > 0 && aggregates < items.size()) {
-            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Mixing aggregates and plain columns needs GROUP BY, which this source lacks.");
-        }
-        List<Condition> conditions = new ArrayList<>();
-        int parameters = 0;
-        if (m.group("where") != null) {
-            for (String part : m.group("where").split("(?i)\\s+and\\s+")) {
-                Matcher c = CONDITION.matcher(part.strip());
-                if (!c.matches()) {
-                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed by this source's dialect.");
-                }
-                String column = column(c.group("col"), table, alias, data);
-                uses.add(new ColumnUse(new ColumnRef(table, column), UsePosition.FILTER, List.of(FlowStep.partial(c.group("op")))));
-                boolean placeholder = c.group("val").equals("?");
-                conditions.add(new Condition(column, c.group("op"), placeholder ? null : c.group("val"), placeholder ? parameters++ : -1));
-            }
-        }
-        String order = m.group("order") == null ? null : column(m.group("order"), table, alias, data);
-        if (order != null) {
-            uses.add(ColumnUse.direct(new ColumnRef(table, order), UsePosition.ORDERING));
-        }
-        List<Object> template = new ArrayList<>();
-        for (int i = 0; i < parameters; i++) {
-            template.add(null);
-        }
-        String executable = sql;
-        QueryPlan plan = new QueryPlan(sourceId, request.sql(), executable, template, Set.of(table), uses, functions, outputs, List.of(), policy.limits());
-        Compiled compiled = new Compiled(data, items, conditions, order, runaway.test(sql));
-        compiledPlans.put(executable, compiled);
-        return plan.withParameters(request.params());
-    }
-
-    private final Map<String, Compiled> compiledPlans = new java.util.concurrent.ConcurrentHashMap<>();
-
     record Compiled(InMemoryTable table, List<Item> items, List<Condition> conditions, String order, boolean runaway) {
-    }
-
-    private Item parseItem(String raw, TableRef table, String alias, InMemoryTable data, Set<String> functions) {
-        String label = null;
-        Matcher as = Pattern.compile("(?is)^(.+?)\\s+as\\s+([A-Za-z_]\\w*)$").matcher(raw);
-        String expr = raw;
-        if (as.matches()) {
-            expr = as.group(1).strip();
-            label = as.group(2);
-        }
-        if (expr.equals("*") || expr.endsWith(".*")) {
-            throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED);
-        }
-        Matcher call = CALL.matcher(expr);
-        if (call.matches()) {
-            String fn = call.group("fn").toLowerCase(Locale.ROOT);
-            if (!policy.functionsOr(Set.of("count", "sum", "min", "max", "avg")).contains(fn)) {
-                throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Function " + dev.sqlguard.domain.SafeText.identifier(fn) + " is not allowlisted.");
-            }
-            functions.add(fn);
-            List<String> args = new ArrayList<>();
-            for (String arg : splitTopLevel(call.group("args"))) {
-                String a = arg.strip();
-                if (a.equals("*") && fn.equals("count")) {
-                    args.add("*");
-                } else if (a.startsWith("'") && a.endsWith("'") && a.length() >= 2) {
-                    args.add(a);
-                } else {
-                    args.add(column(a, table, alias, data));
-                }
-            }
-            return new Item(label == null ? fn : label, fn, args);
-        }
-        String column = column(expr, table, alias, data);
-        return new Item(label == null ? column : label, null, List.of(column));
-    }
-
-    private String column(String raw, TableRef table, String alias, InMemoryTable data) {
-        String name = raw;
-        int dot = raw.indexOf('.');
-        if (dot >= 0) {
-            String qualifier = raw.substring(0, dot);
-            if (!qualifier.equalsIgnoreCase(alias == null ? table.table() : alias) && !qualifier.equalsIgnoreCase(table.table())) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed by this source's dialect.");
-            }
-            name = raw.substring(dot + 1);
-        }
-        name = name.toLowerCase(Locale.ROOT);
-        if (!name.matches("[a-z_]\\w*") || !data.columns().contains(name) || !policy.tables().allowsColumn(table, name)) {
-            throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "A column is not allowlisted.");
-        }
-        return name;
     }
 
     private static List<String> splitTopLevel(String text) {
@@ -297,21 +117,6 @@ public final class InMemoryEngine implements Engine {
     }
 
     // ------------------------------------------------------------------ execution
-
-    @Override
-    public ExecutionPort execution() {
-        return plan -> {
-            Compiled compiled = compiledPlans.get(plan.executableSql());
-            if (compiled == null) {
-                throw new GuardException(ErrorCode.INTERNAL_ERROR);
-            }
-            long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
-            if (compiled.runaway()) {
-                return new RunawayCursor(deadline, columnsOf(compiled));
-            }
-            return new ListCursor(columnsOf(compiled), evaluate(compiled, plan.parameters()));
-        };
-    }
 
     private static List<ResultColumn> columnsOf(Compiled compiled) {
         return compiled.items().stream().map(i -> new ResultColumn(i.label(),
@@ -454,6 +259,184 @@ public final class InMemoryEngine implements Engine {
         @Override
         public void close() {
             stopped.countDown();
+        }
+    }
+
+    /** The tiny dialect over one source's tables: what the engine's validator, execution port and catalog call. */
+    private static final class Interpreter {
+        private final String sourceId;
+        private final GuardrailPolicy policy;
+        private final Map<String, InMemoryTable> tables;
+        private final Predicate<String> runaway;
+        private final Map<String, Compiled> compiledPlans = new java.util.concurrent.ConcurrentHashMap<>();
+
+        Interpreter(String sourceId, GuardrailPolicy policy, Map<String, InMemoryTable> tables, Predicate<String> runaway) {
+            this.sourceId = sourceId;
+            this.policy = policy;
+            this.tables = Map.copyOf(tables);
+            this.runaway = runaway;
+        }
+
+        private List<TableDescription> describe() {
+            return tables.values().stream()
+                    .filter(t -> policy.tables().allowsTable(TableRef.of(t.name())))
+                    .map(t -> new TableDescription(TableRef.of(t.name()), t.columns().stream()
+                            .filter(c -> policy.tables().allowsColumn(TableRef.of(t.name()), c))
+                            .map(c -> new TableDescription.ColumnDescription(c, t.type(c), policy.isSensitive(c))).toList(),
+                            java.util.OptionalLong.of(t.rows().size())))
+                    .sorted(Comparator.comparing(d -> d.table().qualifiedName())).toList();
+        }
+
+        private QueryPlan validate(QueryRequest request) {
+            String sql = request.sql().strip();
+            if (sql.endsWith(";")) {
+                sql = sql.substring(0, sql.length() - 1).strip();
+            }
+            if (outsideQuotes(sql).contains(";")) {
+                throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS);
+            }
+            String lower = outsideQuotes(sql).toLowerCase(Locale.ROOT);
+            if (lower.startsWith("with ")) {
+                throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "CTEs are not supported by this source.");
+            }
+            if (!lower.startsWith("select ")) {
+                throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
+            }
+            if (Pattern.compile("\\b(union|intersect|except)\\b").matcher(lower).find() || lower.contains("(select")
+                    || Pattern.compile("\\bgroup\\s+by\\b|\\bhaving\\b").matcher(lower).find()) {
+                throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "This source supports only plain single-table SELECTs.");
+            }
+            if (Pattern.compile("\\bjoin\\b").matcher(lower).find()) {
+                throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "This source does not support joins.");
+            }
+            if (Pattern.compile("\\binto\\b").matcher(lower).find()) {
+                throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
+            }
+            Matcher m = SELECT.matcher(sql);
+            if (!m.matches()) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed by this source's dialect.");
+            }
+            TableRef table = TableRef.of(m.group("table"));
+            InMemoryTable data = tables.get(table.table());
+            if (data == null || !policy.tables().allowsTable(table)) {
+                throw new GuardException(ErrorCode.TABLE_NOT_ALLOWED, "Table " + dev.sqlguard.domain.SafeText.identifier(table.table()) + " is not allowlisted.");
+            }
+            String alias = m.group("alias");
+            List<Item> items = new ArrayList<>();
+            List<OutputColumn> outputs = new ArrayList<>();
+            Set<ColumnUse> uses = new LinkedHashSet<>();
+            Set<String> functions = new LinkedHashSet<>();
+            int aggregates = 0;
+            for (String raw : splitTopLevel(m.group("items"))) {
+                Item item = parseItem(raw.strip(), table, alias, data, functions);
+                items.add(item);
+                List<FlowStep> chain = item.function() == null ? List.of()
+                        : List.of(new FlowStep(item.function(), COST_CLASSES.getOrDefault(item.function(), CostClass.PARTIAL)));
+                Set<ColumnRef> lineage = new LinkedHashSet<>();
+                for (String arg : item.args()) {
+                    if (!arg.startsWith("'") && !arg.equals("*")) {
+                        ColumnRef ref = new ColumnRef(table, arg);
+                        lineage.add(ref);
+                        uses.add(new ColumnUse(ref, UsePosition.OUTPUT, chain));
+                    }
+                }
+                outputs.add(OutputColumn.traced(item.label(), lineage));
+                aggregates += item.function() != null && AGGREGATES.contains(item.function()) ? 1 : 0;
+            }
+            if (aggregates > 0 && aggregates < items.size()) {
+                throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Mixing aggregates and plain columns needs GROUP BY, which this source lacks.");
+            }
+            List<Condition> conditions = new ArrayList<>();
+            int parameters = 0;
+            if (m.group("where") != null) {
+                for (String part : m.group("where").split("(?i)\\s+and\\s+")) {
+                    Matcher c = CONDITION.matcher(part.strip());
+                    if (!c.matches()) {
+                        throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed by this source's dialect.");
+                    }
+                    String column = column(c.group("col"), table, alias, data);
+                    uses.add(new ColumnUse(new ColumnRef(table, column), UsePosition.FILTER, List.of(FlowStep.partial(c.group("op")))));
+                    boolean placeholder = c.group("val").equals("?");
+                    conditions.add(new Condition(column, c.group("op"), placeholder ? null : c.group("val"), placeholder ? parameters++ : -1));
+                }
+            }
+            String order = m.group("order") == null ? null : column(m.group("order"), table, alias, data);
+            if (order != null) {
+                uses.add(ColumnUse.direct(new ColumnRef(table, order), UsePosition.ORDERING));
+            }
+            List<Object> template = new ArrayList<>();
+            for (int i = 0; i < parameters; i++) {
+                template.add(null);
+            }
+            String executable = sql;
+            QueryPlan plan = new QueryPlan(sourceId, request.sql(), executable, template, Set.of(table), uses, functions, outputs, List.of(), policy.limits());
+            Compiled compiled = new Compiled(data, items, conditions, order, runaway.test(sql));
+            compiledPlans.put(executable, compiled);
+            return plan.withParameters(request.params());
+        }
+
+        private Item parseItem(String raw, TableRef table, String alias, InMemoryTable data, Set<String> functions) {
+            String label = null;
+            Matcher as = Pattern.compile("(?is)^(.+?)\\s+as\\s+([A-Za-z_]\\w*)$").matcher(raw);
+            String expr = raw;
+            if (as.matches()) {
+                expr = as.group(1).strip();
+                label = as.group(2);
+            }
+            if (expr.equals("*") || expr.endsWith(".*")) {
+                throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED);
+            }
+            Matcher call = CALL.matcher(expr);
+            if (call.matches()) {
+                String fn = call.group("fn").toLowerCase(Locale.ROOT);
+                if (!policy.functionsOr(Set.of("count", "sum", "min", "max", "avg")).contains(fn)) {
+                    throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Function " + dev.sqlguard.domain.SafeText.identifier(fn) + " is not allowlisted.");
+                }
+                functions.add(fn);
+                List<String> args = new ArrayList<>();
+                for (String arg : splitTopLevel(call.group("args"))) {
+                    String a = arg.strip();
+                    if (a.equals("*") && fn.equals("count")) {
+                        args.add("*");
+                    } else if (a.startsWith("'") && a.endsWith("'") && a.length() >= 2) {
+                        args.add(a);
+                    } else {
+                        args.add(column(a, table, alias, data));
+                    }
+                }
+                return new Item(label == null ? fn : label, fn, args);
+            }
+            String column = column(expr, table, alias, data);
+            return new Item(label == null ? column : label, null, List.of(column));
+        }
+
+        private String column(String raw, TableRef table, String alias, InMemoryTable data) {
+            String name = raw;
+            int dot = raw.indexOf('.');
+            if (dot >= 0) {
+                String qualifier = raw.substring(0, dot);
+                if (!qualifier.equalsIgnoreCase(alias == null ? table.table() : alias) && !qualifier.equalsIgnoreCase(table.table())) {
+                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed by this source's dialect.");
+                }
+                name = raw.substring(dot + 1);
+            }
+            name = name.toLowerCase(Locale.ROOT);
+            if (!name.matches("[a-z_]\\w*") || !data.columns().contains(name) || !policy.tables().allowsColumn(table, name)) {
+                throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "A column is not allowlisted.");
+            }
+            return name;
+        }
+
+        private ResultCursor execute(QueryPlan plan) {
+            Compiled compiled = compiledPlans.get(plan.executableSql());
+            if (compiled == null) {
+                throw new GuardException(ErrorCode.INTERNAL_ERROR);
+            }
+            long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
+            if (compiled.runaway()) {
+                return new RunawayCursor(deadline, columnsOf(compiled));
+            }
+            return new ListCursor(columnsOf(compiled), evaluate(compiled, plan.parameters()));
         }
     }
 

@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.sqlguard.ports.AbstractEngineFactory;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
-import dev.sqlguard.ports.EngineFactory;
 import dev.sqlguard.ports.PropertySpec;
 
 /**
@@ -18,7 +18,7 @@ import dev.sqlguard.ports.PropertySpec;
  * in no {@code META-INF/services} file: plug it in with {@code SqlGuard.builder().engine(factory)},
  * or build engines with {@link #create} in a test.
  */
-public final class InMemoryEngineFactory implements EngineFactory {
+public final class InMemoryEngineFactory extends AbstractEngineFactory {
     public static final String NAME = "memory";
 
     /** The one setting: a statement the engine treats as a scan that never ends, for timeout tests. */
@@ -34,22 +34,8 @@ public final class InMemoryEngineFactory implements EngineFactory {
 
     /** A factory whose engines serve {@code tables} (by name). */
     public InMemoryEngineFactory(Map<String, InMemoryTable> tables) {
+        super(NAME, List.of(RUNAWAY_QUERY), DIALECT);
         this.tables = Map.copyOf(requireNonNull(tables, "tables is null"));
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<PropertySpec> properties() {
-        return List.of(RUNAWAY_QUERY);
-    }
-
-    @Override
-    public EngineDialect dialect() {
-        return DIALECT;
     }
 
     @Override

@@ -18,14 +18,15 @@ import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.TableRef;
-import dev.sqlguard.domain.port.ExecutionPort;
-import dev.sqlguard.domain.port.StatementValidator;
-import dev.sqlguard.ports.CatalogView;
+import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.ports.ComposedEngine;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.EngineParts;
+import dev.sqlguard.ports.EngineResources;
 import dev.sqlguard.ports.PropertySpec;
 import dev.sqlguard.ports.TableDescription;
 import dev.sqlguard.testing.ListCursor;
@@ -57,11 +58,17 @@ public class FakeEngineFactory implements EngineFactory {
     public static final Set<String> DOWN = java.util.concurrent.ConcurrentHashMap.newKeySet();
     public static final BigDecimal BIG = new BigDecimal("12345678901234567890.123456789");
 
-    private final String name;
+    private static final List<PropertySpec> PROPERTIES = List.of(
+            PropertySpec.optional("rows", "3", "Rows every query returns."),
+            PropertySpec.optional("password", "A password the engine leaks on purpose (in the SQL 'leak').").asSensitive(),
+            PropertySpec.optional("mode", "unavailable or badconfig make create fail."),
+            PropertySpec.optional("database", "Ignored."));
 
     public FakeEngineFactory() {
         this("fake");
     }
+
+    private final String name;
 
     public FakeEngineFactory(String name) {
         this.name = name;
@@ -72,13 +79,10 @@ public class FakeEngineFactory implements EngineFactory {
         return name;
     }
 
+    /** Not final: a test overrides it to declare a required setting. */
     @Override
     public List<PropertySpec> properties() {
-        return List.of(
-                PropertySpec.optional("rows", "3", "Rows every query returns."),
-                PropertySpec.optional("password", "A password the engine leaks on purpose (in the SQL 'leak').").asSensitive(),
-                PropertySpec.optional("mode", "unavailable or badconfig make create fail."),
-                PropertySpec.optional("database", "Ignored."));
+        return PROPERTIES;
     }
 
     @Override
@@ -120,35 +124,18 @@ public class FakeEngineFactory implements EngineFactory {
             throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + config.sourceId() + "': rows must be a number.");
         }
         CREATED.incrementAndGet();
-        return new FakeEngine(config.sourceId(), config.policy(), rows, config.property("password").orElse(""));
+        FakeSource source = new FakeSource(config.sourceId(), config.policy(), rows, config.property("password").orElse(""));
+        EngineResources resources = new EngineResources();
+        resources.add(CLOSED::incrementAndGet);
+        return new ComposedEngine(new EngineParts(source.sourceId(), source.policy(), source::validate, source::execute, source::describe,
+                Set.of(EngineCapability.GROUP_BY)), resources);
     }
 
-    static final class FakeEngine implements Engine {
-        private final String sourceId;
-        private final GuardrailPolicy policy;
-        private final int rows;
-        private final String password;
-
-        FakeEngine(String sourceId, GuardrailPolicy policy, int rows, String password) {
-            this.sourceId = sourceId;
-            this.policy = policy;
-            this.rows = rows;
-            this.password = password;
-        }
-
+    /** The fake's one source: its validator, execution port and catalog. */
+    record FakeSource(String sourceId, GuardrailPolicy policy, int rows, String password) {
         @Override
-        public String sourceId() {
-            return sourceId;
-        }
-
-        @Override
-        public GuardrailPolicy policy() {
-            return policy;
-        }
-
-        @Override
-        public StatementValidator validator() {
-            return this::validate;
+        public String toString() {
+            return "FakeSource[" + sourceId + "]";
         }
 
         private QueryPlan validate(QueryRequest request) {
@@ -185,57 +172,41 @@ public class FakeEngineFactory implements EngineFactory {
             return out;
         }
 
-        @Override
-        public ExecutionPort execution() {
-            return plan -> {
-                String lower = plan.originalSql().toLowerCase(Locale.ROOT);
-                if (lower.contains("leak")) {
-                    // deliberately careless, to prove the facade masks secrets in results
-                    throw new GuardException(ErrorCode.QUERY_FAILED, "Login with " + password + " was refused.");
+        private ResultCursor execute(QueryPlan plan) {
+            String lower = plan.originalSql().toLowerCase(Locale.ROOT);
+            if (lower.contains("leak")) {
+                // deliberately careless, to prove the facade masks secrets in results
+                throw new GuardException(ErrorCode.QUERY_FAILED, "Login with " + password + " was refused.");
+            }
+            if (lower.contains("fail")) {
+                throw new GuardException(ErrorCode.QUERY_FAILED, "The engine could not run the query.");
+            }
+            if (lower.contains("params")) {
+                List<ResultColumn> columns = new ArrayList<>();
+                for (int i = 1; i <= plan.parameters().size(); i++) {
+                    columns.add(new ResultColumn("p" + i, "ANY"));
                 }
-                if (lower.contains("fail")) {
-                    throw new GuardException(ErrorCode.QUERY_FAILED, "The engine could not run the query.");
-                }
-                if (lower.contains("params")) {
-                    List<ResultColumn> columns = new ArrayList<>();
-                    for (int i = 1; i <= plan.parameters().size(); i++) {
-                        columns.add(new ResultColumn("p" + i, "ANY"));
-                    }
-                    return new ListCursor(columns, List.of(plan.parameters()));
-                }
-                List<List<Object>> data = new ArrayList<>();
-                int count = lower.contains("empty") ? 0 : rows;
-                for (int i = 1; i <= count; i++) {
-                    data.add(List.of((long) i, BIG.add(BigDecimal.valueOf(i)), "row-" + i));
-                }
-                return new ListCursor(List.of(new ResultColumn("n", "BIGINT"), new ResultColumn("amount", "DECIMAL(38,9)"),
-                        new ResultColumn("label", "VARCHAR")), data);
-            };
+                return new ListCursor(columns, List.of(plan.parameters()));
+            }
+            List<List<Object>> data = new ArrayList<>();
+            int count = lower.contains("empty") ? 0 : rows;
+            for (int i = 1; i <= count; i++) {
+                data.add(List.of((long) i, BIG.add(BigDecimal.valueOf(i)), "row-" + i));
+            }
+            return new ListCursor(List.of(new ResultColumn("n", "BIGINT"), new ResultColumn("amount", "DECIMAL(38,9)"),
+                    new ResultColumn("label", "VARCHAR")), data);
         }
 
-        @Override
-        public CatalogView catalog() {
-            return () -> {
-                List<TableDescription> tables = new ArrayList<>();
-                for (Map.Entry<TableRef, Set<String>> e : policy.tables().tables().entrySet()) {
-                    List<TableDescription.ColumnDescription> columns = e.getValue().stream().sorted()
-                            .map(c -> new TableDescription.ColumnDescription(c, "VARCHAR", policy.isSensitive(c)))
-                            .toList();
-                    tables.add(new TableDescription(e.getKey(), columns, OptionalLong.of(rows)));
-                }
-                tables.sort((a, b) -> a.table().qualifiedName().compareTo(b.table().qualifiedName()));
-                return tables;
-            };
-        }
-
-        @Override
-        public Set<EngineCapability> capabilities() {
-            return Set.of(EngineCapability.GROUP_BY);
-        }
-
-        @Override
-        public void close() {
-            CLOSED.incrementAndGet();
+        private List<TableDescription> describe() {
+            List<TableDescription> tables = new ArrayList<>();
+            for (Map.Entry<TableRef, Set<String>> e : policy.tables().tables().entrySet()) {
+                List<TableDescription.ColumnDescription> columns = e.getValue().stream().sorted()
+                        .map(c -> new TableDescription.ColumnDescription(c, "VARCHAR", policy.isSensitive(c)))
+                        .toList();
+                tables.add(new TableDescription(e.getKey(), columns, OptionalLong.of(rows)));
+            }
+            tables.sort((a, b) -> a.table().qualifiedName().compareTo(b.table().qualifiedName()));
+            return tables;
         }
     }
 }
