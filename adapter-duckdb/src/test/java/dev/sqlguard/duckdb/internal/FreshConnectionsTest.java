@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -35,6 +34,7 @@ import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.duckdb.TestDatabases;
 
 /**
  * The stock of ready per-call connections keeps the per-call isolation and the instance's
@@ -50,11 +50,7 @@ class FreshConnectionsTest {
     Path temp;
 
     private Path database() throws Exception {
-        Path file = folder.resolve("x.duckdb");
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE t AS SELECT i AS id, i % 100 AS g FROM range(100000) r(i)");
-        }
-        return file.toRealPath();
+        return TestDatabases.create(folder.resolve("x.duckdb"), TestDatabases.T_100K).toRealPath();
     }
 
     private DuckDbSettings settings(Path db, long memoryBytes) throws Exception {
