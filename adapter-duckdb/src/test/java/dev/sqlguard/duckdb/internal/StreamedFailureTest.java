@@ -111,7 +111,7 @@ class StreamedFailureTest {
             assertThat(execution(engine).failuresRerun()).isEqualTo(1);
             assertThat(query(engine, "SELECT count(*) AS n FROM t").rows()).containsExactly(java.util.List.of(100_000L));
             FreshConnections connections = execution(engine).connections();
-            await(() -> connections.inUse() == 0 && connections.openConnections() == connections.stocked());
+            Await.until(() -> connections.inUse() == 0 && connections.openConnections() == connections.stocked());
         }
     }
 
@@ -197,7 +197,7 @@ class StreamedFailureTest {
                     .isEqualTo(ErrorCode.CANCELLED);
             assertThat(new StreamedFailure().diagnose(tooBig, original, later, connections, watchdog, Optional.empty()).code())
                     .as("the same call with time left finds the memory limit").isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
-            await(() -> connections.inUse() == 0 && connections.openConnections() == connections.stocked());
+            Await.until(() -> connections.inUse() == 0 && connections.openConnections() == connections.stocked());
         } finally {
             watchdog.shutdownNow();
         }
@@ -205,16 +205,5 @@ class StreamedFailureTest {
 
     private Path database2() throws Exception {
         return TestDatabases.create(folder.resolve("m2.duckdb"), TestDatabases.T_100K).toRealPath();
-    }
-
-    @FunctionalInterface
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void await(Condition condition) throws Exception {
-        while (!condition.holds()) {
-            Thread.sleep(10);
-        }
     }
 }
