@@ -68,11 +68,8 @@ class MySqlServerTest {
     @BeforeAll
     void setUp() throws Exception {
         assumeTrue(TestServer.available(), "no MySQL-compatible server");
-        database = TestServer.createDatabase();
-        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
-            // 20000 matching rows first (more than the server's network buffer), then a long scan with index lookups (no join buffering)
-            TestServer.createBig(s, "IF(n <= 20000, 1, 0)", 1_000_000);
-        }
+        // 20000 matching rows first (more than the server's network buffer), then a long scan with index lookups (no join buffering)
+        database = TestServer.createDatabaseWithBig("IF(n <= 20000, 1, 0)", 1_000_000);
         engine = engine(database, false, policy(Limits.defaults().withMaxRows(10).withTimeout(Duration.ofSeconds(3))), Map.of());
     }
 

@@ -65,10 +65,7 @@ class SickServerTest {
     @BeforeAll
     void setUp() throws Exception {
         assumeTrue(TestServer.available(), "no MySQL-compatible server");
-        database = TestServer.createDatabase();
-        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
-            TestServer.createBig(s, "n % 7", 300_000);
-        }
+        database = TestServer.createDatabaseWithBig("n % 7", 300_000);
     }
 
     @AfterAll
