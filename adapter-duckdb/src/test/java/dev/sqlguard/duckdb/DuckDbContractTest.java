@@ -8,13 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.ports.Engine;
-import dev.sqlguard.ports.EngineConfig;
-import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
 import dev.sqlguard.testing.EngineContractSuite;
 import dev.sqlguard.testing.EngineFixture;
+import dev.sqlguard.testing.PrivateDatabaseFixture;
 
 /** The engine contract on a real DuckDB file. */
 class DuckDbContractTest extends EngineContractSuite {
@@ -24,7 +21,7 @@ class DuckDbContractTest extends EngineContractSuite {
     }
 
     /** A private folder holding the database and, apart from it, the engines' work directory. */
-    static final class Fixture implements EngineFixture {
+    static final class Fixture extends PrivateDatabaseFixture {
         private final Path root;
         private final Path folder;
         private final Path database;
@@ -43,18 +40,20 @@ class DuckDbContractTest extends EngineContractSuite {
         }
 
         @Override
-        public Engine engine(String sourceId, GuardrailPolicy policy) {
-            return factory().create(new EngineConfig(sourceId, Map.of("database", database.toString()), policy),
-                    EngineContext.of(work));
+        protected Map<String, String> properties() {
+            return Map.of("database", database.toString());
+        }
+
+        @Override
+        protected Path workFolder() {
+            return work;
         }
 
         /** SHA-256 of the file's bytes and the names in its folder: read from disk, no engine involved. */
         @Override
-        public String fingerprint() {
+        protected String readFingerprint() throws Exception {
             try (Stream<Path> files = Files.list(folder)) {
                 return TestDatabases.digest(database) + " " + files.map(p -> p.getFileName().toString()).sorted().toList();
-            } catch (Exception e) {
-                throw new IllegalStateException("fingerprint failed", e);
             }
         }
 

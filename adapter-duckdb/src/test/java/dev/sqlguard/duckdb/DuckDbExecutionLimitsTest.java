@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 
@@ -37,11 +34,7 @@ class DuckDbExecutionLimitsTest {
     Path work;
 
     private Path database() throws Exception {
-        Path file = folder.resolve("big.duckdb");
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE t AS SELECT i AS id, i % 100 AS g FROM range(100000) r(i)");
-        }
-        return file;
+        return TestDatabases.create(folder.resolve("big.duckdb"), TestDatabases.T_100K);
     }
 
     private static GuardrailPolicy timeout(Duration timeout) {

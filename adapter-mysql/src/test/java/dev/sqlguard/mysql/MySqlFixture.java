@@ -1,18 +1,14 @@
 package dev.sqlguard.mysql;
 
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 
-import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.ports.Engine;
-import dev.sqlguard.ports.EngineConfig;
-import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
-import dev.sqlguard.testing.EngineFixture;
+import dev.sqlguard.testing.PrivateDatabaseFixture;
 
 /** A private {@code sqlguard_t_*} database on the test server, queried through one of the two accounts. */
-final class MySqlFixture implements EngineFixture {
+final class MySqlFixture extends PrivateDatabaseFixture {
     private final TestServer.Coordinates server;
     private final String database;
     private final boolean admin;
@@ -33,24 +29,18 @@ final class MySqlFixture implements EngineFixture {
     }
 
     @Override
-    public Engine engine(String sourceId, GuardrailPolicy policy) {
-        return factory().create(new EngineConfig(sourceId, TestServer.properties(server, database, admin), policy),
-                EngineContext.of(Path.of("target")));
+    protected Map<String, String> properties() {
+        return TestServer.properties(server, database, admin);
     }
 
     @Override
-    public String fingerprint() {
-        try {
-            return TestServer.fingerprint(server, database);
-        } catch (SQLException e) {
-            throw new IllegalStateException("fingerprint failed", e);
-        }
+    protected String readFingerprint() throws SQLException {
+        return TestServer.fingerprint(server, database);
     }
 
     @Override
     public String runawayQuery() {
-        return "SELECT count(*) AS n FROM claims a JOIN claims b ON a.id > 0 JOIN claims c ON c.id > 0"
-                + " JOIN claims d ON d.id > 0 JOIN claims e ON e.id > 0 JOIN claims f ON f.id > 0";
+        return claimsCrossJoin(6);
     }
 
     @Override

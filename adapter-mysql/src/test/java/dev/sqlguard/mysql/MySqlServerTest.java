@@ -68,15 +68,8 @@ class MySqlServerTest {
     @BeforeAll
     void setUp() throws Exception {
         assumeTrue(TestServer.available(), "no MySQL-compatible server");
-        database = TestServer.createDatabase();
-        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
-            // 20000 matching rows first (more than the server's network buffer), then a long scan with index lookups (no join buffering)
-            s.execute("CREATE TABLE big (id BIGINT PRIMARY KEY, v INT NOT NULL)");
-            s.execute("CREATE TABLE digits (x INT)");
-            s.execute("INSERT INTO digits VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)");
-            s.execute("INSERT INTO big SELECT n, IF(n <= 20000, 1, 0) FROM (SELECT 1 + a.x + 10 * b.x + 100 * c.x + 1000 * d.x"
-                    + " + 10000 * e.x + 100000 * f.x AS n FROM digits a, digits b, digits c, digits d, digits e, digits f) g");
-        }
+        // 20000 matching rows first (more than the server's network buffer), then a long scan with index lookups (no join buffering)
+        database = TestServer.createDatabaseWithBig("IF(n <= 20000, 1, 0)", 1_000_000);
         engine = engine(database, false, policy(Limits.defaults().withMaxRows(10).withTimeout(Duration.ofSeconds(3))), Map.of());
     }
 

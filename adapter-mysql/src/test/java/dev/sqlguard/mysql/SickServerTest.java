@@ -44,6 +44,7 @@ import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.testing.FaultProxy;
+import dev.sqlguard.testing.PrivateDatabaseFixture;
 
 /**
  * Time limits that survive a sick server: a server that stops answering (simulated by a TCP proxy
@@ -59,20 +60,12 @@ class SickServerTest {
     private String database;
     private final QueryService service = new QueryService(AuditSink.discarding());
 
-    static final String RUNAWAY = "SELECT count(*) AS n FROM claims a JOIN claims b ON a.id > 0 JOIN claims c ON c.id > 0"
-            + " JOIN claims d ON d.id > 0 JOIN claims e ON e.id > 0 JOIN claims f ON f.id > 0";
+    static final String RUNAWAY = PrivateDatabaseFixture.claimsCrossJoin(6);
 
     @BeforeAll
     void setUp() throws Exception {
         assumeTrue(TestServer.available(), "no MySQL-compatible server");
-        database = TestServer.createDatabase();
-        try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE big (id BIGINT PRIMARY KEY, v INT NOT NULL)");
-            s.execute("CREATE TABLE digits (x INT)");
-            s.execute("INSERT INTO digits VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)");
-            s.execute("INSERT INTO big SELECT n, n % 7 FROM (SELECT 1 + a.x + 10 * b.x + 100 * c.x + 1000 * d.x + 10000 * e.x"
-                    + " + 100000 * f.x AS n FROM digits a, digits b, digits c, digits d, digits e, digits f) g WHERE n <= 300000");
-        }
+        database = TestServer.createDatabaseWithBig("n % 7", 300_000);
     }
 
     @AfterAll

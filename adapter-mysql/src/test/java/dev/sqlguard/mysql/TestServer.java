@@ -7,15 +7,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.security.MessageDigest;
 import java.util.HexFormat;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.mysql.MySQLContainer;
 
 import dev.sqlguard.testing.ContractDataset;
+import dev.sqlguard.testing.PrivateDatabaseFixture;
 
 /**
  * The server under test: the local MariaDB named by {@code SQLGUARD_MYSQL_URL} (CI and this
@@ -99,7 +98,7 @@ public final class TestServer {
     }
 
     static String createDatabase(Coordinates server) throws SQLException {
-        String name = "sqlguard_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
+        String name = PrivateDatabaseFixture.uniqueName();
         try (Connection c = admin(server, null); Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE `" + name + "`");
         }
@@ -113,6 +112,31 @@ public final class TestServer {
             s.execute("ANALYZE TABLE claims, regions, users");
         }
         return name;
+    }
+
+    /**
+     * {@link #createDatabase()} plus table {@code big (id BIGINT PRIMARY KEY, v INT NOT NULL)} with ids
+     * 1 to {@code rows} (at most a million) and {@code v} computed from {@code n}, the id, by
+     * {@code valueOfN}, and the helper table {@code digits} (0 to 9) it is generated from. Drops the
+     * database again when a table cannot be made.
+     */
+    static String createDatabaseWithBig(String valueOfN, int rows) throws SQLException {
+        if (rows < 1 || rows > 1_000_000) {
+            throw new IllegalArgumentException("rows must be from 1 to 1000000");
+        }
+        String database = createDatabase();
+        try (Connection c = admin(database); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE big (id BIGINT PRIMARY KEY, v INT NOT NULL)");
+            s.execute("CREATE TABLE digits (x INT)");
+            s.execute("INSERT INTO digits VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)");
+            s.execute("INSERT INTO big SELECT n, " + valueOfN + " FROM (SELECT 1 + a.x + 10 * b.x + 100 * c.x + 1000 * d.x"
+                    + " + 10000 * e.x + 100000 * f.x AS n FROM digits a, digits b, digits c, digits d, digits e, digits f) g"
+                    + " WHERE n <= " + rows);
+        } catch (SQLException | RuntimeException e) {
+            dropDatabase(database);
+            throw e;
+        }
+        return database;
     }
 
     public static void dropDatabase(String name) {

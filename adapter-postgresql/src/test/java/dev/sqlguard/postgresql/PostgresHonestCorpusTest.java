@@ -8,8 +8,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,13 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
-import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
-import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.port.AuditSink;
-import dev.sqlguard.ports.Engine;
+import dev.sqlguard.testing.FixtureEngine;
 import dev.sqlguard.testing.HonestCorpus;
 
 /**
@@ -37,26 +32,19 @@ import dev.sqlguard.testing.HonestCorpus;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(300)
 class PostgresHonestCorpusTest {
-    private PostgresFixture fixture;
-    private Engine engine;
+    private FixtureEngine<PostgresFixture> server;
     private final QueryService service = new QueryService(AuditSink.discarding());
 
     @BeforeAll
     void start() throws Exception {
         assumeTrue(TestServer.available(), "no PostgreSQL server");
-        fixture = new PostgresFixture(false);
-        engine = fixture.engine("corpus", new GuardrailPolicy(TableAllowlist.of(Map.of(
-                "claims", List.of("id", "region", "amount", "status", "created"), "regions", List.of("region", "manager"),
-                "users", List.of("id", "name"))), Set.of(), Set.of(), Set.of(), Limits.defaults()));
+        server = FixtureEngine.open(new PostgresFixture(false), "corpus", FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS));
     }
 
     @AfterAll
     void stop() {
-        if (engine != null) {
-            engine.close();
-        }
-        if (fixture != null) {
-            fixture.close();
+        if (server != null) {
+            server.close();
         }
     }
 
@@ -262,10 +250,10 @@ class PostgresHonestCorpusTest {
     void honestQueriesRunGuardedExactlyAsRaw() throws SQLException {
         List<String> corpus = corpus();
         assertThat(corpus).hasSizeGreaterThanOrEqualTo(300).doesNotHaveDuplicates();
-        try (Connection raw = TestServer.admin(fixture.server()); Statement s = raw.createStatement()) {
-            s.execute("SET search_path = " + fixture.schema());
+        try (Connection raw = TestServer.admin(server.fixture().server()); Statement s = raw.createStatement()) {
+            s.execute("SET search_path = " + server.fixture().schema());
             HonestCorpus.Outcome outcome = HonestCorpus.compare(corpus, HonestCorpus.jdbc(s),
-                    sql -> service.query(engine.binding(), new QueryRequest("corpus", sql, List.of(), "c")), HonestCorpus::plainCell);
+                    sql -> service.query(server.engine().binding(), new QueryRequest("corpus", sql, List.of(), "c")), HonestCorpus::plainCell);
             assertThat(outcome.print().rawFailures()).as("every query of the corpus runs raw").isEmpty();
             outcome.assertAgrees();
         }

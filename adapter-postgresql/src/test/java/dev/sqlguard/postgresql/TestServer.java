@@ -11,12 +11,12 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import dev.sqlguard.testing.ContractDataset;
+import dev.sqlguard.testing.PrivateDatabaseFixture;
 
 /**
  * The server under test: the local PostgreSQL named by {@code SQLGUARD_PG_URL} (CI and this
@@ -76,7 +76,7 @@ public final class TestServer {
 
     /** Creates a private schema holding {@link ContractDataset}, readable by the least-privilege role; returns its name. */
     public static String createSchema(Coordinates server) throws SQLException {
-        String schema = "sqlguard_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String schema = PrivateDatabaseFixture.uniqueName();
         try (Connection c = admin(server); Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA " + schema);
             s.execute("SET search_path = " + schema);

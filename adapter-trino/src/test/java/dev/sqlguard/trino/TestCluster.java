@@ -21,6 +21,7 @@ import java.util.UUID;
 import io.trino.jdbc.TrinoDriver;
 
 import dev.sqlguard.testing.ContractDataset;
+import dev.sqlguard.testing.PrivateDatabaseFixture;
 
 /**
  * The Trino cluster under test: one per test JVM, started on first use and stopped when the JVM
@@ -110,7 +111,7 @@ public final class TestCluster {
 
     /** Creates a private memory schema holding {@link ContractDataset}; returns its name. */
     public static String createSchema() throws SQLException {
-        String schema = "sqlguard_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String schema = PrivateDatabaseFixture.uniqueName();
         try (Connection c = connect(ADMIN, "default"); Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA memory." + schema);
         }

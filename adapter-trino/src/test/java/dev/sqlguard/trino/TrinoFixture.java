@@ -1,18 +1,14 @@
 package dev.sqlguard.trino;
 
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 
-import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.ports.Engine;
-import dev.sqlguard.ports.EngineConfig;
-import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
-import dev.sqlguard.testing.EngineFixture;
+import dev.sqlguard.testing.PrivateDatabaseFixture;
 
 /** A private {@code sqlguard_t_*} schema in the test cluster's memory catalog, queried as one of the test users. */
-final class TrinoFixture implements EngineFixture {
+final class TrinoFixture extends PrivateDatabaseFixture {
     private final String schema;
     private final String user;
 
@@ -31,23 +27,18 @@ final class TrinoFixture implements EngineFixture {
     }
 
     @Override
-    public Engine engine(String sourceId, GuardrailPolicy policy) {
-        return factory().create(new EngineConfig(sourceId, TestCluster.properties(schema, user), policy), EngineContext.of(Path.of("target")));
+    protected Map<String, String> properties() {
+        return TestCluster.properties(schema, user);
     }
 
     @Override
-    public String fingerprint() {
-        try {
-            return TestCluster.fingerprint(schema);
-        } catch (SQLException e) {
-            throw new IllegalStateException("fingerprint failed", e);
-        }
+    protected String readFingerprint() throws SQLException {
+        return TestCluster.fingerprint(schema);
     }
 
     @Override
     public String runawayQuery() {
-        return "SELECT count(*) AS n FROM claims a JOIN claims b ON a.id > 0 JOIN claims c ON c.id > 0"
-                + " JOIN claims d ON d.id > 0 JOIN claims e ON e.id > 0 JOIN claims f ON f.id > 0 JOIN claims g ON g.id > 0";
+        return claimsCrossJoin(7);
     }
 
     @Override

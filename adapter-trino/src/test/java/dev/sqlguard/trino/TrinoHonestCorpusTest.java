@@ -8,8 +8,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,13 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
-import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
-import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.port.AuditSink;
-import dev.sqlguard.ports.Engine;
+import dev.sqlguard.testing.FixtureEngine;
 import dev.sqlguard.testing.HonestCorpus;
 
 /**
@@ -37,26 +32,20 @@ import dev.sqlguard.testing.HonestCorpus;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(1200)
 class TrinoHonestCorpusTest {
-    private TrinoFixture fixture;
-    private Engine engine;
+    private FixtureEngine<TrinoFixture> server;
     private final QueryService service = new QueryService(AuditSink.discarding());
 
     @BeforeAll
     void start() throws Exception {
         TestCluster.require();
-        fixture = new TrinoFixture(TestCluster.READ_ONLY);
-        engine = fixture.engine("corpus", new GuardrailPolicy(TableAllowlist.of(Map.of(
-                "claims", List.of("id", "region", "amount", "status", "created"), "regions", List.of("region", "manager"),
-                "users", List.of("id", "name"))), Set.of(), Set.of(), Set.of(), Limits.defaults()));
+        server = FixtureEngine.open(new TrinoFixture(TestCluster.READ_ONLY), "corpus",
+                FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS));
     }
 
     @AfterAll
     void stop() {
-        if (engine != null) {
-            engine.close();
-        }
-        if (fixture != null) {
-            fixture.close();
+        if (server != null) {
+            server.close();
         }
     }
 
@@ -155,9 +144,9 @@ class TrinoHonestCorpusTest {
     void honestQueriesRunGuardedExactlyAsRaw() throws SQLException {
         List<String> corpus = corpus();
         assertThat(corpus).hasSizeGreaterThanOrEqualTo(150).doesNotHaveDuplicates();
-        try (Connection raw = TestCluster.connect(TestCluster.ADMIN, fixture.schema()); Statement s = raw.createStatement()) {
+        try (Connection raw = TestCluster.connect(TestCluster.ADMIN, server.fixture().schema()); Statement s = raw.createStatement()) {
             HonestCorpus.Outcome outcome = HonestCorpus.compare(corpus, HonestCorpus.jdbc(s),
-                    sql -> service.query(engine.binding(), new QueryRequest("corpus", sql, List.of(), "c")), HonestCorpus::plainCell);
+                    sql -> service.query(server.engine().binding(), new QueryRequest("corpus", sql, List.of(), "c")), HonestCorpus::plainCell);
             assertThat(outcome.print().rawFailures()).as("every query of the corpus runs raw").isEmpty();
             outcome.assertAgrees();
         }

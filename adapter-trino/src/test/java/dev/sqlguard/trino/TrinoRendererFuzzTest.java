@@ -9,10 +9,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,16 +20,13 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
-import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
-import dev.sqlguard.ports.Engine;
+import dev.sqlguard.testing.FixtureEngine;
 import dev.sqlguard.testing.HonestCorpus;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 
@@ -50,26 +45,20 @@ class TrinoRendererFuzzTest {
     private static final long SEED = Long.getLong("sqlguard.fuzz.seed", 17L);
     private static final int COUNT = Integer.getInteger("sqlguard.fuzz.count", 50);
 
-    private TrinoFixture fixture;
-    private Engine engine;
+    private FixtureEngine<TrinoFixture> fuzz;
     private final QueryService service = new QueryService(AuditSink.discarding());
 
     @BeforeAll
     void start() throws Exception {
         TestCluster.require();
-        fixture = new TrinoFixture(TestCluster.READ_ONLY);
-        engine = fixture.engine("fuzz", new GuardrailPolicy(TableAllowlist.of(Map.of(
-                "claims", List.of("id", "region", "amount", "status", "created"), "regions", List.of("region", "manager"))),
-                Set.of(), Set.of(), Set.of(), Limits.defaults()));
+        fuzz = FixtureEngine.open(new TrinoFixture(TestCluster.READ_ONLY), "fuzz", FixtureEngine.plainPolicy(Map.of(
+                "claims", FixtureEngine.PLAIN_COLUMNS.get("claims"), "regions", FixtureEngine.PLAIN_COLUMNS.get("regions"))));
     }
 
     @AfterAll
     void stop() {
-        if (engine != null) {
-            engine.close();
-        }
-        if (fixture != null) {
-            fixture.close();
+        if (fuzz != null) {
+            fuzz.close();
         }
     }
 
@@ -85,7 +74,7 @@ class TrinoRendererFuzzTest {
             QueryRequest request = QueryRequest.of("fuzz", q.sql());
             QueryPlan plan;
             try {
-                plan = engine.validator().validate(request);
+                plan = fuzz.engine().validator().validate(request);
             } catch (GuardException e) {
                 refused.add(q.sql() + " -> " + e.code() + " " + e.safeMessage());
                 continue;
@@ -96,7 +85,7 @@ class TrinoRendererFuzzTest {
                 reparse.add(rendered + "\n  reprinted " + reprinted);
             }
             Raw raw = raw(q.sql());
-            ToolResult guarded = service.query(engine.binding(), request);
+            ToolResult guarded = service.query(fuzz.engine().binding(), request);
             if (raw.rows() == null) {
                 if (guarded.status() == ToolStatus.OK) {
                     different.add(q.sql() + "\n  raw failed: " + raw.error() + "\n  guarded " + guarded.rows());
@@ -135,7 +124,7 @@ class TrinoRendererFuzzTest {
 
     private Raw raw(String sql) {
         List<List<String>> rows = new ArrayList<>();
-        try (Connection c = TestCluster.connect(TestCluster.ADMIN, fixture.schema()); Statement s = c.createStatement();
+        try (Connection c = TestCluster.connect(TestCluster.ADMIN, fuzz.fixture().schema()); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery(sql)) {
             int n = rs.getMetaData().getColumnCount();
             while (rs.next()) {

@@ -8,10 +8,7 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.ports.ingest.LoadReport;
 import dev.sqlguard.ports.ingest.LoadReport.ColumnRename;
-import dev.sqlguard.ports.ingest.LoadRequest;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -19,25 +16,10 @@ import java.util.regex.Pattern;
 import org.apache.poi.xssf.usermodel.XSSFWorkbook;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /** What the CSV path does with the inputs a new user actually has: repeated headers, money, European numbers. */
 @Timeout(120)
-class CsvLoadTest {
-    private final DuckDbLoader loader = new DuckDbLoader();
-    private final List<String> progress = Collections.synchronizedList(new ArrayList<>());
-
-    @TempDir
-    Path dir;
-
-    private Path db() {
-        return dir.resolve("data.duckdb");
-    }
-
-    private LoadReport load(String table, boolean replace, Map<String, String> options, Path... inputs) {
-        return loader.load(new LoadRequest(db(), table, List.of(inputs), replace, options, progress::add));
-    }
-
+class CsvLoadTest extends LoadTestSupport {
     @Test
     void repeatedHeadersAreRenamedLikeASheetsAndReported() throws Exception {
         Path csv = Fixtures.text(dir, "dup.csv", "a,A,b,a\n1,2,3,4\n");

@@ -16,28 +16,9 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(120)
-class DuckDbLoaderTest {
-    private final DuckDbLoader loader = new DuckDbLoader();
-    private final List<String> progress = new ArrayList<>();
-
-    @TempDir
-    Path dir;
-
-    private Path db() {
-        return dir.resolve("data.duckdb");
-    }
-
-    private LoadReport load(String table, boolean replace, Map<String, String> options, Path... inputs) {
-        return loader.load(new LoadRequest(db(), table, List.of(inputs), replace, options, progress::add));
-    }
-
-    private List<String> types(String table) throws Exception {
-        return Databases.columnTypes(db(), table);
-    }
-
+class DuckDbLoaderTest extends LoadTestSupport {
     @Test
     void isFoundByServiceLoaderUnderItsName() {
         assertThat(ServiceLoader.load(DataLoader.class).stream().map(ServiceLoader.Provider::get)

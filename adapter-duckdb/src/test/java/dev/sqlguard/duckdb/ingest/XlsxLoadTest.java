@@ -7,13 +7,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.ports.ingest.LoadReport;
-import dev.sqlguard.ports.ingest.LoadRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.poi.ss.usermodel.CellStyle;
@@ -26,28 +24,9 @@ import org.apache.poi.xssf.streaming.SXSSFWorkbook;
 import org.apache.poi.xssf.usermodel.XSSFWorkbook;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(120)
-class XlsxLoadTest {
-    private final DuckDbLoader loader = new DuckDbLoader();
-    private final List<String> progress = new ArrayList<>();
-
-    @TempDir
-    Path dir;
-
-    private Path db() {
-        return dir.resolve("data.duckdb");
-    }
-
-    private LoadReport load(String table, boolean replace, Map<String, String> options, Path... inputs) {
-        return loader.load(new LoadRequest(db(), table, List.of(inputs), replace, options, progress::add));
-    }
-
-    private List<String> types(String table) throws Exception {
-        return Databases.columnTypes(db(), table);
-    }
-
+class XlsxLoadTest extends LoadTestSupport {
     /** Sheet "Claims": one column per inferred type, plus blank, error, duplicate and unnamed cells. */
     private Path claimsWorkbook(boolean date1904) throws Exception {
         XSSFWorkbook wb = new XSSFWorkbook();

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.duckdb.TestDatabases;
 
 /** The settings check refuses an instance whose settings do not hold, and accepts the locked one. */
 class DuckDbInstanceTest {
@@ -24,11 +25,7 @@ class DuckDbInstanceTest {
     Path temp;
 
     private Path database() throws Exception {
-        Path file = folder.resolve("x.duckdb");
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE t AS SELECT 1 AS a");
-        }
-        return file.toRealPath();
+        return TestDatabases.create(folder.resolve("x.duckdb"), "CREATE TABLE t AS SELECT 1 AS a").toRealPath();
     }
 
     @Test

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -35,6 +34,7 @@ import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.duckdb.TestDatabases;
 
 /**
  * The stock of ready per-call connections keeps the per-call isolation and the instance's
@@ -50,27 +50,11 @@ class FreshConnectionsTest {
     Path temp;
 
     private Path database() throws Exception {
-        Path file = folder.resolve("x.duckdb");
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE t AS SELECT i AS id, i % 100 AS g FROM range(100000) r(i)");
-        }
-        return file.toRealPath();
+        return TestDatabases.create(folder.resolve("x.duckdb"), TestDatabases.T_100K).toRealPath();
     }
 
     private DuckDbSettings settings(Path db, long memoryBytes) throws Exception {
         return new DuckDbSettings(db, Optional.of(temp.toRealPath()), Optional.of("1GB"), memoryBytes, 1);
-    }
-
-    @FunctionalInterface
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    /** Waits (a hang guard bounds it) until the background work made {@code condition} true. */
-    private static void await(Condition condition) throws Exception {
-        while (!condition.holds()) {
-            Thread.sleep(5);
-        }
     }
 
     @Test
@@ -78,10 +62,10 @@ class FreshConnectionsTest {
     void aConnectionIsHandedOutOnceAndNeverReused() throws Exception {
         DuckDbInstance instance = DuckDbInstance.acquire(settings(database(), 100_000_000L));
         try (FreshConnections connections = new FreshConnections(instance, "t")) {
-            await(() -> connections.stocked() == FreshConnections.READY);
+            Await.until(() -> connections.stocked() == FreshConnections.READY);
             Connection first = connections.take();
             connections.retire(first);
-            await(first::isClosed); // a used connection is closed, never stocked again
+            Await.until(first::isClosed); // a used connection is closed, never stocked again
             Set<Connection> seen = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
             seen.add(first);
             int threads = 8;
@@ -120,9 +104,9 @@ class FreshConnectionsTest {
             assertThat(connections.servedFromStock() + connections.openedOnCall()).isEqualTo(1L + threads * perThread);
             assertThat(connections.servedFromStock()).isPositive();
             assertThat(connections.inUse()).isZero();
-            await(() -> connections.openConnections() == connections.stocked()); // only the stock stays open
+            Await.until(() -> connections.openConnections() == connections.stocked()); // only the stock stays open
             for (Connection c : seen) {
-                await(c::isClosed);
+                Await.until(c::isClosed);
             }
         } finally {
             instance.release();
@@ -135,7 +119,7 @@ class FreshConnectionsTest {
         DuckDbSettings settings = settings(database(), 123_000_000L);
         DuckDbInstance instance = DuckDbInstance.acquire(settings);
         try (FreshConnections connections = new FreshConnections(instance, "t")) {
-            await(() -> connections.stocked() == FreshConnections.READY);
+            Await.until(() -> connections.stocked() == FreshConnections.READY);
             Connection stocked = connections.take();
             assertThat(connections.servedFromStock()).isEqualTo(1);
             try (Statement st = stocked.createStatement()) {
@@ -159,9 +143,9 @@ class FreshConnectionsTest {
         DuckDbInstance instance = DuckDbInstance.acquire(settings(database(), 100_000_000L));
         try {
             FreshConnections connections = new FreshConnections(instance, "t", 3);
-            await(() -> connections.stocked() == 3);
+            Await.until(() -> connections.stocked() == 3);
             Connection held = connections.take(); // a call still running when the engine closes
-            await(() -> connections.stocked() == 3);
+            Await.until(() -> connections.stocked() == 3);
             assertThat(connections.openConnections()).isEqualTo(4);
             connections.close();
             assertThat(connections.stocked()).isZero();
@@ -199,15 +183,15 @@ class FreshConnectionsTest {
         GuardrailPolicy policy = GuardrailPolicy.defaults();
         DuckDbEngine first = DuckDbEngine.open("claims", policy, small);
         FreshConnections stock = ((DuckDbExecution) first.execution()).connections();
-        await(() -> stock.stocked() == FreshConnections.READY);
+        Await.until(() -> stock.stocked() == FreshConnections.READY);
         assertThat(query(first, "SELECT count(*) FROM t").status()).isEqualTo(ToolStatus.OK);
-        await(() -> stock.stocked() == FreshConnections.READY);
+        Await.until(() -> stock.stocked() == FreshConnections.READY);
         first.close();
         assertThat(stock.openConnections()).isZero();
 
         try (DuckDbEngine second = DuckDbEngine.open("claims", policy, larger)) {
             FreshConnections next = ((DuckDbExecution) second.execution()).connections();
-            await(() -> next.stocked() == FreshConnections.READY);
+            Await.until(() -> next.stocked() == FreshConnections.READY);
             Connection c = next.take();
             try {
                 DuckDbInstance.verify(c, larger); // the new stock carries the new settings
@@ -226,7 +210,7 @@ class FreshConnectionsTest {
         GuardrailPolicy policy = GuardrailPolicy.defaults().withLimits(Limits.defaults().withTimeout(Duration.ofMillis(500)));
         try (DuckDbEngine engine = DuckDbEngine.open("claims", policy, settings(db, 256_000_000L))) {
             FreshConnections stock = ((DuckDbExecution) engine.execution()).connections();
-            await(() -> stock.stocked() == FreshConnections.READY);
+            Await.until(() -> stock.stocked() == FreshConnections.READY);
             long fromStock = stock.servedFromStock();
             long onCall = stock.openedOnCall();
             ToolResult timedOut = query(engine, "SELECT sum(a.id * b.id) FROM t a, t b");
@@ -238,12 +222,12 @@ class FreshConnectionsTest {
         GuardrailPolicy patient = GuardrailPolicy.defaults().withLimits(Limits.defaults().withTimeout(Duration.ofSeconds(600)));
         try (DuckDbEngine engine = DuckDbEngine.open("claims", patient, settings(db, 256_000_000L))) {
             FreshConnections stock = ((DuckDbExecution) engine.execution()).connections();
-            await(() -> stock.stocked() == FreshConnections.READY);
+            Await.until(() -> stock.stocked() == FreshConnections.READY);
             long fromStock = stock.servedFromStock();
             QueryService service = new QueryService(AuditSink.discarding());
             QueryRequest request = new QueryRequest("claims", "SELECT sum(a.id * b.id) FROM t a, t b", List.of(), "req-stock");
             CompletableFuture<ToolResult> running = CompletableFuture.supplyAsync(() -> service.query(engine.binding(), request));
-            await(() -> stock.inUse() == 1); // the call holds its stocked connection
+            Await.until(() -> stock.inUse() == 1); // the call holds its stocked connection
             service.cancel("req-stock");
             assertThat(running.get().error().orElseThrow().code()).isEqualTo(ErrorCode.CANCELLED);
             assertThat(stock.servedFromStock()).isEqualTo(fromStock + 1);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -32,6 +31,7 @@ import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditEvent;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.domain.port.LifecycleRecord;
+import dev.sqlguard.duckdb.TestDatabases;
 
 /**
  * A streamed query whose error DuckDB JDBC hides ("Invalid result set") is run once more to find
@@ -52,11 +52,7 @@ class StreamedFailureTest {
     private final QueryService service = new QueryService(AuditSink.discarding());
 
     private Path database() throws Exception {
-        Path file = folder.resolve("m.duckdb");
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE t AS SELECT i AS id, i % 100 AS g FROM range(100000) r(i)");
-        }
-        return file.toRealPath();
+        return TestDatabases.create(folder.resolve("m.duckdb"), TestDatabases.T_100K).toRealPath();
     }
 
     /** 20 MB and no spill folder, as an operator bounds memory strictly. */
@@ -115,7 +111,7 @@ class StreamedFailureTest {
             assertThat(execution(engine).failuresRerun()).isEqualTo(1);
             assertThat(query(engine, "SELECT count(*) AS n FROM t").rows()).containsExactly(java.util.List.of(100_000L));
             FreshConnections connections = execution(engine).connections();
-            await(() -> connections.inUse() == 0 && connections.openConnections() == connections.stocked());
+            Await.until(() -> connections.inUse() == 0 && connections.openConnections() == connections.stocked());
         }
     }
 
@@ -201,28 +197,13 @@ class StreamedFailureTest {
                     .isEqualTo(ErrorCode.CANCELLED);
             assertThat(new StreamedFailure().diagnose(tooBig, original, later, connections, watchdog, Optional.empty()).code())
                     .as("the same call with time left finds the memory limit").isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
-            await(() -> connections.inUse() == 0 && connections.openConnections() == connections.stocked());
+            Await.until(() -> connections.inUse() == 0 && connections.openConnections() == connections.stocked());
         } finally {
             watchdog.shutdownNow();
         }
     }
 
     private Path database2() throws Exception {
-        Path file = folder.resolve("m2.duckdb");
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE t AS SELECT i AS id, i % 100 AS g FROM range(100000) r(i)");
-        }
-        return file.toRealPath();
-    }
-
-    @FunctionalInterface
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void await(Condition condition) throws Exception {
-        while (!condition.holds()) {
-            Thread.sleep(10);
-        }
+        return TestDatabases.create(folder.resolve("m2.duckdb"), TestDatabases.T_100K).toRealPath();
     }
 }

@@ -85,11 +85,7 @@ public record EvaluationReport(String setName, String source, List<Item> items) 
             i.unsupported().forEach(node.putArray("unsupported")::add);
             node.put("turns_used", i.turnsUsed());
             node.put("tool_calls_used", i.toolCallsUsed());
-            if (i.referenceError().isPresent()) {
-                node.put("reference_error", i.referenceError().get());
-            } else {
-                node.putNull("reference_error");
-            }
+            AgentJson.putText(node, "reference_error", i.referenceError());
         }
         return AgentJson.writePretty(root);
     }

@@ -2,13 +2,7 @@ package dev.sqlguard.app.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 
@@ -37,16 +31,8 @@ class DuckDbSourceComesBackTest {
     @Timeout(120)
     void aFileLockedByAnotherProcessIsServedOnceTheLockIsReleased() throws Exception {
         Path database = dir.resolve("claims.duckdb");
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + database); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE claims AS SELECT 1 AS id, 'north' AS region");
-        }
-        Process writer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), HoldDuckDbWriter.class.getName(), database.toString())
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process writer = HoldDuckDbWriter.holdNewClaimsFile(database);
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8));
-            assertThat(out.readLine()).isEqualTo("holding");
-
             GuardrailPolicy policy = GuardrailPolicy.defaults().withTables(TableAllowlist.of(Map.of("claims", List.of("id", "region"))));
             try (SqlGuard guard = SqlGuard.builder()
                     .source("claims", "duckdb", Map.of("database", database.toString()), policy)

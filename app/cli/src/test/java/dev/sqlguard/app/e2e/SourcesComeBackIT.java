@@ -3,11 +3,8 @@ package dev.sqlguard.app.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,9 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +25,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sqlguard.app.reliability.HoldDuckDbWriter;
 import dev.sqlguard.testing.FaultProxy;
+import dev.sqlguard.testing.PrivateDatabaseFixture;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -62,15 +58,8 @@ class SourcesComeBackIT {
     @Test
     void aDuckDbFileLockedByAWriterIsServedOnceTheWriterEnds() throws Exception {
         Path database = dir.resolve("claims.duckdb");
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + database); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE claims AS SELECT 1 AS id, 'north' AS region");
-        }
-        Process writer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), HoldDuckDbWriter.class.getName(), database.toString())
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process writer = HoldDuckDbWriter.holdNewClaimsFile(database);
         try {
-            assertThat(new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8)).readLine())
-                    .isEqualTo("holding");
             Path config = write("sources:\n  claims:\n    engine: duckdb\n    database: " + database
                     + "\n    policy:\n      tables: {claims: [\"*\"]}\n");
             McpSyncClient client = start(config);
@@ -96,7 +85,7 @@ class SourcesComeBackIT {
         String url = System.getenv("SQLGUARD_MYSQL_URL");
         assumeThat(url).as("SQLGUARD_MYSQL_URL names the test server").isNotNull();
         URI server = URI.create(url.substring("jdbc:".length()));
-        String database = "sqlguard_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
+        String database = PrivateDatabaseFixture.uniqueName();
         try (Connection c = DriverManager.getConnection(url + "/", env("SQLGUARD_MYSQL_ADMIN_USER"), env("SQLGUARD_MYSQL_ADMIN_PASSWORD"));
              Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE `" + database + "`");

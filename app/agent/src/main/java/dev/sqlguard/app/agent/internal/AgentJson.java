@@ -2,6 +2,7 @@ package dev.sqlguard.app.agent.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -15,6 +16,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The agent's JSON: a bounded parser for untrusted tool arguments and a writer with exact, plain
@@ -94,6 +96,11 @@ public final class AgentJson {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Sets {@code name} to the text when there is one, else to JSON {@code null} (the field is always there). */
+    public static ObjectNode putText(ObjectNode node, String name, Optional<String> text) {
+        return text.isPresent() ? node.put(name, text.get()) : node.putNull(name);
     }
 
     /** Reads an object from our own classpath resource. */

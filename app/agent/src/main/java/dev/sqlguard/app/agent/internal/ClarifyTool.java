@@ -11,31 +11,14 @@ import dev.sqlguard.app.agent.ToolOutcome;
 import dev.sqlguard.domain.ToolStatus;
 
 /** {@code clarify}: hands a question back to the user; the planner stops there. */
-public final class ClarifyTool implements Tool {
+public final class ClarifyTool extends Tool {
     public static final String NAME = "clarify";
 
-    private final ArgSchema.Obj schema = new ArgSchema.Obj("", Map.of("question",
-            ArgSchema.Str.of("One short question for the user that resolves the ambiguity.", 1000)), Set.of("question"));
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Asks the user one question when the request is ambiguous or cannot be answered from the sources."
-                + " The conversation ends and the user sees the question.";
-    }
-
-    @Override
-    public ArgSchema.Obj schema() {
-        return schema;
-    }
-
-    @Override
-    public boolean runsSql() {
-        return false;
+    public ClarifyTool() {
+        super(NAME, "Asks the user one question when the request is ambiguous or cannot be answered from the sources."
+                + " The conversation ends and the user sees the question.",
+                new ArgSchema.Obj("", Map.of("question", ArgSchema.Str.of(
+                        "One short question for the user that resolves the ambiguity.", 1000)), Set.of("question")), false);
     }
 
     @Override

@@ -17,37 +17,17 @@ import dev.sqlguard.ports.TableDescription;
 import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
 /** {@code describe_source}: the allowlisted tables, columns, types and row counts. */
-public final class DescribeSourceTool implements Tool {
+public final class DescribeSourceTool extends Tool {
     public static final String NAME = "describe_source";
 
     private final ToolContext context;
-    private final ArgSchema.Obj schema;
 
     public DescribeSourceTool(ToolContext context) {
+        super(NAME, "Lists the allowlisted tables of a data source with their columns, types, row counts and which columns"
+                + " are redacted, and the source's SQL dialect. Call it first to learn the names you may use.",
+                new ArgSchema.Obj("", Map.of("source", ArgSchema.Str.sourceId(
+                        "The source to describe; omit it to describe every source.", context.sourceIds())), Set.of()), false);
         this.context = context;
-        this.schema = new ArgSchema.Obj("", Map.of("source",
-                ArgSchema.Str.sourceId("The source to describe; omit it to describe every source.", context.sourceIds())), Set.of());
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Lists the allowlisted tables of a data source with their columns, types, row counts and which columns"
-                + " are redacted, and the source's SQL dialect. Call it first to learn the names you may use.";
-    }
-
-    @Override
-    public ArgSchema.Obj schema() {
-        return schema;
-    }
-
-    @Override
-    public boolean runsSql() {
-        return false;
     }
 
     @Override

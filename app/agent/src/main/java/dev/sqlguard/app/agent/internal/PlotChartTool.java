@@ -32,17 +32,21 @@ import dev.sqlguard.ports.TableDescription.ColumnDescription;
  * quoted; filter values bound as parameters), runs it on the guarded path, renders a PNG and a
  * Vega-Lite specification from the rows.
  */
-public final class PlotChartTool implements Tool {
+public final class PlotChartTool extends Tool {
     public static final String NAME = "plot_chart";
     static final int MAX_FILTERS = 5;
 
     private final ToolContext context;
     private final Path directory;
-    private final ArgSchema.Obj schema;
 
     public PlotChartTool(ToolContext context, Path directory) {
+        super(NAME, "Draws a bar, line, scatter or pie chart of one table from a structured specification (x, y, aggregation,"
+                + " optional series and filters). Returns the aggregated rows it plotted.", schema(context), true);
         this.context = context;
         this.directory = directory;
+    }
+
+    private static ArgSchema.Obj schema(ToolContext context) {
         ArgSchema.Str name = ArgSchema.Str.of("A column name.", 256);
         Map<String, ArgSchema> filter = new LinkedHashMap<>();
         filter.put("column", name);
@@ -64,28 +68,7 @@ public final class PlotChartTool implements Tool {
         Map<String, ArgSchema> props = new LinkedHashMap<>();
         props.put("source", ArgSchema.Str.sourceId("The data source.", context.sourceIds()));
         props.put("chart", new ArgSchema.Obj("The chart specification.", chart, Set.of("type", "table", "x", "aggregation")));
-        this.schema = new ArgSchema.Obj("", props, Set.of("source", "chart"));
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Draws a bar, line, scatter or pie chart of one table from a structured specification (x, y, aggregation,"
-                + " optional series and filters). Returns the aggregated rows it plotted.";
-    }
-
-    @Override
-    public ArgSchema.Obj schema() {
-        return schema;
-    }
-
-    @Override
-    public boolean runsSql() {
-        return true;
+        return new ArgSchema.Obj("", props, Set.of("source", "chart"));
     }
 
     @Override

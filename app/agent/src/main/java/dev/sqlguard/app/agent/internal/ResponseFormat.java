@@ -1,5 +1,6 @@
 package dev.sqlguard.app.agent.internal;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -47,11 +48,7 @@ public final class ResponseFormat {
         if (r.chart().isPresent()) {
             ChartOutput chart = r.chart().get();
             ObjectNode node = root.putObject("chart");
-            if (chart.png().isPresent()) {
-                node.put("png", chart.png().get().toString());
-            } else {
-                node.putNull("png");
-            }
+            AgentJson.putText(node, "png", chart.png().map(Path::toString));
             node.set("vega_lite", AgentJson.parseTrusted(chart.vegaLite()));
             ArrayNode notes = node.putArray("notes");
             chart.notes().forEach(notes::add);
@@ -69,11 +66,7 @@ public final class ResponseFormat {
         check.exempt().forEach(v.putArray("exempt")::add);
         root.put("turns_used", r.turnsUsed());
         root.put("tool_calls_used", r.toolCallsUsed());
-        if (r.clarification().isPresent()) {
-            root.put("clarification", r.clarification().get());
-        } else {
-            root.putNull("clarification");
-        }
+        AgentJson.putText(root, "clarification", r.clarification());
         return root;
     }
 

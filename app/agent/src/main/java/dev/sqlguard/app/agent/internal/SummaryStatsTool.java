@@ -32,7 +32,7 @@ import dev.sqlguard.ports.TableDescription.ColumnDescription;
  * and a note tells the model which statistics were left out and why. Any other failure (time,
  * memory, engine) is returned as is.
  */
-public final class SummaryStatsTool implements Tool {
+public final class SummaryStatsTool extends Tool {
     public static final String NAME = "summary_stats";
     static final int MAX_COLUMNS = 20;
 
@@ -40,37 +40,21 @@ public final class SummaryStatsTool implements Tool {
     private static final List<String> FRACTIONS = List.of("0.25", "0.5", "0.75");
 
     private final ToolContext context;
-    private final ArgSchema.Obj schema;
 
     public SummaryStatsTool(ToolContext context) {
+        super(NAME, "Computes summary statistics of columns of one table: row count, non-null count, nulls, distinct values,"
+                + " min, max and, for numeric columns, mean, standard deviation and quartiles (where the engine has them).",
+                schema(context), true);
         this.context = context;
+    }
+
+    private static ArgSchema.Obj schema(ToolContext context) {
         Map<String, ArgSchema> props = new LinkedHashMap<>();
         props.put("source", ArgSchema.Str.sourceId("The data source.", context.sourceIds()));
         props.put("table", ArgSchema.Str.of("An allowlisted table, as describe_source lists it.", 256));
         props.put("columns", new ArgSchema.Arr("Allowlisted columns to summarise; omit for every non-redacted column.",
                 ArgSchema.Str.of("A column name.", 256), MAX_COLUMNS, true));
-        this.schema = new ArgSchema.Obj("", props, Set.of("source", "table"));
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Computes summary statistics of columns of one table: row count, non-null count, nulls, distinct values,"
-                + " min, max and, for numeric columns, mean, standard deviation and quartiles (where the engine has them).";
-    }
-
-    @Override
-    public ArgSchema.Obj schema() {
-        return schema;
-    }
-
-    @Override
-    public boolean runsSql() {
-        return true;
+        return new ArgSchema.Obj("", props, Set.of("source", "table"));
     }
 
     private record Target(ColumnDescription column, ColumnKind kind) {

@@ -136,4 +136,12 @@ class AgentInternalsTest {
         assertThat(AgentJson.write(ToolResultJson.cell(new BigDecimal("4912.60")))).isEqualTo("4912.60");
         assertThat(AgentJson.write(ToolResultJson.cell(new BigDecimal("1E+3")))).isEqualTo("1000");
     }
+
+    @Test
+    void anOptionalTextIsAlwaysWrittenAsTextOrNull() {
+        var node = AgentJson.NODES.objectNode();
+        AgentJson.putText(node, "given", Optional.of("a"));
+        AgentJson.putText(node, "absent", Optional.empty());
+        assertThat(AgentJson.write(node)).isEqualTo("{\"given\":\"a\",\"absent\":null}");
+    }
 }

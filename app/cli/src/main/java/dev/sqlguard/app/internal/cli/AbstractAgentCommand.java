@@ -1,10 +1,7 @@
 package dev.sqlguard.app.internal.cli;
 
-import static java.util.Objects.requireNonNull;
-
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
@@ -23,7 +20,7 @@ import picocli.CommandLine.Option;
  * (the {@code model:} section, else the {@code SQLGUARD_MODEL*} environment variables), wire one
  * {@link SqlGuard} and build the planner on its guarded path and audit sink.
  */
-abstract class AbstractAgentCommand implements Callable<Integer> {
+abstract class AbstractAgentCommand extends CliCommand {
     @Mixin
     ConfigOptions configOptions;
 
@@ -34,10 +31,8 @@ abstract class AbstractAgentCommand implements Callable<Integer> {
             description = "Where charts are written as PNG files. Default: the 'charts' folder of the sqlguard cache.")
     Path charts;
 
-    final CliContext ctx;
-
     AbstractAgentCommand(CliContext ctx) {
-        this.ctx = requireNonNull(ctx, "ctx is null");
+        super(ctx);
     }
 
     @Override

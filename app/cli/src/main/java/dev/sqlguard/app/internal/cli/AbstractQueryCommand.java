@@ -1,7 +1,5 @@
 package dev.sqlguard.app.internal.cli;
 
-import static java.util.Objects.requireNonNull;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
@@ -39,7 +36,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** The options and flow shared by {@code query} and {@code check}. */
-abstract class AbstractQueryCommand implements Callable<Integer> {
+abstract class AbstractQueryCommand extends CliCommand {
     /** Longest batch line read; longer lines are refused with QUERY_TOO_LONG. */
     static final int MAX_LINE_CHARS = 1 << 20;
 
@@ -77,10 +74,8 @@ abstract class AbstractQueryCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private final CliContext ctx;
-
     AbstractQueryCommand(CliContext ctx) {
-        this.ctx = requireNonNull(ctx, "ctx is null");
+        super(ctx);
     }
 
     /** Whether the command runs queries or only checks them. */

@@ -1,9 +1,5 @@
 package dev.sqlguard.app.internal.cli;
 
-import static java.util.Objects.requireNonNull;
-
-import java.util.concurrent.Callable;
-
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,14 +16,12 @@ import picocli.CommandLine.Spec;
                 "zsh:  autoload -U +X compinit && compinit; autoload -U +X bashcompinit && bashcompinit; "
                         + "source <(java -jar sqlguard.jar completion)",
                 "The script completes the command 'sqlguard': define it as an alias or a wrapper script."})
-final class CompletionCommand implements Callable<Integer> {
+final class CompletionCommand extends CliCommand {
     @Spec
     CommandSpec spec;
 
-    private final CliContext ctx;
-
     CompletionCommand(CliContext ctx) {
-        this.ctx = requireNonNull(ctx, "ctx is null");
+        super(ctx);
     }
 
     @Override

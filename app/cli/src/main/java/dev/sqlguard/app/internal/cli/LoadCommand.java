@@ -1,10 +1,5 @@
 package dev.sqlguard.app.internal.cli;
 
-import static java.util.Objects.requireNonNull;
-
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,10 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -32,7 +23,7 @@ import picocli.CommandLine.Parameters;
                 "Appends to an existing table unless --replace is given.",
                 "Prints a JSON report on stdout (with \"mode\": created, appended or replaced), progress on stderr.",
                 "Exit codes: 0 loaded, 2 usage error, 4 the load failed."})
-final class LoadCommand implements Callable<Integer> {
+final class LoadCommand extends CliCommand {
     @Option(names = "--db", paramLabel = "FILE", required = true, description = "The DuckDB database file to create or update.")
     Path database;
 
@@ -52,10 +43,8 @@ final class LoadCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "The files to load.")
     List<Path> inputs = new ArrayList<>();
 
-    private final CliContext ctx;
-
     LoadCommand(CliContext ctx) {
-        this.ctx = requireNonNull(ctx, "ctx is null");
+        super(ctx);
     }
 
     @Override
@@ -83,8 +72,7 @@ final class LoadCommand implements Callable<Integer> {
     }
 
     private static String json(LoadReport report) {
-        StringWriter out = new StringWriter();
-        try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
+        return CliJson.write(g -> {
             g.writeStartObject();
             g.writeStringField("table", report.table());
             g.writeNumberField("rows_loaded", report.rowsLoaded());
@@ -105,9 +93,6 @@ final class LoadCommand implements Callable<Integer> {
             }
             g.writeEndArray();
             g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString();
+        });
     }
 }

@@ -1,12 +1,9 @@
 package dev.sqlguard.app.internal.cli;
 
-import static java.util.Objects.requireNonNull;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 import dev.sqlguard.app.ConfigException;
@@ -33,14 +30,12 @@ import picocli.CommandLine.Option;
                 "$XDG_STATE_HOME/sqlguard/audit.jsonl (else ~/.local/state/sqlguard/audit.jsonl). Stops when stdin closes.",
                 "A source that cannot be reached is listed as unavailable and retried until it comes back.",
                 "Exit codes: 0 stdin closed, 2 a configuration error."})
-final class McpCommand implements Callable<Integer> {
+final class McpCommand extends CliCommand {
     @Mixin
     ConfigOptions configOptions;
 
-    private final CliContext ctx;
-
     McpCommand(CliContext ctx) {
-        this.ctx = requireNonNull(ctx, "ctx is null");
+        super(ctx);
     }
 
     @Override

@@ -1,16 +1,7 @@
 package dev.sqlguard.app.internal.cli;
 
-import static java.util.Objects.requireNonNull;
-
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 
 import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
@@ -26,17 +17,15 @@ import picocli.CommandLine.Option;
 @Command(name = "sources", mixinStandardHelpOptions = true,
         description = {"Lists the sources and their allowlisted schema (tables, columns, types, redaction) as JSON.",
                 "Exit codes: 0 every source described, 2 a configuration error (the JSON still lists every source), 4 a source could not be reached."})
-final class SourcesCommand implements Callable<Integer> {
+final class SourcesCommand extends CliCommand {
     @Mixin
     ConfigOptions configOptions;
 
     @Option(names = "--format", paramLabel = "json|table", defaultValue = "json", description = "json (default) or table.")
     OutputFormat format;
 
-    private final CliContext ctx;
-
     SourcesCommand(CliContext ctx) {
-        this.ctx = requireNonNull(ctx, "ctx is null");
+        super(ctx);
     }
 
     /** One described source, or the error that stopped it. */
@@ -70,8 +59,7 @@ final class SourcesCommand implements Callable<Integer> {
     }
 
     private static String json(List<Described> sources) {
-        StringWriter out = new StringWriter();
-        try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
+        return CliJson.write(g -> {
             g.writeStartObject();
             g.writeArrayFieldStart("sources");
             for (Described s : sources) {
@@ -114,10 +102,7 @@ final class SourcesCommand implements Callable<Integer> {
             }
             g.writeEndArray();
             g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString();
+        });
     }
 
     private static String table(List<Described> sources) {

@@ -1,9 +1,5 @@
 package dev.sqlguard.app.internal.cli;
 
-import static java.util.Objects.requireNonNull;
-
-import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -12,14 +8,12 @@ import picocli.CommandLine.Spec;
         description = {"Turns model-written SQL into one checked, read-only, bounded query.",
                 "Results go to stdout; logs, progress and audit lines go to stderr.",
                 "Without --config and without ./sqlguard.yaml, the built-in 'demo' source (table claims) is used."})
-final class SqlGuardCommand implements Callable<Integer> {
+final class SqlGuardCommand extends CliCommand {
     @Spec
     CommandSpec spec;
 
-    private final CliContext ctx;
-
     SqlGuardCommand(CliContext ctx) {
-        this.ctx = requireNonNull(ctx, "ctx is null");
+        super(ctx);
     }
 
     @Override
