@@ -32,6 +32,7 @@ import dev.sqlguard.domain.Refusals;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
+import dev.sqlguard.domain.port.WorstAmplifications;
 import dev.sqlguard.jdbc.ansi.Flows.Flow;
 import dev.sqlguard.jdbc.ansi.Flows.Value;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
@@ -264,7 +265,7 @@ public final class AnsiRenderer {
     private final Set<TableRef> tables = new LinkedHashSet<>();
     private final Set<ColumnUse> uses = new LinkedHashSet<>();
     private final Set<String> functions = new TreeSet<>();
-    private final Map<String, Amplification> amplifications = new LinkedHashMap<>();
+    private final WorstAmplifications amplifications = new WorstAmplifications();
     private final List<Integer> parameterIndices = new ArrayList<>();
     private int aliases;
     private int queryDepth;
@@ -289,7 +290,7 @@ public final class AnsiRenderer {
 
     /** The facts recorded so far, to undo a rendering pass whose facts are not the final ones. */
     private record State(int aliases, Set<TableRef> tables, Set<ColumnUse> uses, Set<String> functions,
-                         Map<String, Amplification> amplifications) {
+                         WorstAmplifications amplifications) {
     }
 
     /**
@@ -344,7 +345,7 @@ public final class AnsiRenderer {
             outputs.add(OutputColumn.traced(out.label(), Flows.lineage(out.flows())));
         }
         String sql = bindMarkers(q.sql());
-        return new Rendered(sql, outputs, tables, uses, functions, new ArrayList<>(amplifications.values()), parameterIndices.size());
+        return new Rendered(sql, outputs, tables, uses, functions, amplifications.list(), parameterIndices.size());
     }
 
     // ------------------------------------------------------------------ queries
@@ -756,7 +757,7 @@ public final class AnsiRenderer {
 
     private State snapshot() {
         return new State(aliases, new LinkedHashSet<>(tables), new LinkedHashSet<>(uses), new TreeSet<>(functions),
-                new LinkedHashMap<>(amplifications));
+                new WorstAmplifications(amplifications));
     }
 
     private void restore(State s) {
@@ -767,8 +768,7 @@ public final class AnsiRenderer {
         uses.addAll(s.uses());
         functions.clear();
         functions.addAll(s.functions());
-        amplifications.clear();
-        amplifications.putAll(s.amplifications());
+        amplifications.restore(s.amplifications());
     }
 
     private static void requireUniqueLabels(Query q) {
@@ -2302,12 +2302,7 @@ public final class AnsiRenderer {
 
     /** Keeps, per function and kind, the call that could build the most. */
     private void record(Amplification call) {
-        String key = call.function() + (call.relative() ? "/relative" : "/absolute");
-        Amplification known = amplifications.get(key);
-        if (known == null || call.bound().isEmpty()
-                || (known.bound().isPresent() && call.bound().getAsLong() > known.bound().getAsLong())) {
-            amplifications.put(key, call);
-        }
+        amplifications.add(call);
     }
 
     private static Optional<Long> seriesLength(List<Expression> args) {
