@@ -14,10 +14,9 @@ import net.sf.jsqlparser.expression.IntervalExpression;
 /**
  * What one engine renders differently from the shared {@link AnsiRenderer}: its names, literals and
  * function rules (its {@link Lexicon}, data), a few rendering hooks, and which optional constructs it
- * accepts. Everything else (double-quoted
- * identifiers, a generated alias for every FROM item, every column qualified by that alias, every
- * expression fully parenthesised, the facts recorded for the domain) is the renderer's and the same
- * for every engine.
+ * accepts. Everything else (double-quoted identifiers, a generated alias for every FROM item, every
+ * column qualified by that alias, every expression fully parenthesised, the facts recorded for the
+ * domain) is the renderer's and the same for every engine.
  *
  * <p>Each hook either returns the engine's exact text for a node or throws a {@code GuardException}
  * (use {@link AnsiErrors}); a construct hook that answers {@code false} makes the renderer refuse
