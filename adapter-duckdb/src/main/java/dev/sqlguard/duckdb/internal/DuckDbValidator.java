@@ -17,6 +17,7 @@ import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.port.RecordedFacts;
 import dev.sqlguard.domain.port.StatementValidator;
 
 /**
@@ -104,8 +105,9 @@ public final class DuckDbValidator implements StatementValidator {
             facts.include(inspectedFacts);
         }
         List<Object> placeholders = new ArrayList<>(Collections.nCopies(result.parameterCount(), null));
-        return new QueryPlan(sourceId, sql, executable, placeholders, facts.tables(), facts.uses(),
-                union(result.functions(), facts.functions()), facts.outputs(), facts.amplifications(), policy.limits());
+        RecordedFacts recorded = facts.recorded();
+        return new QueryPlan(sourceId, sql, executable, placeholders, recorded.tables(), recorded.uses(),
+                union(result.functions(), recorded.functions()), recorded.outputs(), recorded.amplifications(), policy.limits());
     }
 
     /**
@@ -114,7 +116,7 @@ public final class DuckDbValidator implements StatementValidator {
      * row; in ORDER BY, HAVING, QUALIFY and DISTINCT ON a select-list alias comes before a column).
      */
     private static void requireSameReads(TreeChecker.Result parsed, PlanFacts bound) {
-        if (!parsed.tables().containsAll(bound.tables()) || !parsed.columns().containsAll(bound.reads())) {
+        if (!parsed.tables().containsAll(bound.recorded().tables()) || !parsed.columns().containsAll(bound.reads())) {
             throw new GuardException(ErrorCode.COLUMN_NOT_ALLOWED, "DuckDB reads a name in this query differently from "
                     + "how it is written (a bare table or alias name stands for its whole row; an output alias can "
                     + "shadow a column); qualify each column with its table alias and give outputs distinct names.");

@@ -1,31 +1,26 @@
 package dev.sqlguard.duckdb.internal;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 import dev.sqlguard.domain.Amplification;
 import dev.sqlguard.domain.ColumnRef;
-import dev.sqlguard.domain.ColumnUse;
-import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
+import dev.sqlguard.domain.port.RecordedFacts;
 
-/** What reading one bound plan established: the facts a {@link dev.sqlguard.domain.QueryPlan} carries. */
+/**
+ * What reading one bound plan established: the facts a {@link dev.sqlguard.domain.QueryPlan} carries
+ * (recorded by the domain's {@link RecordedFacts} from the plan's {@link PlanValue}s), and every base
+ * column the plan reads, for the check against the parse tree.
+ */
 final class PlanFacts {
-    private final Set<TableRef> tables = new LinkedHashSet<>();
+    private final RecordedFacts recorded = new RecordedFacts();
     private final Set<ColumnRef> reads = new LinkedHashSet<>();
-    private final Map<Object, ColumnUse> uses = new LinkedHashMap<>();
-    private final Set<String> functions = new TreeSet<>();
-    private final Map<String, Amplification> amplifications = new LinkedHashMap<>();
-    private final List<OutputColumn> outputs = new ArrayList<>();
 
     void table(TableRef table) {
-        tables.add(table);
+        recorded.table(table);
     }
 
     void read(ColumnRef column) {
@@ -33,7 +28,7 @@ final class PlanFacts {
     }
 
     void function(String name) {
-        functions.add(name);
+        recorded.function(name);
     }
 
     /** Whether the plan is DuckDB's own fixed program (SUMMARIZE of a table): every use is a direct output. */
@@ -59,66 +54,36 @@ final class PlanFacts {
                 : override != null && requested != UsePosition.OUTPUT ? override : requested;
         for (PlanValue.Flow flow : value.flows) {
             if (fixedProgram) {
-                uses.putIfAbsent(List.of(flow.column(), position, ""), ColumnUse.direct(flow.column(), position));
-                continue;
+                recorded.use(flow.column(), position, null, List::of);
+            } else {
+                recorded.use(flow.column(), position, flow.chain().firstNonTotal, flow.chain()::steps);
             }
-            List<Object> key = List.of(flow.column(), position,
-                    flow.chain().firstNonTotal == null ? "" : flow.chain().firstNonTotal.operation());
-            uses.computeIfAbsent(key, k -> new ColumnUse(flow.column(), position, flow.chain().steps()));
         }
     }
 
     /** Keeps, per function and kind, the call that could build the most. */
     void amplification(Amplification call) {
-        String key = call.function() + (call.relative() ? "/relative" : "/absolute");
-        Amplification known = amplifications.get(key);
-        if (known == null || worse(call, known)) {
-            amplifications.put(key, call);
-        }
-    }
-
-    private static boolean worse(Amplification a, Amplification b) {
-        if (a.bound().isEmpty()) {
-            return true;
-        }
-        return b.bound().isPresent() && a.bound().getAsLong() > b.bound().getAsLong();
+        recorded.amplification(call);
     }
 
     /** Takes in another plan's tables, reads, uses, functions and amplifications (not its outputs). */
     void include(PlanFacts other) {
-        tables.addAll(other.tables);
+        recorded.include(other.recorded);
         reads.addAll(other.reads);
-        other.uses.forEach(uses::putIfAbsent);
-        functions.addAll(other.functions);
-        other.amplifications.values().forEach(this::amplification);
     }
 
     void output(String name, PlanValue value) {
-        outputs.add(OutputColumn.traced(name, value.lineage()));
+        recorded.output(name, value.lineage());
         use(value, UsePosition.OUTPUT);
     }
 
-    Set<TableRef> tables() {
-        return tables;
+    /** The facts for the plan. */
+    RecordedFacts recorded() {
+        return recorded;
     }
 
+    /** Every base column the plan reads. */
     Set<ColumnRef> reads() {
         return reads;
-    }
-
-    Set<ColumnUse> uses() {
-        return new LinkedHashSet<>(uses.values());
-    }
-
-    Set<String> functions() {
-        return functions;
-    }
-
-    List<Amplification> amplifications() {
-        return new ArrayList<>(amplifications.values());
-    }
-
-    List<OutputColumn> outputs() {
-        return outputs;
     }
 }

@@ -2,25 +2,20 @@ package dev.sqlguard.duckdb.internal;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.CostClass;
-import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.FlowStep;
-import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.port.DistinctFlows;
 
 /**
  * What one column of a bound-plan operator, or one expression, carries: the base columns its value
  * derives from, each with the steps it passed through, and how large the value can be. Immutable.
  */
 final class PlanValue {
-    /** Flows kept per value at most; a plan that needs more is refused as too complex. */
-    static final int MAX_FLOWS = 4_096;
     /** Steps remembered per flow; past it only the first non-total step still matters and is kept. */
     static final int MAX_CHAIN = 32;
 
@@ -143,7 +138,7 @@ final class PlanValue {
         for (Flow flow : flows) {
             out.add(new Flow(flow.column(), flow.chain().then(step)));
         }
-        return new PlanValue(dedupe(out), size, fails);
+        return new PlanValue(DistinctFlows.of(out, Flow::key), size, fails);
     }
 
     /** The flows of all {@code values}, with their sizes combined by {@code sum} or by maximum. */
@@ -156,7 +151,7 @@ final class PlanValue {
             size = sum ? size.plus(v.size) : size.max(v.size);
             fails |= v.mayFail;
         }
-        return new PlanValue(dedupe(all), size, fails);
+        return new PlanValue(DistinctFlows.of(all, Flow::key), size, fails);
     }
 
     /** The base columns this value derives from. */
@@ -166,19 +161,5 @@ final class PlanValue {
             out.add(flow.column());
         }
         return out;
-    }
-
-    private static List<Flow> dedupe(List<Flow> flows) {
-        if (flows.size() <= 1) {
-            return List.copyOf(flows);
-        }
-        Map<Object, Flow> unique = new LinkedHashMap<>();
-        for (Flow flow : flows) {
-            unique.putIfAbsent(flow.key(), flow);
-        }
-        if (unique.size() > MAX_FLOWS) {
-            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query combines too many columns to check.");
-        }
-        return List.copyOf(unique.values());
     }
 }

@@ -1,80 +1,66 @@
 package dev.sqlguard.mysql.internal;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 import dev.sqlguard.domain.Amplification;
 import dev.sqlguard.domain.ColumnUse;
-import dev.sqlguard.domain.FlowStep;
 import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
+import dev.sqlguard.domain.port.RecordedFacts;
 
 /**
  * What rendering one statement established: the facts its {@link dev.sqlguard.domain.QueryPlan}
- * carries for the domain to decide on. The renderer decides nothing about sensitive columns itself.
+ * carries for the domain to decide on, recorded by the domain's {@link RecordedFacts} from the
+ * renderer's {@link Value}s. The renderer decides nothing about sensitive columns itself.
  */
 final class Facts {
-    private final Set<TableRef> tables = new LinkedHashSet<>();
-    private final Map<Object, ColumnUse> uses = new LinkedHashMap<>();
-    private final Set<String> functions = new TreeSet<>();
-    private final Map<String, Amplification> amplifications = new LinkedHashMap<>();
-    private final List<OutputColumn> outputs = new ArrayList<>();
+    private final RecordedFacts recorded = new RecordedFacts();
 
     void table(TableRef table) {
-        tables.add(table);
+        recorded.table(table);
     }
 
     void function(String name) {
-        functions.add(name);
+        recorded.function(name);
     }
 
     /** Records every flow of {@code value} as a use at {@code position}. */
     void use(Value value, UsePosition position) {
         for (Value.Flow flow : value.flows()) {
-            List<Object> key = List.of(flow.column(), position, flow.firstNonTotal().map(FlowStep::operation).orElse(""));
-            uses.putIfAbsent(key, new ColumnUse(flow.column(), position, flow.chain()));
+            recorded.use(flow.column(), position, flow.firstNonTotal().orElse(null), flow::chain);
         }
     }
 
     /** An output column of the statement: its lineage, and its value used as output. */
     void output(String name, Value value) {
-        outputs.add(OutputColumn.traced(name, value.lineage()));
+        recorded.output(name, value.lineage());
         use(value, UsePosition.OUTPUT);
     }
 
     /** Keeps, per function and kind, the call that could build the most. */
     void amplification(Amplification call) {
-        String key = call.function() + (call.relative() ? "/relative" : "/absolute");
-        Amplification known = amplifications.get(key);
-        if (known == null || known.bound().isPresent()
-                && (call.bound().isEmpty() || call.bound().getAsLong() > known.bound().getAsLong())) {
-            amplifications.put(key, call);
-        }
+        recorded.amplification(call);
     }
 
     Set<TableRef> tables() {
-        return tables;
+        return recorded.tables();
     }
 
     Set<ColumnUse> uses() {
-        return new LinkedHashSet<>(uses.values());
+        return recorded.uses();
     }
 
     Set<String> functions() {
-        return functions;
+        return recorded.functions();
     }
 
     List<Amplification> amplifications() {
-        return new ArrayList<>(amplifications.values());
+        return recorded.amplifications();
     }
 
     List<OutputColumn> outputs() {
-        return outputs;
+        return recorded.outputs();
     }
 }

@@ -5,8 +5,6 @@ import static java.util.Objects.requireNonNull;
 import java.util.Collections;
 import java.util.Optional;
 import java.util.Set;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -14,6 +12,7 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.port.StatementValidator;
+import dev.sqlguard.domain.port.Validation;
 import dev.sqlguard.jdbc.ansi.OneStatement;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.Select;
@@ -31,8 +30,6 @@ public final class MySqlValidator implements StatementValidator {
     /** The functions allowed when the policy names none: the whole curated catalogue. */
     public static final Set<String> DEFAULT_FUNCTIONS = MySqlFunctions.defaults();
 
-    private static final Logger LOG = Logger.getLogger(MySqlValidator.class.getName());
-
     private final String sourceId;
     private final SchemaSnapshot schema;
     private final GuardrailPolicy policy;
@@ -48,25 +45,12 @@ public final class MySqlValidator implements StatementValidator {
         this.policy = requireNonNull(policy, "policy is null");
         this.functions = Set.copyOf(policy.functionsOr(DEFAULT_FUNCTIONS));
         this.hintMillis = requireNonNull(hintMillis, "hintMillis is null");
-        if (!policy.tables().restricted()) {
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "' needs a table allowlist.");
-        }
+        Validation.requireTableAllowlist(sourceId, policy);
     }
 
     @Override
     public QueryPlan validate(QueryRequest request) {
-        QueryPlan template;
-        try {
-            template = plan(request.sql());
-        } catch (GuardException e) {
-            throw e;
-        } catch (StackOverflowError e) {
-            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX);
-        } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "validator failed on an input", e);
-            throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be checked.", e);
-        }
-        return template.withParameters(request.params());
+        return Validation.checked(request.sql(), this::plan).withParameters(request.params());
     }
 
     private QueryPlan plan(String sql) {

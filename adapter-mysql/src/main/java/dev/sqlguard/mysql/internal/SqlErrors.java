@@ -6,6 +6,7 @@ import java.sql.SQLTransientConnectionException;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.ansi.SqlStates;
 
 /**
  * Maps driver and server errors to error codes with sqlguard's own sentences. Driver text (which
@@ -77,21 +78,12 @@ final class SqlErrors {
                 return new GuardException(ErrorCode.QUERY_FAILED, "A function got the wrong number or kind of arguments.", e);
             }
             default -> {
-                // fall through to SQLState classes
+                // fall through to SQLSTATE classes
             }
         }
-        if (e instanceof SQLTransientConnectionException || state.startsWith("08")) {
+        if (e instanceof SQLTransientConnectionException) {
             return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
         }
-        if (state.startsWith("42")) {
-            return new GuardException(ErrorCode.QUERY_FAILED, "The database refused the query as invalid.", e);
-        }
-        if (state.startsWith("22")) {
-            return new GuardException(ErrorCode.QUERY_FAILED, "A value is out of range or has the wrong type.", e);
-        }
-        if (state.startsWith("28")) {
-            return new GuardException(ErrorCode.PERMISSION_DENIED, "The database account may not do this.", e);
-        }
-        return new GuardException(ErrorCode.QUERY_FAILED, ErrorCode.QUERY_FAILED.defaultMessage(), e);
+        return SqlStates.byClass(state, e);
     }
 }

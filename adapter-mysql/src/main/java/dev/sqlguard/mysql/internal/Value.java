@@ -2,18 +2,15 @@ package dev.sqlguard.mysql.internal;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.CostClass;
-import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.FlowStep;
-import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.port.DistinctFlows;
 
 /**
  * One rendered expression: the SQL text sqlguard emits for it, and the base columns its value derives
@@ -26,8 +23,6 @@ import dev.sqlguard.domain.GuardException;
  * @param mayFail whether computing the value passes a step that can fail, whatever it derives from
  */
 record Value(String sql, List<Flow> flows, Optional<Object> literal, boolean mayFail) {
-    /** Flows kept per value at most; a query that needs more is refused as too complex. */
-    static final int MAX_FLOWS = 4_096;
     /** Steps remembered per flow; past it only the first non-total step still matters and is kept. */
     static final int MAX_CHAIN = 32;
 
@@ -53,7 +48,7 @@ record Value(String sql, List<Flow> flows, Optional<Object> literal, boolean may
     }
 
     Value {
-        flows = dedupe(flows);
+        flows = DistinctFlows.of(flows, Flow::key);
     }
 
     static Value of(String sql) {
@@ -109,19 +104,5 @@ record Value(String sql, List<Flow> flows, Optional<Object> literal, boolean may
 
     Optional<String> stringLiteral() {
         return literal.filter(String.class::isInstance).map(String.class::cast);
-    }
-
-    private static List<Flow> dedupe(List<Flow> flows) {
-        if (flows.size() <= 1) {
-            return List.copyOf(flows);
-        }
-        Map<Object, Flow> unique = new LinkedHashMap<>();
-        for (Flow flow : flows) {
-            unique.putIfAbsent(flow.key(), flow);
-        }
-        if (unique.size() > MAX_FLOWS) {
-            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query combines too many columns to check.");
-        }
-        return List.copyOf(unique.values());
     }
 }

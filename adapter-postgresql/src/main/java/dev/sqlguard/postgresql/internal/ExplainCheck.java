@@ -18,6 +18,7 @@ import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.jdbc.ansi.EngineReading;
 
 /**
  * Reads PostgreSQL's own resolution of a rendered statement. {@code EXPLAIN (VERBOSE, FORMAT JSON)}
@@ -41,17 +42,15 @@ final class ExplainCheck {
     private static final Pattern REFERENCE = Pattern.compile(
             "(?<![A-Za-z0-9_$\".])(\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)\\.(\\*|\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)");
 
-    /** What the server reads: base relations, base columns, and whether it reads a whole row. */
-    record Reading(Set<TableRef> relations, Set<ColumnRef> columns, boolean wholeRow) {
-    }
-
     private ExplainCheck() {
     }
 
     /**
+     * The base relations and columns the plan reads; incomplete when it reads a whole row.
+     *
      * @param physicalColumns every column of a relation, in order, or null when it is unknown
      */
-    static Reading read(String explainJson, Function<TableRef, List<String>> physicalColumns) {
+    static EngineReading read(String explainJson, Function<TableRef, List<String>> physicalColumns) {
         JsonNode root;
         try {
             root = JSON.readTree(explainJson);
@@ -107,7 +106,7 @@ final class ExplainCheck {
                 }
             }
         }
-        return new Reading(relations, columns, wholeRow);
+        return new EngineReading(relations, columns, !wholeRow);
     }
 
     /** Whether a scan's output is its relation's whole physical row, each column bare and in order. */

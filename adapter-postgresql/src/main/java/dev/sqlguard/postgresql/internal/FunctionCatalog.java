@@ -1,8 +1,6 @@
 package dev.sqlguard.postgresql.internal;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 import dev.sqlguard.domain.CostClass;
@@ -54,58 +52,36 @@ public final class FunctionCatalog {
     static final Set<String> WINDOW = Set.of("row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile",
             "lag", "lead", "first_value", "last_value", "nth_value");
 
-    private static final Map<String, CostClass> CLASSES = classes();
+    private static final Map<String, CostClass> CLASSES = FunctionRules.classes(
+            // never fail on any value of the right type, never branch on content, bounded output
+            Set.of("count", "min", "max", "bool_and", "bool_or", "every", "string_agg", "mode",
+                    "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "lag", "lead", "first_value",
+                    "last_value", "upper", "lower", "initcap", "length", "char_length", "character_length", "octet_length",
+                    "bit_length", "concat", "concat_ws", "coalesce", "md5", "reverse", "btrim", "ltrim", "rtrim",
+                    "left", "right", "translate", "date_trunc", "date_part", "extract", "to_char", "now", "current_date",
+                    "current_timestamp", "localtimestamp", "isfinite", "quote_literal", "quote_ident", "quote_nullable"),
+            // may fail or choose depending on the value
+            Set.of("sum", "avg", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
+                    "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count", "regr_avgx",
+                    "regr_avgy", "percentile_cont", "percentile_disc", "ntile", "nth_value", "abs", "round", "trunc", "floor",
+                    "ceil", "ceiling", "sign", "sqrt", "cbrt", "power", "pow", "exp", "ln", "log", "log10", "mod", "div",
+                    "width_bucket", "greatest", "least", "nullif", "substr", "substring", "strpos", "split_part",
+                    "starts_with", "ascii", "to_date", "to_timestamp", "to_number", "make_date", "make_timestamp",
+                    "make_interval", "age", "date_bin", "justify_days", "justify_hours", "justify_interval", "scale",
+                    "degrees", "radians", "pi", "gcd", "lcm", "factorial", "num_nonnulls", "num_nulls"),
+            // output or work grows faster than the input
+            Set.of("repeat", "lpad", "rpad", "generate_series", "replace"));
 
     private FunctionCatalog() {
-    }
-
-    private static Map<String, CostClass> classes() {
-        Map<String, CostClass> m = new LinkedHashMap<>();
-        // never fail on any value of the right type, never branch on content, bounded output
-        for (String f : Set.of("count", "min", "max", "bool_and", "bool_or", "every", "string_agg", "mode",
-                "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "lag", "lead", "first_value",
-                "last_value", "upper", "lower", "initcap", "length", "char_length", "character_length", "octet_length",
-                "bit_length", "concat", "concat_ws", "coalesce", "md5", "reverse", "btrim", "ltrim", "rtrim",
-                "left", "right", "translate", "date_trunc", "date_part", "extract", "to_char", "now", "current_date",
-                "current_timestamp", "localtimestamp", "isfinite", "quote_literal", "quote_ident", "quote_nullable"
-                )) {
-            m.put(f, CostClass.TOTAL);
-        }
-        // may fail or choose depending on the value
-        for (String f : Set.of("sum", "avg", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
-                "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count", "regr_avgx",
-                "regr_avgy", "percentile_cont", "percentile_disc", "ntile", "nth_value", "abs", "round", "trunc", "floor",
-                "ceil", "ceiling", "sign", "sqrt", "cbrt", "power", "pow", "exp", "ln", "log", "log10", "mod", "div",
-                "width_bucket", "greatest", "least", "nullif", "substr", "substring", "strpos", "split_part",
-                "starts_with", "ascii", "to_date", "to_timestamp", "to_number", "make_date", "make_timestamp",
-                "make_interval", "age", "date_bin", "justify_days", "justify_hours", "justify_interval", "scale",
-                "degrees", "radians", "pi", "gcd", "lcm", "factorial", "num_nonnulls", "num_nulls")) {
-            m.put(f, CostClass.PARTIAL);
-        }
-        // output or work grows faster than the input
-        for (String f : Set.of("repeat", "lpad", "rpad", "generate_series", "replace")) {
-            m.put(f, CostClass.AMPLIFYING);
-        }
-        return Map.copyOf(m);
     }
 
     /** The rules the shared renderer applies. */
     static final FunctionRules RULES = new FunctionRules("PostgreSQL", CLASSES, NEVER, NEVER_PREFIXES, EXTERNAL, Set.of("lo_", "dblink"), SYNTAX,
             AGGREGATES, WINDOW, Map.of(), Map.of());
 
-    /** The class of a function, or empty when it is not classified (and so cannot be called). */
-    public static Optional<CostClass> costClass(String name) {
-        return RULES.costClass(name);
-    }
-
     /** The default allowlist: every classified function. */
     public static Set<String> defaults() {
         return RULES.defaults();
-    }
-
-    /** Whether {@code name} is refused whatever a policy says. */
-    public static boolean never(String name) {
-        return RULES.isNever(name);
     }
 
     /**

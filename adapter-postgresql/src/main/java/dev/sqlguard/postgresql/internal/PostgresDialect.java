@@ -1,18 +1,18 @@
 package dev.sqlguard.postgresql.internal;
 
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.sqlguard.jdbc.ansi.AnsiDialect;
 import dev.sqlguard.jdbc.ansi.AnsiErrors;
-import dev.sqlguard.jdbc.ansi.FunctionRules;
+import dev.sqlguard.jdbc.ansi.CastTypes;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
-import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
+import net.sf.jsqlparser.expression.DateTimeLiteralExpression.DateTime;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExtractExpression;
 import net.sf.jsqlparser.expression.Function;
@@ -21,7 +21,6 @@ import net.sf.jsqlparser.expression.TimeKeyExpression;
 import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
-import net.sf.jsqlparser.statement.create.table.ColDataType;
 
 /**
  * What PostgreSQL renders differently from the shared ANSI renderer: every call
@@ -34,15 +33,25 @@ import net.sf.jsqlparser.statement.create.table.ColDataType;
 final class PostgresDialect implements AnsiDialect {
     static final PostgresDialect INSTANCE = new PostgresDialect();
 
-    private static final Pattern DATE = Pattern.compile("'[0-9]{4}-[0-9]{2}-[0-9]{2}'");
-    private static final Pattern TIME = Pattern.compile("'[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?'");
-    private static final Pattern TIMESTAMP = Pattern.compile("'[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?)?'");
-    private static final Pattern TIMESTAMPTZ = Pattern.compile(
-            "'[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?)?([+-][0-9]{2}(:?[0-9]{2})?|Z| UTC)?'");
     private static final String UNITS = "(years?|mons?|months?|weeks?|days?|hours?|mins?|minutes?|secs?|seconds?)";
     private static final Pattern INTERVAL = Pattern.compile(
             "'\\s*-?[0-9]{1,9}(\\.[0-9]{1,6})?\\s*" + UNITS + "(\\s+-?[0-9]{1,9}(\\.[0-9]{1,6})?\\s*" + UNITS + ")*\\s*'",
             Pattern.CASE_INSENSITIVE);
+    /** The date and time literals PostgreSQL takes, each with the form of its text. */
+    private static final Map<DateTime, Pattern> DATE_TIMES = Map.of(
+            DateTime.DATE, Pattern.compile("'[0-9]{4}-[0-9]{2}-[0-9]{2}'"),
+            DateTime.TIME, Pattern.compile("'[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?'"),
+            DateTime.TIMESTAMP, Pattern.compile("'[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?)?'"),
+            DateTime.TIMESTAMPTZ, Pattern.compile(
+                    "'[0-9]{4}-[0-9]{2}-[0-9]{2}([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?)?([+-][0-9]{2}(:?[0-9]{2})?|Z| UTC)?'"));
+    private static final CastTypes CAST_TYPES = new CastTypes(
+            "int|integer|int4|bigint|int8|smallint|int2|real|float4|float8|double precision|float|text|date|boolean|bool|interval"
+            + "|timestamp|timestamptz|timestamp with time zone|timestamp without time zone|time|time without time zone",
+            Map.of("timestamp with time zone", "timestamptz", "timestamp without time zone", "timestamp",
+                    "time without time zone", "time", "float", "double precision"),
+            "numeric",
+            "CAST supports integer, bigint, smallint, numeric(p,s), real, double precision, text, varchar(n), char(n), "
+            + "boolean, date, time, timestamp, timestamptz and interval.");
     private static final Set<String> EXTRACT_FIELDS = Set.of("year", "month", "day", "hour", "minute", "second", "dow",
             "isodow", "doy", "week", "quarter", "epoch", "isoyear", "decade", "century", "millennium", "milliseconds",
             "microseconds");
@@ -69,79 +78,18 @@ final class PostgresDialect implements AnsiDialect {
             "inner", "is", "isnull", "join", "left", "like", "natural", "notnull", "outer", "overlaps", "right", "similar",
             "tablesample", "verbose");
 
+    private static final Lexicon LEXICON = new Lexicon("PostgreSQL", PostgresQuoting.NAMES, FunctionCatalog.RULES,
+            Optional.of("pg_catalog"), Set.of("pg_catalog", "information_schema"), SQL_VALUE_KEYWORDS, ZERO_ARGUMENTS, RESERVED,
+            EXTRACT_FIELDS,
+            "EXTRACT supports year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, epoch and similar fields.",
+            DATE_TIMES, CAST_TYPES);
+
     private PostgresDialect() {
     }
 
     @Override
-    public String engine() {
-        return "PostgreSQL";
-    }
-
-    @Override
-    public FunctionRules functions() {
-        return FunctionCatalog.RULES;
-    }
-
-    @Override
-    public String name(String raw) {
-        return PostgresQuoting.name(raw);
-    }
-
-    @Override
-    public String identifier(String name) {
-        return PostgresQuoting.identifier(name);
-    }
-
-    @Override
-    public String string(String value) {
-        return PostgresQuoting.string(value);
-    }
-
-    @Override
-    public Optional<String> functionSchema() {
-        return Optional.of("pg_catalog");
-    }
-
-    @Override
-    public Set<String> hiddenSchemas() {
-        return Set.of("pg_catalog", "information_schema");
-    }
-
-    @Override
-    public Set<String> sqlValueKeywords() {
-        return SQL_VALUE_KEYWORDS;
-    }
-
-    @Override
-    public Set<String> zeroArgumentFunctions() {
-        return ZERO_ARGUMENTS;
-    }
-
-    @Override
-    public Set<String> reservedWords() {
-        return RESERVED;
-    }
-
-    @Override
-    public Set<String> extractFields() {
-        return EXTRACT_FIELDS;
-    }
-
-    @Override
-    public String extractFieldsMessage() {
-        return "EXTRACT supports year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, epoch and similar fields.";
-    }
-
-    @Override
-    public String dateTime(DateTimeLiteralExpression e) {
-        String value = e.getValue();
-        return switch (e.getType()) {
-            case DATE -> AnsiErrors.checkedLiteral("DATE ", value, DATE);
-            case TIME -> AnsiErrors.checkedLiteral("TIME ", value, TIME);
-            case TIMESTAMP -> AnsiErrors.checkedLiteral("TIMESTAMP ", value, TIMESTAMP);
-            case TIMESTAMPTZ -> AnsiErrors.checkedLiteral("TIMESTAMPTZ ", value, TIMESTAMPTZ);
-            default -> throw AnsiErrors.unsafe("date or time literal");
-        };
+    public Lexicon lexicon() {
+        return LEXICON;
     }
 
     @Override
@@ -152,42 +100,6 @@ final class PostgresDialect implements AnsiDialect {
         return AnsiErrors.checkedLiteral("INTERVAL ", e.getParameter(), INTERVAL);
     }
 
-    private static final Pattern CAST_TYPE = Pattern.compile(
-            "(int|integer|int4|bigint|int8|smallint|int2|real|float4|float8|double precision|float|text|date|boolean|bool|interval"
-            + "|timestamp|timestamptz|timestamp with time zone|timestamp without time zone|time|time without time zone)"
-            + "|(numeric|decimal)( \\(([0-9]{1,2})(, ?([0-9]{1,2}))?\\))?"
-            + "|(varchar|character varying|char|character)( \\(([0-9]{1,5})\\))?");
-
-    @Override
-    public String castType(ColDataType type) {
-        if (type == null || type.getCharacterSet() != null || (type.getArrayData() != null && !type.getArrayData().isEmpty())) {
-            throw AnsiErrors.unsafe("cast type");
-        }
-        StringBuilder name = new StringBuilder(type.getDataType().toLowerCase(Locale.ROOT).strip().replaceAll("\\s+", " "));
-        if (type.getArgumentsStringList() != null && !type.getArgumentsStringList().isEmpty()) {
-            name.append(" (").append(String.join(", ", type.getArgumentsStringList())).append(')');
-        }
-        Matcher m = CAST_TYPE.matcher(name.toString());
-        if (!m.matches()) {
-            throw AnsiErrors.construct("CAST supports integer, bigint, smallint, numeric(p,s), real, double precision, text, varchar(n), char(n), "
-                    + "boolean, date, time, timestamp, timestamptz and interval.");
-        }
-        if (m.group(1) != null) {
-            return switch (m.group(1)) {
-                case "timestamp with time zone" -> "timestamptz";
-                case "timestamp without time zone" -> "timestamp";
-                case "time without time zone" -> "time";
-                case "float" -> "double precision";
-                default -> m.group(1);
-            };
-        }
-        if (m.group(2) != null) {
-            return "numeric" + (m.group(4) == null ? "" : "(" + m.group(4) + (m.group(6) == null ? "" : ", " + m.group(6)) + ")");
-        }
-        String base = m.group(7).startsWith("var") || m.group(7).equals("character varying") ? "varchar" : "char";
-        return base + (m.group(9) == null ? "" : "(" + m.group(9) + ")");
-    }
-
     @Override
     public String label(Expression e, int position) {
         return figure(e);
@@ -196,14 +108,14 @@ final class PostgresDialect implements AnsiDialect {
     /** PostgreSQL's own name for an unaliased output column (FigureColname). */
     private static String figure(Expression e) {
         if (e instanceof Column c) {
-            return PostgresQuoting.name(c.getColumnName());
+            return PostgresQuoting.NAMES.name(c.getColumnName());
         }
         if (e instanceof Function f && f.getMultipartName() != null && !f.getMultipartName().isEmpty()) {
-            return PostgresQuoting.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
+            return PostgresQuoting.NAMES.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
         }
         if (e instanceof AnalyticExpression a) {
             String[] parts = a.getName().split("\\.", -1);
-            return PostgresQuoting.name(parts[parts.length - 1]);
+            return PostgresQuoting.NAMES.name(parts[parts.length - 1]);
         }
         if (e instanceof CastExpression c) {
             String inner = figure(c.getLeftExpression());

@@ -4,6 +4,7 @@ import java.sql.SQLException;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.ansi.SqlStates;
 
 /**
  * Maps PostgreSQL SQLSTATEs to error codes with sqlguard's own sentences. Driver and server text
@@ -69,21 +70,12 @@ final class SqlErrors {
                 // SQLSTATE classes below
             }
         }
-        if (state.startsWith("08") || state.startsWith("57P")) {
+        if (state.startsWith("57P")) {
             return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
-        }
-        if (state.startsWith("28")) {
-            return new GuardException(ErrorCode.PERMISSION_DENIED, "The database account may not do this.", e);
-        }
-        if (state.startsWith("22")) {
-            return new GuardException(ErrorCode.QUERY_FAILED, "A value is out of range or has the wrong type.", e);
-        }
-        if (state.startsWith("42")) {
-            return new GuardException(ErrorCode.QUERY_FAILED, "The database refused the query as invalid.", e);
         }
         if (state.startsWith("53")) {
             return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT.defaultMessage(), e);
         }
-        return new GuardException(ErrorCode.QUERY_FAILED, ErrorCode.QUERY_FAILED.defaultMessage(), e);
+        return SqlStates.byClass(state, e);
     }
 }

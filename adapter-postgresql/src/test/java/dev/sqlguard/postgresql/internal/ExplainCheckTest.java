@@ -8,31 +8,32 @@ import org.junit.jupiter.api.Test;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.jdbc.ansi.EngineReading;
 
 /** Reading EXPLAIN (VERBOSE, FORMAT JSON) output as PostgreSQL 15 prints it (plans captured from the server). */
 class ExplainCheckTest {
     private static final TableRef USERS = TableRef.of("s", "users");
     private static final List<String> USER_COLUMNS = List.of("id", "name", "password");
 
-    private static ExplainCheck.Reading read(String json) {
+    private static EngineReading read(String json) {
         return ExplainCheck.read(json, t -> t.equals(USERS) ? USER_COLUMNS : null);
     }
 
     @Test
     void aPhysicalTargetListIsCarriedNotRead() {
         // SELECT count(*) FROM users WHERE name = 'x': the scan under the aggregate emits the whole row
-        ExplainCheck.Reading r = read("""
+        EngineReading r = read("""
                 [{"Plan": {"Node Type": "Aggregate", "Output": ["count(*)"], "Plans": [
                   {"Node Type": "Seq Scan", "Relation Name": "users", "Schema": "s", "Alias": "t1",
                    "Output": ["t1.id", "t1.name", "t1.password"], "Filter": "((t1.name)::text = 'x'::text)"}]}}]""");
-        assertThat(r.relations()).containsExactly(USERS);
+        assertThat(r.tables()).containsExactly(USERS);
         assertThat(r.columns()).containsExactly(new ColumnRef(USERS, "name"));
-        assertThat(r.wholeRow()).isFalse();
+        assertThat(r.complete()).isTrue();
     }
 
     @Test
     void aProjectedColumnAndAParentsReferenceAreRead() {
-        ExplainCheck.Reading r = read("""
+        EngineReading r = read("""
                 [{"Plan": {"Node Type": "Sort", "Output": ["t1.id", "t1.password"], "Sort Key": ["t1.password"], "Plans": [
                   {"Node Type": "Seq Scan", "Relation Name": "users", "Schema": "s", "Alias": "t1",
                    "Output": ["t1.id", "t1.password"], "Filter": "('t9.name' = 'x'::text)"}]}}]""");
@@ -41,9 +42,9 @@ class ExplainCheckTest {
 
     @Test
     void aWholeRowIsSeen() {
-        ExplainCheck.Reading r = read("""
+        EngineReading r = read("""
                 [{"Plan": {"Node Type": "Seq Scan", "Relation Name": "users", "Schema": "s", "Alias": "t1",
                   "Output": ["t1.*"], "Filter": "((t1.*)::text ~~ 'a%'::text)"}}]""");
-        assertThat(r.wholeRow()).isTrue();
+        assertThat(r.complete()).isFalse();
     }
 }

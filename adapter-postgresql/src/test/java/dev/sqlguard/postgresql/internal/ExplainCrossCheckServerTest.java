@@ -28,6 +28,7 @@ import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.jdbc.ansi.EngineReading;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
@@ -98,10 +99,10 @@ class ExplainCrossCheckServerTest {
                 json = rs.getString(1);
             }
         }
-        ExplainCheck.Reading reading = ExplainCheck.read(json, t -> snapshot.tables().containsKey(t)
+        EngineReading reading = ExplainCheck.read(json, t -> snapshot.tables().containsKey(t)
                 ? snapshot.tables().get(t).columns().stream().map(ColumnInfo::name).toList() : null);
-        assertThat(reading.wholeRow()).isFalse();
-        assertThat(reading.relations()).containsExactlyInAnyOrderElementsOf(plan.tables());
+        assertThat(reading.complete()).isTrue();
+        assertThat(reading.tables()).containsExactlyInAnyOrderElementsOf(plan.tables());
         assertThat(plan.columns()).containsAll(reading.columns());
         assertThat(reading.columns()).contains(new ColumnRef(TableRef.of(schema, table), column));
     }

@@ -17,6 +17,7 @@ import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.jdbc.ansi.EngineReading;
 
 /**
  * Reads Trino's own analysis of a rendered statement, from two EXPLAIN forms (measured on Trino 483):
@@ -47,18 +48,16 @@ final class ExplainCheck {
     private static final Set<String> FORBIDDEN_NODES = Set.of("TableFunction", "TableFunctionProcessor", "RemoteQuery", "TableWriter",
             "TableFinish", "TableExecute", "Merge", "MergeWriter", "TableDelete", "TableUpdate", "RefreshMaterializedView");
 
-    /** What the server reads: tables and their columns; {@code complete} is false when the plan could not be read fully. */
-    record Reading(Set<TableRef> tables, Set<ColumnRef> columns, boolean complete) {
-    }
-
     private ExplainCheck() {
     }
 
     /**
+     * The tables and columns the plan reads; incomplete when the plan could not be read fully.
+     *
      * @param catalog the catalog every known table is in
      * @param physicalColumns every column of each known table, in order
      */
-    static Reading read(String logicalJson, String ioJson, String catalog, Map<TableRef, List<String>> physicalColumns) {
+    static EngineReading read(String logicalJson, String ioJson, String catalog, Map<TableRef, List<String>> physicalColumns) {
         Set<TableRef> tables = new LinkedHashSet<>();
         Set<ColumnRef> columns = new LinkedHashSet<>();
         boolean complete = true;
@@ -121,7 +120,7 @@ final class ExplainCheck {
                 }
             }
         }
-        return new Reading(tables, columns, complete);
+        return new EngineReading(tables, columns, complete);
     }
 
     /**

@@ -1,8 +1,6 @@
 package dev.sqlguard.trino.internal;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 import dev.sqlguard.domain.CostClass;
@@ -85,57 +83,36 @@ public final class FunctionCatalog {
     static final Map<String, Set<Integer>> PARAMETER_ARGUMENTS = Map.of("date_trunc", Set.of(0), "min", Set.of(1),
             "max", Set.of(1), "lag", Set.of(1), "lead", Set.of(1), "approx_distinct", Set.of(1));
 
-    private static final Map<String, CostClass> CLASSES = classes();
+    private static final Map<String, CostClass> CLASSES = FunctionRules.classes(
+            // never fail on any value of the right type, never branch on content, bounded output
+            Set.of("count", "min", "max", "bool_and", "bool_or", "every", "arbitrary", "any_value",
+                    "approx_distinct", "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "lag", "lead",
+                    "first_value", "last_value", "upper", "lower", "length", "concat", "coalesce", "reverse", "trim", "ltrim",
+                    "rtrim", "date_trunc", "extract", "year", "quarter", "month", "week", "day", "day_of_week", "day_of_month",
+                    "day_of_year", "dow", "doy", "hour", "minute", "second", "last_day_of_month", "now", "current_date",
+                    "current_timestamp", "localtimestamp", "is_nan", "is_finite", "is_infinite"),
+            // may fail or choose depending on the value
+            Set.of("sum", "avg", "count_if", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop",
+                    "var_samp", "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "approx_percentile",
+                    "max_by", "min_by", "kurtosis", "skewness", "ntile", "nth_value", "abs", "round", "truncate", "floor",
+                    "ceil", "ceiling", "sign", "sqrt", "cbrt", "power", "pow", "exp", "ln", "log2", "log10", "mod",
+                    "width_bucket", "greatest", "least", "nullif", "substr", "substring", "strpos", "position", "split_part",
+                    "starts_with", "codepoint", "date_add", "date_diff", "date_format", "date_parse", "format_datetime",
+                    "from_iso8601_date", "from_iso8601_timestamp", "to_iso8601", "from_unixtime", "to_unixtime",
+                    "degrees", "radians", "pi", "if"),
+            // output or work grows faster than the input
+            Set.of("lpad", "rpad", "replace"));
 
     private FunctionCatalog() {
-    }
-
-    private static Map<String, CostClass> classes() {
-        Map<String, CostClass> m = new LinkedHashMap<>();
-        // never fail on any value of the right type, never branch on content, bounded output
-        for (String f : Set.of("count", "min", "max", "bool_and", "bool_or", "every", "arbitrary", "any_value",
-                "approx_distinct", "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "lag", "lead",
-                "first_value", "last_value", "upper", "lower", "length", "concat", "coalesce", "reverse", "trim", "ltrim",
-                "rtrim", "date_trunc", "extract", "year", "quarter", "month", "week", "day", "day_of_week", "day_of_month",
-                "day_of_year", "dow", "doy", "hour", "minute", "second", "last_day_of_month", "now", "current_date",
-                "current_timestamp", "localtimestamp", "is_nan", "is_finite", "is_infinite")) {
-            m.put(f, CostClass.TOTAL);
-        }
-        // may fail or choose depending on the value
-        for (String f : Set.of("sum", "avg", "count_if", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop",
-                "var_samp", "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "approx_percentile",
-                "max_by", "min_by", "kurtosis", "skewness", "ntile", "nth_value", "abs", "round", "truncate", "floor",
-                "ceil", "ceiling", "sign", "sqrt", "cbrt", "power", "pow", "exp", "ln", "log2", "log10", "mod",
-                "width_bucket", "greatest", "least", "nullif", "substr", "substring", "strpos", "position", "split_part",
-                "starts_with", "codepoint", "date_add", "date_diff", "date_format", "date_parse", "format_datetime",
-                "from_iso8601_date", "from_iso8601_timestamp", "to_iso8601", "from_unixtime", "to_unixtime",
-                "degrees", "radians", "pi", "if")) {
-            m.put(f, CostClass.PARTIAL);
-        }
-        // output or work grows faster than the input
-        for (String f : Set.of("lpad", "rpad", "replace")) {
-            m.put(f, CostClass.AMPLIFYING);
-        }
-        return Map.copyOf(m);
     }
 
     /** The rules the shared renderer applies. */
     static final FunctionRules RULES = new FunctionRules("Trino", CLASSES, NEVER, NEVER_PREFIXES, EXTERNAL, Set.of("url_"), SYNTAX,
             AGGREGATES, WINDOW, PARAMETER_ARGUMENTS, ABSENT);
 
-    /** The class of a function, or empty when it is not classified (and so cannot be called). */
-    public static Optional<CostClass> costClass(String name) {
-        return RULES.costClass(name);
-    }
-
     /** The default allowlist: every classified function. */
     public static Set<String> defaults() {
         return RULES.defaults();
-    }
-
-    /** Whether {@code name} is refused whatever a policy says. */
-    public static boolean never(String name) {
-        return RULES.isNever(name);
     }
 
     /**

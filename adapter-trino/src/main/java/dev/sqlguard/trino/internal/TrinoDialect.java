@@ -1,20 +1,19 @@
 package dev.sqlguard.trino.internal;
 
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.sqlguard.jdbc.ansi.AnsiDialect;
 import dev.sqlguard.jdbc.ansi.AnsiErrors;
-import dev.sqlguard.jdbc.ansi.FunctionRules;
-import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
+import dev.sqlguard.jdbc.ansi.CastTypes;
+import net.sf.jsqlparser.expression.DateTimeLiteralExpression.DateTime;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.IntervalExpression;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
-import net.sf.jsqlparser.statement.create.table.ColDataType;
 
 /**
  * What Trino renders differently from the shared ANSI renderer: calls by their bare built-in names
@@ -27,11 +26,19 @@ import net.sf.jsqlparser.statement.create.table.ColDataType;
 final class TrinoDialect implements AnsiDialect {
     static final TrinoDialect INSTANCE = new TrinoDialect();
 
-    private static final Pattern DATE = Pattern.compile("'[0-9]{4}-[0-9]{2}-[0-9]{2}'");
-    private static final Pattern TIME = Pattern.compile("'[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?'");
-    private static final Pattern TIMESTAMP = Pattern.compile("'[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?)?'");
     private static final Pattern INTERVAL = Pattern.compile("'-?[0-9]{1,9}'");
     private static final Set<String> INTERVAL_UNITS = Set.of("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND");
+    /** The date and time literals Trino takes, each with the form of its text. */
+    private static final Map<DateTime, Pattern> DATE_TIMES = Map.of(
+            DateTime.DATE, Pattern.compile("'[0-9]{4}-[0-9]{2}-[0-9]{2}'"),
+            DateTime.TIME, Pattern.compile("'[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?'"),
+            DateTime.TIMESTAMP, Pattern.compile("'[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?)?'"));
+    private static final CastTypes CAST_TYPES = new CastTypes(
+            "int|integer|bigint|smallint|tinyint|real|double|double precision|float|date|boolean|timestamp|time|text",
+            Map.of("int", "integer", "double precision", "double", "float", "double", "text", "varchar"),
+            "decimal",
+            "CAST supports integer, bigint, smallint, tinyint, decimal(p,s), real, double, varchar(n), char(n), "
+            + "boolean, date, time and timestamp.");
     private static final Set<String> EXTRACT_FIELDS = Set.of("year", "quarter", "month", "week", "day", "day_of_month",
             "day_of_week", "dow", "day_of_year", "doy", "year_of_week", "yow", "hour", "minute", "second");
     /** Words Trino reads as SQL value functions when unquoted, whatever columns exist. */
@@ -54,78 +61,17 @@ final class TrinoDialect implements AnsiDialect {
             "table", "then", "trim", "true", "uescape", "union", "unnest", "using", "values", "when", "where", "with",
             "lateral");
 
+    private static final Lexicon LEXICON = new Lexicon("Trino", TrinoQuoting.NAMES, FunctionCatalog.RULES, Optional.empty(),
+            Set.of("information_schema"), SQL_VALUE_KEYWORDS, ZERO_ARGUMENTS, RESERVED, EXTRACT_FIELDS,
+            "EXTRACT supports YEAR, QUARTER, MONTH, WEEK, DAY, DAY_OF_WEEK (DOW), DAY_OF_YEAR (DOY), YEAR_OF_WEEK, HOUR, MINUTE and SECOND.",
+            DATE_TIMES, CAST_TYPES);
+
     private TrinoDialect() {
     }
 
     @Override
-    public String engine() {
-        return "Trino";
-    }
-
-    @Override
-    public FunctionRules functions() {
-        return FunctionCatalog.RULES;
-    }
-
-    @Override
-    public String name(String raw) {
-        return TrinoQuoting.name(raw);
-    }
-
-    @Override
-    public String identifier(String name) {
-        return TrinoQuoting.identifier(name);
-    }
-
-    @Override
-    public String string(String value) {
-        return TrinoQuoting.string(value);
-    }
-
-    @Override
-    public Optional<String> functionSchema() {
-        return Optional.empty();
-    }
-
-    @Override
-    public Set<String> hiddenSchemas() {
-        return Set.of("information_schema");
-    }
-
-    @Override
-    public Set<String> sqlValueKeywords() {
-        return SQL_VALUE_KEYWORDS;
-    }
-
-    @Override
-    public Set<String> zeroArgumentFunctions() {
-        return ZERO_ARGUMENTS;
-    }
-
-    @Override
-    public Set<String> reservedWords() {
-        return RESERVED;
-    }
-
-    @Override
-    public Set<String> extractFields() {
-        return EXTRACT_FIELDS;
-    }
-
-    @Override
-    public String extractFieldsMessage() {
-        return "EXTRACT supports YEAR, QUARTER, MONTH, WEEK, DAY, DAY_OF_WEEK (DOW), DAY_OF_YEAR (DOY), YEAR_OF_WEEK, HOUR, MINUTE and SECOND.";
-    }
-
-    @Override
-    public String dateTime(DateTimeLiteralExpression e) {
-        String value = e.getValue();
-        return switch (e.getType()) {
-            case DATE -> AnsiErrors.checkedLiteral("DATE ", value, DATE);
-            case TIME -> AnsiErrors.checkedLiteral("TIME ", value, TIME);
-            case TIMESTAMP -> AnsiErrors.checkedLiteral("TIMESTAMP ", value, TIMESTAMP);
-            default -> throw AnsiErrors.unsafe("date or time literal");
-        };
+    public Lexicon lexicon() {
+        return LEXICON;
     }
 
     @Override
@@ -141,48 +87,14 @@ final class TrinoDialect implements AnsiDialect {
         return AnsiErrors.checkedLiteral("INTERVAL ", e.getParameter(), INTERVAL) + " " + unit;
     }
 
-    private static final Pattern CAST_TYPE = Pattern.compile(
-            "(int|integer|bigint|smallint|tinyint|real|double|double precision|float|date|boolean|timestamp|time|text)"
-            + "|(numeric|decimal)( \\(([0-9]{1,2})(, ?([0-9]{1,2}))?\\))?"
-            + "|(varchar|character varying|char|character)( \\(([0-9]{1,5})\\))?");
-
-    @Override
-    public String castType(ColDataType type) {
-        if (type == null || type.getCharacterSet() != null || (type.getArrayData() != null && !type.getArrayData().isEmpty())) {
-            throw AnsiErrors.unsafe("cast type");
-        }
-        StringBuilder name = new StringBuilder(type.getDataType().toLowerCase(Locale.ROOT).strip().replaceAll("\\s+", " "));
-        if (type.getArgumentsStringList() != null && !type.getArgumentsStringList().isEmpty()) {
-            name.append(" (").append(String.join(", ", type.getArgumentsStringList())).append(')');
-        }
-        Matcher m = CAST_TYPE.matcher(name.toString());
-        if (!m.matches()) {
-            throw AnsiErrors.construct("CAST supports integer, bigint, smallint, tinyint, decimal(p,s), real, double, varchar(n), char(n), "
-                    + "boolean, date, time and timestamp.");
-        }
-        if (m.group(1) != null) {
-            return switch (m.group(1)) {
-                case "int" -> "integer";
-                case "double precision", "float" -> "double";
-                case "text" -> "varchar";
-                default -> m.group(1);
-            };
-        }
-        if (m.group(2) != null) {
-            return "decimal" + (m.group(4) == null ? "" : "(" + m.group(4) + (m.group(6) == null ? "" : ", " + m.group(6)) + ")");
-        }
-        String base = m.group(7).startsWith("var") || m.group(7).equals("character varying") ? "varchar" : "char";
-        return base + (m.group(9) == null ? "" : "(" + m.group(9) + ")");
-    }
-
     /** Trino's own name for an unaliased output column: a column's name, else {@code _colN} by 0-based position. */
     @Override
     public String label(Expression e, int position) {
         if (e instanceof Column c) {
-            return TrinoQuoting.name(c.getColumnName());
+            return TrinoQuoting.NAMES.name(c.getColumnName());
         }
         if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1 && p.get(0) instanceof Column c) {
-            return TrinoQuoting.name(c.getColumnName());
+            return TrinoQuoting.NAMES.name(c.getColumnName());
         }
         return "_col" + position;
     }

@@ -9,11 +9,9 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -21,12 +19,15 @@ import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.port.StatementValidator;
+import dev.sqlguard.domain.port.Validation;
+import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
+import dev.sqlguard.jdbc.ansi.EngineReading;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 
 /**
  * The Trino validator: pre-checks the raw text ({@link SqlPrecheck}), parses it with JSqlParser on the
- * caller's thread, checks and renders the one SELECT ({@link AnsiRenderer} with the {@link TrinoDialect}) while recording its
+ * caller's thread, checks and renders the one SELECT ({@link AnsiCheck}: the {@link AnsiRenderer} with the {@link TrinoDialect}) while recording its
  * facts, lets the domain's policy decide on them, and then asks the cluster how it reads the rendered
  * text ({@code EXPLAIN (TYPE LOGICAL, FORMAT JSON)} and {@code EXPLAIN (TYPE IO, FORMAT JSON)}, which
  * analyse and plan but run nothing): a table or column the cluster reads that the checked tree does
@@ -43,11 +44,9 @@ public final class TrinoValidator implements StatementValidator {
         Connection open() throws SQLException;
     }
 
-    private final String sourceId;
     private final SchemaSnapshot schema;
-    private final GuardrailPolicy policy;
-    private final Set<String> functions;
     private final Connections explain;
+    private final AnsiCheck check;
     private final Map<TableRef, List<String>> physical = new LinkedHashMap<>();
     private final PlanCache<Outcome> cache = new PlanCache<>(CACHE_SIZE);
 
@@ -58,14 +57,10 @@ public final class TrinoValidator implements StatementValidator {
      * @param explain connections for EXPLAIN, or null to skip the cluster's reading (unit tests only)
      */
     public TrinoValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Connections explain) {
-        this.sourceId = requireNonNull(sourceId, "sourceId is null");
         this.schema = requireNonNull(schema, "schema is null");
-        this.policy = requireNonNull(policy, "policy is null");
-        this.functions = policy.functionsOr(FunctionCatalog.defaults());
         this.explain = explain;
-        if (!policy.tables().restricted()) {
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "' needs a table allowlist.");
-        }
+        this.check = new AnsiCheck(sourceId, TrinoDialect.INSTANCE, schema, policy,
+                sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
         schema.tables().forEach((ref, info) -> physical.put(ref, info.columns().stream().map(SchemaSnapshot.ColumnInfo::name).toList()));
     }
 
@@ -80,46 +75,23 @@ public final class TrinoValidator implements StatementValidator {
 
     private Outcome compute(String sql) {
         try {
-            return new Outcome(plan(sql), null);
+            return new Outcome(Validation.checked(sql, this::plan), null);
         } catch (GuardException e) {
             return new Outcome(null, e);
-        } catch (StackOverflowError e) {
-            return new Outcome(null, new GuardException(ErrorCode.QUERY_TOO_COMPLEX));
-        } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "validator failed on an input", e);
-            return new Outcome(null, new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be checked.", e));
         }
     }
 
     /** The checked plan for {@code sql}, with null parameters; the cluster's reading is cross-checked when connections are set. */
     QueryPlan plan(String sql) {
-        SqlPrecheck.check(sql, policy.limits().maxSqlLength());
-        QueryPlan plan = new AnsiRenderer(TrinoDialect.INSTANCE, schema, policy, functions).plan(sourceId, sql);
-        if (explain != null) {
-            crossCheck(plan);
-        }
-        return plan;
+        return check.plan(sql);
     }
 
-    private void crossCheck(QueryPlan plan) {
+    /** The tables and columns the cluster reads for the plan's text. */
+    private EngineReading read(QueryPlan plan) {
         String text = withNullParameters(plan.executableSql());
         String logical = explain("EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + text);
         String io = explain("EXPLAIN (TYPE IO, FORMAT JSON) " + text);
-        ExplainCheck.Reading reading = ExplainCheck.read(logical, io, schema.catalog().orElseThrow(), physical);
-        if (!reading.complete()) {
-            throw dispute();
-        }
-        for (TableRef t : reading.tables()) {
-            if (!plan.tables().contains(t)) {
-                throw dispute();
-            }
-        }
-        Set<ColumnRef> checked = plan.columns();
-        for (ColumnRef c : reading.columns()) {
-            if (!checked.contains(c)) {
-                throw dispute();
-            }
-        }
+        return ExplainCheck.read(logical, io, schema.catalog().orElseThrow(), physical);
     }
 
     private String explain(String sql) {
@@ -159,9 +131,5 @@ public final class TrinoValidator implements StatementValidator {
             }
         }
         return out.toString();
-    }
-
-    private static GuardException dispute() {
-        return new GuardException(ErrorCode.UNSAFE_SYNTAX, "The database reads this query differently from the check; rewrite it more plainly.");
     }
 }

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.jdbc.ansi.EngineReading;
 
 /** Reading Trino 483's EXPLAIN JSON, on plans captured from the test cluster (trimmed of estimates). */
 class TrinoExplainCheckTest {
@@ -34,7 +35,7 @@ class TrinoExplainCheckTest {
 
     @Test
     void readsScanAssignmentsAndConstrainedColumnsButNotProjections() {
-        ExplainCheck.Reading r = ExplainCheck.read(LOGICAL, IO, "memory", PHYSICAL);
+        EngineReading r = ExplainCheck.read(LOGICAL, IO, "memory", PHYSICAL);
         assertThat(r.complete()).isTrue();
         assertThat(r.tables()).containsExactly(CLAIMS);
         assertThat(r.columns()).containsExactlyInAnyOrder(new ColumnRef(CLAIMS, "region"), new ColumnRef(CLAIMS, "id"),
@@ -48,7 +49,7 @@ class TrinoExplainCheckTest {
                        "details": ["shipdate := tpch:shipdate", "quantity := tpch:quantity"], "children": []}}
                 """;
         TableRef lineitem = TableRef.of("tiny", "lineitem");
-        ExplainCheck.Reading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "tpch",
+        EngineReading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "tpch",
                 Map.of(lineitem, List.of("orderkey", "quantity", "shipdate")));
         assertThat(r.complete()).isTrue();
         assertThat(r.columns()).containsExactlyInAnyOrder(new ColumnRef(lineitem, "shipdate"), new ColumnRef(lineitem, "quantity"));
@@ -75,7 +76,7 @@ class TrinoExplainCheckTest {
                 {"0": {"id": "0", "name": "TableScan", "descriptor": {"table": "memory:s1.claims limit=2"},
                        "details": ["amount := amount:decimal(3,1)"], "children": []}}
                 """;
-        ExplainCheck.Reading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "memory", PHYSICAL);
+        EngineReading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "memory", PHYSICAL);
         assertThat(r.complete()).isTrue();
         assertThat(r.tables()).containsExactly(CLAIMS);
         assertThat(r.columns()).containsExactly(new ColumnRef(CLAIMS, "amount"));
@@ -92,7 +93,7 @@ class TrinoExplainCheckTest {
                 {"0": {"id": "0", "name": "TableScan", "descriptor": {"table": "memory:s1.claims"}, "outputs": [], "details": [],
                        "children": []}}
                 """;
-        ExplainCheck.Reading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "memory", PHYSICAL);
+        EngineReading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "memory", PHYSICAL);
         assertThat(r.complete()).isTrue();
         assertThat(r.tables()).isEqualTo(Set.of(CLAIMS));
         assertThat(r.columns()).isEmpty();

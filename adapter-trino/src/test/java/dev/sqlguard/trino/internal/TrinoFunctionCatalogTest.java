@@ -64,7 +64,7 @@ class TrinoFunctionCatalogTest {
         for (Map.Entry<String, String> absent : FunctionCatalog.ABSENT.entrySet()) {
             assertThat(server).as("absent on Trino").doesNotContainKey(absent.getKey());
             assertThat(server).as("the nearest to " + absent.getKey()).containsKey(absent.getValue());
-            assertThat(FunctionCatalog.costClass(absent.getValue())).as(absent.getValue()).isPresent();
+            assertThat(FunctionCatalog.RULES.costClass(absent.getValue())).as(absent.getValue()).isPresent();
         }
     }
 
@@ -93,7 +93,7 @@ class TrinoFunctionCatalogTest {
             assertThat(server.get(f)).as(f).containsAnyOf("window", "aggregate");
         }
         for (Map.Entry<String, Set<String>> e : server.entrySet()) {
-            if (FunctionCatalog.costClass(e.getKey()).isPresent() && e.getValue().contains("aggregate")) {
+            if (FunctionCatalog.RULES.costClass(e.getKey()).isPresent() && e.getValue().contains("aggregate")) {
                 assertThat(FunctionCatalog.AGGREGATES).as("a classified aggregate is known as one: " + e.getKey()).contains(e.getKey());
             }
         }
@@ -102,15 +102,15 @@ class TrinoFunctionCatalogTest {
     @Test
     void everyServerFunctionIsClassifiedOrCannotBeAllowlisted() {
         for (String f : new TreeSet<>(server.keySet())) {
-            if (FunctionCatalog.costClass(f).isPresent()) {
-                assertThat(FunctionCatalog.never(f)).as(f + " is classified and never allowed").isFalse();
+            if (FunctionCatalog.RULES.costClass(f).isPresent()) {
+                assertThat(FunctionCatalog.RULES.isNever(f)).as(f + " is classified and never allowed").isFalse();
                 FunctionCatalog.checkPolicy("s", Set.of(f));
             } else {
                 assertThatThrownBy(() -> FunctionCatalog.checkPolicy("s", Set.of(f))).as(f)
                         .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR));
             }
             if (server.get(f).contains("table")) {
-                assertThat(FunctionCatalog.costClass(f)).as("table function " + f).isEmpty();
+                assertThat(FunctionCatalog.RULES.costClass(f)).as("table function " + f).isEmpty();
             }
         }
     }

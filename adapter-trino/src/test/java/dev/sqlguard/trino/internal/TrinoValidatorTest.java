@@ -90,7 +90,7 @@ class TrinoValidatorTest {
                     assertThat(e.code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED);
                     assertThat(e.safeMessage()).isEqualTo("The function 'ascii' does not exist on Trino; use codepoint instead.");
                 });
-        assertThat(FunctionCatalog.costClass("ascii")).isEmpty();
+        assertThat(FunctionCatalog.RULES.costClass("ascii")).isEmpty();
     }
 
     @ParameterizedTest

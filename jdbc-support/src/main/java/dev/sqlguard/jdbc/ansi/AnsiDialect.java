@@ -1,84 +1,77 @@
 package dev.sqlguard.jdbc.ansi;
 
+import static java.util.Objects.requireNonNull;
+
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.IntervalExpression;
-import net.sf.jsqlparser.statement.create.table.ColDataType;
 
 /**
- * What one engine renders differently from the shared {@link AnsiRenderer}: its names and literals,
- * its function rules, and which optional constructs it accepts. Everything else (double-quoted
- * identifiers, a generated alias for every FROM item, every column qualified by that alias, every
- * expression fully parenthesised, the facts recorded for the domain) is the renderer's and the same
- * for every engine.
+ * What one engine renders differently from the shared {@link AnsiRenderer}: its names, literals and
+ * function rules (its {@link Lexicon}, data), a few rendering hooks, and which optional constructs it
+ * accepts. Everything else (double-quoted identifiers, a generated alias for every FROM item, every
+ * column qualified by that alias, every expression fully parenthesised, the facts recorded for the
+ * domain) is the renderer's and the same for every engine.
  *
  * <p>Each hook either returns the engine's exact text for a node or throws a {@code GuardException}
  * (use {@link AnsiErrors}); a construct hook that answers {@code false} makes the renderer refuse
  * the construct with a stable error code. Hooks must be pure: the renderer may call them in any order.
  */
 public interface AnsiDialect {
-    /** The engine's name in refusal messages ("PostgreSQL", "Trino"). */
-    String engine();
-
-    /** The engine's function rules (classes, never-list, aggregates, window functions). */
-    FunctionRules functions();
-
-    /** The name the engine reads for a name as written (quotes removed, folded as the engine folds). */
-    String name(String raw);
-
-    /** The quoted identifier for an exact name; refuses names the engine would truncate or cannot hold. */
-    String identifier(String name);
-
-    /** A string literal the engine reads as exactly {@code value}; refuses what it cannot render safely. */
-    String string(String value);
-
     /**
-     * The schema every function call is rendered in ({@code pg_catalog} on PostgreSQL, so a user schema
-     * can never supply a function), or empty when calls are rendered by their bare names and every
-     * qualified name is refused. Names in {@link FunctionRules#syntax()} are never qualified.
+     * What an engine's SQL is made of, as data: its names, functions, keywords and literal forms.
+     *
+     * @param engine the engine's name in refusal messages ("PostgreSQL", "Trino")
+     * @param names how the engine reads a name as written, and how sqlguard quotes names and strings
+     * @param functions the engine's function rules (classes, never-list, aggregates, window functions)
+     * @param functionSchema the schema every function call is rendered in ({@code pg_catalog} on
+     *     PostgreSQL, so a user schema can never supply a function), or empty when calls are rendered
+     *     by their bare names and every qualified name is refused; names in
+     *     {@link FunctionRules#syntax()} are never qualified
+     * @param hiddenSchemas schemas no query may name (the engine's own catalogs)
+     * @param sqlValueKeywords words the engine reads as SQL value functions when unquoted
+     *     (current_user, ...), whatever columns exist: as a bare column name each is a call, never a column
+     * @param zeroArgumentFunctions functions that may be called with no argument (pi(), row_number(), ...)
+     * @param reservedWords the engine's reserved words (lower case): none may stand as an unquoted table
+     *     or subquery alias (JSqlParser reads {@code a LEFT NATURAL JOIN b} as {@code a} aliased
+     *     {@code LEFT} joined {@code NATURAL} with {@code b}, a query the engine itself rejects)
+     * @param extractFields the fields EXTRACT takes (lower case)
+     * @param extractFieldsMessage the refusal message for another EXTRACT field, listing the ones it takes
+     * @param dateTimeLiterals the DATE, TIME, TIMESTAMP (or other) literals the engine takes, each with
+     *     the exact form of its quoted text; a literal of another kind or form is refused
+     * @param castTypes the CAST target types the engine allows; a cast to a type rendered {@code text},
+     *     {@code varchar...} or {@code char...} counts as a total step, any other as a partial one
      */
-    Optional<String> functionSchema();
+    record Lexicon(String engine, AnsiNames names, FunctionRules functions, Optional<String> functionSchema,
+                   Set<String> hiddenSchemas, Set<String> sqlValueKeywords, Set<String> zeroArgumentFunctions,
+                   Set<String> reservedWords, Set<String> extractFields, String extractFieldsMessage,
+                   Map<DateTimeLiteralExpression.DateTime, Pattern> dateTimeLiterals, CastTypes castTypes) {
+        public Lexicon {
+            requireNonNull(engine, "engine is null");
+            requireNonNull(names, "names is null");
+            requireNonNull(functions, "functions is null");
+            requireNonNull(functionSchema, "functionSchema is null");
+            hiddenSchemas = Set.copyOf(hiddenSchemas);
+            sqlValueKeywords = Set.copyOf(sqlValueKeywords);
+            zeroArgumentFunctions = Set.copyOf(zeroArgumentFunctions);
+            reservedWords = Set.copyOf(reservedWords);
+            extractFields = Set.copyOf(extractFields);
+            requireNonNull(extractFieldsMessage, "extractFieldsMessage is null");
+            dateTimeLiterals = Map.copyOf(dateTimeLiterals);
+            requireNonNull(castTypes, "castTypes is null");
+        }
+    }
 
-    /** Schemas no query may name (the engine's own catalogs). */
-    Set<String> hiddenSchemas();
-
-    /**
-     * Words the engine reads as SQL value functions when unquoted (current_user, ...), whatever
-     * columns exist: as a bare column name each is a call, never a column.
-     */
-    Set<String> sqlValueKeywords();
-
-    /** Functions that may be called with no argument (pi(), row_number(), ...). */
-    Set<String> zeroArgumentFunctions();
-
-    /**
-     * The engine's reserved words (lower case): none may stand as an unquoted table or subquery
-     * alias. JSqlParser reads {@code a LEFT NATURAL JOIN b} as {@code a} aliased {@code LEFT} joined
-     * {@code NATURAL} with {@code b}, a query the engine itself rejects.
-     */
-    Set<String> reservedWords();
-
-    /** The fields EXTRACT takes (lower case). */
-    Set<String> extractFields();
-
-    /** The refusal message for another EXTRACT field, listing the ones it takes. */
-    String extractFieldsMessage();
-
-    /** A DATE, TIME, TIMESTAMP (or other) literal in the engine's form; refuses any other. */
-    String dateTime(DateTimeLiteralExpression e);
+    /** The engine's names, functions, keywords and literal forms. */
+    Lexicon lexicon();
 
     /** An INTERVAL literal in the engine's form; refuses any other. */
     String interval(IntervalExpression e);
-
-    /**
-     * The engine's name for a CAST target type; refuses types it does not allow. A cast to a type
-     * rendered {@code text}, {@code varchar...} or {@code char...} counts as a total step, any other as
-     * a partial one.
-     */
-    String castType(ColDataType type);
 
     /** The engine's own name for an unaliased output column at {@code position} (from 0). */
     String label(Expression e, int position);

@@ -32,6 +32,7 @@ import dev.sqlguard.domain.Refusals;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
+import dev.sqlguard.domain.port.WorstAmplifications;
 import dev.sqlguard.jdbc.ansi.Flows.Flow;
 import dev.sqlguard.jdbc.ansi.Flows.Value;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
@@ -192,7 +193,7 @@ public final class AnsiRenderer {
 
     /** A column of a FROM item rendered as {@code "tN"."name"}. */
     private Col col(String renderedAlias, String name, List<Flow> flows, boolean hidden) {
-        return new Col(name, dialect.identifier(renderedAlias) + "." + dialect.identifier(name), flows, hidden);
+        return new Col(name, naming.identifier(renderedAlias) + "." + naming.identifier(name), flows, hidden);
     }
 
     /** A rendered select-list item. */
@@ -256,6 +257,8 @@ public final class AnsiRenderer {
     }
 
     private final AnsiDialect dialect;
+    private final AnsiDialect.Lexicon lexicon;
+    private final AnsiNames naming;
     private final FunctionRules rules;
     private final SchemaSnapshot schema;
     private final GuardrailPolicy policy;
@@ -264,7 +267,7 @@ public final class AnsiRenderer {
     private final Set<TableRef> tables = new LinkedHashSet<>();
     private final Set<ColumnUse> uses = new LinkedHashSet<>();
     private final Set<String> functions = new TreeSet<>();
-    private final Map<String, Amplification> amplifications = new LinkedHashMap<>();
+    private final WorstAmplifications amplifications = new WorstAmplifications();
     private final List<Integer> parameterIndices = new ArrayList<>();
     private int aliases;
     private int queryDepth;
@@ -289,7 +292,7 @@ public final class AnsiRenderer {
 
     /** The facts recorded so far, to undo a rendering pass whose facts are not the final ones. */
     private record State(int aliases, Set<TableRef> tables, Set<ColumnUse> uses, Set<String> functions,
-                         Map<String, Amplification> amplifications) {
+                         WorstAmplifications amplifications) {
     }
 
     /**
@@ -300,7 +303,9 @@ public final class AnsiRenderer {
      */
     public AnsiRenderer(AnsiDialect dialect, SchemaSnapshot schema, GuardrailPolicy policy, Set<String> functionAllowlist) {
         this.dialect = requireNonNull(dialect, "dialect is null");
-        this.rules = requireNonNull(dialect.functions(), "functions is null");
+        this.lexicon = requireNonNull(dialect.lexicon(), "lexicon is null");
+        this.naming = lexicon.names();
+        this.rules = lexicon.functions();
         this.schema = requireNonNull(schema, "schema is null");
         this.policy = requireNonNull(policy, "policy is null");
         this.functionAllowlist = Set.copyOf(functionAllowlist);
@@ -332,7 +337,7 @@ public final class AnsiRenderer {
      * @throws GuardException SYNTAX_ERROR naming the engine, EMPTY_QUERY or MULTIPLE_STATEMENTS
      */
     public static Statement parseOne(String sql, AnsiDialect dialect) {
-        return OneStatement.parse(sql, "The SQL could not be parsed as a " + dialect.engine() + " SELECT.");
+        return OneStatement.parse(sql, "The SQL could not be parsed as a " + dialect.lexicon().engine() + " SELECT.");
     }
 
     /** Checks and renders one SELECT; the facts are those of this statement only (one call per instance). */
@@ -344,7 +349,7 @@ public final class AnsiRenderer {
             outputs.add(OutputColumn.traced(out.label(), Flows.lineage(out.flows())));
         }
         String sql = bindMarkers(q.sql());
-        return new Rendered(sql, outputs, tables, uses, functions, new ArrayList<>(amplifications.values()), parameterIndices.size());
+        return new Rendered(sql, outputs, tables, uses, functions, amplifications.list(), parameterIndices.size());
     }
 
     // ------------------------------------------------------------------ queries
@@ -403,7 +408,7 @@ public final class AnsiRenderer {
         }
         if (recursive) {
             for (WithItem<?> item : items) {
-                String name = dialect.name(item.getAlias().getName());
+                String name = naming.name(item.getAlias().getName());
                 if (!scope.pendingCtes.add(name)) {
                     throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name) + " is used for two common table expressions.");
                 }
@@ -420,7 +425,7 @@ public final class AnsiRenderer {
             if (!(item.getParenthesedStatement() instanceof ParenthesedSelect ps) || ps.getAlias() != null) {
                 throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED, "A common table expression must be a SELECT.");
             }
-            String name = dialect.name(item.getAlias().getName());
+            String name = naming.name(item.getAlias().getName());
             if (scope.cteNames.containsKey(name)) {
                 throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(name) + " is used for two common table expressions.");
             }
@@ -440,8 +445,8 @@ public final class AnsiRenderer {
             scope.ctes.put(name, q);
             scope.cteNames.put(name, renderedName);
             String list = columns.isPresent() || recursive
-                    ? "(" + String.join(", ", q.outputs().stream().map(o -> dialect.identifier(o.label())).toList()) + ")" : "";
-            rendered.add(dialect.identifier(renderedName) + list + " AS (" + q.sql() + ")");
+                    ? "(" + String.join(", ", q.outputs().stream().map(o -> naming.identifier(o.label())).toList()) + ")" : "";
+            rendered.add(naming.identifier(renderedName) + list + " AS (" + q.sql() + ")");
         }
         return (recursive ? "WITH RECURSIVE " : "WITH ") + String.join(", ", rendered) + " ";
     }
@@ -451,16 +456,16 @@ public final class AnsiRenderer {
         if (item.getWithItemList() == null) {
             return Optional.empty();
         }
-        List<String> names = new ArrayList<>();
+        List<String> columns = new ArrayList<>();
         for (SelectItem<?> c : item.getWithItemList()) {
             if (c.getAlias() != null || !(c.getExpression() instanceof Column col) || col.getClass() != Column.class || col.getTable() != null) {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "A common table expression's column list takes bare names.");
             }
-            String name = dialect.name(col.getColumnName());
-            dialect.identifier(name);
-            names.add(name);
+            String name = naming.name(col.getColumnName());
+            naming.identifier(name);
+            columns.add(name);
         }
-        return Optional.of(names);
+        return Optional.of(columns);
     }
 
     /** A query's outputs under the names of a column list (as many as it returns). */
@@ -756,7 +761,7 @@ public final class AnsiRenderer {
 
     private State snapshot() {
         return new State(aliases, new LinkedHashSet<>(tables), new LinkedHashSet<>(uses), new TreeSet<>(functions),
-                new LinkedHashMap<>(amplifications));
+                new WorstAmplifications(amplifications));
     }
 
     private void restore(State s) {
@@ -767,8 +772,7 @@ public final class AnsiRenderer {
         uses.addAll(s.uses());
         functions.clear();
         functions.addAll(s.functions());
-        amplifications.clear();
-        amplifications.putAll(s.amplifications());
+        amplifications.restore(s.amplifications());
     }
 
     private static void requireUniqueLabels(Query q) {
@@ -871,7 +875,7 @@ public final class AnsiRenderer {
             }
             if (distinct.getOnSelectItems() != null && !distinct.getOnSelectItems().isEmpty()) {
                 if (!dialect.distinctOn()) {
-                    throw construct("DISTINCT ON does not exist on " + dialect.engine() + "; use row_number() OVER (PARTITION BY ...) in a subquery.");
+                    throw construct("DISTINCT ON does not exist on " + lexicon.engine() + "; use row_number() OVER (PARTITION BY ...) in a subquery.");
                 }
                 List<String> keys = new ArrayList<>();
                 for (SelectItem<?> on : distinct.getOnSelectItems()) {
@@ -891,7 +895,7 @@ public final class AnsiRenderer {
         }
         List<String> rendered = new ArrayList<>();
         for (Item item : items) {
-            rendered.add(item.value().sql() + " AS " + dialect.identifier(item.label()));
+            rendered.add(item.value().sql() + " AS " + naming.identifier(item.label()));
         }
         sql.append(String.join(", ", rendered));
         if (from != null) {
@@ -972,7 +976,7 @@ public final class AnsiRenderer {
             return Optional.of(n.intValueExact());
         }
         if (e instanceof Column c && c.getTable() == null) {
-            String name = dialect.name(c.getColumnName());
+            String name = naming.name(c.getColumnName());
             int match = -1;
             for (int i = 0; i < items.size(); i++) {
                 if (items.get(i).label().equals(name)) {
@@ -1089,7 +1093,7 @@ public final class AnsiRenderer {
 
     /** One grouping expression: a bare name is an input column first, then an output label; a bare integer a position. */
     private String groupingElement(Expression e, Scope scope, List<Item> items) {
-        boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(dialect.name(c.getColumnName()), scope);
+        boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(naming.name(c.getColumnName()), scope);
         Optional<Integer> position = inputColumn ? Optional.empty() : outputPosition(e, items);
         if (position.isPresent()) {
             use(items.get(position.get() - 1).value().flows(), UsePosition.GROUPING);
@@ -1333,7 +1337,7 @@ public final class AnsiRenderer {
                 if (c.getTable() != null || c.getArrayConstructor() != null) {
                     throw new GuardException(ErrorCode.SYNTAX_ERROR, "USING takes bare column names.");
                 }
-                String name = dialect.name(c.getColumnName());
+                String name = naming.name(c.getColumnName());
                 if (names.contains(name)) {
                     throw new GuardException(ErrorCode.SYNTAX_ERROR, "The column " + SafeText.identifier(name) + " appears twice in USING.");
                 }
@@ -1426,7 +1430,7 @@ public final class AnsiRenderer {
             cols.add(col(rendered, o.label(), o.flows(), false));
         }
         addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
-        return prefix + "(" + q.sql() + ") AS " + dialect.identifier(rendered);
+        return prefix + "(" + q.sql() + ") AS " + naming.identifier(rendered);
     }
 
     /**
@@ -1444,7 +1448,7 @@ public final class AnsiRenderer {
                 || tf.getUnPivot() != null || tf.getSampleClause() != null || f == null) {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
         }
-        String name = dialect.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
+        String name = naming.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
         if (!name.equals("generate_series") || !policy.tableFunctionsOr(Set.of("generate_series")).contains(name)
                 || f.getMultipartName().size() > 2 || (f.getMultipartName().size() == 2 && !inFunctionSchema(f.getMultipartName().get(0)))) {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
@@ -1470,12 +1474,12 @@ public final class AnsiRenderer {
             if (tf.getAlias().getAliasColumns().size() != 1 || tf.getAlias().getAliasColumns().get(0).colDataType != null) {
                 throw construct("generate_series returns one column: alias it as name(column).");
             }
-            column = dialect.name(tf.getAlias().getAliasColumns().get(0).name);
+            column = naming.name(tf.getAlias().getAliasColumns().get(0).name);
         }
         String rendered = "t" + (++aliases);
         addSource(scope, new Source(visible, Optional.empty(), rendered, List.of(col(rendered, column, List.of(), false))));
-        return qualified(name) + "(" + String.join(", ", args) + ") AS " + dialect.identifier(rendered)
-                + "(" + dialect.identifier(column) + ")";
+        return qualified(name) + "(" + String.join(", ", args) + ") AS " + naming.identifier(rendered)
+                + "(" + naming.identifier(column) + ")";
     }
 
     private static final Pattern INTERVAL_STEP = Pattern.compile("'\\s*([0-9]{1,6})\\s*(day|days|week|weeks|month|months|mons?|year|years|hour|hours)\\s*'",
@@ -1517,8 +1521,8 @@ public final class AnsiRenderer {
                 || table.getTimeTravelStrAfterAlias() != null || table.isTableVariable()) {
             throw construct("Table hints, samples and similar table clauses are not allowed.");
         }
-        String name = dialect.name(table.getName());
-        Optional<String> schemaName = table.getSchemaName() == null ? Optional.empty() : Optional.of(dialect.name(table.getSchemaName()));
+        String name = naming.name(table.getName());
+        Optional<String> schemaName = table.getSchemaName() == null ? Optional.empty() : Optional.of(naming.name(table.getSchemaName()));
         if (schemaName.isEmpty() && scope.pendingCte(name)) {
             throw construct("In WITH RECURSIVE a common table expression may refer to itself only after UNION [ALL], and to the ones before it.");
         }
@@ -1535,10 +1539,10 @@ public final class AnsiRenderer {
                 recursion.selfColumns = cols;
             }
             addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
-            return dialect.identifier(scope.cteRendered(name)) + " AS " + dialect.identifier(rendered);
+            return naming.identifier(scope.cteRendered(name)) + " AS " + naming.identifier(rendered);
         }
         String shown = schemaName.map(s -> s + ".").orElse("") + name;
-        if (schemaName.isPresent() && dialect.hiddenSchemas().contains(schemaName.get())) {
+        if (schemaName.isPresent() && lexicon.hiddenSchemas().contains(schemaName.get())) {
             throw Refusals.unknownTable(shown);
         }
         Optional<TableInfo> info = schema.find(schemaName, name);
@@ -1555,8 +1559,8 @@ public final class AnsiRenderer {
         }
         addSource(scope, new Source(visible, table.getAlias() == null ? Optional.of(t.schema()) : Optional.empty(), rendered, cols));
         tables.add(t.ref());
-        return schema.catalog().map(c -> dialect.identifier(c) + ".").orElse("") + dialect.identifier(t.schema()) + "."
-                + dialect.identifier(t.name()) + " AS " + dialect.identifier(rendered);
+        return schema.catalog().map(c -> naming.identifier(c) + ".").orElse("") + naming.identifier(t.schema()) + "."
+                + naming.identifier(t.name()) + " AS " + naming.identifier(rendered);
     }
 
     private static void addSource(Scope scope, Source source) {
@@ -1584,18 +1588,18 @@ public final class AnsiRenderer {
      */
     private String relationName(net.sf.jsqlparser.expression.Alias alias) {
         String raw = alias.getName();
-        if (raw != null && !raw.startsWith("\"") && dialect.reservedWords().contains(raw.toLowerCase(Locale.ROOT))) {
+        if (raw != null && !raw.startsWith("\"") && lexicon.reservedWords().contains(raw.toLowerCase(Locale.ROOT))) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "The reserved word " + SafeText.identifier(raw.toUpperCase(Locale.ROOT))
                     + " cannot name a table here; check the join keywords, or quote the alias.");
         }
-        return dialect.name(raw);
+        return naming.name(raw);
     }
 
     private String alias(String raw, boolean hasColumns) {
         if (hasColumns) {
             throw construct("Alias column lists are not allowed.");
         }
-        return dialect.name(raw);
+        return naming.name(raw);
     }
 
     // ------------------------------------------------------------------ select list
@@ -1611,7 +1615,7 @@ public final class AnsiRenderer {
         }
         Value v = expr(e, scope, 0);
         String label = item.getAlias() != null ? alias(item.getAlias().getName(), item.getAlias().getAliasColumns() != null) : dialect.label(e, items.size());
-        dialect.identifier(label);
+        naming.identifier(label);
         items.add(new Item(label, v, e));
     }
 
@@ -1681,7 +1685,7 @@ public final class AnsiRenderer {
             if (s.getPrefix() != null || !"'".equals(s.getQuoteStr())) {
                 throw unsafe("prefixed string literal");
             }
-            return Value.literal(dialect.string(s.getNotExcapedValue()));
+            return Value.literal(naming.string(s.getNotExcapedValue()));
         }
         if (k == NullValue.class) {
             return Value.literal("NULL");
@@ -1690,7 +1694,7 @@ public final class AnsiRenderer {
             return Value.literal(((BooleanValue) e).getValue() ? "TRUE" : "FALSE");
         }
         if (k == DateTimeLiteralExpression.class) {
-            return Value.literal(dialect.dateTime((DateTimeLiteralExpression) e));
+            return Value.literal(dateTime((DateTimeLiteralExpression) e));
         }
         if (k == IntervalExpression.class) {
             return Value.literal(dialect.interval((IntervalExpression) e));
@@ -1798,7 +1802,7 @@ public final class AnsiRenderer {
                 throw unsafe("cast form");
             }
             Value inner = expr(c.getLeftExpression(), scope, d);
-            String type = dialect.castType(c.getColDataType());
+            String type = lexicon.castTypes().render(c.getColDataType());
             boolean toText = type.equals("text") || type.startsWith("varchar") || type.startsWith("char");
             FlowStep step = toText ? FlowStep.total("cast") : FlowStep.partial("cast");
             return new Value("CAST(" + inner.sql() + " AS " + type + ")", inner.flows()).then(step);
@@ -1806,8 +1810,8 @@ public final class AnsiRenderer {
         if (k == ExtractExpression.class) {
             ExtractExpression x = (ExtractExpression) e;
             String field = x.getName() == null ? "" : x.getName().toLowerCase(Locale.ROOT).strip();
-            if (!dialect.extractFields().contains(field)) {
-                throw construct(dialect.extractFieldsMessage());
+            if (!lexicon.extractFields().contains(field)) {
+                throw construct(lexicon.extractFieldsMessage());
             }
             allow("extract");
             Value inner = expr(x.getExpression(), scope, d);
@@ -1960,7 +1964,7 @@ public final class AnsiRenderer {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Qualified or escaped function names are not allowed.");
         }
         if (parts.size() == 2 && !inFunctionSchema(parts.get(0))) {
-            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, dialect.functionSchema()
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, lexicon.functionSchema()
                     .map(schema -> "Only " + schema + " functions may be called.")
                     .orElse("Only built-in functions may be called, by their bare names."));
         }
@@ -1968,7 +1972,7 @@ public final class AnsiRenderer {
         if (raw.startsWith("\"")) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
         }
-        String name = dialect.name(raw);
+        String name = naming.name(raw);
         if (!FUNCTION_NAME.matcher(name).matches()) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
         }
@@ -2017,12 +2021,12 @@ public final class AnsiRenderer {
 
     /** A function's name as rendered: in the dialect's function schema, unless written as a keyword. */
     private String qualified(String name) {
-        return dialect.functionSchema().filter(schema -> !rules.syntax().contains(name)).map(schema -> schema + "." + name).orElse(name);
+        return lexicon.functionSchema().filter(schema -> !rules.syntax().contains(name)).map(schema -> schema + "." + name).orElse(name);
     }
 
     /** Whether a function name's qualifier names the dialect's function schema. */
     private boolean inFunctionSchema(String rawQualifier) {
-        return dialect.functionSchema().isPresent() && dialect.name(rawQualifier).equals(dialect.functionSchema().get());
+        return lexicon.functionSchema().isPresent() && naming.name(rawQualifier).equals(lexicon.functionSchema().get());
     }
 
     private Value function(Function f, Scope scope, int d) {
@@ -2048,7 +2052,7 @@ public final class AnsiRenderer {
             }
             return Value.literal(qualified("count") + "(*)");
         }
-        if (params == null && !dialect.zeroArgumentFunctions().contains(name)) {
+        if (params == null && !lexicon.zeroArgumentFunctions().contains(name)) {
             throw unsafe("function call form");
         }
         List<Value> args = new ArrayList<>();
@@ -2169,7 +2173,7 @@ public final class AnsiRenderer {
             if (a.getExpression() == null && (a.getOffset() != null || a.getDefaultValue() != null)) {
                 throw unsafe("argument list");
             }
-            if (args.isEmpty() && !dialect.zeroArgumentFunctions().contains(name)) {
+            if (args.isEmpty() && !lexicon.zeroArgumentFunctions().contains(name)) {
                 throw unsafe("function call form");
             }
             if (a.isDistinct()) {
@@ -2302,12 +2306,7 @@ public final class AnsiRenderer {
 
     /** Keeps, per function and kind, the call that could build the most. */
     private void record(Amplification call) {
-        String key = call.function() + (call.relative() ? "/relative" : "/absolute");
-        Amplification known = amplifications.get(key);
-        if (known == null || call.bound().isEmpty()
-                || (known.bound().isPresent() && call.bound().getAsLong() > known.bound().getAsLong())) {
-            amplifications.put(key, call);
-        }
+        amplifications.add(call);
     }
 
     private static Optional<Long> seriesLength(List<Expression> args) {
@@ -2363,14 +2362,14 @@ public final class AnsiRenderer {
         if (c.getArrayConstructor() != null || c.getCommentText() != null) {
             throw unsafe("column form");
         }
-        String name = dialect.name(c.getColumnName());
+        String name = naming.name(c.getColumnName());
         Table qualifier = c.getTable();
         if (qualifier != null && qualifier.getName() != null) {
             if (qualifier.getNameParts().size() > 2) {
                 throw Refusals.unknownColumn(name);
             }
-            Optional<String> schemaName = qualifier.getSchemaName() == null ? Optional.empty() : Optional.of(dialect.name(qualifier.getSchemaName()));
-            String tableName = dialect.name(qualifier.getName());
+            Optional<String> schemaName = qualifier.getSchemaName() == null ? Optional.empty() : Optional.of(naming.name(qualifier.getSchemaName()));
+            String tableName = naming.name(qualifier.getName());
             for (Scope s = scope; s != null; s = s.parent) {
                 List<Source> hits = new ArrayList<>();
                 for (Source source : s.sources) {
@@ -2390,7 +2389,7 @@ public final class AnsiRenderer {
             throw new GuardException(ErrorCode.UNKNOWN_COLUMN, "The qualifier " + SafeText.identifier(tableName)
                     + " does not name a table of this query (use the alias when a table has one).");
         }
-        if (!c.getColumnName().startsWith("\"") && dialect.sqlValueKeywords().contains(name)) {
+        if (!c.getColumnName().startsWith("\"") && lexicon.sqlValueKeywords().contains(name)) {
             // PostgreSQL reads these unquoted words as functions (current_user, session_user, ...), never as columns
             if (TIME_KEYS.contains(name)) {
                 return Value.literal(timeKeyword(name));
@@ -2459,8 +2458,8 @@ public final class AnsiRenderer {
         if (t == null || t.getName() == null || t.getNameParts().size() > 2) {
             throw unsafe("star qualifier");
         }
-        String name = dialect.name(t.getName());
-        Optional<String> schemaName = t.getSchemaName() == null ? Optional.empty() : Optional.of(dialect.name(t.getSchemaName()));
+        String name = naming.name(t.getName());
+        Optional<String> schemaName = t.getSchemaName() == null ? Optional.empty() : Optional.of(naming.name(t.getSchemaName()));
         for (Source s : sources) {
             if (s.named() && s.visibleName().equals(name) && (schemaName.isEmpty() || s.baseSchema().equals(schemaName))) {
                 return s;
@@ -2477,7 +2476,7 @@ public final class AnsiRenderer {
             throw unsafe("time keyword");
         }
         if (!TIME_KEYS.contains(key)) {
-            if (dialect.sqlValueKeywords().contains(key)) {
+            if (lexicon.sqlValueKeywords().contains(key)) {
                 throw rules.refusal(key);
             }
             throw unsafe("time keyword");
@@ -2485,7 +2484,16 @@ public final class AnsiRenderer {
         return timeKeyword(key);
     }
 
-    private String timeKeyword(String key) {
+    /** A DATE, TIME, TIMESTAMP (or other) literal of a kind the engine takes, its text in the engine's form. */
+    private String dateTime(DateTimeLiteralExpression e) {
+        Pattern form = lexicon.dateTimeLiterals().get(e.getType());
+        if (form == null) {
+            throw unsafe("date or time literal");
+        }
+        return AnsiErrors.checkedLiteral(e.getType().name() + " ", e.getValue(), form);
+    }
+
+        private String timeKeyword(String key) {
         allow(key);
         return key.toUpperCase(Locale.ROOT);
     }

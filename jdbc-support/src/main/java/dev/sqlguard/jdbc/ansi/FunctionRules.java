@@ -2,6 +2,7 @@ package dev.sqlguard.jdbc.ansi;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -48,6 +49,23 @@ public record FunctionRules(String engine, Map<String, CostClass> classes, Set<S
         window = Set.copyOf(requireNonNull(window, "window is null"));
         parameterArguments = Map.copyOf(requireNonNull(parameterArguments, "parameterArguments is null"));
         absent = Map.copyOf(requireNonNull(absent, "absent is null"));
+    }
+
+    /**
+     * Every callable function with its class, from the three lists an engine's catalog keeps: a
+     * function in a later list takes that list's class.
+     *
+     * @param total functions that never fail on a value of the right type, never branch on its
+     *     content and build a bounded output
+     * @param partial functions that may fail or choose depending on the value
+     * @param amplifying functions whose output or work grows faster than their input
+     */
+    public static Map<String, CostClass> classes(Set<String> total, Set<String> partial, Set<String> amplifying) {
+        Map<String, CostClass> m = new LinkedHashMap<>();
+        total.forEach(f -> m.put(f, CostClass.TOTAL));
+        partial.forEach(f -> m.put(f, CostClass.PARTIAL));
+        amplifying.forEach(f -> m.put(f, CostClass.AMPLIFYING));
+        return Map.copyOf(m);
     }
 
     /** The class of a function, or empty when it is not classified (and so cannot be called). */

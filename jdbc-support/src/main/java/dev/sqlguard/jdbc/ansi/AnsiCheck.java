@@ -1,0 +1,67 @@
+package dev.sqlguard.jdbc.ansi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Set;
+import java.util.function.Consumer;
+
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.port.Validation;
+
+/**
+ * One source's check of a statement on an engine that renders through the {@link AnsiRenderer}: the
+ * engine's own pre-check of the raw text, then the parse, check and render of the one SELECT with its
+ * facts and the policy's decision, then, where the engine can say how it reads the rendered text
+ * (its EXPLAIN), the cross-check of that reading against the checked plan ({@link EngineReading}).
+ * The policy's function list defaults to every function the dialect classifies. Needs a table
+ * allowlist. Immutable and thread-safe: one renderer per call.
+ */
+public final class AnsiCheck {
+    /** How the engine itself reads the text of a checked plan. */
+    @FunctionalInterface
+    public interface Reader {
+        /** @throws GuardException when the engine could not be asked or its answer could not be read */
+        EngineReading read(QueryPlan plan);
+    }
+
+    private final String sourceId;
+    private final AnsiDialect dialect;
+    private final SchemaSnapshot schema;
+    private final GuardrailPolicy policy;
+    private final Set<String> functions;
+    private final Consumer<String> precheck;
+    private final Reader reader;
+
+    /**
+     * @param precheck the engine's check of the raw text before any parser sees it (length, lexical rules)
+     * @param reader the engine's reading of a checked plan, or null to skip the cross-check (unit tests only)
+     * @throws GuardException CONFIGURATION_ERROR when the policy has no table allowlist
+     */
+    public AnsiCheck(String sourceId, AnsiDialect dialect, SchemaSnapshot schema, GuardrailPolicy policy, Consumer<String> precheck,
+                     Reader reader) {
+        this.sourceId = requireNonNull(sourceId, "sourceId is null");
+        this.dialect = requireNonNull(dialect, "dialect is null");
+        this.schema = requireNonNull(schema, "schema is null");
+        this.policy = requireNonNull(policy, "policy is null");
+        this.functions = policy.functionsOr(dialect.lexicon().functions().defaults());
+        this.precheck = requireNonNull(precheck, "precheck is null");
+        this.reader = reader;
+        Validation.requireTableAllowlist(sourceId, policy);
+    }
+
+    /**
+     * The checked plan for {@code sql}, with null parameters.
+     *
+     * @throws GuardException the first refusal: the pre-check's, the renderer's, the policy's or the cross-check's
+     */
+    public QueryPlan plan(String sql) {
+        precheck.accept(sql);
+        QueryPlan plan = new AnsiRenderer(dialect, schema, policy, functions).plan(sourceId, sql);
+        if (reader != null) {
+            reader.read(plan).requireWithin(plan);
+        }
+        return plan;
+    }
+}

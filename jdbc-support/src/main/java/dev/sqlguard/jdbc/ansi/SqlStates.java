@@ -1,0 +1,38 @@
+package dev.sqlguard.jdbc.ansi;
+
+import java.sql.SQLException;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+
+/**
+ * The standard SQLSTATE classes (ISO SQL), mapped the same for every engine whose driver sets them,
+ * with sqlguard's own sentences: an engine maps its own codes first and leaves the rest to
+ * {@link #byClass}. Driver and server text never leaves; the exception stays as the cause, which is
+ * never rendered.
+ */
+public final class SqlStates {
+    private SqlStates() {
+    }
+
+    /**
+     * By the class of {@code state}: {@code 08} connection exception, {@code 28} invalid authorization,
+     * {@code 22} data exception, {@code 42} syntax error or access rule violation; any other state
+     * (or none) is {@code QUERY_FAILED} with its default message.
+     */
+    public static GuardException byClass(String state, SQLException e) {
+        if (state.startsWith("08")) {
+            return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+        }
+        if (state.startsWith("28")) {
+            return new GuardException(ErrorCode.PERMISSION_DENIED, "The database account may not do this.", e);
+        }
+        if (state.startsWith("22")) {
+            return new GuardException(ErrorCode.QUERY_FAILED, "A value is out of range or has the wrong type.", e);
+        }
+        if (state.startsWith("42")) {
+            return new GuardException(ErrorCode.QUERY_FAILED, "The database refused the query as invalid.", e);
+        }
+        return new GuardException(ErrorCode.QUERY_FAILED, ErrorCode.QUERY_FAILED.defaultMessage(), e);
+    }
+}
