@@ -75,6 +75,52 @@ class FreshConnectionsTest {
 
     @Test
     @Timeout(60)
+    void aCallThatLeavesAConnectionInStockHandsTheBackgroundOneTaskThatClosesAndTopsUp() throws Exception {
+        DuckDbInstance instance = DuckDbInstance.acquire(settings(database(), 100_000_000L));
+        try (FreshConnections connections = new FreshConnections(instance, "t")) {
+            await(() -> connections.stocked() == FreshConnections.READY);
+            long tasksBefore = connections.backgroundTasks();
+            Set<Connection> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+            int calls = 20;
+            for (int i = 0; i < calls; i++) {
+                Connection c = connections.take();
+                assertThat(seen.add(c)).as("a connection no call had before").isTrue();
+                connections.retire(c);
+                await(c::isClosed);
+                await(() -> connections.stocked() == FreshConnections.READY); // topped up by the closing task
+            }
+            assertThat(connections.backgroundTasks() - tasksBefore).as("one task per call").isEqualTo(calls);
+            assertThat(connections.openedOnCall()).isZero();
+            assertThat(connections.openConnections()).isEqualTo(FreshConnections.READY);
+        } finally {
+            instance.release();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aCallThatEmptiesTheStockRefillsItWhileTheCallsStillRun() throws Exception {
+        DuckDbInstance instance = DuckDbInstance.acquire(settings(database(), 100_000_000L));
+        try (FreshConnections connections = new FreshConnections(instance, "t")) {
+            await(() -> connections.stocked() == FreshConnections.READY);
+            List<Connection> held = new ArrayList<>();
+            for (int i = 0; i < FreshConnections.READY; i++) {
+                held.add(connections.take());
+            }
+            await(() -> connections.stocked() == FreshConnections.READY); // no call has ended yet
+            assertThat(connections.inUse()).isEqualTo(FreshConnections.READY);
+            for (Connection c : held) {
+                connections.retire(c);
+                await(c::isClosed);
+            }
+            assertThat(connections.openedOnCall()).isZero();
+        } finally {
+            instance.release();
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void aConnectionIsHandedOutOnceAndNeverReused() throws Exception {
         DuckDbInstance instance = DuckDbInstance.acquire(settings(database(), 100_000_000L));
         try (FreshConnections connections = new FreshConnections(instance, "t")) {
@@ -161,8 +207,8 @@ class FreshConnectionsTest {
             FreshConnections connections = new FreshConnections(instance, "t", 3);
             await(() -> connections.stocked() == 3);
             Connection held = connections.take(); // a call still running when the engine closes
-            await(() -> connections.stocked() == 3);
-            assertThat(connections.openConnections()).isEqualTo(4);
+            assertThat(connections.stocked()).as("topped up when the call ends, not before").isEqualTo(2);
+            assertThat(connections.openConnections()).isEqualTo(3);
             connections.close();
             assertThat(connections.stocked()).isZero();
             assertThat(connections.openConnections()).as("only the connection a call still holds").isEqualTo(1);
