@@ -220,9 +220,7 @@ final class PerCallBench {
                 long[][] ratios = new long[names.size()][rounds];
                 Random order = new Random(11);
                 for (int r = 0; r < rounds; r++) {
-                    List<Integer> shuffled = new ArrayList<>(java.util.stream.IntStream.range(0, names.size()).boxed().toList());
-                    java.util.Collections.shuffle(shuffled, order);
-                    for (int v : shuffled) {
+                    for (int v : shuffled(names.size(), order)) {
                         long c0 = cpuNanos();
                         rates[v][r] = phase(pool, steps.get(names.get(v)));
                         cpu[v][r] = (cpuNanos() - c0) / Math.max(1, rates[v][r]);
@@ -338,9 +336,7 @@ final class PerCallBench {
         long[][] switches = new long[names.size()][blocks];
         Random order = new Random(7);
         for (int b = 0; b < blocks; b++) {
-            List<Integer> shuffled = new ArrayList<>(java.util.stream.IntStream.range(0, names.size()).boxed().toList());
-            java.util.Collections.shuffle(shuffled, order);
-            for (int v : shuffled) {
+            for (int v : shuffled(names.size(), order)) {
                 Runnable r = variants.get(names.get(v));
                 long s0 = contextSwitches();
                 long c0 = cpuNanos();
@@ -422,25 +418,19 @@ final class PerCallBench {
         return total;
     }
 
+    /** 0 to {@code n - 1} in a random order. */
+    private static List<Integer> shuffled(int n, Random order) {
+        List<Integer> out = new ArrayList<>(java.util.stream.IntStream.range(0, n).boxed().toList());
+        java.util.Collections.shuffle(out, order);
+        return out;
+    }
+
     /**
      * Nanoseconds on a CPU of every thread of this process, DuckDB's native threads included, from
      * /proc/self/task/N/schedstat (the JVM's process CPU time counts only in 10 ms ticks).
      */
     static long cpuNanos() {
-        long total = 0;
-        try (java.nio.file.DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
-            for (Path task : tasks) {
-                try {
-                    String stat = Files.readString(task.resolve("schedstat"));
-                    total += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
-                } catch (java.io.IOException | RuntimeException e) {
-                    // a thread that ended meanwhile
-                }
-            }
-        } catch (java.io.IOException e) {
-            return 0;
-        }
-        return total;
+        return sumOverThreads("schedstat", stat -> Long.parseLong(stat.substring(0, stat.indexOf(' '))));
     }
 
     /**
@@ -448,15 +438,20 @@ final class PerCallBench {
      * lock, a queue, a sleep), from /proc/self/task/N/status; a thread woken per call adds one per call.
      */
     static long contextSwitches() {
+        String key = "voluntary_ctxt_switches:";
+        return sumOverThreads("status", status -> {
+            int at = status.indexOf(key) + key.length();
+            return Long.parseLong(status.substring(at, status.indexOf('\n', at)).trim());
+        });
+    }
+
+    /** The sum over the threads of this process of a figure read from /proc/self/task/N/{@code file}. */
+    private static long sumOverThreads(String file, java.util.function.ToLongFunction<String> figure) {
         long total = 0;
         try (java.nio.file.DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
                 try {
-                    for (String line : Files.readAllLines(task.resolve("status"))) {
-                        if (line.startsWith("voluntary_ctxt_switches:")) {
-                            total += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                        }
-                    }
+                    total += figure.applyAsLong(Files.readString(task.resolve(file)));
                 } catch (java.io.IOException | RuntimeException e) {
                     // a thread that ended meanwhile
                 }
