@@ -66,11 +66,15 @@ public final class Harness {
         Path work = Files.createTempDirectory("sqlguard-bench");
         System.out.printf(Locale.ROOT, "sqlguard benchmarks: %d rounds, Java %s, %d cores%n", rounds,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
-        // an optional second argument picks parts: duckdb, percall (DuckDB's per-call cost and throughput),
+        // an optional second argument picks parts: duckdb, percall (DuckDB's per-call cost and throughput; steps:
+        // only its 8-thread breakdown),
         // validation (DuckDB's alone), costs, mysql, postgresql, trino (started only when named)
         Set<String> parts = args.length > 1 ? Set.of(args[1].split(",")) : Set.of("duckdb", "costs", "mysql", "postgresql");
         if (parts.contains("percall")) {
             PerCallBench.run(work, rounds);
+        }
+        if (parts.contains("steps")) { // only the 8-thread breakdown of percall
+            PerCallBench.steps(work, rounds);
         }
         if (parts.contains("profile")) { // the first argument is then the number of seconds
             PerCallBench.profile(work, rounds);

@@ -52,8 +52,11 @@ final class PerCallBench {
     private PerCallBench() {
     }
 
-    static void run(Path work, int rounds) throws Exception {
-        System.out.println("duckdb per call (load average " + load() + "):");
+    /** The benchmark's files: the guarded database, and byte-identical copies for raw JDBC, plain and streamed. */
+    private record BenchFiles(Path db, String rawUrl, String streamedUrl, Properties props, Properties streaming) {
+    }
+
+    private static BenchFiles prepare(Path work) throws Exception {
         Path db = Harness.claimsDatabase(work);
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + db); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE claims_small AS SELECT * FROM claims WHERE id < 3000");
@@ -71,11 +74,28 @@ final class PerCallBench {
         Properties streaming = new Properties();
         streaming.putAll(props);
         streaming.setProperty("jdbc_stream_results", "true");
-        String rawUrl = "jdbc:duckdb:" + rawCopy;
+        return new BenchFiles(db, "jdbc:duckdb:" + rawCopy, "jdbc:duckdb:" + streamedCopy, props, streaming);
+    }
+
+    /** Only the 8-thread breakdown ({@link #throughputBreakdown}): the harness part {@code steps}. */
+    static void steps(Path work, int rounds) throws Exception {
+        System.out.println("duckdb per call, 8-thread steps (load average " + load() + "):");
+        BenchFiles f = prepare(work);
+        throughputBreakdown(work, f.db(), f.rawUrl(), f.streamedUrl(), f.props(), f.streaming(), rounds);
+        System.out.println("  (load average " + load() + ")");
+    }
+
+    static void run(Path work, int rounds) throws Exception {
+        System.out.println("duckdb per call (load average " + load() + "):");
+        BenchFiles f = prepare(work);
+        Path db = f.db();
+        Properties props = f.props();
+        Properties streaming = f.streaming();
+        String rawUrl = f.rawUrl();
         // the baseline is plain JDBC with the driver's defaults (results materialized), as in the
         // harness's duckdb part; the breakdown also shows the same query streamed
         try (Connection raw = DriverManager.getConnection(rawUrl, props);
-             Connection rawStreaming = DriverManager.getConnection("jdbc:duckdb:" + streamedCopy, streaming)) {
+             Connection rawStreaming = DriverManager.getConnection(f.streamedUrl(), streaming)) {
             try (Engine engine = Harness.factory("duckdb").create(
                     new EngineConfig("bench", Map.of("database", db.toString()), Harness.BENCH_POLICY),
                     EngineContext.of(work.resolve("duckdb-work")))) {
@@ -136,30 +156,142 @@ final class PerCallBench {
             }
         }
         System.out.println("  (load average " + load() + ")");
+        throughputBreakdown(work, db, rawUrl, f.streamedUrl(), props, streaming, rounds);
+        System.out.println("  (load average " + load() + ")");
+    }
+
+    /**
+     * Where the 8-thread throughput goes: the same calls with 8 threads, one step of the guarded
+     * path added at a time (raw JDBC, streamed, the checked text, a fresh {@code duplicate()} per
+     * call, the execution port, {@code QueryService}, {@code SqlGuard.query}), as one-second phases
+     * in random order per round; per step, the median rate, the median per-round ratio to raw JDBC,
+     * and the process CPU time per call (all threads), which a loaded machine disturbs less.
+     */
+    private static void throughputBreakdown(Path work, Path db, String rawUrl, String streamedUrl, Properties props,
+                                            Properties streaming, int rounds) throws Exception {
+        Connection[] plain = new Connection[THREADS];
+        Connection[] streamed = new Connection[THREADS];
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        // the facade's engine and this one share DuckDB's instance, so they name the same spill folder
+        Map<String, String> source = Map.of("database", db.toString(),
+                "tempDirectory", Files.createDirectories(work.resolve("spill-steps")).toString());
+        try (SqlGuard guard = SqlGuard.builder()
+                .source("bench", "duckdb", source, Harness.BENCH_POLICY)
+                .auditSink(AuditSink.discarding())
+                .build();
+             Engine engine = Harness.factory("duckdb").create(new EngineConfig("bench", source, Harness.BENCH_POLICY),
+                     EngineContext.of(work.resolve("duckdb-work-steps")))) {
+            for (int i = 0; i < THREADS; i++) {
+                plain[i] = DriverManager.getConnection(rawUrl, props);
+                streamed[i] = DriverManager.getConnection(streamedUrl, streaming);
+            }
+            for (String sql : List.of(SMALL, Harness.GROUP_BY)) {
+                dev.sqlguard.domain.QueryPlan plan = engine.validator().validate(QueryRequest.of("bench", sql));
+                String checked = plan.executableSql();
+                Map<String, IntFunction<Runnable>> steps = new java.util.LinkedHashMap<>();
+                steps.put("raw JDBC, 8 connections (the baseline)", t -> () -> Harness.drain(plain[t], sql));
+                steps.put("raw JDBC, streamed", t -> () -> Harness.drain(streamed[t], sql));
+                steps.put("the checked text, streamed", t -> () -> Harness.drain(streamed[t], checked));
+                steps.put("the same, on a fresh duplicate() per call", t -> () -> {
+                    try (Connection d = ((DuckDBConnection) streamed[t]).duplicate()) {
+                        Harness.drain(d, checked);
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                steps.put("the engine's execution port (plan validated once)", t -> () -> {
+                    try (dev.sqlguard.domain.port.ResultCursor cursor = engine.execution().execute(plan)) {
+                        while (cursor.next()) {
+                            cursor.get(0);
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                steps.put("QueryService", t -> () -> Harness.requireOk(
+                        Harness.SERVICE.query(engine.binding(), QueryRequest.of("bench", sql))));
+                steps.put("SqlGuard.query", t -> () -> Harness.requireOk(guard.query("bench", sql)));
+                List<String> names = new ArrayList<>(steps.keySet());
+                for (String name : names) { // warm every step up
+                    phase(pool, steps.get(name));
+                }
+                long[][] rates = new long[names.size()][rounds];
+                long[][] cpu = new long[names.size()][rounds];
+                long[][] ratios = new long[names.size()][rounds];
+                Random order = new Random(11);
+                for (int r = 0; r < rounds; r++) {
+                    for (int v : shuffled(names.size(), order)) {
+                        long c0 = cpuNanos();
+                        rates[v][r] = phase(pool, steps.get(names.get(v)));
+                        cpu[v][r] = (cpuNanos() - c0) / Math.max(1, rates[v][r]);
+                    }
+                    for (int v = 0; v < names.size(); v++) {
+                        ratios[v][r] = Math.round(1000.0 * rates[v][r] / Math.max(1, rates[0][r]));
+                    }
+                }
+                System.out.println("  8 threads, one step of the guarded path at a time (" + (sql == SMALL ? "small GROUP BY"
+                        : "1M-row GROUP BY") + ", median over " + rounds + " rounds of 1 s phases; CPU = process CPU per call):");
+                for (int v = 0; v < names.size(); v++) {
+                    System.out.printf(Locale.ROOT, "    %-52s %7.0f calls/s, ratio to raw %.3f, CPU %6.3f ms (%+.3f)%n",
+                            names.get(v), Harness.median(rates[v]) / (PHASE_NANOS / 1e9), Harness.median(ratios[v]) / 1000.0,
+                            Harness.median(cpu[v]) / 1e6, (Harness.median(cpu[v]) - Harness.median(cpu[0])) / 1e6);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+            for (Connection c : plain) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+            for (Connection c : streamed) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+        }
     }
 
     /**
      * A loop of guarded calls of the small query for {@code seconds}, to run under a profiler:
      * {@code java -XX:StartFlightRecording=filename=percall.jfr,settings=profile -jar
-     * benchmarks/target/sqlguard-benchmarks.jar 20 profile}.
+     * benchmarks/target/sqlguard-benchmarks.jar 20 profile}. {@code -Dsqlguard.bench.threads=8}
+     * runs that many threads; {@code -Dsqlguard.bench.facade=true} calls {@code SqlGuard.query}
+     * instead of {@code QueryService}.
      */
     static void profile(Path work, int seconds) throws Exception {
-        Path db = Harness.claimsDatabase(work);
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + db); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE claims_small AS SELECT * FROM claims WHERE id < 3000");
-        }
-        try (Engine engine = Harness.factory("duckdb").create(
-                new EngineConfig("bench", Map.of("database", db.toString()), Harness.BENCH_POLICY),
-                EngineContext.of(work.resolve("duckdb-work")))) {
+        int threads = Integer.getInteger("sqlguard.bench.threads", 1);
+        boolean facade = Boolean.getBoolean("sqlguard.bench.facade");
+        Path db = prepare(work).db();
+        Map<String, String> source = Map.of("database", db.toString(), // one spill folder: the two share the instance
+                "tempDirectory", Files.createDirectories(work.resolve("spill")).toString());
+        try (Engine engine = Harness.factory("duckdb").create(new EngineConfig("bench", source, Harness.BENCH_POLICY),
+                EngineContext.of(work.resolve("duckdb-work")));
+             SqlGuard guard = facade ? SqlGuard.builder().source("bench", "duckdb", source, Harness.BENCH_POLICY)
+                     .auditSink(AuditSink.discarding()).build() : null) {
+            Runnable call = facade ? () -> Harness.requireOk(guard.query("bench", SMALL))
+                    : () -> Harness.requireOk(Harness.SERVICE.query(engine.binding(), QueryRequest.of("bench", SMALL)));
             long end = System.nanoTime() + seconds * 1_000_000_000L;
-            long calls = 0;
+            java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
             long start = System.nanoTime();
-            while (System.nanoTime() - end < 0) {
-                Harness.requireOk(Harness.SERVICE.query(engine.binding(), QueryRequest.of("bench", SMALL)));
-                calls++;
+            long cpu0 = cpuNanos();
+            List<Thread> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Thread thread = new Thread(() -> {
+                    while (System.nanoTime() - end < 0) {
+                        call.run();
+                        calls.incrementAndGet();
+                    }
+                }, "bench-caller-" + t);
+                thread.start();
+                running.add(thread);
             }
-            System.out.printf(Locale.ROOT, "  %d guarded calls of the small query, %.3f ms each%n", calls,
-                    (System.nanoTime() - start) / 1e6 / calls);
+            for (Thread thread : running) {
+                thread.join();
+            }
+            System.out.printf(Locale.ROOT, "  %d %s calls of the small query on %d threads, %.0f calls/s, %.3f ms of process CPU each%n",
+                    calls.get(), facade ? "SqlGuard.query" : "QueryService", threads,
+                    calls.get() / ((System.nanoTime() - start) / 1e9), (cpuNanos() - cpu0) / 1e6 / calls.get());
         }
     }
 
@@ -201,12 +333,12 @@ final class PerCallBench {
         int perBlock = sql.equals(SMALL) ? 100 : 10;
         long[][] wall = new long[names.size()][blocks];
         long[][] cpu = new long[names.size()][blocks];
+        long[][] switches = new long[names.size()][blocks];
         Random order = new Random(7);
         for (int b = 0; b < blocks; b++) {
-            List<Integer> shuffled = new ArrayList<>(java.util.stream.IntStream.range(0, names.size()).boxed().toList());
-            java.util.Collections.shuffle(shuffled, order);
-            for (int v : shuffled) {
+            for (int v : shuffled(names.size(), order)) {
                 Runnable r = variants.get(names.get(v));
+                long s0 = contextSwitches();
                 long c0 = cpuNanos();
                 long t0 = System.nanoTime();
                 for (int i = 0; i < perBlock; i++) {
@@ -214,14 +346,17 @@ final class PerCallBench {
                 }
                 wall[v][b] = (System.nanoTime() - t0) / perBlock;
                 cpu[v][b] = (cpuNanos() - c0) / perBlock;
+                switches[v][b] = Math.round(100.0 * (contextSwitches() - s0) / perBlock);
             }
         }
         System.out.println("  where a guarded call's time goes (" + label + ", median per call over " + blocks + " blocks of "
-                + perBlock + "; CPU = process CPU time, background threads included):");
+                + perBlock + "; CPU = process CPU time, background threads included; waits = threads that blocked, "
+                + "per call):");
         for (int v = 0; v < names.size(); v++) {
-            System.out.printf(Locale.ROOT, "    %-66s wall %6.2f ms (%+.2f)  CPU %6.2f ms (%+.2f)%n", names.get(v),
+            System.out.printf(Locale.ROOT, "    %-66s wall %6.3f ms (%+.3f)  CPU %6.3f ms (%+.3f)  waits %5.2f (%+.2f)%n", names.get(v),
                     Harness.median(wall[v]) / 1e6, (Harness.median(wall[v]) - Harness.median(wall[0])) / 1e6,
-                    Harness.median(cpu[v]) / 1e6, (Harness.median(cpu[v]) - Harness.median(cpu[0])) / 1e6);
+                    Harness.median(cpu[v]) / 1e6, (Harness.median(cpu[v]) - Harness.median(cpu[0])) / 1e6,
+                    Harness.median(switches[v]) / 100.0, (Harness.median(switches[v]) - Harness.median(switches[0])) / 100.0);
         }
     }
 
@@ -283,17 +418,40 @@ final class PerCallBench {
         return total;
     }
 
+    /** 0 to {@code n - 1} in a random order. */
+    private static List<Integer> shuffled(int n, Random order) {
+        List<Integer> out = new ArrayList<>(java.util.stream.IntStream.range(0, n).boxed().toList());
+        java.util.Collections.shuffle(out, order);
+        return out;
+    }
+
     /**
      * Nanoseconds on a CPU of every thread of this process, DuckDB's native threads included, from
      * /proc/self/task/N/schedstat (the JVM's process CPU time counts only in 10 ms ticks).
      */
     static long cpuNanos() {
+        return sumOverThreads("schedstat", stat -> Long.parseLong(stat.substring(0, stat.indexOf(' '))));
+    }
+
+    /**
+     * Voluntary context switches of every thread of this process so far (a thread that blocked: a
+     * lock, a queue, a sleep), from /proc/self/task/N/status; a thread woken per call adds one per call.
+     */
+    static long contextSwitches() {
+        String key = "voluntary_ctxt_switches:";
+        return sumOverThreads("status", status -> {
+            int at = status.indexOf(key) + key.length();
+            return Long.parseLong(status.substring(at, status.indexOf('\n', at)).trim());
+        });
+    }
+
+    /** The sum over the threads of this process of a figure read from /proc/self/task/N/{@code file}. */
+    private static long sumOverThreads(String file, java.util.function.ToLongFunction<String> figure) {
         long total = 0;
         try (java.nio.file.DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
                 try {
-                    String stat = Files.readString(task.resolve("schedstat"));
-                    total += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                    total += figure.applyAsLong(Files.readString(task.resolve(file)));
                 } catch (java.io.IOException | RuntimeException e) {
                     // a thread that ended meanwhile
                 }

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -127,7 +126,8 @@ public final class JdbcCursor implements ResultCursor {
     private boolean closed;
     /** Guarded by {@link #lock} while assigned; read by the owning thread. */
     private ResultSet rs;
-    private volatile ScheduledFuture<?> timer;
+    /** The armed deadline, disarmed when the cursor closes. */
+    private volatile Deadlines.Armed timer;
     /** The caller's thread is inside the driver, waiting for the server. */
     private volatile boolean inServerCall;
     /** A stop reached the running statement, or its connection was aborted: it may still be unwinding on the server. */
@@ -349,7 +349,7 @@ public final class JdbcCursor implements ResultCursor {
             close();
             throw reasonOr(new GuardException(ErrorCode.CANCELLED));
         }
-        timer = watchdog.schedule(() -> stop(timedOut()), delay, TimeUnit.NANOSECONDS);
+        timer = Watchdogs.arm(watchdog, deadlineNanos, () -> stop(timedOut()));
         try {
             throwIfStopped(); // a stop that came before the driver began executing
             ResultSet result;
@@ -642,7 +642,7 @@ public final class JdbcCursor implements ResultCursor {
             result = rs;
         }
         if (timer != null) {
-            timer.cancel(false);
+            timer.disarm();
         }
         if (halted && abort != null) {
             try { // a stopped statement may take a while to end on the server: bound the wait for it

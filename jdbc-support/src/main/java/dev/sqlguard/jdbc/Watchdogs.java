@@ -11,8 +11,9 @@ public final class Watchdogs {
     /**
      * A daemon thread named {@code sqlguard-<engine>-watchdog-<sourceId>}, so that a forgotten
      * engine never keeps the JVM alive and a thread dump says whose it is. The engine shuts it down
-     * when it closes. A cancelled timer (a query that ended before its deadline) leaves the queue
-     * at once instead of waiting there until its deadline.
+     * when it closes. A cancelled timer leaves the queue at once instead of waiting there until its
+     * deadline. The deadlines {@link JdbcCursor} arms on it share one sweep ({@link Deadlines})
+     * instead of a timer each.
      */
     public static ScheduledExecutorService forSource(String engine, String sourceId) {
         return forSource(engine, sourceId, 1);
@@ -27,12 +28,37 @@ public final class Watchdogs {
             throw new IllegalArgumentException("threads must be at least 1");
         }
         String name = "sqlguard-" + engine + "-watchdog-" + sourceId;
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(threads, r -> {
+        Watchdog executor = new Watchdog(threads, r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
         });
         executor.setRemoveOnCancelPolicy(true);
         return executor;
+    }
+
+    /**
+     * Arms {@code action} to run on {@code watchdog} at {@code deadlineNanos} (a {@link System#nanoTime()}
+     * value): on a watchdog of {@link #forSource}, through its {@link Deadlines} (no timer task per
+     * call); on any other executor, as a timer of its own.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException the watchdog is shut down
+     */
+    static Deadlines.Armed arm(ScheduledExecutorService watchdog, long deadlineNanos, Runnable action) {
+        if (watchdog instanceof Watchdog own) {
+            return own.deadlines.arm(deadlineNanos, action);
+        }
+        java.util.concurrent.ScheduledFuture<?> timer = watchdog.schedule(action, deadlineNanos - System.nanoTime(),
+                java.util.concurrent.TimeUnit.NANOSECONDS);
+        return () -> timer.cancel(false);
+    }
+
+    /** A source's watchdog: a scheduled executor that also holds the deadlines of the source's calls. */
+    private static final class Watchdog extends ScheduledThreadPoolExecutor {
+        private final Deadlines deadlines = new Deadlines(this);
+
+        Watchdog(int threads, java.util.concurrent.ThreadFactory factory) {
+            super(threads, factory);
+        }
     }
 }

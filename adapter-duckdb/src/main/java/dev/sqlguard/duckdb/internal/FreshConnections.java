@@ -2,9 +2,8 @@ package dev.sqlguard.duckdb.internal;
 
 import java.sql.Connection;
 import java.util.ArrayDeque;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -19,7 +18,9 @@ import java.util.logging.Logger;
  * statement outlives a call), but opening the next one and closing the last one happen on a
  * background thread: a call takes a connection from a small stock of ready, never-used
  * duplicates, and hands it back only to be closed. When the stock is empty (a burst), the call
- * opens its own. Thread-safe.
+ * opens its own. One background task per call in the steady state: the task that closes a used
+ * connection also tops the stock up; a call submits a refill of its own only when it found the
+ * stock empty or left it empty. Thread-safe.
  *
  * <p>Lifecycle: every connection this class opens is tracked until it is closed. {@link #close()}
  * stops the background work, closes the stock and every connection a refill opened meanwhile, so
@@ -37,12 +38,17 @@ final class FreshConnections implements AutoCloseable {
     private final ExecutorService background;
     /** Guarded by itself: the stock of never-used connections. */
     private final ArrayDeque<Connection> ready;
-    /** Every connection opened here and not yet closed: stocked, in use, or waiting to be closed. */
-    private final Set<Connection> open = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    /**
+     * Every connection opened here and not yet closed: stocked, in use, or waiting to be closed.
+     * DuckDB's connection keeps {@code Object}'s identity equality, so a concurrent set is an
+     * identity set that concurrent calls do not queue on.
+     */
+    private final Set<Connection> open = ConcurrentHashMap.newKeySet();
     /** The connections calls hold now: handing one out again while it is held is a bug, refused. */
-    private final Set<Connection> inUse = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    private final Set<Connection> inUse = ConcurrentHashMap.newKeySet();
     private final AtomicLong fromStock = new AtomicLong();
     private final AtomicLong openedOnCall = new AtomicLong();
+    private final AtomicLong backgroundTasks = new AtomicLong();
     /** Guarded by {@link #ready}. */
     private boolean closed;
     /** Guarded by {@link #ready}: refills submitted and not yet run. */
@@ -70,12 +76,14 @@ final class FreshConnections implements AutoCloseable {
     /** A connection no call has used; the caller owns it until {@link #retire}. */
     Connection take() {
         Connection connection;
+        boolean emptied;
         synchronized (ready) {
             if (closed) {
                 throw new dev.sqlguard.domain.GuardException(dev.sqlguard.domain.ErrorCode.ENGINE_UNAVAILABLE,
                         "The DuckDB source is closed.");
             }
             connection = ready.poll();
+            emptied = ready.isEmpty();
         }
         if (connection != null) {
             fromStock.incrementAndGet();
@@ -87,15 +95,25 @@ final class FreshConnections implements AutoCloseable {
         if (!inUse.add(connection)) { // cannot happen: the stock holds only connections never handed out
             throw new IllegalStateException("a DuckDB connection was about to be handed out twice");
         }
-        refill();
+        if (emptied) { // a stock that still holds one is topped up when this call's connection is closed
+            refill();
+        }
         return connection;
     }
 
-    /** Closes a used connection in the background (at once when the background is gone); it never returns to the stock. */
+    /**
+     * Closes a used connection in the background (at once when the background is gone); it never
+     * returns to the stock. The same task then tops the stock up, so a call wakes the background
+     * thread once, not once to open and once to close.
+     */
     void retire(Connection connection) {
         inUse.remove(connection);
         try {
-            background.execute(() -> closeTracked(connection));
+            background.execute(() -> {
+                closeTracked(connection);
+                topUp();
+            });
+            backgroundTasks.incrementAndGet();
         } catch (RejectedExecutionException e) {
             closeTracked(connection);
         }
@@ -116,7 +134,8 @@ final class FreshConnections implements AutoCloseable {
         }
         for (int i = 0; i < missing; i++) {
             try {
-                background.execute(this::stockOne);
+                background.execute(() -> stockOne());
+                backgroundTasks.incrementAndGet();
             } catch (RejectedExecutionException e) {
                 synchronized (ready) {
                     pendingRefills--;
@@ -125,11 +144,27 @@ final class FreshConnections implements AutoCloseable {
         }
     }
 
-    private void stockOne() {
+    /** On the background thread: stocks connections until the stock (with the refills already submitted) is full. */
+    private void topUp() {
+        while (true) {
+            synchronized (ready) {
+                if (closed || ready.size() + pendingRefills >= capacity) {
+                    return;
+                }
+                pendingRefills++;
+            }
+            if (!stockOne()) {
+                return; // closed, or the instance refused: the next call opens its own
+            }
+        }
+    }
+
+    /** Opens one connection for the stock; whether it was stocked (not when closed, full, or the open failed). */
+    private boolean stockOne() {
         synchronized (ready) {
             pendingRefills--;
             if (closed) {
-                return;
+                return false;
             }
         }
         Connection connection;
@@ -137,7 +172,7 @@ final class FreshConnections implements AutoCloseable {
             connection = instance.duplicate();
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "could not prepare a DuckDB connection", e);
-            return;
+            return false;
         }
         open.add(connection);
         boolean stocked;
@@ -150,6 +185,7 @@ final class FreshConnections implements AutoCloseable {
         if (!stocked) {
             closeTracked(connection);
         }
+        return stocked;
     }
 
     private void closeTracked(Connection connection) {
@@ -177,6 +213,11 @@ final class FreshConnections implements AutoCloseable {
     /** Calls served from the stock so far. */
     long servedFromStock() {
         return fromStock.get();
+    }
+
+    /** Tasks handed to the background thread so far (each may wake it). */
+    long backgroundTasks() {
+        return backgroundTasks.get();
     }
 
     /** Calls that found the stock empty and opened their own connection. */

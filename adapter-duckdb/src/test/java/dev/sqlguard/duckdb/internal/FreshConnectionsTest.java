@@ -59,6 +59,52 @@ class FreshConnectionsTest {
 
     @Test
     @Timeout(60)
+    void aCallThatLeavesAConnectionInStockHandsTheBackgroundOneTaskThatClosesAndTopsUp() throws Exception {
+        DuckDbInstance instance = DuckDbInstance.acquire(settings(database(), 100_000_000L));
+        try (FreshConnections connections = new FreshConnections(instance, "t")) {
+            Await.until(() -> connections.stocked() == FreshConnections.READY);
+            long tasksBefore = connections.backgroundTasks();
+            Set<Connection> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+            int calls = 20;
+            for (int i = 0; i < calls; i++) {
+                Connection c = connections.take();
+                assertThat(seen.add(c)).as("a connection no call had before").isTrue();
+                connections.retire(c);
+                Await.until(c::isClosed);
+                Await.until(() -> connections.stocked() == FreshConnections.READY); // topped up by the closing task
+            }
+            assertThat(connections.backgroundTasks() - tasksBefore).as("one task per call").isEqualTo(calls);
+            assertThat(connections.openedOnCall()).isZero();
+            assertThat(connections.openConnections()).isEqualTo(FreshConnections.READY);
+        } finally {
+            instance.release();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aCallThatEmptiesTheStockRefillsItWhileTheCallsStillRun() throws Exception {
+        DuckDbInstance instance = DuckDbInstance.acquire(settings(database(), 100_000_000L));
+        try (FreshConnections connections = new FreshConnections(instance, "t")) {
+            Await.until(() -> connections.stocked() == FreshConnections.READY);
+            List<Connection> held = new ArrayList<>();
+            for (int i = 0; i < FreshConnections.READY; i++) {
+                held.add(connections.take());
+            }
+            Await.until(() -> connections.stocked() == FreshConnections.READY); // no call has ended yet
+            assertThat(connections.inUse()).isEqualTo(FreshConnections.READY);
+            for (Connection c : held) {
+                connections.retire(c);
+                Await.until(c::isClosed);
+            }
+            assertThat(connections.openedOnCall()).isZero();
+        } finally {
+            instance.release();
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void aConnectionIsHandedOutOnceAndNeverReused() throws Exception {
         DuckDbInstance instance = DuckDbInstance.acquire(settings(database(), 100_000_000L));
         try (FreshConnections connections = new FreshConnections(instance, "t")) {
@@ -145,8 +191,8 @@ class FreshConnectionsTest {
             FreshConnections connections = new FreshConnections(instance, "t", 3);
             Await.until(() -> connections.stocked() == 3);
             Connection held = connections.take(); // a call still running when the engine closes
-            Await.until(() -> connections.stocked() == 3);
-            assertThat(connections.openConnections()).isEqualTo(4);
+            assertThat(connections.stocked()).as("topped up when the call ends, not before").isEqualTo(2);
+            assertThat(connections.openConnections()).isEqualTo(3);
             connections.close();
             assertThat(connections.stocked()).isZero();
             assertThat(connections.openConnections()).as("only the connection a call still holds").isEqualTo(1);
