@@ -25,10 +25,15 @@ import org.junit.jupiter.api.Timeout;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.domain.port.ResultCursor;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
@@ -160,6 +165,45 @@ class TrinoServerTest {
             canceller.join();
         }
         assertEndedWith(executed, Set.of("USER_CANCELED"));
+    }
+
+    /**
+     * A grouped aggregate runs without a row cap in its SQL (a LIMIT is one more stage on Trino): the
+     * domain still returns exactly max rows with the truncation flag, and the query the cut cursor
+     * closed is no longer running on the cluster.
+     */
+    @Test
+    void aGroupedAggregateCutByTheClientIsExactAndGoneFromTheCluster() throws Exception {
+        String sql = "SELECT a.id AS x, b.id AS y, count(*) AS n FROM claims a JOIN claims b ON a.id > 0 JOIN claims c ON c.id > 0"
+                + " GROUP BY a.id, b.id";
+        QueryService service = new QueryService(AuditSink.discarding());
+        String executed;
+        try (Engine engine = engine(TestCluster.READ_ONLY, Map.of(), Limits.defaults().withMaxRows(3).withTimeout(Duration.ofSeconds(60)))) {
+            executed = engine.validator().validate(QueryRequest.of("srv", sql)).executableSql();
+            assertThat(executed).doesNotContain("LIMIT");
+            ToolResult result = service.query(engine.binding(), QueryRequest.of("srv", sql));
+            assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo(ToolStatus.OK);
+            assertThat(result.returnedCount()).isEqualTo(3);
+            assertThat(result.truncated()).isTrue();
+            assertThat(result.limitsHit()).containsExactly(LimitKind.ROWS);
+        }
+        while (true) {
+            List<String> states = new ArrayList<>();
+            try (Connection c = TestCluster.connect(TestCluster.ADMIN, schema);
+                 PreparedStatement ps = c.prepareStatement("SELECT state FROM system.runtime.queries WHERE " + OURS)) {
+                ps.setString(1, executed);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        states.add(rs.getString(1));
+                    }
+                }
+            }
+            assertThat(states).as("the query is known to the coordinator").isNotEmpty();
+            if (states.stream().allMatch(s -> s.equals("FAILED") || s.equals("FINISHED"))) {
+                return; // ended: finished before the cursor closed, or cancelled by the close (bounded by the test's timeout)
+            }
+            Thread.sleep(200);
+        }
     }
 
     /** The coordinator's ids of the queries that ran exactly this text. */

@@ -437,6 +437,33 @@ public abstract class EngineContractSuite {
         assertThat(none.returnedCount()).isZero();
     }
 
+    /**
+     * The same bound on a grouped aggregate, the shape whose row cap an engine may leave out of the
+     * executed SQL (Trino does: a LIMIT there is one more stage): the cut is still exact.
+     */
+    @Test
+    void boundsAGroupedAggregateWithAnExactTruncationFlag() {
+        Engine engine = engine(contractPolicy().withLimits(Limits.defaults().withMaxRows(5)));
+        ToolResult cut = run(engine, "SELECT id, count(*) AS n FROM claims GROUP BY id");
+        if (!has(engine, EngineCapability.GROUP_BY)) {
+            assertRefused(cut, ErrorCode.CONSTRUCT_NOT_ALLOWED);
+            return;
+        }
+        assertThat(cut.status()).isEqualTo(ToolStatus.OK);
+        assertThat(cut.returnedCount()).isEqualTo(5);
+        assertThat(cut.truncated()).isTrue();
+        assertThat(cut.limitsHit()).containsExactly(LimitKind.ROWS);
+
+        ToolResult exact = run(engine, "SELECT id, count(*) AS n FROM claims WHERE id <= 5 GROUP BY id");
+        assertThat(exact.returnedCount()).isEqualTo(5);
+        assertThat(exact.truncated()).isFalse();
+        assertThat(exact.limitsHit()).isEmpty();
+
+        ToolResult oneMore = run(engine, "SELECT id, count(*) AS n FROM claims WHERE id <= 6 GROUP BY id");
+        assertThat(oneMore.returnedCount()).isEqualTo(5);
+        assertThat(oneMore.truncated()).isTrue();
+    }
+
     @Test
     void boundsCellsAndBytes() {
         Engine cells = engine(contractPolicy().withLimits(Limits.defaults().withMaxCellChars(3)));

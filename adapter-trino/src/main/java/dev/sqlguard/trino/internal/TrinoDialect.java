@@ -103,4 +103,15 @@ final class TrinoDialect implements AnsiDialect {
     public String limitClause(Long rows, long offset) {
         return (offset > 0 ? " OFFSET " + offset : "") + (rows == null ? "" : " LIMIT " + rows);
     }
+
+    /**
+     * No row cap on a grouped aggregate: Trino plans a LIMIT as one more stage, gathered on one node
+     * (measured on the tpch lineitem aggregate: three fragments instead of two), and the groups are
+     * all computed before the first row anyway. The cursor reads at most max rows + 1 rows and closing
+     * it cancels the query.
+     */
+    @Override
+    public boolean capsGroupedAggregates() {
+        return false;
+    }
 }

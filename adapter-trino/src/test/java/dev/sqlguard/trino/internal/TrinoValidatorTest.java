@@ -48,6 +48,31 @@ class TrinoValidatorTest {
     }
 
     /**
+     * The row cap (max rows + 1) is left off a top-level grouped aggregate only: Trino would plan it
+     * as one more stage gathered on one node, and the groups are all computed first anyway. Every
+     * other shape keeps it, and so does a query's own LIMIT.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "SELECT region, count(*) AS n FROM claims GROUP BY region|false",
+            "SELECT region, round(avg(amount), 2) AS a FROM claims GROUP BY region HAVING count(*) > 1|false",
+            "SELECT region, count(*) AS n FROM claims GROUP BY region ORDER BY n DESC|true",
+            "SELECT region FROM claims GROUP BY region|true",
+            "SELECT DISTINCT region, count(*) AS n FROM claims GROUP BY region|true",
+            "SELECT id, amount FROM claims|true",
+            "SELECT count(*) AS n FROM claims|true",
+            "SELECT r, n FROM (SELECT region AS r, count(*) AS n FROM claims GROUP BY region) x|true",
+            "SELECT region, count(*) AS n FROM claims GROUP BY region UNION ALL SELECT region, 1 FROM claims|true"})
+    void capsEveryShapeButAGroupedAggregate(String sql, boolean capped) {
+        assertThat(validate(sql).executableSql().endsWith(" LIMIT " + (Limits.defaults().maxRows() + 1))).as(sql).isEqualTo(capped);
+    }
+
+    @Test
+    void aGroupedAggregateKeepsItsOwnLimit() {
+        assertThat(validate("SELECT region, count(*) AS n FROM claims GROUP BY region LIMIT 3").executableSql()).endsWith(" LIMIT 3");
+    }
+
+    /**
      * A sensitive value may reach the data argument of a total function, never its parameter
      * argument, where Trino fails on an invalid value: these would be error oracles through total
      * steps only ({@code length(ltrim(v, chars))} is 0 exactly when v is made of those characters).

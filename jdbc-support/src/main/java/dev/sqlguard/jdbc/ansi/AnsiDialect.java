@@ -82,6 +82,17 @@ public interface AnsiDialect {
      */
     String limitClause(Long rows, long offset);
 
+    /**
+     * Whether the row cap (max rows + 1) is written into a top-level grouped aggregate that has no
+     * ORDER BY, DISTINCT or row limit of its own. True by default. Such a query computes every group
+     * before its first row whatever the LIMIT, so the cap saves the engine nothing, while on an
+     * engine that plans a LIMIT as a stage of its own (Trino gathers it on one node) it costs a hop;
+     * the domain reads at most max rows + 1 rows either way, and closing the cursor stops the rest.
+     */
+    default boolean capsGroupedAggregates() {
+        return true;
+    }
+
     /** Whether {@code SELECT DISTINCT ON (...)} exists on the engine. */
     default boolean distinctOn() {
         return false;

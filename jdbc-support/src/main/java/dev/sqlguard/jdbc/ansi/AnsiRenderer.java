@@ -48,6 +48,7 @@ import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExtractExpression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.IntervalExpression;
 import net.sf.jsqlparser.expression.JdbcParameter;
@@ -1148,10 +1149,37 @@ public final class AnsiRenderer {
             }
             rows = fetchRows(s.getFetch());
         }
+        if (top && rows == null && offset == 0 && !dialect.capsGroupedAggregates() && isGroupedAggregate(s)) {
+            return dialect.limitClause(null, 0);
+        }
         if (top) {
             rows = rows == null ? cap : Math.min(rows, cap);
         }
         return dialect.limitClause(rows, offset);
+    }
+
+    /**
+     * A plain SELECT with GROUP BY, without DISTINCT or ORDER BY, whose select list calls an
+     * aggregate at its own level: its engine computes every group before it returns a row. (Without
+     * an aggregate, a GROUP BY is a DISTINCT, which an engine can stop early under a LIMIT.)
+     */
+    private boolean isGroupedAggregate(Select s) {
+        if (!(s instanceof PlainSelect ps) || ps.getGroupBy() == null || ps.getDistinct() != null
+                || (ps.getOrderByElements() != null && !ps.getOrderByElements().isEmpty())) {
+            return false;
+        }
+        boolean[] found = {false};
+        ExpressionVisitorAdapter<Void> finder = new ExpressionVisitorAdapter<>() {
+            @Override
+            public <S> Void visit(Function f, S context) {
+                found[0] |= rules.aggregates().contains(functionName(f.getMultipartName(), f.isEscaped()));
+                return super.visit(f, context);
+            }
+        };
+        for (SelectItem<?> item : ps.getSelectItems()) {
+            item.getExpression().accept(finder, null);
+        }
+        return found[0];
     }
 
     /** {@code FETCH FIRST|NEXT [n] ROW|ROWS ONLY}: the same as {@code LIMIT n} (1 without n); {@code WITH TIES} and percentages are refused. */

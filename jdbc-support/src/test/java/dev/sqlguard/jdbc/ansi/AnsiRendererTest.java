@@ -34,6 +34,24 @@ class AnsiRendererTest {
         assertThat(plan("SELECT id FROM claims").executableSql()).endsWith(" LIMIT " + (Limits.defaults().maxRows() + 1));
     }
 
+    @Test
+    void capsAGroupedAggregateUnlessTheDialectLeavesItOff() {
+        String grouped = "SELECT region, count(*) AS n FROM claims GROUP BY region";
+        String cap = " LIMIT " + (Limits.defaults().maxRows() + 1);
+        assertThat(plan(grouped).executableSql()).endsWith(cap);
+        MinimalDialect uncapped = new MinimalDialect() {
+            @Override
+            public boolean capsGroupedAggregates() {
+                return false;
+            }
+        };
+        AnsiRenderer renderer = new AnsiRenderer(uncapped, MinimalDialect.SCHEMA, MinimalDialect.POLICY, MinimalDialect.POLICY.functions());
+        assertThat(renderer.plan("s", grouped).executableSql()).doesNotContain("LIMIT");
+        assertThat(renderer.plan("s", "SELECT region FROM claims GROUP BY region").executableSql()).endsWith(cap);
+        assertThat(renderer.plan("s", grouped + " ORDER BY 2").executableSql()).endsWith(cap);
+        assertThat(renderer.plan("s", "SELECT id FROM claims").executableSql()).endsWith(cap);
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "SELECT DISTINCT ON (region) region FROM claims|CONSTRUCT_NOT_ALLOWED",

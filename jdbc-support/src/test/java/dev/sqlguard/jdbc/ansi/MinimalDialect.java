@@ -21,7 +21,7 @@ import net.sf.jsqlparser.expression.IntervalExpression;
  * A minimal ANSI engine: the interface's defaults for every construct; with the policy and the
  * schema the kit's tests check statements against.
  */
-final class MinimalDialect implements AnsiDialect {
+class MinimalDialect implements AnsiDialect {
     /** Table {@code s.claims} with {@code id} and {@code region} allowlisted ({@code ssn} exists, hidden). */
     static final GuardrailPolicy POLICY = new GuardrailPolicy(TableAllowlist.of(Optional.of("s"),
             Map.of("claims", List.of("id", "region"))), Set.of(), Set.of(), Set.of(), Limits.defaults())
