@@ -188,16 +188,7 @@ class TrinoServerTest {
             assertThat(result.limitsHit()).containsExactly(LimitKind.ROWS);
         }
         while (true) {
-            List<String> states = new ArrayList<>();
-            try (Connection c = TestCluster.connect(TestCluster.ADMIN, schema);
-                 PreparedStatement ps = c.prepareStatement("SELECT state FROM system.runtime.queries WHERE " + OURS)) {
-                ps.setString(1, executed);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        states.add(rs.getString(1));
-                    }
-                }
-            }
+            List<String> states = endings(executed).stream().map(e -> e[0]).toList();
             assertThat(states).as("the query is known to the coordinator").isNotEmpty();
             if (states.stream().allMatch(s -> s.equals("FAILED") || s.equals("FINISHED"))) {
                 return; // ended: finished before the cursor closed, or cancelled by the close (bounded by the test's timeout)
@@ -239,18 +230,9 @@ class TrinoServerTest {
     /** Waits (bounded by the test's timeout) until no query with this text is unfinished, then checks how it ended. */
     private void assertEndedWith(String sql, Set<String> errorCodes) throws Exception {
         while (true) {
-            List<String> states = new ArrayList<>();
-            List<String> errors = new ArrayList<>();
-            try (Connection c = TestCluster.connect(TestCluster.ADMIN, schema);
-                 PreparedStatement ps = c.prepareStatement("SELECT state, error_code FROM system.runtime.queries WHERE " + OURS)) {
-                ps.setString(1, sql);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        states.add(rs.getString(1));
-                        errors.add(rs.getString(2));
-                    }
-                }
-            }
+            List<String[]> endings = endings(sql);
+            List<String> states = endings.stream().map(e -> e[0]).toList();
+            List<String> errors = endings.stream().map(e -> e[1]).toList();
             assertThat(states).as("the query is known to the coordinator").isNotEmpty();
             if (states.stream().allMatch(s -> s.equals("FAILED") || s.equals("FINISHED"))) {
                 assertThat(states).containsOnly("FAILED");
@@ -259,5 +241,20 @@ class TrinoServerTest {
             }
             Thread.sleep(200);
         }
+    }
+
+    /** The state and error code of each query the read-only user ran with this text, as the coordinator knows them. */
+    private List<String[]> endings(String sql) throws SQLException {
+        List<String[]> endings = new ArrayList<>();
+        try (Connection c = TestCluster.connect(TestCluster.ADMIN, schema);
+             PreparedStatement ps = c.prepareStatement("SELECT state, error_code FROM system.runtime.queries WHERE " + OURS)) {
+            ps.setString(1, sql);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    endings.add(new String[] {rs.getString(1), rs.getString(2)});
+                }
+            }
+        }
+        return endings;
     }
 }
