@@ -27,12 +27,34 @@ class ProcessEndIT {
         }
     }
 
-    /** What the temp folder holds, for a failure message. */
-    private static String tree(Path temp) {
+    /**
+     * What the temp folder holds, for a failure message: each entry with its last change in ms
+     * relative to the SIGTERM, and an owner record's content.
+     */
+    private static String tree(Path temp, long termMillis) {
         try (Stream<Path> all = Files.walk(temp)) {
-            return all.map(p -> temp.relativize(p).toString()).filter(n -> n.startsWith("sqlguard")).sorted().toList().toString();
+            return all.filter(p -> temp.relativize(p).toString().startsWith("sqlguard")).sorted().map(p -> {
+                String entry = temp.relativize(p) + " (" + since(p, termMillis) + ")";
+                return p.getFileName().toString().equals("owner.pid") ? entry + " '" + read(p) + "'" : entry;
+            }).toList().toString();
         } catch (Exception e) {
             return "(unreadable: " + e + ")";
+        }
+    }
+
+    private static String since(Path p, long termMillis) {
+        try {
+            return "changed " + (Files.getLastModifiedTime(p).toMillis() - termMillis) + " ms after SIGTERM";
+        } catch (Exception e) {
+            return "gone";
+        }
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p).strip();
+        } catch (Exception e) {
+            return "(unreadable)";
         }
     }
 
@@ -62,12 +84,13 @@ class ProcessEndIT {
             assertThat(sqlguardEntries(temp)).as("the server's folders while it runs").hasSize(2)
                     .allSatisfy(n -> assertThat(n).startsWith("sqlguard-work-"));
 
+            long termMillis = System.currentTimeMillis();
             server.destroy(); // SIGTERM, stdin still open
             int exit = server.waitFor();
             // 143 is 128 + SIGTERM: the JVM ran its shutdown hooks and ended; anything else (a crash in
             // native code while the engines close, say) skips hooks, and the failure shows the server's own words
             assertThat(exit).as(() -> "exit status after SIGTERM; the server wrote: " + tail(stderr) + crashLogs()).isEqualTo(143);
-            assertThat(sqlguardEntries(temp)).as(() -> "left behind: " + tree(temp) + "; the server wrote: " + tail(stderr))
+            assertThat(sqlguardEntries(temp)).as(() -> "left behind: " + tree(temp, termMillis) + "; the server's pid " + server.pid() + "; the server wrote: " + tail(stderr))
                     .isEmpty();
         } finally {
             server.destroyForcibly();

@@ -12,8 +12,11 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -29,6 +32,11 @@ public final class WorkFolders {
     public static final String PREFIX = "sqlguard-work-";
     /** The owner record: {@code <pid> <start instant or ->}. */
     public static final String OWNER = "owner.pid";
+    /**
+     * The folders this process created and has not removed: its own, whatever its owner record now
+     * says or whether the system can still tell this process's start when it ends.
+     */
+    private static final Set<Path> CREATED = ConcurrentHashMap.newKeySet();
 
     private WorkFolders() {
     }
@@ -38,6 +46,7 @@ public final class WorkFolders {
         removeStale(parent);
         ProcessHandle self = ProcessHandle.current();
         Path folder = Files.createTempDirectory(parent, PREFIX + self.pid() + "-");
+        CREATED.add(folder.toAbsolutePath());
         Files.writeString(folder.resolve(OWNER), self.pid() + " " + start(self).map(Instant::toString).orElse("-"),
                 StandardCharsets.US_ASCII);
         return folder;
@@ -104,19 +113,38 @@ public final class WorkFolders {
         return removed;
     }
 
-    /** The working folders in {@code parent} that this process owns (none when the folder cannot be listed). */
-    private static List<Path> own(Path parent) {
-        List<Path> own = new ArrayList<>();
+    /**
+     * The working folders in {@code parent} that this process owns and that are still there: those it
+     * created, and those whose owner record names it.
+     */
+    public static List<Path> own(Path parent) {
+        Set<Path> own = new LinkedHashSet<>();
+        Path absolute = parent.toAbsolutePath();
+        for (Path created : CREATED) {
+            if (!created.getParent().equals(absolute)) {
+                continue;
+            }
+            if (Files.exists(created, LinkOption.NOFOLLOW_LINKS)) {
+                own.add(created);
+            } else {
+                CREATED.remove(created);
+            }
+        }
         try (DirectoryStream<Path> folders = Files.newDirectoryStream(parent, PREFIX + ProcessHandle.current().pid() + "-*")) {
             for (Path folder : folders) {
                 if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS) && ownedBySelf(folder)) {
-                    own.add(folder);
+                    own.add(folder.toAbsolutePath());
                 }
             }
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.FINE, "could not look for this process's working folders", e);
         }
-        return own;
+        return List.copyOf(own);
+    }
+
+    /** {@link #own(Path)} in {@code java.io.tmpdir}. */
+    public static List<Path> own() {
+        return own(Path.of(System.getProperty("java.io.tmpdir")));
     }
 
     private static boolean ownedBySelf(Path folder) {
@@ -166,41 +194,53 @@ public final class WorkFolders {
     }
 
     /**
-     * Removes {@code folder} and everything in it; returns whether it is gone. A file that vanishes
-     * meanwhile is skipped, and a file that appears meanwhile (an engine still closing writes into
-     * its folder) is caught by another pass: up to {@value #DELETE_PASSES} passes, 20 ms apart.
-     * Symbolic links are removed, never followed.
+     * Removes {@code folder} and everything in it; returns whether it is gone. A pass goes on past an
+     * entry it cannot remove (one that vanishes meanwhile, a folder an engine still writes into), and
+     * a file that appears meanwhile (an engine still closing writes into its folder) is caught by
+     * another pass: up to {@value #DELETE_PASSES} passes, 20 ms apart. The owner record goes last,
+     * once nothing else is left, so that a folder that cannot be removed now still names its owner
+     * and goes at the next start. Symbolic links are removed, never followed.
      */
     public static boolean deleteTree(Path folder) {
+        Path owner = folder.resolve(OWNER);
         for (int pass = 0; pass < DELETE_PASSES; pass++) {
             try {
                 Files.walkFileTree(folder, new SimpleFileVisitor<>() {
                     @Override
-                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                        Files.deleteIfExists(file);
-                        return FileVisitResult.CONTINUE;
-                    }
-
-                    @Override
-                    public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                        if (!(e instanceof NoSuchFileException)) {
-                            throw e;
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                        if (!file.equals(owner)) {
+                            deleteEntry(file);
                         }
                         return FileVisitResult.CONTINUE;
                     }
 
                     @Override
-                    public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                        Files.deleteIfExists(dir);
+                    public FileVisitResult visitFileFailed(Path file, IOException e) {
+                        if (!(e instanceof NoSuchFileException)) {
+                            LOG.log(Level.FINE, "a working folder entry could not be read", e);
+                        }
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                        if (!dir.equals(folder)) {
+                            deleteEntry(dir);
+                        }
                         return FileVisitResult.CONTINUE;
                     }
                 });
+                if (onlyOwnerLeft(folder)) {
+                    Files.deleteIfExists(owner);
+                    Files.deleteIfExists(folder);
+                }
             } catch (NoSuchFileException e) {
                 // gone already
             } catch (IOException | RuntimeException e) {
                 LOG.log(Level.FINE, "a pass over a working folder failed", e);
             }
             if (!Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+                CREATED.remove(folder.toAbsolutePath());
                 return true;
             }
             try {
@@ -211,6 +251,27 @@ public final class WorkFolders {
             }
         }
         return false;
+    }
+
+    /** Deletes one file, link or (empty) folder; one that is gone or that something refills is left to the next pass. */
+    private static void deleteEntry(Path entry) {
+        try {
+            Files.deleteIfExists(entry);
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "a working folder entry could not be removed yet", e);
+        }
+    }
+
+    /** Whether {@code folder} holds nothing but, at most, its owner record. */
+    private static boolean onlyOwnerLeft(Path folder) throws IOException {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+            for (Path entry : entries) {
+                if (!entry.getFileName().toString().equals(OWNER)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     private static final int DELETE_PASSES = 5;

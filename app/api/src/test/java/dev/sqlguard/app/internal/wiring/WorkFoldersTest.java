@@ -120,4 +120,17 @@ class WorkFoldersTest {
             engine.join();
         }
     }
+
+    @Test
+    void aFolderThisProcessMadeIsRemovedAtTheEndEvenWhenItsOwnerRecordNoLongerNamesIt() throws Exception {
+        Path mine = WorkFolders.create(tmp);
+        // the record rewritten (or this process's start no longer readable when it ends)
+        Files.writeString(mine.resolve(WorkFolders.OWNER), ProcessHandle.current().pid() + " 1970-01-01T00:00:00Z");
+
+        assertThat(WorkFolders.own(tmp)).containsExactly(mine.toAbsolutePath());
+        assertThat(WorkFolders.removeOwn(tmp)).isEqualTo(1);
+
+        assertThat(mine).doesNotExist();
+        assertThat(WorkFolders.own(tmp)).isEmpty();
+    }
 }

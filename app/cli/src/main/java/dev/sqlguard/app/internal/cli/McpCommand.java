@@ -92,6 +92,10 @@ final class McpCommand extends CliCommand {
                     deleteQuietly(charts);
                     // the process ends here: no working folder of its own may outlive it, whoever made it
                     dev.sqlguard.app.internal.wiring.WorkFolders.removeOwn(OWN_FOLDERS_PATIENCE);
+                    for (Path left : dev.sqlguard.app.internal.wiring.WorkFolders.own()) {
+                        // the next start removes it (it names this process, which is then gone)
+                        ctx.warn("a working folder could not be removed yet: " + left.getFileName());
+                    }
                 }
             }, "sqlguard-mcp-shutdown");
             Runtime.getRuntime().addShutdownHook(onTerm);
