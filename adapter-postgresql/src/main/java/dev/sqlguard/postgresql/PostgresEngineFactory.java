@@ -11,6 +11,9 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -124,11 +127,10 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
             HikariDataSource queries = resources.add(pool(settings, source + "-queries", settings.poolSize(), pin, 5_000));
             // a cancel waits at most the executor's grace for a control connection
             HikariDataSource control = resources.add(pool(settings, source + "-control", 2, pin, PostgresExecutor.GRACE.toMillis()));
-            PostgresExecutor executor = new PostgresExecutor(queries, control, pin, watchdog);
-            try (Connection c = queries.getConnection()) {
-                pin.verify(c);
-                c.rollback();
-            }
+            // closed before the pools (the newest first): the rollbacks still queued end first
+            ExecutorService releaser = resources.add(releaser(source, settings.poolSize()), PostgresEngineFactory::drain);
+            PostgresExecutor executor = new PostgresExecutor(queries, control, pin, watchdog, releaser);
+            executor.confirmSession();
             // EXPLAIN gets a pool of its own, so a burst of validations never delays a pg_cancel_backend
             HikariDataSource explain = resources.add(pool(settings, source + "-explain", 2, pin, 5_000));
             CachingValidator validator = new CachingValidator(new PostgresValidator(source, schema, policy, explain), PLANS);
@@ -138,6 +140,33 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         } catch (SQLException | RuntimeException e) {
             resources.close();
             throw startupFailure(source, e);
+        }
+    }
+
+    /**
+     * The threads that end each call's transaction and return its connection after the caller has its
+     * answer: as many as the pool has connections, so that a rollback stuck on a dead connection holds
+     * up no other; when all are busy, the caller ends its own.
+     */
+    private static ExecutorService releaser(String source, int threads) {
+        String name = "sqlguard-postgresql-release-" + source;
+        return new ThreadPoolExecutor(0, threads, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Lets the rollbacks already handed over finish (for a bounded time), then stops the releaser. */
+    private static void drain(ExecutorService releaser) {
+        releaser.shutdown();
+        try {
+            if (!releaser.awaitTermination(PostgresExecutor.GRACE.toMillis() * 4, TimeUnit.MILLISECONDS)) {
+                releaser.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            releaser.shutdownNow();
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -185,6 +185,236 @@ class PostgresServerTest {
         }
     }
 
+    /** Session-level advisory locks {@code c}'s backend holds. */
+    private static int advisoryLocks(Connection c) throws SQLException {
+        try (var s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_catalog.pg_locks"
+                + " WHERE locktype = 'advisory' AND pid = pg_catalog.pg_backend_pid()")) {
+            rs.next();
+            int n = rs.getInt(1);
+            c.rollback();
+            return n;
+        }
+    }
+
+    /** Runs {@code sql} as one pipeline and expects the session check at its head to fail on the server. */
+    private static void checkFails(Connection c, String sql, String marker) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            assertThatThrownBy(ps::execute).isInstanceOfSatisfying(SQLException.class, e -> {
+                assertThat(dev.sqlguard.postgresql.internal.SessionPin.isCheckFailure(e, marker)).isTrue();
+                assertThat(dev.sqlguard.postgresql.internal.SessionPin.isCheckFailure(e, marker + "-other")).isFalse();
+            });
+        }
+        c.rollback();
+    }
+
+    /**
+     * The check before every query can travel in the query's own round trip: it fails on the server
+     * unless the backend and every pinned setting are the captured ones, and then the server runs
+     * nothing sent after it (a session-level advisory lock, which a rollback does not undo, proves it).
+     */
+    @Test
+    void theSessionCheckFailsOnTheServerAndNothingSentAfterItRuns() throws SQLException {
+        dev.sqlguard.postgresql.internal.SessionPin pin = dev.sqlguard.postgresql.internal.SessionPin.of(schema, Limits.defaults(), false);
+        try (Connection c = java.sql.DriverManager.getConnection(server.url(), server.roUser(), server.roPassword())) {
+            c.setAutoCommit(false);
+            pin.apply(c);
+            c.commit();
+            dev.sqlguard.postgresql.internal.SessionPin captured = pin.capture(c);
+            c.commit();
+            assertThat(pin.check(1, "m")).as("nothing captured: no check to send").isEmpty();
+            int pid = c.unwrap(org.postgresql.PGConnection.class).getBackendPID();
+            String marker = "sqlguard-test-check";
+            String after = "; SELECT pg_catalog.pg_advisory_lock(4242)";
+            try (PreparedStatement ps = c.prepareStatement(captured.check(pid, marker).orElseThrow() + after)) {
+                assertThat(ps.execute()).isTrue();
+                try (ResultSet rs = ps.getResultSet()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).isEqualTo(1);
+                }
+                assertThat(ps.getMoreResults()).as("the statement after a passed check ran").isTrue();
+            }
+            c.rollback();
+            assertThat(advisoryLocks(c)).isEqualTo(1);
+            try (var s = c.createStatement()) {
+                s.execute("SELECT pg_catalog.pg_advisory_unlock_all()");
+            }
+            c.rollback();
+
+            checkFails(c, captured.check(pid + 1, marker).orElseThrow() + after, marker); // another backend
+            assertThat(advisoryLocks(c)).isZero();
+            try (var s = c.createStatement()) {
+                s.execute("SET search_path = public, pg_catalog");
+            }
+            c.commit();
+            checkFails(c, captured.check(pid, marker).orElseThrow() + after, marker); // a setting that is not the pinned one
+            assertThat(advisoryLocks(c)).isZero();
+            captured.apply(c);
+            try (var s = c.createStatement()) {
+                s.execute("SET default_transaction_read_only = off");
+            }
+            c.commit();
+            checkFails(c, captured.check(pid, marker).orElseThrow() + after, marker); // the transaction is not read-only
+            assertThat(advisoryLocks(c)).isZero();
+        }
+    }
+
+    /** A check the executor cannot write as plain literals is not sent: each query then reads the session back first. */
+    @Test
+    void aCapturedValueThatIsNotAPlainLiteralMakesNoCheck() {
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        for (String name : List.of("default_transaction_read_only", "search_path", "statement_timeout", "lock_timeout",
+                "idle_in_transaction_session_timeout", "work_mem", "temp_file_limit", "standard_conforming_strings")) {
+            values.put(name, "on");
+        }
+        var plain = new dev.sqlguard.postgresql.internal.SessionPin("s", 1000, 1024, 1024, false, values);
+        assertThat(plain.check(7, "m")).hasValueSatisfying(sql -> assertThat(sql).contains("pg_backend_pid(), 7)"));
+        values.put("search_path", "pg_catalog, \"it's\"");
+        assertThat(new dev.sqlguard.postgresql.internal.SessionPin("s", 1000, 1024, 1024, false, values).check(7, "m")).isEmpty();
+        values.put("search_path", "pg_catalog, back\\slash");
+        assertThat(new dev.sqlguard.postgresql.internal.SessionPin("s", 1000, 1024, 1024, false, values).check(7, "m")).isEmpty();
+        assertThat(plain.check(7, "it's")).isEmpty();
+    }
+
+    /**
+     * End to end: the engine sends the check in the query's round trip, and a pooled session that
+     * is no longer the pinned one runs nothing and is refused with what differs, as the read-back names it.
+     */
+    @Test
+    void aPooledSessionThatDriftedIsRefusedBeforeItsQueryRuns() throws SQLException {
+        try (Engine engine = engine(false, Map.of(), Limits.defaults())) {
+            assertThat(executor(engine).pipelined()).as("no pooler between: the check shares the query's round trip").isTrue();
+            QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", "SELECT count(*) AS n FROM claims"));
+            try (ResultCursor cursor = engine.execution().execute(plan)) {
+                assertThat(cursor.next()).isTrue();
+            }
+            com.zaxxer.hikari.HikariConfig hc = new com.zaxxer.hikari.HikariConfig();
+            hc.setJdbcUrl(server.url());
+            hc.setUsername(server.roUser());
+            hc.setPassword(server.roPassword());
+            hc.setMaximumPoolSize(1);
+            hc.setAutoCommit(false);
+            dev.sqlguard.postgresql.internal.SessionPin pin;
+            try (Connection c = java.sql.DriverManager.getConnection(server.url(), server.roUser(), server.roPassword())) {
+                c.setAutoCommit(true); // as the engine's startup: each statement a transaction of its own, read-only once pinned
+                pin = dev.sqlguard.postgresql.internal.SessionPin.of(schema, Limits.defaults(), false).capture(c);
+            }
+            hc.setConnectionInitSql(pin.initSql());
+            hc.setIsolateInternalQueries(true);
+            try (com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(hc);
+                 com.zaxxer.hikari.HikariDataSource control = new com.zaxxer.hikari.HikariDataSource(hc)) {
+                java.util.concurrent.ScheduledExecutorService watchdog = java.util.concurrent.Executors.newScheduledThreadPool(2);
+                try {
+                    PostgresExecutor pinned = new PostgresExecutor(pool, control, pin, watchdog, Runnable::run);
+                    pinned.confirmSession();
+                    assertThat(pinned.pipelined()).isTrue();
+                    try (ResultCursor cursor = pinned.execute(plan)) {
+                        assertThat(cursor.next()).isTrue();
+                        assertThat(((Number) cursor.get(0)).longValue()).isPositive();
+                    }
+                    try (Connection c = pool.getConnection(); var s = c.createStatement()) { // the one pooled session drifts
+                        s.execute("SET statement_timeout = 0");
+                        c.commit();
+                    }
+                    assertThatThrownBy(() -> pinned.execute(plan)).isInstanceOfSatisfying(GuardException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+                        assertThat(e.safeMessage()).contains("statement_timeout");
+                    });
+                    assertThat(pinned.pipelined()).as("the backend was confirmed: the check stays in the query's round trip").isTrue();
+                } finally {
+                    watchdog.shutdownNow();
+                }
+            }
+        }
+    }
+
+    /**
+     * Connections whose driver names another backend than the one that answers, as through a
+     * connection pooler: {@code unwrap(PGConnection.class).getBackendPID()} is off by {@code offset}.
+     */
+    private static javax.sql.DataSource pooledElsewhere(java.util.concurrent.atomic.AtomicInteger offset) {
+        return new org.postgresql.ds.PGSimpleDataSource() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public Connection getConnection(String user, String password) throws SQLException {
+                Connection real = super.getConnection(user, password);
+                org.postgresql.PGConnection pg = real.unwrap(org.postgresql.PGConnection.class);
+                Object named = java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                        new Class<?>[] {org.postgresql.PGConnection.class}, (proxy, method, args) ->
+                                method.getName().equals("getBackendPID") ? pg.getBackendPID() + offset.get() : method.invoke(pg, args));
+                return (Connection) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                        (proxy, method, args) -> {
+                            if (method.getName().equals("unwrap") && args[0] == org.postgresql.PGConnection.class) {
+                                return named;
+                            }
+                            try {
+                                return method.invoke(real, args);
+                            } catch (java.lang.reflect.InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+            }
+        };
+    }
+
+    /**
+     * Behind a pooler, the pid the driver names is not the server's: the executor then never sends
+     * the check with it. Confirmed at startup, it reads the session back first; and when the pooler
+     * shows up only later, the check fails, nothing runs, the session is read back, and the query
+     * runs the slow way from then on, with the pid the server gave.
+     */
+    @Test
+    void behindAPoolerTheSessionIsReadBackBeforeEachQuery() throws SQLException {
+        try (Engine engine = engine(false, Map.of(), Limits.defaults())) {
+            QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", "SELECT count(*) AS n FROM claims"));
+            dev.sqlguard.postgresql.internal.SessionPin pin;
+            try (Connection c = java.sql.DriverManager.getConnection(server.url(), server.roUser(), server.roPassword())) {
+                c.setAutoCommit(true);
+                pin = dev.sqlguard.postgresql.internal.SessionPin.of(schema, Limits.defaults(), false).capture(c);
+            }
+            for (boolean pooledFromTheStart : new boolean[] {true, false}) {
+                com.zaxxer.hikari.HikariConfig hc = new com.zaxxer.hikari.HikariConfig();
+                java.util.concurrent.atomic.AtomicInteger offset = new java.util.concurrent.atomic.AtomicInteger(pooledFromTheStart ? 100_000 : 0);
+                org.postgresql.ds.PGSimpleDataSource ds = (org.postgresql.ds.PGSimpleDataSource) pooledElsewhere(offset);
+                ds.setUrl(server.url());
+                hc.setDataSource(ds);
+                hc.setUsername(server.roUser());
+                hc.setPassword(server.roPassword());
+                hc.setMaximumPoolSize(1);
+                hc.setAutoCommit(false);
+                hc.setConnectionInitSql(pin.initSql());
+                hc.setIsolateInternalQueries(true);
+                com.zaxxer.hikari.HikariConfig hcReal = new com.zaxxer.hikari.HikariConfig();
+                hcReal.setJdbcUrl(server.url());
+                hcReal.setUsername(server.roUser());
+                hcReal.setPassword(server.roPassword());
+                hcReal.setAutoCommit(false);
+                hcReal.setConnectionInitSql(pin.initSql());
+                hcReal.setIsolateInternalQueries(true);
+                try (com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(hc);
+                     com.zaxxer.hikari.HikariDataSource control = new com.zaxxer.hikari.HikariDataSource(hcReal)) {
+                    java.util.concurrent.ScheduledExecutorService watchdog = java.util.concurrent.Executors.newScheduledThreadPool(2);
+                    try {
+                        PostgresExecutor executor = new PostgresExecutor(pool, control, pin, watchdog, Runnable::run);
+                        executor.confirmSession();
+                        assertThat(executor.pipelined()).as("pooled from the start: %s", pooledFromTheStart).isEqualTo(!pooledFromTheStart);
+                        offset.set(100_000); // (when not pooled from the start: the pooler shows up only now)
+                        try (ResultCursor cursor = executor.execute(plan)) {
+                            assertThat(cursor.next()).isTrue();
+                            assertThat(((Number) cursor.get(0)).longValue()).isPositive();
+                        }
+                        assertThat(executor.pipelined()).as("after a check that named another backend").isFalse();
+                        try (ResultCursor cursor = executor.execute(plan)) {
+                            assertThat(cursor.next()).isTrue();
+                        }
+                    } finally {
+                        watchdog.shutdownNow();
+                    }
+                }
+            }
+        }
+    }
+
     /** One plan per SQL text, checked once (EXPLAIN included) and bound to each call's parameters; refusals are not kept. */
     @Test
     void plansAreCachedPerTextAndBoundPerCall() {

@@ -85,6 +85,15 @@ public final class JdbcCursor implements ResultCursor {
         int type(ResultSetMetaData metadata, int column) throws SQLException;
     }
 
+    /**
+     * Runs the statement and gives the query's result, for an engine that sends more than the query
+     * in its round trip (a check of the session that the server runs first, say).
+     */
+    @FunctionalInterface
+    public interface Execution {
+        ResultSet run(Statement statement) throws SQLException;
+    }
+
     /** Takes the connection back once the cursor no longer needs it. */
     @FunctionalInterface
     public interface Releaser {
@@ -99,6 +108,7 @@ public final class JdbcCursor implements ResultCursor {
     private final Connection connection;
     private final Statement statement;
     private final Optional<String> sql;
+    private final Optional<Execution> execution;
     private final ScheduledExecutorService watchdog;
     private final long deadlineNanos;
     private final Stopper stopper;
@@ -144,6 +154,7 @@ public final class JdbcCursor implements ResultCursor {
         this.connection = b.connection;
         this.statement = b.statement;
         this.sql = b.sql;
+        this.execution = b.execution;
         this.watchdog = requireNonNull(b.watchdog, "watchdog is required");
         this.deadlineNanos = b.deadlineNanos;
         this.stopper = b.stopper != null ? b.stopper : b.statement::cancel;
@@ -174,6 +185,7 @@ public final class JdbcCursor implements ResultCursor {
         private final Connection connection;
         private final Statement statement;
         private Optional<String> sql = Optional.empty();
+        private Optional<Execution> execution = Optional.empty();
         private ScheduledExecutorService watchdog;
         private long deadlineNanos;
         private boolean deadlineSet;
@@ -199,6 +211,12 @@ public final class JdbcCursor implements ResultCursor {
         /** The text a plain (not prepared) statement runs. */
         public Builder sql(String text) {
             this.sql = Optional.of(requireNonNull(text, "sql is null"));
+            return this;
+        }
+
+        /** How the statement runs to the query's result; by default it is executed as the query itself. */
+        public Builder execution(Execution value) {
+            this.execution = Optional.of(requireNonNull(value, "execution is null"));
             return this;
         }
 
@@ -355,7 +373,8 @@ public final class JdbcCursor implements ResultCursor {
             ResultSet result;
             inServerCall = true;
             try {
-                result = sql.isPresent() ? statement.executeQuery(sql.get()) : ((PreparedStatement) statement).executeQuery();
+                result = execution.isPresent() ? execution.get().run(statement)
+                        : sql.isPresent() ? statement.executeQuery(sql.get()) : ((PreparedStatement) statement).executeQuery();
             } finally {
                 inServerCall = false;
             }

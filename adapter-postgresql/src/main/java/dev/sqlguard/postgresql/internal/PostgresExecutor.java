@@ -11,11 +11,16 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+
+import org.postgresql.PGConnection;
 
 import com.zaxxer.hikari.HikariDataSource;
 
@@ -54,22 +59,73 @@ public final class PostgresExecutor implements ExecutionPort {
     private final HikariDataSource control;
     private final SessionPin pin;
     private final ScheduledExecutorService watchdog;
+    private final Executor releaser;
+    /** A random text that only this executor's session check puts in its failure. */
+    private final String marker = "sqlguard-session-check-" + java.util.UUID.randomUUID().toString().replace("-", "");
     private final AtomicLong cancelsSent = new AtomicLong();
+    /** Whether the session check goes in the query's round trip (the driver's backend pid is the server's). */
+    private volatile boolean pipelined;
 
     /**
      * @param control pinned connections for {@code pg_cancel_backend}, never used by queries
      * @param watchdog runs each query's deadline and the abort of a silent server; the stop it sends
      *     can block for up to {@link #GRACE}, so give it more than one thread
      */
-    public PostgresExecutor(HikariDataSource queries, HikariDataSource control, SessionPin pin, ScheduledExecutorService watchdog) {
+    public PostgresExecutor(HikariDataSource queries, HikariDataSource control, SessionPin pin, ScheduledExecutorService watchdog,
+                            Executor releaser) {
         this.queries = requireNonNull(queries, "queries is null");
         this.control = requireNonNull(control, "control is null");
         this.pin = requireNonNull(pin, "pin is null");
         this.watchdog = requireNonNull(watchdog, "watchdog is null");
+        this.releaser = requireNonNull(releaser, "releaser is null");
+    }
+
+    /**
+     * Reads the session of a pooled connection back, as each query would, and decides from it
+     * whether the session check can go in the query's own round trip: only when the backend that
+     * answers is the one the driver names (no pooler in between), since that pid is what a stop
+     * signals before the check has answered.
+     */
+    public void confirmSession() throws SQLException {
+        try (Connection c = queries.getConnection()) {
+            int pid = pin.verify(c);
+            c.rollback();
+            pipelined = pid == c.unwrap(PGConnection.class).getBackendPID() && pin.check(pid, marker).isPresent();
+        }
+    }
+
+    /** Whether the session check goes in the query's round trip (see {@link #confirmSession()}). */
+    public boolean pipelined() {
+        return pipelined;
     }
 
     @Override
     public ResultCursor execute(QueryPlan plan) {
+        if (pipelined) {
+            boolean[] unconfirmed = new boolean[1];
+            try {
+                return run(plan, unconfirmed);
+            } catch (GuardException e) {
+                if (!unconfirmed[0]) {
+                    throw e;
+                }
+                // the server confirmed the session but not the backend the driver names: a pooler between
+                // us and the server hands out backends of its own, so every later query reads the pid back first
+                pipelined = false;
+                LOG.warning("the PostgreSQL backend the driver names is not the one that answers (a connection pooler?);"
+                        + " each query now reads the session back in a round trip of its own");
+            }
+        }
+        return run(plan, null);
+    }
+
+    /**
+     * Runs {@code plan} on a pinned connection. Pipelined ({@code unconfirmed} not null), the session
+     * check ({@link SessionPin#check}) goes in the same round trip as the query, with the backend pid
+     * the driver names, and the server runs the query only when the check passes; otherwise the
+     * session is read back first ({@link SessionPin#verify}), which gives the pid.
+     */
+    private ResultCursor run(QueryPlan plan, boolean[] unconfirmed) {
         long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
         Connection connection = CallConnection.open(queries::getConnection);
         PreparedStatement statement = null;
@@ -78,11 +134,23 @@ public final class PostgresExecutor implements ExecutionPort {
             if (connection.getAutoCommit()) {
                 throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database connection is not in a transaction, so no query was run.");
             }
-            int pid = pin.verify(connection);
-            statement = connection.prepareStatement(plan.executableSql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+            Optional<String> check = Optional.empty();
+            int pid;
+            if (unconfirmed != null) {
+                pid = connection.unwrap(PGConnection.class).getBackendPID();
+                check = pin.check(pid, marker);
+            } else {
+                pid = pin.verify(connection);
+            }
+            String sql = check.map(c -> c + "; " + plan.executableSql()).orElse(plan.executableSql());
+            statement = connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             statement.setFetchSize(FETCH_SIZE);
             JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.OTHER, TEMPORALS);
-            JdbcCursor cursor = JdbcCursor.over(connection, statement)
+            JdbcCursor.Builder cursor = JdbcCursor.over(connection, statement);
+            if (check.isPresent()) {
+                cursor.execution(s -> afterCheck((PreparedStatement) s, unconfirmed));
+            }
+            JdbcCursor started = cursor
                     .deadline(deadline, watchdog)
                     .stopper(() -> {
                         if (!cancel(pid)) {
@@ -99,8 +167,8 @@ public final class PostgresExecutor implements ExecutionPort {
                     .release(this::release)
                     .build();
             handedOver = true; // from here the cursor releases the connection
-            cursor.start();
-            return cursor;
+            started.start();
+            return started;
         } catch (GuardException e) {
             if (!handedOver) {
                 JdbcCursor.closeQuietly(statement);
@@ -113,6 +181,37 @@ public final class PostgresExecutor implements ExecutionPort {
             release(connection, false);
             throw SqlErrors.map(e);
         }
+    }
+
+    /**
+     * Runs the session check and the query sent after it in one round trip, and gives the query's
+     * result. When the check fails, the query did not run: the session is read back on the same
+     * connection, which names what differs ({@link SessionPin#verify}); when that read finds the
+     * session pinned, only the backend differed, and {@code unconfirmed} says so.
+     */
+    private ResultSet afterCheck(PreparedStatement statement, boolean[] unconfirmed) throws SQLException {
+        try {
+            statement.execute();
+        } catch (SQLException e) {
+            if (!SessionPin.isCheckFailure(e, marker)) {
+                throw e;
+            }
+            Connection connection = statement.getConnection();
+            connection.rollback();
+            pin.verify(connection); // throws what is not pinned
+            connection.rollback();
+            unconfirmed[0] = true;
+            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The database session could not be confirmed, so no query was run.");
+        }
+        try (ResultSet check = statement.getResultSet()) {
+            if (check == null || !check.next() || check.getInt(1) != 1) {
+                throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database session could not be checked, so no query was run.");
+            }
+        }
+        if (!statement.getMoreResults()) {
+            throw new GuardException(ErrorCode.INTERNAL_ERROR, ErrorCode.INTERNAL_ERROR.defaultMessage());
+        }
+        return statement.getResultSet();
     }
 
     /** How many {@code pg_cancel_backend} calls the server accepted for this source (a metric, and proof in tests). */
@@ -154,8 +253,24 @@ public final class PostgresExecutor implements ExecutionPort {
         }
     }
 
-    /** Ends the transaction and returns the connection; one that was stopped is evicted, so no late cancel can reach the next query. */
+    /**
+     * Ends the transaction and returns the connection, off the caller's path: the rollback's round
+     * trip runs on the releaser while the call's answer is already on its way. A connection that was
+     * stopped is evicted at once, so no late cancel can reach the next query.
+     */
     void release(Connection connection, boolean stopped) {
+        if (!stopped) {
+            try {
+                releaser.execute(() -> finish(connection, false));
+                return;
+            } catch (RejectedExecutionException e) {
+                // the engine is closing: end it here
+            }
+        }
+        finish(connection, stopped);
+    }
+
+    private void finish(Connection connection, boolean stopped) {
         boolean evict = stopped;
         try {
             connection.rollback();

@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -171,6 +172,46 @@ public record SessionPin(String schema, long timeoutMillis, long workMemKb, long
             }
             return rs.getInt(1);
         }
+    }
+
+    /**
+     * A statement that checks, on the server, what {@link #verify} reads back, and fails when any of
+     * it is not the pinned value, so that a query sent after it in the same round trip never runs
+     * on a session that is not this pin's (the server skips the rest of a pipeline after an error):
+     * that the backend is {@code pid}, the transaction read-only, and every setting of
+     * {@link #CHECKED} as captured. Built from captured values only; empty when none were captured,
+     * or when one cannot be written as a plain literal. Every function and type is
+     * {@code pg_catalog}'s, named in full, so no search path can change what the check means. Its
+     * failure is an invalid-integer error whose text holds {@code marker} (see {@link #isCheckFailure}).
+     */
+    public Optional<String> check(int pid, String marker) {
+        if (expected.isEmpty() || !plain(marker) || !expected.values().stream().allMatch(SessionPin::plain)) {
+            return Optional.empty();
+        }
+        StringBuilder sql = new StringBuilder("SELECT CASE WHEN pg_catalog.int4eq(pg_catalog.pg_backend_pid(), ").append(pid)
+                .append(") AND pg_catalog.texteq(pg_catalog.current_setting('transaction_read_only'), 'on')");
+        for (String name : CHECKED) {
+            sql.append(" AND pg_catalog.texteq(pg_catalog.current_setting('").append(name).append("'), '")
+                    .append(expected.get(name)).append("')");
+        }
+        // the failing branch reads the session (a stable function), so the planner cannot fold it into an error at plan time
+        return Optional.of(sql.append(" THEN 1 ELSE pg_catalog.int4in(pg_catalog.textout(pg_catalog.textcat('").append(marker)
+                .append("', pg_catalog.pg_backend_pid()::pg_catalog.text))) END").toString());
+    }
+
+    /** Whether {@code e} is the failure of {@link #check(int, String)} with {@code marker}. */
+    public static boolean isCheckFailure(SQLException e, String marker) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && "22P02".equals(s.getSQLState()) && s.getMessage() != null && s.getMessage().contains(marker)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code value} can stand in a standard string literal as it is: printable ASCII, no quote, no backslash. */
+    private static boolean plain(String value) {
+        return value != null && value.chars().allMatch(c -> c >= 0x20 && c < 0x7f && c != '\'' && c != '\\');
     }
 
     private int checkSlow(ResultSet rs) throws SQLException {
