@@ -124,15 +124,17 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         try {
             // two threads: a pg_cancel_backend to a slow server must not hold up another query's deadline
             ScheduledExecutorService watchdog = resources.add(Watchdogs.forSource(name(), source, 2), ExecutorService::shutdownNow);
-            HikariDataSource queries = resources.add(pool(settings, source + "-queries", settings.poolSize(), pin, 5_000));
+            HikariDataSource queries = resources.add(pool(settings, source + "-queries", settings.poolSize(), pin, 5_000,
+                    policy.limits().memoryBytes()));
             // a cancel waits at most the executor's grace for a control connection
-            HikariDataSource control = resources.add(pool(settings, source + "-control", 2, pin, PostgresExecutor.GRACE.toMillis()));
+            HikariDataSource control = resources.add(pool(settings, source + "-control", 2, pin, PostgresExecutor.GRACE.toMillis(),
+                    CONTROL_BUFFER_BYTES));
             // closed before the pools (the newest first): the rollbacks still queued end first
             ExecutorService releaser = resources.add(releaser(source, settings.poolSize()), PostgresEngineFactory::drain);
             PostgresExecutor executor = new PostgresExecutor(queries, control, pin, watchdog, releaser);
             executor.confirmSession();
             // EXPLAIN gets a pool of its own, so a burst of validations never delays a pg_cancel_backend
-            HikariDataSource explain = resources.add(pool(settings, source + "-explain", 2, pin, 5_000));
+            HikariDataSource explain = resources.add(pool(settings, source + "-explain", 2, pin, 5_000, EXPLAIN_BUFFER_BYTES));
             CachingValidator validator = new CachingValidator(new PostgresValidator(source, schema, policy, explain), PLANS);
             // row counts are the planner's estimates at startup
             return new ComposedEngine(new EngineParts(source, policy, validator, executor, () -> schema.describe(policy),
@@ -142,6 +144,11 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
             throw startupFailure(source, e);
         }
     }
+
+    /** What a control connection's answer may buffer: a one-row boolean. */
+    private static final long CONTROL_BUFFER_BYTES = 1L << 20;
+    /** What an EXPLAIN's plan may buffer (a JSON plan of a long query runs to some hundred kB). */
+    private static final long EXPLAIN_BUFFER_BYTES = 64L << 20;
 
     /**
      * The threads that end each call's transaction and return its connection after the caller has its
@@ -195,7 +202,8 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         }, "the database could not be reached.");
     }
 
-    private static HikariDataSource pool(PostgresSettings settings, String name, int size, SessionPin pin, long checkoutMillis) {
+    private static HikariDataSource pool(PostgresSettings settings, String name, int size, SessionPin pin, long checkoutMillis,
+                                         long resultBufferBytes) {
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("sqlguard-" + name.replaceAll("[^A-Za-z0-9_.-]", "_"));
         hc.setJdbcUrl(settings.jdbcUrl());
@@ -211,6 +219,8 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         hc.setValidationTimeout(Math.min(2_000, checkoutMillis));
         Properties props = forcedProperties();
         props.setProperty("options", pin.startupOptions());
+        // what one round trip may buffer in this JVM; past it pgjdbc fails the query (and closes the connection)
+        props.setProperty("maxResultBuffer", Long.toString(resultBufferBytes));
         hc.setDataSourceProperties(props);
         return new HikariDataSource(hc);
     }

@@ -415,6 +415,122 @@ class PostgresServerTest {
         }
     }
 
+    /**
+     * A result whose rows fit the row cap but not the memory limit is refused as such, on the
+     * client, before it fills the heap (pgjdbc's {@code maxResultBuffer}); the source answers afterwards.
+     */
+    @Test
+    void aResultLargerThanTheMemoryLimitIsRefusedAndTheSourceStillAnswers() throws SQLException {
+        try (Connection c = TestServer.admin(server); var s = c.createStatement()) {
+            s.execute("CREATE TABLE " + schema + ".wide AS SELECT i AS id, pg_catalog.repeat('x', 4000) AS body"
+                    + " FROM pg_catalog.generate_series(1, 1000) AS g(i)");
+            s.execute("GRANT SELECT ON " + schema + ".wide TO " + server.roUser());
+        }
+        try {
+            Map<String, String> p = new java.util.HashMap<>(TestServer.properties(server, schema, false));
+            GuardrailPolicy wide = new GuardrailPolicy(TableAllowlist.of(Map.of("wide", List.of("*"))), Set.of(), Set.of(), Set.of(),
+                    Limits.defaults().withMemoryBytes(2_000_000));
+            try (Engine engine = new PostgresEngineFactory().create(new EngineConfig("srv", p, wide), EngineContext.of(Path.of("target")))) {
+                QueryPlan all = engine.validator().validate(QueryRequest.of("srv", "SELECT id, body FROM wide"));
+                assertThatThrownBy(() -> {
+                    try (ResultCursor cursor = engine.execution().execute(all)) {
+                        while (cursor.next()) {
+                            cursor.get(1);
+                        }
+                    }
+                }).isInstanceOfSatisfying(GuardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
+                    assertThat(e.safeMessage()).doesNotContain("maxResultBuffer").contains("memory limit");
+                });
+                QueryPlan some = engine.validator().validate(QueryRequest.of("srv", "SELECT id, body FROM wide WHERE id <= 100"));
+                int rows = 0;
+                try (ResultCursor cursor = engine.execution().execute(some)) {
+                    while (cursor.next()) {
+                        rows++;
+                    }
+                }
+                assertThat(rows).as("400 kB fit the 2 MB bound").isEqualTo(100);
+            }
+        } finally {
+            try (Connection c = TestServer.admin(server); var s = c.createStatement()) {
+                s.execute("DROP TABLE " + schema + ".wide");
+            }
+        }
+    }
+
+    /** The most parallel workers seen serving a backend of {@code role} while {@code run} runs. */
+    private int parallelWorkersWhile(String role, Runnable run) throws Exception {
+        java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread watch = new Thread(() -> {
+            try (Connection c = TestServer.admin(server); PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_catalog.pg_stat_activity w"
+                    + " JOIN pg_catalog.pg_stat_activity l ON l.pid = w.leader_pid WHERE w.backend_type = 'parallel worker' AND l.usename = ?")) {
+                ps.setString(1, role);
+                while (!done.get()) {
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        most.accumulateAndGet(rs.getInt(1), Math::max);
+                    }
+                    Thread.sleep(5);
+                }
+            } catch (Exception e) {
+                most.set(-1);
+            }
+        });
+        watch.start();
+        try {
+            run.run();
+        } finally {
+            done.set(true);
+            watch.join();
+        }
+        return most.get();
+    }
+
+    /**
+     * Under the row cap a result is read in one round trip, so PostgreSQL may run a parallel plan
+     * (it never does for a statement fetched in batches); a row limit above the cap streams, and
+     * runs without workers. A role of the test's own asks for a parallel plan wherever one is safe.
+     */
+    @Test
+    void aCappedResultMayRunAParallelPlanAndAStreamedOneRunsWithout() throws Exception {
+        String role = "sqlguard_pg_par_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        try (Connection c = TestServer.admin(server); var s = c.createStatement()) {
+            s.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'p'");
+            s.execute("GRANT USAGE ON SCHEMA " + schema + " TO " + role);
+            s.execute("GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + role);
+            s.execute("ALTER ROLE " + role + " SET force_parallel_mode = on");
+        }
+        try {
+            String sql = "SELECT count(*) AS n FROM claims a CROSS JOIN claims b CROSS JOIN claims c CROSS JOIN claims d";
+            int[] workers = new int[2];
+            int i = 0;
+            for (int maxRows : new int[] {1_000, 1_000_000}) {
+                Map<String, String> p = new java.util.HashMap<>(TestServer.properties(server, schema, false));
+                p.put("username", role);
+                p.put("password", "p");
+                try (Engine engine = new PostgresEngineFactory().create(new EngineConfig("srv", p,
+                        policy(Limits.defaults().withMaxRows(maxRows).withTimeout(Duration.ofSeconds(60)))), EngineContext.of(Path.of("target")))) {
+                    QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", sql));
+                    workers[i++] = parallelWorkersWhile(role, () -> {
+                        try (ResultCursor cursor = engine.execution().execute(plan)) {
+                            assertThat(cursor.next()).isTrue();
+                            assertThat(((Number) cursor.get(0)).longValue()).isEqualTo(60L * 60 * 60 * 60);
+                        }
+                    });
+                }
+            }
+            assertThat(workers[0]).as("parallel workers, read in one round trip").isPositive();
+            assertThat(workers[1]).as("parallel workers, streamed").isZero();
+        } finally {
+            try (Connection c = TestServer.admin(server); var s = c.createStatement()) {
+                s.execute("REVOKE ALL ON ALL TABLES IN SCHEMA " + schema + " FROM " + role);
+                s.execute("REVOKE ALL ON SCHEMA " + schema + " FROM " + role);
+                s.execute("DROP ROLE " + role);
+            }
+        }
+    }
+
     /** One plan per SQL text, checked once (EXPLAIN included) and bound to each call's parameters; refusals are not kept. */
     @Test
     void plansAreCachedPerTextAndBoundPerCall() {

@@ -158,17 +158,13 @@ final class PostgresBench {
 
     /**
      * Splits the guarded/raw ratio in two: raw JDBC that makes the guarded call's round trips by hand
-     * (a read-only transaction, the session read back as {@code SessionPin.verify} does, the rendered SQL
-     * with the executor's fetch size, a rollback) against plain raw JDBC, and guarded against that.
+     * (a read-only transaction; the session check and the rendered SQL, with the executor's fetch
+     * size, in one round trip, as {@code SessionPin.check} writes it; a rollback, which the engine
+     * makes after the caller has its answer) against plain raw JDBC, and guarded against that.
      */
     private static void roundTrips(Engine engine, String url, String user, String password, String schema, int rounds,
                                    Runnable guarded, Runnable raw) {
         String rendered = engine.validator().validate(QueryRequest.of("bench", Harness.GROUP_BY)).executableSql();
-        StringBuilder readBack = new StringBuilder("SELECT pg_catalog.pg_backend_pid(), pg_catalog.current_setting('transaction_read_only')");
-        for (String name : List.of("default_transaction_read_only", "search_path", "statement_timeout", "lock_timeout",
-                "idle_in_transaction_session_timeout", "work_mem", "temp_file_limit", "standard_conforming_strings")) {
-            readBack.append(", pg_catalog.current_setting('").append(name).append("')");
-        }
         HikariConfig hc = new HikariConfig();
         hc.setJdbcUrl(url);
         hc.setUsername(user);
@@ -180,15 +176,25 @@ final class PostgresBench {
         try (HikariDataSource pool = new HikariDataSource(hc)) {
             Runnable byHand = () -> {
                 try (Connection c = pool.getConnection()) {
-                    try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(readBack.toString())) {
-                        rs.next();
-                        for (int i = 1; i <= 10; i++) {
-                            rs.getString(i);
-                        }
+                    int pid = c.unwrap(org.postgresql.PGConnection.class).getBackendPID();
+                    StringBuilder check = new StringBuilder("SELECT CASE WHEN pg_catalog.int4eq(pg_catalog.pg_backend_pid(), ")
+                            .append(pid).append(") AND pg_catalog.texteq(pg_catalog.current_setting('transaction_read_only'), 'on')");
+                    for (String name : List.of("default_transaction_read_only", "search_path", "statement_timeout", "lock_timeout",
+                            "idle_in_transaction_session_timeout", "work_mem", "temp_file_limit", "standard_conforming_strings")) {
+                        // the same calls and comparisons as the engine's check, against values that always differ from the setting
+                        check.append(" AND NOT pg_catalog.texteq(pg_catalog.current_setting('").append(name).append("'), '-')");
                     }
-                    try (java.sql.PreparedStatement ps = c.prepareStatement(rendered)) {
+                    check.append(" THEN 1 ELSE pg_catalog.int4in(pg_catalog.textout(pg_catalog.textcat('x', ")
+                            .append("pg_catalog.pg_backend_pid()::pg_catalog.text))) END; ");
+                    try (java.sql.PreparedStatement ps = c.prepareStatement(check + rendered)) {
                         ps.setFetchSize(256);
-                        try (java.sql.ResultSet rs = ps.executeQuery()) {
+                        ps.execute();
+                        try (java.sql.ResultSet rs = ps.getResultSet()) {
+                            rs.next();
+                            rs.getInt(1);
+                        }
+                        ps.getMoreResults();
+                        try (java.sql.ResultSet rs = ps.getResultSet()) {
                             int n = rs.getMetaData().getColumnCount();
                             while (rs.next()) {
                                 for (int i = 1; i <= n; i++) {
@@ -207,7 +213,8 @@ final class PostgresBench {
             }
             ClientCpu.report("  raw JDBC with the guarded call's round trips, as guarded", rounds, byHand, raw);
             long[][] trips = Harness.paired(rounds, byHand, raw);
-            Harness.report("  raw JDBC with the guarded call's round trips (read-back, transaction, rollback) vs plain raw", trips[0], trips[1]);
+            Harness.report("  raw JDBC with the guarded call's round trips (read-only transaction, check and query in one, rollback) vs plain raw",
+                    trips[0], trips[1]);
             long[][] rest = Harness.paired(rounds, guarded, byHand);
             Harness.report("  guarded vs raw JDBC with the same round trips", rest[0], rest[1]);
         }

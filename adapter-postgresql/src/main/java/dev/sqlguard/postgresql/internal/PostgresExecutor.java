@@ -48,8 +48,15 @@ import dev.sqlguard.jdbc.JdbcParameters;
  */
 public final class PostgresExecutor implements ExecutionPort {
     private static final Logger LOG = Logger.getLogger(PostgresExecutor.class.getName());
-    /** Rows fetched per round trip. */
+    /** Rows fetched per round trip when a result streams. */
     static final int FETCH_SIZE = 256;
+    /**
+     * The largest row cap (the rendered SQL's {@code LIMIT}, the row limit + 1) whose result is read
+     * in one round trip instead of streamed. PostgreSQL runs no parallel plan for a statement
+     * executed with a row limit per fetch, which streaming needs; under this cap the rows are
+     * bounded by the SQL itself, and their bytes by the driver's {@code maxResultBuffer}.
+     */
+    static final int WHOLE_RESULT_ROWS = 10_000;
     /** How long a {@code pg_cancel_backend}, and the wait for a cancelled query to return, may take. */
     public static final Duration GRACE = Duration.ofMillis(500);
     /** The date and time classes pgjdbc binds with {@code setObject}: the local ones and OffsetDateTime. */
@@ -144,7 +151,7 @@ public final class PostgresExecutor implements ExecutionPort {
             }
             String sql = check.map(c -> c + "; " + plan.executableSql()).orElse(plan.executableSql());
             statement = connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
-            statement.setFetchSize(FETCH_SIZE);
+            statement.setFetchSize(fetchSize(plan));
             JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.OTHER, TEMPORALS);
             JdbcCursor.Builder cursor = JdbcCursor.over(connection, statement);
             if (check.isPresent()) {
@@ -212,6 +219,14 @@ public final class PostgresExecutor implements ExecutionPort {
             throw new GuardException(ErrorCode.INTERNAL_ERROR, ErrorCode.INTERNAL_ERROR.defaultMessage());
         }
         return statement.getResultSet();
+    }
+
+    /**
+     * Rows per round trip for {@code plan}: all at once (0) when its row cap is at most
+     * {@link #WHOLE_RESULT_ROWS}, so that the server may run a parallel plan; otherwise streamed.
+     */
+    static int fetchSize(QueryPlan plan) {
+        return plan.limits().maxRows() + 1 <= WHOLE_RESULT_ROWS ? 0 : FETCH_SIZE;
     }
 
     /** How many {@code pg_cancel_backend} calls the server accepted for this source (a metric, and proof in tests). */

@@ -15,8 +15,16 @@ final class SqlErrors {
     private SqlErrors() {
     }
 
+    /** The message of a result that outgrew the client's buffer bound (pgjdbc's {@code maxResultBuffer}). */
+    static final String RESULT_TOO_LARGE = "The result rows are larger than the memory limit allows; select fewer or narrower"
+            + " columns, or aggregate first.";
+
     static GuardException map(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (state.equals("08S01") && e.getMessage() != null && e.getMessage().contains("maxResultBuffer")) {
+            // pgjdbc's own bound on what one round trip buffers; the driver closes the connection after it
+            return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, RESULT_TOO_LARGE, e);
+        }
         switch (state) {
             case "57014" -> {
                 return new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.EXCEEDED_TIME_LIMIT.defaultMessage(), e);
