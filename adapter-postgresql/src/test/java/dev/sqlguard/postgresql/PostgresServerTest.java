@@ -280,32 +280,16 @@ class PostgresServerTest {
      * is no longer the pinned one runs nothing and is refused with what differs, as the read-back names it.
      */
     @Test
-    void aPooledSessionThatDriftedIsRefusedBeforeItsQueryRuns() throws SQLException {
+    void aPooledSessionThatDriftedIsRefusedBeforeItsQueryRuns() throws Exception {
         try (Engine engine = engine(false, Map.of(), Limits.defaults())) {
             assertThat(executor(engine).pipelined()).as("no pooler between: the check shares the query's round trip").isTrue();
             QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", "SELECT count(*) AS n FROM claims"));
             try (ResultCursor cursor = engine.execution().execute(plan)) {
                 assertThat(cursor.next()).isTrue();
             }
-            com.zaxxer.hikari.HikariConfig hc = new com.zaxxer.hikari.HikariConfig();
-            hc.setJdbcUrl(server.url());
-            hc.setUsername(server.roUser());
-            hc.setPassword(server.roPassword());
-            hc.setMaximumPoolSize(1);
-            hc.setAutoCommit(false);
-            dev.sqlguard.postgresql.internal.SessionPin pin;
-            try (Connection c = java.sql.DriverManager.getConnection(server.url(), server.roUser(), server.roPassword())) {
-                c.setAutoCommit(true); // as the engine's startup: each statement a transaction of its own, read-only once pinned
-                pin = dev.sqlguard.postgresql.internal.SessionPin.of(schema, Limits.defaults(), false).capture(c);
-            }
-            hc.setConnectionInitSql(pin.initSql());
-            hc.setIsolateInternalQueries(true);
-            try (com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(hc);
-                 com.zaxxer.hikari.HikariDataSource control = new com.zaxxer.hikari.HikariDataSource(hc)) {
-                java.util.concurrent.ScheduledExecutorService watchdog = java.util.concurrent.Executors.newScheduledThreadPool(2);
-                try {
-                    PostgresExecutor pinned = new PostgresExecutor(pool, control, pin, watchdog, Runnable::run);
-                    pinned.confirmSession();
+            dev.sqlguard.postgresql.internal.SessionPin pin = capturedPin();
+            try (com.zaxxer.hikari.HikariDataSource pool = pinnedPool(pin, null); com.zaxxer.hikari.HikariDataSource control = pinnedPool(pin, null)) {
+                withExecutor(pool, control, pin, pinned -> {
                     assertThat(pinned.pipelined()).isTrue();
                     try (ResultCursor cursor = pinned.execute(plan)) {
                         assertThat(cursor.next()).isTrue();
@@ -320,10 +304,50 @@ class PostgresServerTest {
                         assertThat(e.safeMessage()).contains("statement_timeout");
                     });
                     assertThat(pinned.pipelined()).as("the backend was confirmed: the check stays in the query's round trip").isTrue();
-                } finally {
-                    watchdog.shutdownNow();
-                }
+                });
             }
+        }
+    }
+
+    /** A session pin captured as the engine's startup does: each statement a transaction of its own, read-only once pinned. */
+    private dev.sqlguard.postgresql.internal.SessionPin capturedPin() throws SQLException {
+        try (Connection c = java.sql.DriverManager.getConnection(server.url(), server.roUser(), server.roPassword())) {
+            c.setAutoCommit(true);
+            return dev.sqlguard.postgresql.internal.SessionPin.of(schema, Limits.defaults(), false).capture(c);
+        }
+    }
+
+    /** A one-connection pool pinned by {@code pin}'s init SQL, over the driver or over {@code source} when given. */
+    private com.zaxxer.hikari.HikariDataSource pinnedPool(dev.sqlguard.postgresql.internal.SessionPin pin, javax.sql.DataSource source) {
+        com.zaxxer.hikari.HikariConfig hc = new com.zaxxer.hikari.HikariConfig();
+        if (source == null) {
+            hc.setJdbcUrl(server.url());
+        } else {
+            hc.setDataSource(source);
+        }
+        hc.setUsername(server.roUser());
+        hc.setPassword(server.roPassword());
+        hc.setMaximumPoolSize(1);
+        hc.setAutoCommit(false);
+        hc.setConnectionInitSql(pin.initSql());
+        hc.setIsolateInternalQueries(true);
+        return new com.zaxxer.hikari.HikariDataSource(hc);
+    }
+
+    /** A test body run with an executor over {@code pool}, confirmed as the engine's startup confirms it. */
+    private interface ExecutorBody {
+        void run(PostgresExecutor executor) throws Exception;
+    }
+
+    private static void withExecutor(com.zaxxer.hikari.HikariDataSource pool, com.zaxxer.hikari.HikariDataSource control,
+                                     dev.sqlguard.postgresql.internal.SessionPin pin, ExecutorBody body) throws Exception {
+        java.util.concurrent.ScheduledExecutorService watchdog = java.util.concurrent.Executors.newScheduledThreadPool(2);
+        try {
+            PostgresExecutor executor = new PostgresExecutor(pool, control, pin, watchdog, Runnable::run);
+            executor.confirmSession();
+            body.run(executor);
+        } finally {
+            watchdog.shutdownNow();
         }
     }
 
@@ -364,39 +388,16 @@ class PostgresServerTest {
      * runs the slow way from then on, with the pid the server gave.
      */
     @Test
-    void behindAPoolerTheSessionIsReadBackBeforeEachQuery() throws SQLException {
+    void behindAPoolerTheSessionIsReadBackBeforeEachQuery() throws Exception {
         try (Engine engine = engine(false, Map.of(), Limits.defaults())) {
             QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", "SELECT count(*) AS n FROM claims"));
-            dev.sqlguard.postgresql.internal.SessionPin pin;
-            try (Connection c = java.sql.DriverManager.getConnection(server.url(), server.roUser(), server.roPassword())) {
-                c.setAutoCommit(true);
-                pin = dev.sqlguard.postgresql.internal.SessionPin.of(schema, Limits.defaults(), false).capture(c);
-            }
+            dev.sqlguard.postgresql.internal.SessionPin pin = capturedPin();
             for (boolean pooledFromTheStart : new boolean[] {true, false}) {
-                com.zaxxer.hikari.HikariConfig hc = new com.zaxxer.hikari.HikariConfig();
                 java.util.concurrent.atomic.AtomicInteger offset = new java.util.concurrent.atomic.AtomicInteger(pooledFromTheStart ? 100_000 : 0);
                 org.postgresql.ds.PGSimpleDataSource ds = (org.postgresql.ds.PGSimpleDataSource) pooledElsewhere(offset);
                 ds.setUrl(server.url());
-                hc.setDataSource(ds);
-                hc.setUsername(server.roUser());
-                hc.setPassword(server.roPassword());
-                hc.setMaximumPoolSize(1);
-                hc.setAutoCommit(false);
-                hc.setConnectionInitSql(pin.initSql());
-                hc.setIsolateInternalQueries(true);
-                com.zaxxer.hikari.HikariConfig hcReal = new com.zaxxer.hikari.HikariConfig();
-                hcReal.setJdbcUrl(server.url());
-                hcReal.setUsername(server.roUser());
-                hcReal.setPassword(server.roPassword());
-                hcReal.setAutoCommit(false);
-                hcReal.setConnectionInitSql(pin.initSql());
-                hcReal.setIsolateInternalQueries(true);
-                try (com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(hc);
-                     com.zaxxer.hikari.HikariDataSource control = new com.zaxxer.hikari.HikariDataSource(hcReal)) {
-                    java.util.concurrent.ScheduledExecutorService watchdog = java.util.concurrent.Executors.newScheduledThreadPool(2);
-                    try {
-                        PostgresExecutor executor = new PostgresExecutor(pool, control, pin, watchdog, Runnable::run);
-                        executor.confirmSession();
+                try (com.zaxxer.hikari.HikariDataSource pool = pinnedPool(pin, ds); com.zaxxer.hikari.HikariDataSource control = pinnedPool(pin, null)) {
+                    withExecutor(pool, control, pin, executor -> {
                         assertThat(executor.pipelined()).as("pooled from the start: %s", pooledFromTheStart).isEqualTo(!pooledFromTheStart);
                         offset.set(100_000); // (when not pooled from the start: the pooler shows up only now)
                         try (ResultCursor cursor = executor.execute(plan)) {
@@ -407,9 +408,7 @@ class PostgresServerTest {
                         try (ResultCursor cursor = executor.execute(plan)) {
                             assertThat(cursor.next()).isTrue();
                         }
-                    } finally {
-                        watchdog.shutdownNow();
-                    }
+                    });
                 }
             }
         }
