@@ -95,28 +95,45 @@ class PostgresServerTest {
         }
     }
 
-    @Test
-    void aRoleThatCanWriteIsRefused() throws SQLException {
-        String writer = "sqlguard_pg_w_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    /** A test body run as a login role of its own; gets the engine properties that log in as it. */
+    private interface RoleBody {
+        void run(String role, Map<String, String> properties) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} as a new login role that may use the schema and holds {@code tablePrivileges}
+     * on its tables, with {@code setting} (a {@code name = value}, or null) as its own default; drops it after.
+     */
+    private void withRole(String tablePrivileges, String setting, RoleBody body) throws Exception {
+        String role = "sqlguard_pg_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
         try (Connection c = TestServer.admin(server); var s = c.createStatement()) {
-            s.execute("CREATE ROLE " + writer + " LOGIN PASSWORD 'w'");
-            s.execute("GRANT USAGE ON SCHEMA " + schema + " TO " + writer);
-            s.execute("GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA " + schema + " TO " + writer);
+            s.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'p'");
+            s.execute("GRANT USAGE ON SCHEMA " + schema + " TO " + role);
+            s.execute("GRANT " + tablePrivileges + " ON ALL TABLES IN SCHEMA " + schema + " TO " + role);
+            if (setting != null) {
+                s.execute("ALTER ROLE " + role + " SET " + setting);
+            }
         }
         try {
             Map<String, String> p = new java.util.HashMap<>(TestServer.properties(server, schema, false));
-            p.put("username", writer);
-            p.put("password", "w");
-            assertThatThrownBy(() -> new PostgresEngineFactory().create(new EngineConfig("srv", p, policy(Limits.defaults())),
-                    EngineContext.of(Path.of("target")))).isInstanceOfSatisfying(GuardException.class,
-                    e -> assertThat(e.safeMessage()).contains("WRITE ON TABLES"));
+            p.put("username", role);
+            p.put("password", "p");
+            body.run(role, p);
         } finally {
             try (Connection c = TestServer.admin(server); var s = c.createStatement()) {
-                s.execute("REVOKE ALL ON ALL TABLES IN SCHEMA " + schema + " FROM " + writer);
-                s.execute("REVOKE ALL ON SCHEMA " + schema + " FROM " + writer);
-                s.execute("DROP ROLE " + writer);
+                s.execute("REVOKE ALL ON ALL TABLES IN SCHEMA " + schema + " FROM " + role);
+                s.execute("REVOKE ALL ON SCHEMA " + schema + " FROM " + role);
+                s.execute("DROP ROLE " + role);
             }
         }
+    }
+
+    @Test
+    void aRoleThatCanWriteIsRefused() throws Exception {
+        withRole("SELECT, INSERT", null, (writer, p) ->
+                assertThatThrownBy(() -> new PostgresEngineFactory().create(new EngineConfig("srv", p, policy(Limits.defaults())),
+                        EngineContext.of(Path.of("target")))).isInstanceOfSatisfying(GuardException.class,
+                        e -> assertThat(e.safeMessage()).contains("WRITE ON TABLES")));
     }
 
     /** Every function the engine classifies exists in pg_catalog and is immutable or stable: none can change state. */
@@ -493,23 +510,13 @@ class PostgresServerTest {
      */
     @Test
     void aCappedResultMayRunAParallelPlanAndAStreamedOneRunsWithout() throws Exception {
-        String role = "sqlguard_pg_par_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
-        try (Connection c = TestServer.admin(server); var s = c.createStatement()) {
-            s.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'p'");
-            s.execute("GRANT USAGE ON SCHEMA " + schema + " TO " + role);
-            s.execute("GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + role);
-            s.execute("ALTER ROLE " + role + " SET force_parallel_mode = on");
-        }
-        try {
+        withRole("SELECT", "force_parallel_mode = on", (role, p) -> {
             int[] workers = new int[2];
             int i = 0;
             for (int maxRows : new int[] {1_000_000, 1_000}) {
                 // a worker shows its leader's query: a marker of each run's own tells them apart
                 String marker = marker();
                 String sql = "SELECT count(*) AS " + marker + " FROM claims a CROSS JOIN claims b CROSS JOIN claims c CROSS JOIN claims d";
-                Map<String, String> p = new java.util.HashMap<>(TestServer.properties(server, schema, false));
-                p.put("username", role);
-                p.put("password", "p");
                 try (Engine engine = new PostgresEngineFactory().create(new EngineConfig("srv", p,
                         policy(Limits.defaults().withMaxRows(maxRows).withTimeout(Duration.ofSeconds(60)))), EngineContext.of(Path.of("target")))) {
                     QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", sql));
@@ -523,13 +530,7 @@ class PostgresServerTest {
             }
             assertThat(workers[0]).as("parallel workers, streamed").isZero();
             assertThat(workers[1]).as("parallel workers, read in one round trip").isPositive();
-        } finally {
-            try (Connection c = TestServer.admin(server); var s = c.createStatement()) {
-                s.execute("REVOKE ALL ON ALL TABLES IN SCHEMA " + schema + " FROM " + role);
-                s.execute("REVOKE ALL ON SCHEMA " + schema + " FROM " + role);
-                s.execute("DROP ROLE " + role);
-            }
-        }
+        });
     }
 
     /** One plan per SQL text, checked once (EXPLAIN included) and bound to each call's parameters; refusals are not kept. */
