@@ -87,7 +87,9 @@ public final class JdbcCursor implements ResultCursor {
 
     /**
      * Runs the statement and gives the query's result, for an engine that sends more than the query
-     * in its round trip (a check of the session that the server runs first, say).
+     * in its round trip (a check of the session that the server runs first, say). A
+     * {@link GuardException} it throws means it ended the statement itself: the cursor then sends
+     * no stop.
      */
     @FunctionalInterface
     public interface Execution {
@@ -373,8 +375,8 @@ public final class JdbcCursor implements ResultCursor {
             ResultSet result;
             inServerCall = true;
             try {
-                result = execution.isPresent() ? execution.get().run(statement)
-                        : sql.isPresent() ? statement.executeQuery(sql.get()) : ((PreparedStatement) statement).executeQuery();
+                result = execution.isPresent() ? runExecution() : sql.isPresent() ? statement.executeQuery(sql.get())
+                        : ((PreparedStatement) statement).executeQuery();
             } finally {
                 inServerCall = false;
             }
@@ -397,6 +399,22 @@ public final class JdbcCursor implements ResultCursor {
             }
             close();
             throw mapped;
+        }
+    }
+
+    /**
+     * The engine's {@link Execution}. A refusal it throws ({@link GuardException}) says that it
+     * ended its statement itself (a check the server failed, say): nothing is left to stop, and no
+     * stop signal goes to the server, where it could only reach a backend the engine no longer vouches for.
+     */
+    private ResultSet runExecution() throws SQLException {
+        try {
+            return execution.orElseThrow().run(statement);
+        } catch (GuardException e) {
+            synchronized (lock) {
+                live = false;
+            }
+            throw e;
         }
     }
 

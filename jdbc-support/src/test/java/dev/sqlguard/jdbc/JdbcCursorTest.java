@@ -124,6 +124,47 @@ class JdbcCursorTest {
     }
 
     @Test
+    void anExecutionRunsTheStatementAndGivesTheQuerysResult() throws SQLException {
+        java.sql.Statement statement = connection.createStatement();
+        try (JdbcCursor c = JdbcCursor.over(connection, statement)
+                .execution(s -> {
+                    assertThat(s).isSameAs(statement);
+                    s.execute("SELECT 41 AS n");
+                    return s.executeQuery("SELECT 42 AS n");
+                })
+                .deadline(System.nanoTime() + TimeUnit.SECONDS.toNanos(30), watchdog)
+                .errors(e -> new GuardException(ErrorCode.QUERY_FAILED))
+                .release(c2 -> released.incrementAndGet())
+                .start()) {
+            assertThat(c.next()).isTrue();
+            assertThat(c.get(0)).isEqualTo(42);
+        }
+        assertThat(released).hasValue(1);
+    }
+
+    @Test
+    void aRefusalFromTheExecutionReachesTheCallerAndNoStopIsSent() throws SQLException {
+        AtomicInteger stops = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean halted = new java.util.concurrent.atomic.AtomicBoolean();
+        JdbcCursor.Builder refused = JdbcCursor.over(connection, connection.createStatement())
+                .execution(s -> {
+                    throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The session is not the pinned one.");
+                })
+                .deadline(System.nanoTime() + TimeUnit.SECONDS.toNanos(30), watchdog)
+                .stopper(stops::incrementAndGet)
+                .errors(e -> new GuardException(ErrorCode.QUERY_FAILED))
+                .release((c, wasHalted) -> {
+                    halted.set(wasHalted);
+                    released.incrementAndGet();
+                });
+        assertThatThrownBy(refused::start).isInstanceOfSatisfying(GuardException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.READ_ONLY_NOT_ENFORCED));
+        assertThat(stops).as("stops sent").hasValue(0);
+        assertThat(released).hasValue(1);
+        assertThat(halted).isFalse();
+    }
+
+    @Test
     void aQueryCancelledBeforeItStartsNeverRuns() throws SQLException {
         JdbcCursor c = cursor("SELECT 1", 30_000).build();
         c.cancel();
