@@ -50,7 +50,7 @@ class TrinoHonestCorpusTest {
     }
 
     static List<String> corpus() {
-        List<String> q = new ArrayList<>();
+        List<String> q = new ArrayList<>(HonestCorpus.portable());
         String[] dims = {"region", "status", "date_trunc('month', created)", "EXTRACT(YEAR FROM created)", "month(created)"};
         String[] measures = {"count(*)", "sum(amount)", "avg(amount)", "min(amount)", "max(amount)", "count(DISTINCT status)",
                 "round(avg(amount), 2)", "count_if(status = 'DENIED')", "count(*) FILTER (WHERE status = 'DENIED')", "stddev_samp(amount)"};
@@ -87,56 +87,19 @@ class TrinoHonestCorpusTest {
                     + " GROUP BY region HAVING count(*) > 1 ORDER BY region");
         }
         q.addAll(List.of(
-                "SELECT c.region, r.manager, count(*) AS n FROM claims c JOIN regions r ON r.region = c.region GROUP BY c.region, r.manager ORDER BY 1",
-                "SELECT c.id, r.manager FROM claims c INNER JOIN regions r ON c.region = r.region WHERE c.id <= 10 ORDER BY c.id",
-                "SELECT r.region, c.id FROM claims c RIGHT JOIN regions r ON c.region = r.region AND c.id < 5 ORDER BY 1, 2",
-                "SELECT r.region, c.id FROM claims c FULL JOIN regions r ON c.region = r.region AND c.id < 3 ORDER BY 1, 2",
-                "SELECT count(*) AS n FROM claims a CROSS JOIN regions b",
-                "WITH monthly AS (SELECT date_trunc('month', created) AS m, sum(amount) AS total FROM claims GROUP BY 1) SELECT m, total, total - lag(total) OVER (ORDER BY m) AS delta FROM monthly ORDER BY m",
-                "WITH big AS (SELECT id, region, amount FROM claims WHERE amount > 30000) SELECT region, count(*) AS n FROM big GROUP BY region ORDER BY region",
-                "WITH a AS (SELECT region, avg(amount) AS av FROM claims GROUP BY region), b AS (SELECT max(av) AS top FROM a) SELECT a.region FROM a, b WHERE a.av = b.top",
-                "SELECT id, amount FROM claims WHERE amount > (SELECT avg(amount) FROM claims) ORDER BY id",
-                "SELECT id FROM claims WHERE region IN (SELECT region FROM regions WHERE manager LIKE 'S%') ORDER BY id",
-                "SELECT id FROM claims c WHERE EXISTS (SELECT 1 FROM regions r WHERE r.region = c.region AND r.manager = 'Wes') ORDER BY id",
-                "SELECT id FROM claims c WHERE NOT EXISTS (SELECT 1 FROM regions r WHERE r.region = c.region AND r.manager = 'Wes') ORDER BY id",
-                "SELECT s.region, s.n FROM (SELECT region, count(*) AS n FROM claims GROUP BY region) s WHERE s.n >= 15 ORDER BY 1",
                 "SELECT id, region, amount, rank() OVER (PARTITION BY region ORDER BY amount DESC, id) AS r FROM claims ORDER BY region, r",
-                "SELECT id, sum(amount) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running FROM claims ORDER BY id",
-                "SELECT id, avg(amount) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS moving FROM claims ORDER BY id",
-                "SELECT id, lead(amount) OVER (PARTITION BY region ORDER BY id) AS nxt FROM claims ORDER BY id",
-                "SELECT id, count(*) OVER (PARTITION BY status) AS n FROM claims ORDER BY id",
-                "SELECT DISTINCT status FROM claims ORDER BY status",
                 "SELECT id, created + INTERVAL '30' DAY AS due FROM claims ORDER BY id LIMIT 10",
                 "SELECT id FROM claims WHERE created >= DATE '2024-03-01' AND created < DATE '2024-03-01' + INTERVAL '1' MONTH ORDER BY id",
                 "SELECT day_of_week(created) AS dow, count(*) AS n FROM claims GROUP BY 1 ORDER BY 1",
                 "SELECT date_format(created, '%Y-%m') AS ym, sum(amount) AS s FROM claims GROUP BY 1 ORDER BY 1",
                 "SELECT date_diff('day', created, DATE '2025-01-01') AS d FROM claims WHERE id = 3",
-                "SELECT id, CASE WHEN amount > 30000 THEN 'big' WHEN amount > 10000 THEN 'medium' ELSE 'small' END AS size FROM claims ORDER BY id",
-                "SELECT CASE status WHEN 'APPROVED' THEN 1 ELSE 0 END AS ok, count(*) AS n FROM claims GROUP BY 1 ORDER BY 1",
-                "SELECT coalesce(nullif(region, 'north'), 'N') AS r, count(*) AS n FROM claims GROUP BY 1 ORDER BY 1",
-                "SELECT upper(region) AS u, lower(status) AS l, length(region) AS n FROM claims WHERE id < 5 ORDER BY 1, 2",
-                "SELECT concat(region, '-', status) AS k, count(*) AS n FROM claims GROUP BY 1 ORDER BY 1",
-                "SELECT region || ':' || status AS k FROM claims WHERE id = 7",
-                "SELECT substr(region, 1, 2) AS p, count(*) AS n FROM claims GROUP BY 1 ORDER BY 1",
                 "SELECT id FROM claims WHERE region LIKE 'n%' AND lower(status) LIKE 'app%' ORDER BY id",
-                "SELECT id FROM claims WHERE region NOT IN ('north', 'south') ORDER BY id",
                 "SELECT id FROM claims WHERE status IS NOT NULL AND amount IS NOT NULL ORDER BY id LIMIT 5",
                 "SELECT id FROM claims ORDER BY id OFFSET 5 LIMIT 5",
                 "SELECT CAST(amount AS integer) AS a, CAST(amount AS decimal(10, 1)) AS b FROM claims WHERE id < 4 ORDER BY 1",
-                "SELECT abs(amount - 30000) AS d FROM claims ORDER BY d LIMIT 3",
-                "SELECT floor(amount / 10000) * 10000 AS bucket, count(*) AS n FROM claims GROUP BY 1 ORDER BY 1",
                 "SELECT greatest(amount, 30000) AS g, least(amount, 30000) AS l FROM claims WHERE id < 4 ORDER BY 1, 2",
-                "SELECT mod(id, 7) AS m, count(*) AS n FROM claims GROUP BY 1 ORDER BY 1",
-                "SELECT bool_and(amount > 0) AS all_pos, bool_or(amount > 60000) AS any_big FROM claims",
-                "SELECT var_pop(amount) AS v, corr(amount, id) AS c FROM claims",
                 "SELECT region, max_by(id, amount) AS top FROM claims GROUP BY region ORDER BY region",
-                "SELECT name FROM users ORDER BY id",
-                "SELECT count(*) AS n, max(id) AS m FROM users",
-                "SELECT * FROM regions ORDER BY region",
-                "SELECT r.* FROM regions r WHERE r.manager > 'M' ORDER BY 1",
-                "SELECT id, region FROM claims ORDER BY amount DESC NULLS LAST, id LIMIT 5",
-                "SELECT region AS r, count(*) AS n FROM claims GROUP BY region ORDER BY n DESC, r",
-                "SELECT \"region\", count(*) AS \"Count\" FROM \"claims\" GROUP BY \"region\" ORDER BY 1"));
+                "SELECT region AS r, count(*) AS n FROM claims GROUP BY region ORDER BY n DESC, r"));
         return q;
     }
 
