@@ -84,6 +84,7 @@ final class McpCommand extends CliCommand {
                     McpStdioServer.Settings.defaults(), ctx::warn);
             // SIGTERM: running calls are cancelled, the engines closed and their work folder removed
             Thread onTerm = new Thread(() -> {
+                ctx.warn(STOPPING);
                 try {
                     server.stop();
                     // SIGTERM has no one-second promise: let the engines close, so that their work folder goes too
@@ -96,6 +97,7 @@ final class McpCommand extends CliCommand {
                         // the next start removes it (it names this process, which is then gone)
                         ctx.warn("a working folder could not be removed yet: " + left.getFileName());
                     }
+                    ctx.warn(STOPPED);
                 }
             }, "sqlguard-mcp-shutdown");
             Runtime.getRuntime().addShutdownHook(onTerm);
@@ -108,6 +110,11 @@ final class McpCommand extends CliCommand {
             deleteQuietly(charts);
         }
     }
+
+    /** What the server says when the process is ending (SIGTERM) before it stops calls and closes the engines. */
+    static final String STOPPING = "stopping: the process is ending";
+    /** What it says once the engines are closed and its working folders removed. */
+    static final String STOPPED = "stopped";
 
     /** How long closing the engines may hold the exit (a statement stuck in its engine can hold a close). */
     private static final java.time.Duration CLOSE_BOUND = java.time.Duration.ofMillis(300);
