@@ -533,6 +533,29 @@ class PostgresServerTest {
         });
     }
 
+    /**
+     * The check and the query go to pgjdbc as one text split at its semicolons: text in a literal
+     * that looks like a statement end, a placeholder, a comment or a dollar quote stays the query's,
+     * the check still runs first, and the answer is the server's own for the query alone.
+     */
+    @Test
+    void literalsThatLookLikeSyntaxStayInsideTheQueryThatFollowsTheCheck() throws Exception {
+        try (Engine engine = engine(false, Map.of(), Limits.defaults())) {
+            assertThat(executor(engine).pipelined()).isTrue();
+            for (String literal : List.of("a;b", "x; SELECT 1", "?", "$1", "-- c", "/* c */", "'';", "pg_sleep(5);")) {
+                String quoted = "'" + literal.replace("'", "''") + "'";
+                String sql = "SELECT count(*) AS n, max(" + quoted + ") AS t FROM claims WHERE region <> " + quoted;
+                QueryPlan plan = engine.validator().validate(QueryRequest.of("srv", sql));
+                try (ResultCursor cursor = engine.execution().execute(plan)) {
+                    assertThat(cursor.next()).as(literal).isTrue();
+                    assertThat(((Number) cursor.get(0)).longValue()).as(literal).isEqualTo(60L);
+                    assertThat(cursor.get(1)).as(literal).isEqualTo(literal);
+                    assertThat(cursor.next()).as(literal).isFalse();
+                }
+            }
+        }
+    }
+
     /** One plan per SQL text, checked once (EXPLAIN included) and bound to each call's parameters; refusals are not kept. */
     @Test
     void plansAreCachedPerTextAndBoundPerCall() {
