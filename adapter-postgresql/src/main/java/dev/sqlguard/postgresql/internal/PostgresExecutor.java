@@ -69,6 +69,8 @@ public final class PostgresExecutor implements ExecutionPort {
     private final Executor releaser;
     /** A random text that only this executor's session check puts in its failure. */
     private final String marker = "sqlguard-session-check-" + java.util.UUID.randomUUID().toString().replace("-", "");
+    /** The session check with this executor's marker, built once; empty when the pin cannot be written as one. */
+    private final Optional<SessionPin.Check> check;
     private final AtomicLong cancelsSent = new AtomicLong();
     /** Whether the session check goes in the query's round trip (the driver's backend pid is the server's). */
     private volatile boolean pipelined;
@@ -85,6 +87,7 @@ public final class PostgresExecutor implements ExecutionPort {
         this.pin = requireNonNull(pin, "pin is null");
         this.watchdog = requireNonNull(watchdog, "watchdog is null");
         this.releaser = requireNonNull(releaser, "releaser is null");
+        this.check = pin.checkFor(marker);
     }
 
     /**
@@ -97,7 +100,7 @@ public final class PostgresExecutor implements ExecutionPort {
         try (Connection c = queries.getConnection()) {
             int pid = pin.verify(c);
             c.rollback();
-            pipelined = pid == c.unwrap(PGConnection.class).getBackendPID() && pin.check(pid, marker).isPresent();
+            pipelined = pid == c.unwrap(PGConnection.class).getBackendPID() && check.isPresent();
         }
     }
 
@@ -141,20 +144,21 @@ public final class PostgresExecutor implements ExecutionPort {
             if (connection.getAutoCommit()) {
                 throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database connection is not in a transaction, so no query was run.");
             }
-            Optional<String> check = Optional.empty();
+            Optional<String> checkFirst = Optional.empty();
             int pid;
             if (unconfirmed != null) {
-                pid = connection.unwrap(PGConnection.class).getBackendPID();
-                check = pin.check(pid, marker);
+                int named = connection.unwrap(PGConnection.class).getBackendPID();
+                pid = named;
+                checkFirst = check.map(c -> c.sql(named));
             } else {
                 pid = pin.verify(connection);
             }
-            String sql = check.map(c -> c + "; " + plan.executableSql()).orElse(plan.executableSql());
+            String sql = checkFirst.map(c -> c + "; " + plan.executableSql()).orElse(plan.executableSql());
             statement = connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             statement.setFetchSize(fetchSize(plan));
             JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.OTHER, TEMPORALS);
             JdbcCursor.Builder cursor = JdbcCursor.over(connection, statement);
-            if (check.isPresent()) {
+            if (checkFirst.isPresent()) {
                 cursor.execution(s -> afterCheck((PreparedStatement) s, unconfirmed));
             }
             JdbcCursor started = cursor

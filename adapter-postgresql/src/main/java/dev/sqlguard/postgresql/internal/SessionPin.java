@@ -179,24 +179,45 @@ public record SessionPin(String schema, long timeoutMillis, long workMemKb, long
      * it is not the pinned value, so that a query sent after it in the same round trip never runs
      * on a session that is not this pin's (the server skips the rest of a pipeline after an error):
      * that the backend is {@code pid}, the transaction read-only, and every setting of
-     * {@link #CHECKED} as captured. Built from captured values only; empty when none were captured,
-     * or when one cannot be written as a plain literal. Every function and type is
-     * {@code pg_catalog}'s, named in full, so no search path can change what the check means. Its
-     * failure is an invalid-integer error whose text holds {@code marker} (see {@link #isCheckFailure}).
+     * {@link #CHECKED} as captured. Empty when no values were captured, or when one cannot be
+     * written as a plain literal. See {@link #checkFor(String)}.
      */
     public Optional<String> check(int pid, String marker) {
+        return checkFor(marker).map(check -> check.sql(pid));
+    }
+
+    /**
+     * The session check of {@link #check(int, String)} for any backend, built once: every function
+     * and type is {@code pg_catalog}'s, named in full, so no search path can change what the check
+     * means; its failure is an invalid-integer error whose text holds {@code marker} (see
+     * {@link #isCheckFailure}).
+     */
+    public Optional<Check> checkFor(String marker) {
         if (expected.isEmpty() || !plain(marker) || !expected.values().stream().allMatch(SessionPin::plain)) {
             return Optional.empty();
         }
-        StringBuilder sql = new StringBuilder("SELECT CASE WHEN pg_catalog.int4eq(pg_catalog.pg_backend_pid(), ").append(pid)
-                .append(") AND pg_catalog.texteq(pg_catalog.current_setting('transaction_read_only'), 'on')");
+        StringBuilder tail = new StringBuilder(") AND pg_catalog.texteq(pg_catalog.current_setting('transaction_read_only'), 'on')");
         for (String name : CHECKED) {
-            sql.append(" AND pg_catalog.texteq(pg_catalog.current_setting('").append(name).append("'), '")
+            tail.append(" AND pg_catalog.texteq(pg_catalog.current_setting('").append(name).append("'), '")
                     .append(expected.get(name)).append("')");
         }
         // the failing branch reads the session (a stable function), so the planner cannot fold it into an error at plan time
-        return Optional.of(sql.append(" THEN 1 ELSE pg_catalog.int4in(pg_catalog.textout(pg_catalog.textcat('").append(marker)
-                .append("', pg_catalog.pg_backend_pid()::pg_catalog.text))) END").toString());
+        tail.append(" THEN 1 ELSE pg_catalog.int4in(pg_catalog.textout(pg_catalog.textcat('").append(marker)
+                .append("', pg_catalog.pg_backend_pid()::pg_catalog.text))) END");
+        return Optional.of(new Check("SELECT CASE WHEN pg_catalog.int4eq(pg_catalog.pg_backend_pid(), ", tail.toString()));
+    }
+
+    /** A session check around the backend pid it expects: {@code head + pid + tail}. */
+    public record Check(String head, String tail) {
+        public Check {
+            requireNonNull(head, "head is null");
+            requireNonNull(tail, "tail is null");
+        }
+
+        /** The check that the answering backend is {@code pid}. */
+        public String sql(int pid) {
+            return head + pid + tail;
+        }
     }
 
     /** Whether {@code e} is the failure of {@link #check(int, String)} with {@code marker}. */
