@@ -37,7 +37,7 @@ final class LoadCommand extends CliCommand {
     @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE",
             description = "A reader hint, repeatable: format (csv, tsv, parquet, json, ndjson, xlsx), header (true/false), "
                     + "delimiter, types (column:TYPE,...), sheet (xlsx), decimal (. or , for CSV/TSV; with , a '.' "
-                    + "groups thousands and the default delimiter is ;), dateformat (CSV/TSV, e.g. %d.%m.%Y).")
+                    + "groups thousands and the default delimiter is ;), dateformat (CSV/TSV, e.g. %%d.%%m.%%Y).")
     Map<String, String> options = new LinkedHashMap<>();
 
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "The files to load.")
