@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.Parameters;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.port.RecordedFacts;
@@ -54,14 +55,14 @@ public final class DuckDbValidator implements StatementValidator {
     public QueryPlan validate(QueryRequest request) {
         QueryPlan plan;
         try {
-            plan = plan(request.sql());
+            plan = plan(request.sql(), request.params().size());
         } catch (StackOverflowError e) {
             throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is nested too deeply.");
         }
         return plan.withParameters(request.params());
     }
 
-    private QueryPlan plan(String sql) {
+    private QueryPlan plan(String sql, int values) {
         LeadingPragma.requireNoLeadingPragma(sql);
         // The text as written inside the row bound is parsed in the same call as the text: when DuckDB
         // parses it to exactly the wrapper around the checked tree, it means what was checked and runs
@@ -73,6 +74,9 @@ public final class DuckDbValidator implements StatementValidator {
         String[] trees = parser.serializeTexts(sql, executable);
         JsonNode statement = single(DuckDbParser.parse(trees[0]));
         TreeChecker.Result result = checker().check(statement);
+        // a wrong count is refused as such before DuckDB binds the text, which can fail first for
+        // the same cause (the type of ? + ? comes from its values): one cause, one code on every engine
+        Parameters.requireCount(result.parameterCount(), values);
         int bound = policy.limits().maxRows() + 1;
         JsonNode parsed = DuckDbParser.parse(trees[1]);
         JsonNode wrapped;

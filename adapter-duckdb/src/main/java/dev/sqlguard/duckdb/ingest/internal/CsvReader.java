@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -43,6 +44,8 @@ final class CsvReader {
     static final String FIXED_POINT_RULE = "an optional sign, 1 to 14 digits, and 1 to 4 decimals in at least one value";
     static final int MAX_SCALE = 4;
     static final int DECIMAL_PRECISION = 18;
+    /** The date format of a CSV without the dateformat option. */
+    static final String ISO_DATE = "%Y-%m-%d";
 
     private static final String FIXED_POINT = "[-+]?[0-9]{1,14}(\\.[0-9]{1,4})?";
     private static final String FIXED_POINT_COMMA = "[-+]?([0-9]{1,3}(\\.[0-9]{3}){1,3}|[0-9]{1,14})(,[0-9]{1,4})?";
@@ -59,6 +62,8 @@ final class CsvReader {
     private final Watcher watcher;
     private final String delimiter;
     private final List<ColumnRename> renames = new ArrayList<>();
+    /** The columns as loaded (header names, renamed), once {@link #select} has read them. */
+    private List<String> columnNames = List.of();
 
     /** Runs a statement that reads the whole file, with progress reported as {@code what}. */
     interface Watcher {
@@ -98,6 +103,7 @@ final class CsvReader {
         List<String> sniffedNames = sniffed.stream().map(Column::name).toList();
         List<String> names = options.header() && header.size() == sniffed.size()
                 ? namesFromHeader(header, sniffedNames) : sniffedNames;
+        columnNames = names;
         List<String> passNames = names.equals(sniffedNames) ? null : names;
         LoadErrors.requireHintedColumns(hints.keySet(), names, file);
 
@@ -213,9 +219,9 @@ final class CsvReader {
             call.append(", decimal_separator = ").append(LoaderText.literal(String.valueOf(options.decimal())))
                     .append(", thousands = ").append(LoaderText.literal(options.thousands()));
         }
-        if (options.dateFormat() != null) {
-            call.append(", dateformat = ").append(LoaderText.literal(options.dateFormat()));
-        }
+        // pinned, ISO unless the option says otherwise: DuckDB would otherwise guess the format from a
+        // sample, and a guess taken from one odd value (31.02.2024) fails every ISO date, on line 2
+        call.append(", dateformat = ").append(LoaderText.literal(options.dateFormat() != null ? options.dateFormat() : ISO_DATE));
         if (names != null) {
             call.append(", names = [").append(names.stream().map(LoaderText::literal).collect(Collectors.joining(", ")))
                     .append(']');
@@ -249,6 +255,14 @@ final class CsvReader {
      * message has none (its sniffer reports broken quoting and ragged rows of small files so).
      */
     GuardException explain(SQLException e) {
+        if (LoadErrors.isConversion(e)) {
+            // DuckDB counts records, not lines (a quoted line break is one record on two lines): the
+            // line is the first one, scanning the file as it is, whose field holds the value DuckDB quotes
+            OptionalLong line = lineOfValue(LoadErrors.convertedColumn(e), LoadErrors.convertedValue(e));
+            if (line.isPresent()) {
+                return LoadErrors.conversion(file, line.getAsLong(), e);
+            }
+        }
         GuardException mapped = LoadErrors.reading(file, format, e);
         if (mapped.code() != ErrorCode.LOAD_FAILED || LoadErrors.namesLine(e)) {
             return mapped;
@@ -280,6 +294,38 @@ final class CsvReader {
     private String unterminated(long line) {
         return String.format(Locale.ROOT, "%s, line %d: a quoted field is never closed (a \" without its closing \").",
                 file, line);
+    }
+
+    /** The physical line of the first data record whose field in {@code column} is {@code value}. */
+    private OptionalLong lineOfValue(Optional<String> column, Optional<String> value) {
+        if (column.isEmpty() || value.isEmpty() || columnNames.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        int index = -1;
+        for (int i = 0; i < columnNames.size(); i++) {
+            if (columnNames.get(i).equalsIgnoreCase(column.get())) {
+                index = i;
+                break;
+            }
+        }
+        if (index < 0) {
+            return OptionalLong.empty();
+        }
+        try (CsvScanner scanner = CsvScanner.open(path, gzip, delimiter)) {
+            CsvScanner.Record r = scanner.next();
+            if (options.header() && r != null) {
+                r = scanner.next();
+            }
+            for (; r != null; r = scanner.next()) {
+                if (index < r.fields().size() && (r.fields().get(index).equals(value.get())
+                        || r.fields().get(index).strip().equals(value.get().strip()))) {
+                    return OptionalLong.of(r.line());
+                }
+            }
+        } catch (CsvScanner.UnterminatedQuote | IOException e) {
+            // DuckDB read past it: its own line stands
+        }
+        return OptionalLong.empty();
     }
 
     /** ", line N" for the first data record whose field {@code index} breaks the decimal-comma rule. */
