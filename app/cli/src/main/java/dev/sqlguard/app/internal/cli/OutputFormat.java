@@ -18,8 +18,11 @@ public enum OutputFormat {
         return this == csv || this == tsv || this == markdown;
     }
 
-    /** Whether this format is for a person at a terminal (audit lines then go to a file). */
+    /**
+     * Whether stderr is read by a person (audit lines then go to a file): every format but json, whose
+     * stderr carries the SQL and status lines of the row-only formats, or nothing but logs.
+     */
     boolean forPeople() {
-        return this == table || this == markdown;
+        return this != json;
     }
 }
