@@ -16,7 +16,7 @@ class LoadOptionsTest {
     void defaultsAreHeaderTrueAndNoHints() {
         LoadOptions options = LoadOptions.parse(Map.of());
 
-        assertThat(options).isEqualTo(new LoadOptions(Optional.empty(), true, null, Map.of(), null, '.', null));
+        assertThat(options).isEqualTo(new LoadOptions(Optional.empty(), true, null, Map.of(), null, '.', null, null, false));
     }
 
     @Test
