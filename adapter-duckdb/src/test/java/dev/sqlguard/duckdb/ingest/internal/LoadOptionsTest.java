@@ -53,7 +53,7 @@ class LoadOptionsTest {
         assertThat(LoadOptions.parse(Map.of("header", "FALSE")).header()).isFalse();
         assertThatThrownBy(() -> LoadOptions.parse(Map.of("sheet", " "))).isInstanceOf(GuardException.class);
         assertThatThrownBy(() -> LoadOptions.parse(Map.of("Header", "true")))
-                .hasMessage("Unknown load option 'Header'; known options: dateformat, decimal, delimiter, format, header, sheet, types.");
+                .hasMessage("Unknown load option 'Header'; known options: dateformat, decimal, delimiter, format, header, null_padding, rejects, sheet, types.");
     }
 
     @Test
