@@ -1,7 +1,6 @@
 package dev.sqlguard.app.internal.cli;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -263,9 +262,5 @@ final class ShellCommand extends CliCommand {
     private String engine(String id) {
         SqlGuardConfig.SourceConfig source = config.sources().get(id);
         return source == null ? "?" : source.engine();
-    }
-
-    static Optional<Path> historyFile(java.util.Map<String, String> env) {
-        return AbstractQueryCommand.stateAuditFile(env).map(p -> p.resolveSibling("shell_history"));
     }
 }
