@@ -124,7 +124,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
                 policy = policy.withFunctions(CatalogLoader.knownFunctions(bootstrap, policy.functions()));
             }
         } catch (SQLException e) {
-            throw startupFailure(source, e);
+            throw startupFailure(source, settings.username(), e);
         }
 
         EngineResources resources = new EngineResources();
@@ -154,7 +154,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
                     EngineCapability.all()), resources);
         } catch (SQLException | RuntimeException e) {
             resources.close();
-            throw startupFailure(source, e);
+            throw startupFailure(source, settings.username(), e);
         }
     }
 
@@ -182,9 +182,10 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
                 wanted.groupConcatMaxLen(), wanted.recursionLimit());
     }
 
-    private static GuardException startupFailure(String source, Exception e) {
+    private static GuardException startupFailure(String source, String user, Exception e) {
         return JdbcStartup.failure(source, e, s -> switch (s.getErrorCode()) {
-            case 1045, 1698 -> Optional.of("the database refused the login.");
+            case 1045, 1698 -> Optional.of("the database refused the login of user " + JdbcStartup.user(user)
+                    + " (check the username and password).");
             case 1044, 1049 -> Optional.of("the account cannot use the configured database.");
             default -> Optional.empty();
         }, "the database could not be reached.");

@@ -93,6 +93,18 @@ class SickServerTest {
     }
 
     @Test
+    void aRefusedLoginNamesTheUserButNeverThePassword() {
+        String wrong = "wrong-pw-" + UUID.randomUUID();
+        assertThatThrownBy(() -> engine(TestServer.url(), TestServer.roUser(), wrong, Limits.defaults(), Map.of()))
+                .isInstanceOfSatisfying(GuardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+                    assertThat(e.safeMessage()).isEqualTo("Source 'db': the database refused the login of user '"
+                            + TestServer.roUser() + "' (check the username and password).")
+                            .doesNotContain(wrong);
+                });
+    }
+
+    @Test
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aServerThatStopsAnsweringMidQueryGivesTheTimeLimitNotOk() throws Exception {
         try (FaultProxy proxy = proxy();

@@ -111,13 +111,15 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
                 }
                 LOG.warning(message + " sqlguard's own controls still apply.");
             }
-            if (!pin.tempFileLimitPinned()) {
-                LOG.warning("Source '" + source + "': the role may not set temp_file_limit; temporary files are bounded only by the"
+            if (!pin.tempFileLimitPinned() && TEMP_FILE_LIMIT_SAID.add(source + "\n" + settings.jdbcUrl())) {
+                // once per source and process, and only at info: a CLI call is a process, and the role's grant is the operator's
+                // standing choice, not news on every call (docs/engines/postgresql.md says what it means)
+                LOG.info("Source '" + source + "': the role may not set temp_file_limit; temporary files are bounded only by the"
                         + " server's own setting (GRANT SET ON PARAMETER temp_file_limit to the role to let sqlguard bound them).");
             }
             schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables());
         } catch (SQLException e) {
-            throw startupFailure(source, e);
+            throw startupFailure(source, settings.username(), e);
         }
 
         EngineResources resources = new EngineResources();
@@ -141,7 +143,7 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
                     EngineCapability.all()), resources);
         } catch (SQLException | RuntimeException e) {
             resources.close();
-            throw startupFailure(source, e);
+            throw startupFailure(source, settings.username(), e);
         }
     }
 
@@ -191,11 +193,15 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         }
     }
 
-    private static GuardException startupFailure(String source, Exception e) {
+    /** The sources whose temp_file_limit note this process has logged. */
+    private static final Set<String> TEMP_FILE_LIMIT_SAID = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private static GuardException startupFailure(String source, String user, Exception e) {
         return JdbcStartup.failure(source, e, s -> {
             String state = s.getSQLState() != null ? s.getSQLState() : "";
             if (state.startsWith("28")) {
-                return Optional.of("the database refused the login.");
+                return Optional.of("the database refused the login of user " + JdbcStartup.user(user)
+                    + " (check the username and password).");
             }
             return state.equals("3D000") || state.equals("42501") ? Optional.of("the role cannot use the configured database.")
                     : Optional.empty();

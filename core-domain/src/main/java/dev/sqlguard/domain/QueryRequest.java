@@ -4,9 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -15,9 +18,13 @@ import java.util.UUID;
 /**
  * One tool call: run {@code sql} on source {@code sourceId} with positional parameters.
  *
- * <p>Parameters are JSON-like scalars: {@code null}, {@link String}, {@link Boolean}, integral
- * numbers, {@link BigDecimal}, {@link Double}, {@link LocalDate}, {@link LocalTime} or
- * {@link LocalDateTime}. Anything else is refused here, before any engine sees it.
+ * <p>Parameters are the common Java values JDBC binds: {@code null}, {@link String}, {@link Boolean},
+ * integral numbers ({@code Byte}, {@code Short}, {@code Integer}, {@code Long}, {@link BigInteger}),
+ * {@link BigDecimal}, finite {@link Double} and {@link Float}, {@link LocalDate}, {@link LocalTime},
+ * {@link LocalDateTime}, {@link OffsetDateTime}, {@link Instant} ({@link ZonedDateTime} is taken as its
+ * {@code OffsetDateTime}), {@link UUID} and {@code byte[]} (copied). Anything else is refused here,
+ * before any engine sees it. Each engine binds them as its driver's own types (docs/configuration.md,
+ * "Parameter types").
  */
 public record QueryRequest(String sourceId, String sql, List<Object> params, String requestId) {
     public QueryRequest {
@@ -32,10 +39,10 @@ public record QueryRequest(String sourceId, String sql, List<Object> params, Str
             Object value = params.get(i);
             if (!isBindable(value)) {
                 throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER,
-                        "Parameter " + (i + 1) + " has an unsupported type; use a string, number, boolean, date or null.");
+                        "Parameter " + (i + 1) + " has an unsupported type; use a string, number, boolean, date, time,"
+                                + " timestamp, UUID, bytes or null.");
             }
-            copy.add(value instanceof Integer || value instanceof Short || value instanceof Byte
-                    ? Long.valueOf(((Number) value).longValue()) : value);
+            copy.add(normalized(value));
         }
         params = Collections.unmodifiableList(copy);
         requireNonNull(requestId, "requestId is null");
@@ -57,7 +64,30 @@ public record QueryRequest(String sourceId, String sql, List<Object> params, Str
         return value == null || value instanceof String || value instanceof Boolean
                 || value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte
                 || value instanceof BigInteger || value instanceof BigDecimal
-                || (value instanceof Double d && Double.isFinite(d))
-                || value instanceof LocalDate || value instanceof LocalTime || value instanceof LocalDateTime;
+                || (value instanceof Double d && Double.isFinite(d)) || (value instanceof Float f && Float.isFinite(f))
+                || value instanceof LocalDate || value instanceof LocalTime || value instanceof LocalDateTime
+                || value instanceof OffsetDateTime || value instanceof ZonedDateTime || value instanceof Instant
+                || value instanceof UUID || value instanceof byte[];
+    }
+
+    /**
+     * The value as engines receive it: smaller integers as {@code Long}, a {@code Float} as the
+     * {@code Double} of the same value, a {@code ZonedDateTime} as its {@code OffsetDateTime}, and a
+     * copy of a byte array (the caller may change its own).
+     */
+    private static Object normalized(Object value) {
+        if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return ((Number) value).longValue();
+        }
+        if (value instanceof Float f) {
+            return (double) f;
+        }
+        if (value instanceof ZonedDateTime z) {
+            return z.toOffsetDateTime();
+        }
+        if (value instanceof byte[] bytes) {
+            return bytes.clone();
+        }
+        return value;
     }
 }

@@ -15,7 +15,8 @@ import dev.sqlguard.domain.GuardException;
  * {@code CONFIGURATION_ERROR}, so the choice is the engine's to make from the server's error: a
  * refused login or a database the account may not use is the configuration's fault, anything else
  * (a refused connect, a timeout, a server that went away) may pass. Each message is the engine's own
- * sentence after "Source 'id': ", never the driver's text, the host, the user or the URL.
+ * sentence after "Source 'id': ", never the driver's text, the host, the URL or the password; a refused
+ * login names the user ({@link #user}), so that the operator knows which account to check.
  */
 public final class JdbcStartup {
     private static final Logger LOG = Logger.getLogger(JdbcStartup.class.getName());
@@ -50,5 +51,14 @@ public final class JdbcStartup {
         }
         LOG.log(Level.FINE, "startup failed", e);
         return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "Source '" + source + "': " + unreachable, e);
+    }
+
+    /** A user name for a message: quoted when short and plain ({@code [A-Za-z0-9_.@-]}), else a placeholder. */
+    public static String user(String name) {
+        if (name == null || name.isEmpty() || name.length() > 64
+                || !name.chars().allMatch(c -> c < 0x80 && (Character.isLetterOrDigit(c) || "_.@-".indexOf(c) >= 0))) {
+            return "(name withheld)";
+        }
+        return "'" + name + "'";
     }
 }

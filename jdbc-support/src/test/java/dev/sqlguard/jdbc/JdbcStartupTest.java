@@ -51,4 +51,12 @@ class JdbcStartupTest {
         GuardException own = new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source 'sales': the account may write.");
         assertThat(JdbcStartup.failure("sales", own, LOGIN, "the database could not be reached.")).isSameAs(own);
     }
+
+    @Test
+    void aUserNameIsQuotedOnlyWhenPlain() {
+        assertThat(JdbcStartup.user("sqlguard_ro")).isEqualTo("'sqlguard_ro'");
+        assertThat(JdbcStartup.user("app@10.0.0.1")).isEqualTo("'app@10.0.0.1'");
+        assertThat(JdbcStartup.user("x' OR 1=1")).isEqualTo("(name withheld)");
+        assertThat(JdbcStartup.user("")).isEqualTo("(name withheld)");
+    }
 }

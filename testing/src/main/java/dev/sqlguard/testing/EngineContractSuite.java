@@ -643,6 +643,91 @@ public abstract class EngineContractSuite {
         assertThat(last.sqlSha256()).isEqualTo(QueryService.sha256("DELETE FROM claims"));
     }
 
+    // ---------------------------------------------------------------- parameters: one cause, one code; every common Java type
+
+    /**
+     * A wrong number of values is PARAMETER_COUNT_MISMATCH on every engine, with the same message,
+     * whatever else the query would need to be bound ({@code ? + ?} has no type until its values do):
+     * the count is checked before the engine is asked to read the statement.
+     */
+    @Test
+    void aWrongParameterCountIsOneCodeOnEveryEngine() {
+        record Case(String sql, List<Object> values, int placeholders) {
+        }
+        for (Case c : List.of(
+                new Case("SELECT ? + ? AS x FROM claims WHERE id = 1", List.of(1L), 2),
+                new Case("SELECT count(*) AS n FROM claims WHERE amount > ? + ?", List.of(1L), 2),
+                new Case("SELECT count(*) AS n FROM claims WHERE id = ?", List.of(1L, 2L), 1),
+                new Case("SELECT count(*) AS n FROM claims WHERE id = ? OR id = ?", List.of(), 2))) {
+            ToolResult result = run(c.sql(), c.values().toArray());
+            assertRefused(result, ErrorCode.PARAMETER_COUNT_MISMATCH);
+            assertThat(result.error().orElseThrow().message()).as(c.sql()).isEqualTo("The SQL has " + c.placeholders()
+                    + " parameter placeholder(s) but " + c.values().size() + " value(s) were supplied.");
+            assertNoLifecycleFor(result);
+        }
+    }
+
+    /** Each common Java type, a query whose answer depends on its value, and that answer from the dataset. */
+    Stream<Arguments> commonJavaTypes() {
+        java.time.LocalDate day = ContractDataset.claims().get(9).created();
+        long fromDay = ContractDataset.claims().stream().filter(c -> !c.created().isBefore(day)).count();
+        long afterDay = ContractDataset.claims().stream().filter(c -> c.created().isAfter(day)).count();
+        java.time.OffsetDateTime noon = day.atTime(12, 0).atOffset(java.time.ZoneOffset.UTC);
+        long north = ContractDataset.claims().stream().filter(c -> c.region().equals("north")).count();
+        long above = ContractDataset.claims().stream().filter(c -> c.amount().compareTo(new BigDecimal("20000.50")) > 0).count();
+        String byId = "SELECT count(*) AS n FROM claims WHERE id <= ?";
+        String present = "SELECT count(*) AS n FROM claims WHERE id <= 3 AND ? IS NOT NULL";
+        return Stream.of(
+                Arguments.of("Integer", byId, 7, 7L), Arguments.of("Long", byId, 7L, 7L),
+                Arguments.of("Short", byId, (short) 7, 7L), Arguments.of("Byte", byId, (byte) 7, 7L),
+                Arguments.of("BigInteger", byId, java.math.BigInteger.valueOf(7), 7L),
+                Arguments.of("BigDecimal", byId, new BigDecimal("7.5"), 7L),
+                Arguments.of("Double", byId, 7.5d, 7L), Arguments.of("Float", byId, 7.5f, 7L),
+                Arguments.of("BigDecimal money", "SELECT count(*) AS n FROM claims WHERE amount > ?", new BigDecimal("20000.50"), above),
+                Arguments.of("String", "SELECT count(*) AS n FROM claims WHERE region = ?", "north", north),
+                Arguments.of("Boolean", "SELECT count(*) AS n FROM claims WHERE id <= 7 AND ?", Boolean.TRUE, 7L),
+                Arguments.of("LocalDate", "SELECT count(*) AS n FROM claims WHERE created >= ?", day, fromDay),
+                Arguments.of("LocalDateTime", "SELECT count(*) AS n FROM claims WHERE created >= ?", day.atTime(12, 0), afterDay),
+                Arguments.of("OffsetDateTime", "SELECT count(*) AS n FROM claims WHERE created >= ?", noon, afterDay),
+                Arguments.of("ZonedDateTime", "SELECT count(*) AS n FROM claims WHERE created >= ?", noon.toZonedDateTime(), afterDay),
+                Arguments.of("Instant", "SELECT count(*) AS n FROM claims WHERE created >= ?", noon.toInstant(), afterDay),
+                Arguments.of("UUID", "SELECT count(*) AS n FROM claims WHERE id <= 3 AND ? = '7f1c2b1e-3d4a-4b5c-8d6e-9f0a1b2c3d4e'",
+                        java.util.UUID.fromString("7f1c2b1e-3d4a-4b5c-8d6e-9f0a1b2c3d4e"), 3L),
+                Arguments.of("UUID (other)", "SELECT count(*) AS n FROM claims WHERE id <= 3 AND ? = '00000000-3d4a-4b5c-8d6e-9f0a1b2c3d4e'",
+                        java.util.UUID.fromString("7f1c2b1e-3d4a-4b5c-8d6e-9f0a1b2c3d4e"), 0L),
+                Arguments.of("LocalTime", present, java.time.LocalTime.of(12, 30), 3L),
+                Arguments.of("byte[]", present, new byte[] {1, 2, 3}, 3L));
+    }
+
+    /**
+     * Every common Java type is accepted and binds as the engine's own type, comparing by value. A
+     * parameter whose type nothing around it gives ({@code ? IS NOT NULL}) is a capability: an engine
+     * that types parameters when it checks a statement (DuckDB) refuses it with QUERY_FAILED, never with
+     * UNSUPPORTED_PARAMETER, and answers once the SQL gives the type ({@code CAST(? AS TIME)}); Trino
+     * takes a LocalTime that way but fails to run it (QUERY_FAILED, an ERROR). An
+     * engine without GROUP BY (the kit's tiny in-memory dialect) may not parse a parameter outside
+     * {@code column op ?} at all: SYNTAX_ERROR, again never UNSUPPORTED_PARAMETER.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("commonJavaTypes")
+    void everyCommonJavaTypeBindsAndComparesByValue(String type, String sql, Object value, long expected) {
+        Engine engine = engine(contractPolicy());
+        ToolResult result = run(engine, sql, value);
+        boolean bare = !sql.matches("(?s).*\\w+ (<=|>=|=|>) \\?.*");
+        if (bare && result.status() != ToolStatus.OK) {
+            ErrorCode code = result.error().orElseThrow().code();
+            if (code == ErrorCode.SYNTAX_ERROR && !has(engine, EngineCapability.GROUP_BY)) {
+                return;
+            }
+            if (sql.contains("? IS NOT NULL")) {
+                assertThat(code).as(type).isEqualTo(ErrorCode.QUERY_FAILED);
+                return;
+            }
+        }
+        assertThat(result.status()).as(type + ": " + result.error()).isEqualTo(ToolStatus.OK);
+        assertThat(decimal(result.rows().get(0).get(0))).as(type).isEqualByComparingTo(BigDecimal.valueOf(expected));
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** Every message is safe: no stack trace, driver text, path, credential or refused data. */

@@ -208,11 +208,18 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
                 statement.setBigDecimal(index, d);
             } else if (value instanceof Double d) {
                 statement.setDouble(index, d);
-            } else if (value instanceof LocalDate || value instanceof LocalTime || value instanceof LocalDateTime) {
+            } else if (value instanceof Float f) {
+                statement.setDouble(index, f);
+            } else if (value instanceof LocalDate || value instanceof LocalTime || value instanceof LocalDateTime
+                    || value instanceof java.time.OffsetDateTime || value instanceof java.util.UUID) {
                 statement.setObject(index, value);
+            } else if (value instanceof java.time.Instant instant) {
+                statement.setObject(index, instant.atOffset(java.time.ZoneOffset.UTC));
+            } else if (value instanceof byte[] bytes) {
+                statement.setBytes(index, bytes);
             } else {
                 throw new GuardException(ErrorCode.UNSUPPORTED_PARAMETER,
-                        "Parameter " + index + " has an unsupported type; use a string, number, boolean, date or null.");
+                        "Parameter " + index + " has an unsupported type.");
             }
         }
     }

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.Parameters;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.port.RecordedFacts;
@@ -54,22 +55,28 @@ public final class DuckDbValidator implements StatementValidator {
     public QueryPlan validate(QueryRequest request) {
         QueryPlan plan;
         try {
-            plan = plan(request.sql());
+            plan = plan(request.sql(), request.params().size());
         } catch (StackOverflowError e) {
             throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is nested too deeply.");
         }
         return plan.withParameters(request.params());
     }
 
-    private QueryPlan plan(String sql) {
+    private QueryPlan plan(String sql, int values) {
         LeadingPragma.requireNoLeadingPragma(sql);
         // The text as written inside the row bound is parsed in the same call as the text: when DuckDB
         // parses it to exactly the wrapper around the checked tree, it means what was checked and runs
         // as written, and rendering the tree and parsing the rendering are saved.
-        String executable = wrapText(sql);
+        // A statement-ending ';' (and what follows it on the line: blanks) cannot stand inside the
+        // wrapper; without it the text as written usually parses to the checked tree, so the SQL that
+        // runs keeps the shape it was written in instead of DuckDB's rendering (count(*) as count_star()).
+        String executable = wrapText(withoutStatementEnd(sql));
         String[] trees = parser.serializeTexts(sql, executable);
         JsonNode statement = single(DuckDbParser.parse(trees[0]));
         TreeChecker.Result result = checker().check(statement);
+        // a wrong count is refused as such before DuckDB binds the text, which can fail first for
+        // the same cause (the type of ? + ? comes from its values): one cause, one code on every engine
+        Parameters.requireCount(result.parameterCount(), values);
         int bound = policy.limits().maxRows() + 1;
         JsonNode parsed = DuckDbParser.parse(trees[1]);
         JsonNode wrapped;
@@ -341,6 +348,18 @@ public final class DuckDbValidator implements StatementValidator {
             }
         }
         return true;
+    }
+
+    /**
+     * {@code sql} without its trailing {@code ;} characters and the blanks around them. Only a
+     * candidate: the caller runs it only if DuckDB parses its wrapper to exactly the checked tree.
+     */
+    static String withoutStatementEnd(String sql) {
+        int end = sql.length();
+        while (end > 0 && (sql.charAt(end - 1) == ';' || Character.isWhitespace(sql.charAt(end - 1)))) {
+            end--;
+        }
+        return end == sql.length() || sql.substring(end).indexOf(';') < 0 ? sql : sql.substring(0, end);
     }
 
     private static boolean isLocation(String field) {

@@ -110,7 +110,7 @@ class LoadFailureLeavesDatabaseUnchangedTest {
         GuardException e = failingLoad("claims", false, Map.of(), good, late);
 
         assertThat(e.code()).isEqualTo(ErrorCode.LOAD_FAILED);
-        assertThat(e.getMessage()).startsWith("late.csv, line 25002: a value in column \"amount\" is not a valid BIGINT.");
+        assertThat(e.getMessage()).startsWith("late.csv, line 25002: the value \"not-a-number\" in column \"amount\" is not a valid BIGINT.");
     }
 
     @Test

@@ -97,7 +97,7 @@ class XlsxLoadTest extends LoadTestSupport {
     void infersTypesFromCellsAndFormats() throws Exception {
         LoadReport report = load("claims", false, Map.of(), claimsWorkbook(false));
 
-        assertThat(report).isEqualTo(new LoadReport("claims", 3, 3,
+        assertThat(report).usingRecursiveComparison().ignoringFields("types").isEqualTo(new LoadReport("claims", 3, 3,
                 List.of("id", "name", "price", "ratio", "day", "at", "flag", "mixed", "I", "Name_2"),
                 LoadReport.Mode.CREATED, List.of(new LoadReport.ColumnRename("claims.xlsx", "Name", "Name_2"))));
         assertThat(types("claims")).containsExactly("id BIGINT", "name VARCHAR", "price DECIMAL(18,2)", "ratio DOUBLE",
@@ -134,7 +134,7 @@ class XlsxLoadTest extends LoadTestSupport {
 
         assertThat(types("f")).containsExactly("a BIGINT", "twice BIGINT", "label VARCHAR");
         assertThat(rows(db(), "SELECT * FROM f")).containsExactly("1|2|n1", "2|4|n2", "3|6|n3");
-        assertThat(headersOnly).isEqualTo(new LoadReport("e", 0, 0, List.of("only", "headers"), LoadReport.Mode.CREATED, List.of()));
+        assertThat(headersOnly).usingRecursiveComparison().ignoringFields("types").isEqualTo(new LoadReport("e", 0, 0, List.of("only", "headers"), LoadReport.Mode.CREATED, List.of()));
     }
 
     @Test
@@ -227,7 +227,7 @@ class XlsxLoadTest extends LoadTestSupport {
 
         LoadReport report = load("big", false, Map.of(), file, csv);
 
-        assertThat(report).isEqualTo(new LoadReport("big", rows + 1, rows + 1, List.of("n", "label", "C", "D"), LoadReport.Mode.CREATED,
+        assertThat(report).usingRecursiveComparison().ignoringFields("types").isEqualTo(new LoadReport("big", rows + 1, rows + 1, List.of("n", "label", "C", "D"), LoadReport.Mode.CREATED,
                 List.of()));
         assertThat(types("big")).containsExactly("n BIGINT", "label VARCHAR", "C VARCHAR", "D BOOLEAN");
         assertThat(rows(db(), "SELECT count(*), sum(n), count(D), max(label) FILTER (WHERE n = 77) FROM big"))

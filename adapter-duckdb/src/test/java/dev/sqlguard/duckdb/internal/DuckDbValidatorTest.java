@@ -83,12 +83,32 @@ class DuckDbValidatorTest {
                 .isEqualTo("SELECT * FROM (SELECT count(*) AS n FROM claims WHERE amount > ?) AS sqlguard_result LIMIT 1001");
         assertThat(plan("SELECT count(*) AS n FROM claims -- the total").executableSql())
                 .isEqualTo("SELECT * FROM (SELECT count(*) AS n FROM claims -- the total\n) AS sqlguard_result LIMIT 1001");
-        // a trailing semicolon does not parse inside the wrapper: DuckDB's rendering of the tree runs
+        // a statement-ending semicolon cannot stand inside the wrapper: the text without it runs, so the
+        // shape is the same with or without it, with or without a parameter
         assertThat(plan("SELECT count(*) AS n FROM claims;").executableSql())
-                .isEqualTo("SELECT * FROM (SELECT count_star() AS n FROM claims) AS sqlguard_result LIMIT 1001");
+                .isEqualTo("SELECT * FROM (SELECT count(*) AS n FROM claims) AS sqlguard_result LIMIT 1001");
+        assertThat(plan("SELECT count(*) AS n FROM claims WHERE amount > ? ;\n", 5).executableSql())
+                .isEqualTo("SELECT * FROM (SELECT count(*) AS n FROM claims WHERE amount > ?) AS sqlguard_result LIMIT 1001");
+        assertThat(plan("SELECT count(*) FROM claims -- the total;").executableSql())
+                .isEqualTo("SELECT * FROM (SELECT count(*) FROM claims -- the total\n) AS sqlguard_result LIMIT 1001");
+        // a form DuckDB renders differently (VALUES as a subquery) still runs as DuckDB's rendering
+        assertThat(plan("SELECT count(*) AS n FROM (VALUES (1), (2)) v(x);").executableSql())
+                .doesNotContain(";").endsWith(") AS sqlguard_result LIMIT 1001");
         // a block comment left open would swallow the wrapper's end: refused before anything is wrapped
         assertThatThrownBy(() -> plan("SELECT count(*) AS n FROM claims /* x"))
                 .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.SYNTAX_ERROR));
+    }
+
+    @Test
+    void onlyTrailingSemicolonsAndBlanksAreDropped() {
+        assertThat(DuckDbValidator.withoutStatementEnd("SELECT 1;")).isEqualTo("SELECT 1");
+        assertThat(DuckDbValidator.withoutStatementEnd("SELECT 1 ; ;\n ")).isEqualTo("SELECT 1");
+        assertThat(DuckDbValidator.withoutStatementEnd("SELECT 1  \n")).isEqualTo("SELECT 1  \n");
+        assertThat(DuckDbValidator.withoutStatementEnd("SELECT ';'")).isEqualTo("SELECT ';'");
+        assertThat(DuckDbValidator.withoutStatementEnd(";")).isEmpty();
+        // a second statement after the semicolon is still two statements: refused
+        assertThatThrownBy(() -> plan("SELECT 1; SELECT 2;"))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MULTIPLE_STATEMENTS));
     }
 
     @Test

@@ -126,7 +126,7 @@ public final class MySqlExecutor implements ExecutionPort {
                 statement = connection.prepareStatement(plan.executableSql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
                 statement.setFetchSize(Integer.MIN_VALUE);
                 statement.setQueryTimeout((int) Math.max(1, (plan.limits().timeout().toMillis() + 999) / 1000));
-                JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.LOCAL_TEMPORALS);
+                JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.OFFSET_TEMPORALS);
                 JdbcCursor cursor = JdbcCursor.over(connection, statement)
                         .deadline(deadline, watchdog)
                         .stopper(() -> {

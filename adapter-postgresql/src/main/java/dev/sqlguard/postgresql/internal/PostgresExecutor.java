@@ -59,8 +59,9 @@ public final class PostgresExecutor implements ExecutionPort {
     static final int WHOLE_RESULT_ROWS = 10_000;
     /** How long a {@code pg_cancel_backend}, and the wait for a cancelled query to return, may take. */
     public static final Duration GRACE = Duration.ofMillis(500);
-    /** The date and time classes pgjdbc binds with {@code setObject}: the local ones and OffsetDateTime. */
-    private static final Set<Class<?>> TEMPORALS = Set.of(LocalDate.class, LocalTime.class, LocalDateTime.class, OffsetDateTime.class);
+    /** The classes pgjdbc binds with {@code setObject}: the local date and time ones, OffsetDateTime, and UUID (as {@code uuid}). */
+    private static final Set<Class<?>> TEMPORALS = Set.of(LocalDate.class, LocalTime.class, LocalDateTime.class, OffsetDateTime.class,
+            java.util.UUID.class);
 
     private final HikariDataSource queries;
     private final HikariDataSource control;

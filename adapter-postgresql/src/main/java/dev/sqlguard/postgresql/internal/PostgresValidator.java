@@ -51,7 +51,7 @@ public final class PostgresValidator implements StatementValidator {
 
     @Override
     public QueryPlan validate(QueryRequest request) {
-        return Validation.checked(request.sql(), this::plan).withParameters(request.params());
+        return Validation.checked(request.sql(), sql -> check.plan(sql, request.params().size())).withParameters(request.params());
     }
 
     /** The checked plan for {@code sql}, with null parameters; the server's reading is cross-checked when a data source is set. */

@@ -48,7 +48,7 @@ public final class TrinoExecutor implements ExecutionPort {
         PreparedStatement statement = null;
         try {
             statement = connection.prepareStatement(plan.executableSql());
-            JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.LOCAL_TEMPORALS);
+            JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.INSTANT_TEMPORALS);
         } catch (SQLException | RuntimeException e) {
             JdbcCursor.closeQuietly(statement);
             JdbcCursor.closeQuietly(connection);

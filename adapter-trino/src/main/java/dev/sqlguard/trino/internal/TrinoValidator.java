@@ -49,6 +49,7 @@ public final class TrinoValidator implements StatementValidator {
     private final AnsiCheck check;
     private final Map<TableRef, List<String>> physical = new LinkedHashMap<>();
     private final PlanCache<Outcome> cache = new PlanCache<>(CACHE_SIZE);
+    private final AnsiCheck renderOnly;
 
     private record Outcome(QueryPlan plan, GuardException error) {
     }
@@ -61,16 +62,35 @@ public final class TrinoValidator implements StatementValidator {
         this.explain = explain;
         this.check = new AnsiCheck(sourceId, TrinoDialect.INSTANCE, schema, policy,
                 sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
+        this.renderOnly = new AnsiCheck(sourceId, TrinoDialect.INSTANCE, schema, policy,
+                sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), null);
         schema.tables().forEach((ref, info) -> physical.put(ref, info.columns().stream().map(SchemaSnapshot.ColumnInfo::name).toList()));
     }
 
     @Override
     public QueryPlan validate(QueryRequest request) {
         Outcome outcome = cache.get(request.sql(), this::compute);
+        if (outcome.error() != null && outcome.error().code() != ErrorCode.PARAMETER_COUNT_MISMATCH && explain != null) {
+            // the cluster's reading can fail for the same cause as a wrong count (? + ? has no type
+            // without its values): the count comes first, as on every engine (render only, no EXPLAIN)
+            Integer placeholders = placeholders(request.sql());
+            if (placeholders != null) {
+                dev.sqlguard.domain.Parameters.requireCount(placeholders, request.params().size());
+            }
+        }
         if (outcome.error() != null) {
             throw new GuardException(outcome.error().code(), outcome.error().safeMessage(), outcome.error().getCause());
         }
         return outcome.plan().withParameters(request.params());
+    }
+
+    /** How many placeholders {@code sql} has, rendered without the cluster; null when it does not render. */
+    private Integer placeholders(String sql) {
+        try {
+            return renderOnly.plan(sql).parameters().size();
+        } catch (RuntimeException | StackOverflowError e) {
+            return null;
+        }
     }
 
     private Outcome compute(String sql) {

@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.Parameters;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.Validation;
 
@@ -57,8 +58,22 @@ public final class AnsiCheck {
      * @throws GuardException the first refusal: the pre-check's, the renderer's, the policy's or the cross-check's
      */
     public QueryPlan plan(String sql) {
+        return plan(sql, -1);
+    }
+
+    /**
+     * {@link #plan(String)} for a request with {@code values} parameter values: a count that differs
+     * from the placeholders is refused as PARAMETER_COUNT_MISMATCH before the engine reads the text,
+     * which could fail first for the same cause ({@code ? + ?} has no type without its values).
+     *
+     * @param values the number of values, or -1 to leave the count to the caller
+     */
+    public QueryPlan plan(String sql, int values) {
         precheck.accept(sql);
         QueryPlan plan = new AnsiRenderer(dialect, schema, policy, functions).plan(sourceId, sql);
+        if (values >= 0) {
+            Parameters.requireCount(plan.parameters().size(), values);
+        }
         if (reader != null) {
             reader.read(plan).requireWithin(plan);
         }

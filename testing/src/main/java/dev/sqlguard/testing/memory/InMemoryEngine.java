@@ -295,6 +295,10 @@ public final class InMemoryEngine extends ComposedEngine {
             if (outsideQuotes(sql).contains(";")) {
                 throw new GuardException(ErrorCode.MULTIPLE_STATEMENTS);
             }
+            // the count first, as every engine checks it: a wrong count is PARAMETER_COUNT_MISMATCH even
+            // where the statement holds more than this dialect reads
+            dev.sqlguard.domain.Parameters.requireCount((int) outsideQuotes(sql).chars().filter(ch -> ch == '?').count(),
+                    request.params().size());
             String lower = outsideQuotes(sql).toLowerCase(Locale.ROOT);
             if (lower.startsWith("with ")) {
                 throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "CTEs are not supported by this source.");

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -90,6 +91,11 @@ public final class Ingestion {
         refuseUnusedOption(request.options(), LoadOptions.SHEET, inputs, InputFormat::usesSheet);
         refuseUnusedOption(request.options(), LoadOptions.DECIMAL, inputs, InputFormat::usesDelimiter);
         refuseUnusedOption(request.options(), LoadOptions.DATE_FORMAT, inputs, InputFormat::usesDelimiter);
+        refuseUnusedOption(request.options(), LoadOptions.REJECTS, inputs, InputFormat::usesDelimiter);
+        refuseUnusedOption(request.options(), LoadOptions.NULL_PADDING, inputs, InputFormat::usesDelimiter);
+        if (options.rejects() != null && options.rejects().equalsIgnoreCase(table)) {
+            throw new GuardException(ErrorCode.INVALID_ARGUMENT, "The rejects option must name another table than the one loaded.");
+        }
         return new Ingestion(database, table, inputs, request.replace(), options, request.progress());
     }
 
@@ -214,7 +220,9 @@ public final class Ingestion {
             String stage = "sqlguard_stage_" + randomHex();
             List<Column> stageColumns = null;
             List<ColumnRename> renames = new ArrayList<>();
+            Map<String, String> reasons = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
             long loaded = 0;
+            boolean rejectsMade = false;
             for (int i = 0; i < inputs.size(); i++) {
                 Input input = inputs.get(i);
                 long start = System.nanoTime();
@@ -232,11 +240,14 @@ public final class Ingestion {
                         XlsxStager stager = new XlsxStager(duck, input.display(), options, hints, progress);
                         select = stager.stage(readPaths.get(i), scratch);
                         renames.addAll(stager.renames());
+                        hints.keySet().forEach(h -> reasons.putIfAbsent(h, "types option"));
                     } else if (csv != null) {
                         select = csv.select(connection);
                         renames.addAll(csv.renames());
+                        csv.reasons().forEach(reasons::putIfAbsent);
                     } else {
                         select = readerSelect(connection, input, readPaths.get(i), hints);
+                        hints.keySet().forEach(h -> reasons.putIfAbsent(h, "types option"));
                     }
                     String sql = stageColumns == null
                             ? "CREATE TABLE " + LoaderText.identifier(stage) + " AS " + select
@@ -252,6 +263,14 @@ public final class Ingestion {
                             watched(statement, input.display() + ": %d%% read", () -> statement.execute(sql));
                         }
                     }
+                    if (csv != null && options.rejects() != null) {
+                        if (!rejectsMade) {
+                            execute(connection, "CREATE OR REPLACE TABLE main." + LoaderText.identifier(options.rejects())
+                                    + " (file VARCHAR, line BIGINT, \"column\" VARCHAR, error VARCHAR, row_text VARCHAR, message VARCHAR)");
+                            rejectsMade = true;
+                        }
+                        keepRejects(connection, csv, input.display());
+                    }
                     stageColumns = columnsOf(connection, stage);
                     long total = count(connection, stage);
                     rows = total - loaded;
@@ -262,7 +281,7 @@ public final class Ingestion {
                 progress.accept(String.format(Locale.ROOT, "%s: %,d rows in %.1f s", input.display(), rows,
                         (System.nanoTime() - start) / 1e9));
             }
-            LoadReport report = swapIn(connection, stage, stageColumns, loaded, renames);
+            LoadReport report = withTypes(connection, swapIn(connection, stage, stageColumns, loaded, renames), reasons);
             connection.commit();
             committed = true;
             progress.accept(committedLine(report));
@@ -274,6 +293,68 @@ public final class Ingestion {
                 rollbackQuietly(connection);
             }
         }
+    }
+
+    /** DuckDB's rejected rows of one CSV input, with the file's physical lines, into the rejects table. */
+    private void keepRejects(Connection connection, CsvReader csv, String file) throws SQLException {
+        record Reject(long line, String column, String error, String row, String message) {
+        }
+        List<Reject> rejects = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT line, column_name, error_type, csv_line, error_message FROM "
+                     + LoaderText.identifier(csv.rejectsTemp()) + " ORDER BY line")) {
+            while (rs.next()) {
+                String message = String.valueOf(rs.getString(5));
+                int end = message.indexOf('\n');
+                rejects.add(new Reject(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        end < 0 ? message : message.substring(0, end)));
+            }
+        }
+        execute(connection, "DROP TABLE IF EXISTS " + LoaderText.identifier(csv.rejectsTemp()));
+        execute(connection, "DROP TABLE IF EXISTS " + LoaderText.identifier(csv.rejectsTemp() + "_scan"));
+        if (rejects.isEmpty()) {
+            return;
+        }
+        Map<Long, Long> lines = csv.physicalLines(rejects.stream().map(Reject::line).collect(Collectors.toSet()));
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO main." + LoaderText.identifier(options.rejects())
+                + " VALUES (?, ?, ?, ?, ?, ?)")) {
+            for (Reject r : rejects) {
+                insert.setString(1, file);
+                insert.setLong(2, lines.getOrDefault(r.line(), r.line()));
+                insert.setString(3, r.column());
+                insert.setString(4, r.error());
+                insert.setString(5, r.row());
+                insert.setString(6, r.message());
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+        long rows = rejects.stream().map(Reject::line).distinct().count();
+        progress.accept(String.format(Locale.ROOT, "%s: %,d row%s did not load; kept in table \"%s\" with the reason",
+                file, rows, rows == 1 ? "" : "s", options.rejects()));
+    }
+
+    /** The report with each column's type and why, and the rejected rows; each column said in a progress line. */
+    private LoadReport withTypes(Connection connection, LoadReport report, Map<String, String> reasons) throws SQLException {
+        List<LoadReport.ColumnType> types = new ArrayList<>();
+        for (Column column : columnsOf(connection, report.table())) {
+            String reason = report.mode() == LoadReport.Mode.APPENDED ? "the table's type (appended)"
+                    : reasons.getOrDefault(column.name(), inputs.get(0).format() == InputFormat.PARQUET ? "the Parquet file's type"
+                    : inputs.get(0).format() == InputFormat.XLSX ? "inferred from the sheet's cells" : "inferred by DuckDB from the values");
+            types.add(new LoadReport.ColumnType(column.name(), column.type(), reason));
+            progress.accept(String.format(Locale.ROOT, "Column \"%s\": %s (%s)", column.name(), column.type(), reason));
+        }
+        long rejected = 0;
+        if (options.rejects() != null) {
+            try (Statement statement = connection.createStatement();
+                 ResultSet rs = statement.executeQuery("SELECT count(DISTINCT (file, line)) FROM main."
+                         + LoaderText.identifier(options.rejects()))) {
+                rs.next();
+                rejected = rs.getLong(1);
+            }
+        }
+        return new LoadReport(report.table(), report.rowsLoaded(), report.rowsInTable(), report.columns(), report.mode(),
+                report.renames(), types, rejected, Optional.ofNullable(options.rejects()));
     }
 
     /** The summary line: what happened to the table, in words. */

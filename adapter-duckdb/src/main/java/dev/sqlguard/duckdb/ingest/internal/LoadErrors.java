@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,6 +21,10 @@ public final class LoadErrors {
     private static final Pattern CSV_COLUMN = Pattern.compile("Error when converting column \"([^\"\\n]{1,200})\"");
     private static final Pattern TARGET_TYPE = Pattern.compile("to '([A-Za-z0-9_(), ]{1,60})'");
     private static final Pattern JSON_RECORD = Pattern.compile("in record/value (\\d+)");
+    /** The value DuckDB could not convert, as its message quotes it (the value may hold quotes itself). */
+    private static final Pattern CONVERT_VALUE = Pattern.compile("Could not convert string \"(.{0,4000}?)\" to '", Pattern.DOTALL);
+    /** Characters of a bad value a message quotes at most. */
+    static final int VALUE_CHARS = 60;
     private static final Pattern EXPECTED_COLUMNS = Pattern.compile("Expected Number of Columns: (\\d+) Found: (\\d+)");
 
     private LoadErrors() {
@@ -39,19 +44,7 @@ public final class LoadErrors {
         String errorClass = errorClass(text);
         Matcher line = CSV_LINE.matcher(text);
         if (errorClass.equals("Conversion Error")) {
-            Matcher column = CSV_COLUMN.matcher(text);
-            Matcher type = TARGET_TYPE.matcher(text);
-            StringBuilder message = new StringBuilder(file);
-            if (line.find()) {
-                message.append(", line ").append(line.group(1));
-            }
-            message.append(": a value");
-            if (column.find()) {
-                message.append(" in column \"").append(LoaderText.printable(column.group(1), 80)).append('"');
-            }
-            message.append(" is not a valid ").append(type.find() ? type.group(1) : "value of its column type")
-                    .append(". Add a type hint (types=column:VARCHAR) or fix the file.");
-            return failed(message.toString(), e);
+            return conversion(file, line.find() ? Long.parseLong(line.group(1)) : -1, e);
         }
         if (text.contains("Error when sniffing file")) {
             return failed(file + " could not be parsed as " + format + ": its rows do not have the same number of"
@@ -91,6 +84,47 @@ public final class LoadErrors {
             return failed(file + " could not be read.", e);
         }
         return failed(file + " could not be loaded as " + format + describe(errorClass) + ".", e);
+    }
+
+    /**
+     * A value DuckDB could not convert to its column's type: {@code claims.csv, line 4: the value
+     * "2024-13-45" in column "day" is not a valid DATE.} The value is quoted (cut to
+     * {@value #VALUE_CHARS} characters, control characters shown as {@code ?}); {@code line} is the
+     * physical line of the file (or -1 for none).
+     */
+    public static GuardException conversion(String file, long line, SQLException e) {
+        String text = String.valueOf(e.getMessage());
+        Matcher column = CSV_COLUMN.matcher(text);
+        Matcher type = TARGET_TYPE.matcher(text);
+        Optional<String> value = convertedValue(e);
+        StringBuilder message = new StringBuilder(file);
+        if (line > 0) {
+            message.append(", line ").append(line);
+        }
+        message.append(value.isPresent() ? ": the value \"" + LoaderText.printable(value.get(), VALUE_CHARS) + "\"" : ": a value");
+        if (column.find()) {
+            message.append(" in column \"").append(LoaderText.printable(column.group(1), 80)).append('"');
+        }
+        message.append(" is not a valid ").append(type.find() ? type.group(1) : "value of its column type")
+                .append(". Add a type hint (types=column:VARCHAR), keep such rows aside (rejects=TABLE) or fix the file.");
+        return failed(message.toString(), e);
+    }
+
+    /** The value DuckDB's conversion error quotes, if it quotes one. */
+    public static Optional<String> convertedValue(SQLException e) {
+        Matcher value = CONVERT_VALUE.matcher(String.valueOf(e.getMessage()));
+        return value.find() ? Optional.of(value.group(1)) : Optional.empty();
+    }
+
+    /** The column DuckDB's conversion error names, if it names one. */
+    public static Optional<String> convertedColumn(SQLException e) {
+        Matcher column = CSV_COLUMN.matcher(String.valueOf(e.getMessage()));
+        return column.find() ? Optional.of(column.group(1)) : Optional.empty();
+    }
+
+    /** Whether DuckDB's error is a conversion error. */
+    public static boolean isConversion(SQLException e) {
+        return errorClass(String.valueOf(e.getMessage())).equals("Conversion Error");
     }
 
     /**

@@ -26,10 +26,13 @@ import java.util.regex.Pattern;
  * @param decimal the CSV decimal separator, {@code '.'} (default) or {@code ','}; with {@code ','} a
  *     {@code '.'} groups thousands ({@code 1.234,56}) and the default delimiter is {@code ;}
  * @param dateFormat the CSV date format in DuckDB's strftime notation (e.g. {@code %d.%m.%Y}), or
- *     null to let DuckDB detect ISO dates
+ *     null for ISO dates
+ * @param rejects the table (CSV, TSV) that keeps the rows that did not load and why, or null to fail the
+ *     load on the first such row
+ * @param nullPadding whether a CSV row with fewer fields than the header loads with NULLs for the rest
  */
 public record LoadOptions(Optional<InputFormat> format, boolean header, String delimiter,
-                          Map<String, String> types, String sheet, char decimal, String dateFormat) {
+                          Map<String, String> types, String sheet, char decimal, String dateFormat, String rejects, boolean nullPadding) {
     public static final String FORMAT = "format";
     public static final String HEADER = "header";
     public static final String DELIMITER = "delimiter";
@@ -37,8 +40,11 @@ public record LoadOptions(Optional<InputFormat> format, boolean header, String d
     public static final String SHEET = "sheet";
     public static final String DECIMAL = "decimal";
     public static final String DATE_FORMAT = "dateformat";
+    public static final String REJECTS = "rejects";
+    public static final String NULL_PADDING = "null_padding";
+    private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
     private static final Set<String> KNOWN = new TreeSet<>(List.of(FORMAT, HEADER, DELIMITER, TYPES, SHEET, DECIMAL,
-            DATE_FORMAT));
+            DATE_FORMAT, REJECTS, NULL_PADDING));
     /** A strftime format: at least one %-specifier, printable, short. DuckDB then checks the specifiers. */
     private static final Pattern DATE_FORMAT_TEXT = Pattern.compile("[^\\p{Cntrl}]{0,60}%[^\\p{Cntrl}]{1,60}");
 
@@ -96,7 +102,13 @@ public record LoadOptions(Optional<InputFormat> format, boolean header, String d
         if (dateFormat != null && !DATE_FORMAT_TEXT.matcher(dateFormat).matches()) {
             throw invalid("The dateformat option must be a strftime format such as %d.%m.%Y or %m/%d/%Y.");
         }
-        return new LoadOptions(format, header, delimiter, types, sheet, decimal, dateFormat);
+        String rejects = options.get(REJECTS);
+        if (rejects != null && !TABLE_NAME.matcher(rejects).matches()) {
+            throw invalid("The rejects option names the table for the rows that did not load: 1 to 63 letters, digits and"
+                    + " underscores, starting with a letter or an underscore.");
+        }
+        boolean nullPadding = options.containsKey(NULL_PADDING) && parseFlag(options.get(NULL_PADDING), NULL_PADDING);
+        return new LoadOptions(format, header, delimiter, types, sheet, decimal, dateFormat, rejects, nullPadding);
     }
 
     /**
@@ -127,6 +139,14 @@ public record LoadOptions(Optional<InputFormat> format, boolean header, String d
     public Optional<String> typeFor(String column) {
         return types.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(column))
                 .map(Map.Entry::getValue).findFirst();
+    }
+
+    private static boolean parseFlag(String value, String option) {
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid("The " + option + " option must be true or false.");
+        };
     }
 
     private static boolean parseHeader(String value) {

@@ -16,7 +16,7 @@ class LoadOptionsTest {
     void defaultsAreHeaderTrueAndNoHints() {
         LoadOptions options = LoadOptions.parse(Map.of());
 
-        assertThat(options).isEqualTo(new LoadOptions(Optional.empty(), true, null, Map.of(), null, '.', null));
+        assertThat(options).isEqualTo(new LoadOptions(Optional.empty(), true, null, Map.of(), null, '.', null, null, false));
     }
 
     @Test
@@ -53,7 +53,7 @@ class LoadOptionsTest {
         assertThat(LoadOptions.parse(Map.of("header", "FALSE")).header()).isFalse();
         assertThatThrownBy(() -> LoadOptions.parse(Map.of("sheet", " "))).isInstanceOf(GuardException.class);
         assertThatThrownBy(() -> LoadOptions.parse(Map.of("Header", "true")))
-                .hasMessage("Unknown load option 'Header'; known options: dateformat, decimal, delimiter, format, header, sheet, types.");
+                .hasMessage("Unknown load option 'Header'; known options: dateformat, decimal, delimiter, format, header, null_padding, rejects, sheet, types.");
     }
 
     @Test

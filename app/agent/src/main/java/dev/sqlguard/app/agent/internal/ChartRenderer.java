@@ -86,6 +86,7 @@ public final class ChartRenderer {
 
     static JFreeChart chart(ChartData data) {
         JFreeChart chart = plain(data);
+        ChartStyle.apply(chart);
         for (String subtitle : data.subtitles()) {
             chart.addSubtitle(new TextTitle(subtitle, SUBTITLE_FONT));
         }

@@ -43,10 +43,22 @@ public final class YamlReader {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            throw new ConfigException(fileName + ": invalid YAML syntax" + where + ".");
+            throw new ConfigException(fileName + ": invalid YAML syntax" + where + "." + hint(e));
         } catch (IOException e) {
             throw new ConfigException(fileName + ": the file could not be read.");
         }
+    }
+
+    /**
+     * A hint for the one syntax error people make most: a bare {@code *} (every column) starts a YAML
+     * alias. SnakeYAML's own message quotes the file, so only its fixed wording is looked at.
+     */
+    private static String hint(JsonProcessingException e) {
+        String message = e.getOriginalMessage();
+        if (message != null && (message.startsWith("while scanning an alias") || message.startsWith("while scanning an anchor"))) {
+            return " A bare * (or &) starts a YAML alias; for every column, quote it: \"*\".";
+        }
+        return "";
     }
 
     private static YamlNode value(JsonParser p, JsonToken token, String fileName, int depth) throws IOException {

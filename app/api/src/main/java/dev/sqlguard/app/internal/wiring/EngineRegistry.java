@@ -80,10 +80,29 @@ public final class EngineRegistry {
     public EngineFactory require(String name, String where) {
         EngineFactory factory = factories.get(name);
         if (factory == null) {
-            throw new ConfigException(where + "unknown engine '" + printable(name) + "'; engines found: "
-                    + (factories.isEmpty() ? "none" : String.join(", ", names())) + ".");
+            throw new ConfigException(where + "unknown engine '" + printable(name) + "';" + suggestion(name)
+                    + " engines found: " + (factories.isEmpty() ? "none" : String.join(", ", names())) + ".");
         }
         return factory;
+    }
+
+    /**
+     * Other tools' names for the engines here (MCP Toolbox says {@code postgres}, JDBC URLs say
+     * {@code mariadb}), each pointing at the engine name sqlguard uses.
+     */
+    private static final Map<String, String> OTHER_NAMES = Map.of(
+            "postgres", "postgresql", "pg", "postgresql", "pgsql", "postgresql", "psql", "postgresql",
+            "mariadb", "mysql", "duck", "duckdb", "presto", "trino");
+
+    /** {@code " did you mean 'postgresql'?"} when a found engine is another tool's name for, or close to, {@code name}. */
+    private String suggestion(String name) {
+        String alias = OTHER_NAMES.get(name.toLowerCase(java.util.Locale.ROOT));
+        java.util.List<String> close = alias != null && factories.containsKey(alias) ? java.util.List.of(alias)
+                : name.length() < 4 ? java.util.List.<String>of() : dev.sqlguard.domain.Suggestions.closest(name, names(), 3);
+        if (close.isEmpty()) {
+            return "";
+        }
+        return " did you mean " + close.stream().map(n -> "'" + n + "'").collect(java.util.stream.Collectors.joining(" or ")) + "?";
     }
 
     private static String printable(String name) {

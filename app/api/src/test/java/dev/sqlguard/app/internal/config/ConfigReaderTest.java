@@ -325,6 +325,29 @@ class ConfigReaderTest {
     }
 
     @Test
+    void aBareStarIsExplainedWithoutQuotingTheFile() {
+        for (String tables : new String[] {"claims: *", "{claims: *}", "claims: [*]"}) {
+            assertThatThrownBy(() -> read("sources:\n  s:\n    engine: duckdb\n    policy:\n      tables:\n        "
+                    .replace("tables:\n        ", tables.startsWith("{") ? "tables: " : "tables:\n        ") + tables + "\n"))
+                    .as(tables)
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith("sqlguard.yaml: invalid YAML syntax at line ")
+                    .hasMessageEndingWith("A bare * (or &) starts a YAML alias; for every column, quote it: \"*\".")
+                    .message().doesNotContain("claims");
+        }
+    }
+
+    @Test
+    void anUnknownEngineSuggestsTheNameItMayMean() {
+        assertThatThrownBy(() -> read("sources:\n  s:\n    engine: duckbd\n"))
+                .hasMessage("sqlguard.yaml, line 3, sources.s.engine: unknown engine 'duckbd'; did you mean 'duckdb'?"
+                        + " engines found: duckdb, fake, mysql.");
+        assertThatThrownBy(() -> read("sources:\n  s:\n    engine: mariadb\n"))
+                .hasMessage("sqlguard.yaml, line 3, sources.s.engine: unknown engine 'mariadb'; did you mean 'mysql'?"
+                        + " engines found: duckdb, fake, mysql.");
+    }
+
+    @Test
     void tablesAcceptAStarForEveryColumnAndADefaultSchema() {
         GuardrailPolicy policy = read("""
                 sources:

@@ -39,4 +39,19 @@ class EngineRegistryTest {
                 .hasMessage("x: unknown engine 'duckdb'; engines found: none.");
         assertThat(registry.require("a", "").name()).isEqualTo("a");
     }
+
+    @Test
+    void anUnknownNameSuggestsTheEngineAnotherToolWouldNameSoOrAClosedOne() {
+        EngineRegistry registry = EngineRegistry.of(List.<EngineFactory>of(new FakeEngineFactory("postgresql"),
+                new FakeEngineFactory("mysql"), new FakeEngineFactory("duckdb")));
+
+        assertThatThrownBy(() -> registry.require("postgres", ""))
+                .hasMessage("unknown engine 'postgres'; did you mean 'postgresql'? engines found: duckdb, mysql, postgresql.");
+        assertThatThrownBy(() -> registry.require("pg", ""))
+                .hasMessage("unknown engine 'pg'; did you mean 'postgresql'? engines found: duckdb, mysql, postgresql.");
+        assertThatThrownBy(() -> registry.require("mysq", ""))
+                .hasMessageStartingWith("unknown engine 'mysq'; did you mean 'mysql'?");
+        assertThatThrownBy(() -> registry.require("oracle", ""))
+                .hasMessage("unknown engine 'oracle'; engines found: duckdb, mysql, postgresql.");
+    }
 }

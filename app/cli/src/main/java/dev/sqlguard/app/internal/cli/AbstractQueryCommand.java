@@ -67,8 +67,10 @@ abstract class AbstractQueryCommand extends CliCommand {
                     + "(42, 4.5, true, null, \"text\"); anything else is a string as written.")
     List<String> params = new ArrayList<>();
 
-    @Option(names = "--format", paramLabel = "json|table", defaultValue = "json",
-            description = "json (one JSON object per result, the default) or table (for terminals).")
+    @Option(names = "--format", paramLabel = "json|table|csv|tsv|markdown", defaultValue = "json",
+            description = "json (one JSON object per result, the default), table (for terminals), csv (RFC 4180), "
+                    + "tsv or markdown. csv, tsv and markdown print only the rows on stdout; the SQL, status, limits "
+                    + "hit and errors go to stderr.")
     OutputFormat format;
 
     @Spec
@@ -84,7 +86,7 @@ abstract class AbstractQueryCommand extends CliCommand {
     @Override
     public Integer call() {
         if (input == null) {
-            if (ctx.stdin() == System.in && System.console() != null) {
+            if (ctx.terminal()) {
                 throw new ParameterException(spec.commandLine(),
                         "Missing --sql or --batch (or SQL piped on stdin).");
             }
@@ -104,17 +106,17 @@ abstract class AbstractQueryCommand extends CliCommand {
             }
         }
         try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
-            return run(format == OutputFormat.table ? auditBesideTables(resolved) : resolved, typed);
+            return run(format.forPeople() || ctx.terminal() ? auditBesideTables(resolved, ctx) : resolved, typed);
         }
     }
 
     /**
-     * Tables are for people at a terminal, where audit lines on stderr would land between the
-     * tables: unless {@code audit.file} says where audit goes, it goes to the user's state folder
-     * ({@code $XDG_STATE_HOME/sqlguard/audit.jsonl}, else {@code $HOME/.local/state/...}), said
-     * once on stderr. Without either variable it stays on stderr.
+     * A person at a terminal, or one reading a table, should not see audit JSON between the results:
+     * unless {@code audit.file} says where audit goes, it goes to the user's state folder
+     * ({@code $XDG_STATE_HOME/sqlguard/audit.jsonl}, else {@code $HOME/.local/state/...}), said on
+     * stderr when that file is first made. Without either variable it stays on stderr.
      */
-    private Configs.Resolved auditBesideTables(Configs.Resolved resolved) {
+    static Configs.Resolved auditBesideTables(Configs.Resolved resolved, CliContext ctx) {
         SqlGuardConfig config = resolved.config();
         if (config.audit().file().isPresent()) {
             return resolved;
@@ -123,7 +125,9 @@ abstract class AbstractQueryCommand extends CliCommand {
         if (file.isEmpty()) {
             return resolved;
         }
-        ctx.warn("audit lines go to " + file.get() + " (set audit.file to choose).");
+        if (!Files.exists(file.get())) {
+            ctx.warn("audit lines go to " + file.get() + " (set audit.file to choose; audit.file: /dev/stderr shows them).");
+        }
         SqlGuardConfig moved = new SqlGuardConfig(config.sources(), config.model(),
                 new SqlGuardConfig.AuditConfig(file, config.audit().onFailure()));
         return new Configs.Resolved(moved, resolved.engines(), resolved.loader(), resolved.demo());
@@ -156,7 +160,7 @@ abstract class AbstractQueryCommand extends CliCommand {
                 ctx.warn(e.getMessage());
                 return ExitCodes.USAGE;
             }
-            ResultPrinter printer = ResultPrinter.of(format, ctx.stdout());
+            ResultPrinter printer = ResultPrinter.of(format, ctx.stdout(), ctx.stderr());
             if (input.sql != null) {
                 ToolResult result;
                 if ("-".equals(input.sql)) {
@@ -210,6 +214,14 @@ abstract class AbstractQueryCommand extends CliCommand {
     }
 
     private String chooseSource(SqlGuard guard) {
+        return chooseSource(guard, source, ctx);
+    }
+
+    /**
+     * The source {@code source} names, or the only one when it is null; null (after a warning) when
+     * it names none or there are several to choose from.
+     */
+    static String chooseSource(SqlGuard guard, String source, CliContext ctx) {
         List<String> sources = guard.sources();
         if (source != null) {
             if (!sources.contains(source)) {

@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
         description = {"Trusted ingestion: loads CSV, TSV, Parquet, JSON/NDJSON or XLSX files into a DuckDB table.",
                 "All inputs go into one table, atomically: on any error the database is unchanged.",
                 "Appends to an existing table unless --replace is given.",
-                "Prints a JSON report on stdout (with \"mode\": created, appended or replaced), progress on stderr.",
+                "Prints a JSON report on stdout (with \"mode\": created, appended or replaced, and each column's type and why),"
+                        + " progress on stderr.",
                 "Exit codes: 0 loaded, 2 usage error, 4 the load failed."})
 final class LoadCommand extends CliCommand {
     @Option(names = "--db", paramLabel = "FILE", required = true, description = "The DuckDB database file to create or update.")
@@ -37,7 +38,9 @@ final class LoadCommand extends CliCommand {
     @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE",
             description = "A reader hint, repeatable: format (csv, tsv, parquet, json, ndjson, xlsx), header (true/false), "
                     + "delimiter, types (column:TYPE,...), sheet (xlsx), decimal (. or , for CSV/TSV; with , a '.' "
-                    + "groups thousands and the default delimiter is ;), dateformat (CSV/TSV, e.g. %d.%m.%Y).")
+                    + "groups thousands and the default delimiter is ;), dateformat (CSV/TSV, e.g. %%d.%%m.%%Y; default ISO), "
+                    + "rejects (CSV/TSV: a table that keeps the rows that do not fit, and why, instead of failing), "
+                    + "null_padding (CSV/TSV, true: short rows load with NULLs).")
     Map<String, String> options = new LinkedHashMap<>();
 
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "The files to load.")
@@ -92,6 +95,19 @@ final class LoadCommand extends CliCommand {
                 g.writeEndObject();
             }
             g.writeEndArray();
+            g.writeArrayFieldStart("column_types");
+            for (LoadReport.ColumnType type : report.types()) {
+                g.writeStartObject();
+                g.writeStringField("name", type.name());
+                g.writeStringField("type", type.type());
+                g.writeStringField("reason", type.reason());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            if (report.rejectsTable().isPresent()) {
+                g.writeStringField("rejects_table", report.rejectsTable().get());
+                g.writeNumberField("rows_rejected", report.rowsRejected());
+            }
             g.writeEndObject();
         });
     }

@@ -91,6 +91,9 @@ public final class Main {
 
     /** Runs one command line and returns its exit code. */
     public static int run(String[] args, CliContext ctx) {
+        if (args.length == 0 && ctx.terminal()) {
+            args = new String[] {"shell"}; // `sqlguard` alone at a terminal: the shell, as the DuckDB CLI and psql start
+        }
         return commandLine(ctx, args.length > 0 ? args[0] : null).execute(args);
     }
 
@@ -111,6 +114,9 @@ public final class Main {
         all.put("query", QueryCommand::new);
         all.put("check", CheckCommand::new);
         all.put("sources", SourcesCommand::new);
+        all.put("tables", TablesCommand::new);
+        all.put("describe", DescribeCommand::new);
+        all.put("shell", ShellCommand::new);
         all.put("ask", AskCommand::new);
         all.put("eval", EvalCommand::new);
         all.put("mcp", McpCommand::new);

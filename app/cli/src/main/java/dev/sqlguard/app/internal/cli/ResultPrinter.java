@@ -14,11 +14,28 @@ public interface ResultPrinter {
      */
     void print(ToolResult result, JsonNode id);
 
-    /** The printer of {@code format} on {@code stdout}. */
+    /** The printer of {@code format} on {@code stdout}; formats that print rows only say nothing else. */
     static ResultPrinter of(OutputFormat format, PrintStream stdout) {
+        return of(format, stdout, null);
+    }
+
+    /**
+     * The printer of {@code format} on {@code stdout}. The row-only formats (csv, tsv, markdown) keep
+     * stdout for the data: the SQL that ran, the status, the limits hit and any error go to
+     * {@code stderr}, one line each (nowhere when it is null).
+     */
+    static ResultPrinter of(OutputFormat format, PrintStream stdout, PrintStream stderr) {
         return switch (format) {
             case json -> new JsonResultPrinter(stdout);
             case table -> new TableResultPrinter(stdout);
+            case csv -> new DelimitedResultPrinter(stdout, stderr, DelimitedResultPrinter.Style.CSV);
+            case tsv -> new DelimitedResultPrinter(stdout, stderr, DelimitedResultPrinter.Style.TSV);
+            case markdown -> new MarkdownResultPrinter(stdout, stderr);
         };
+    }
+
+    /** The printer of a catalog listing ({@link CatalogResults}) in a text format: rows only, a row count under a table. */
+    static ResultPrinter listing(OutputFormat format, PrintStream stdout) {
+        return format == OutputFormat.table ? new TableResultPrinter(stdout, true) : of(format, stdout, null);
     }
 }

@@ -21,7 +21,8 @@ final class SourcesCommand extends CliCommand {
     @Mixin
     ConfigOptions configOptions;
 
-    @Option(names = "--format", paramLabel = "json|table", defaultValue = "json", description = "json (default) or table.")
+    @Option(names = "--format", paramLabel = "json|table|csv|tsv|markdown", defaultValue = "json",
+            description = "json (default), table, or one row per column as csv, tsv or markdown.")
     OutputFormat format;
 
     SourcesCommand(CliContext ctx) {
@@ -53,7 +54,11 @@ final class SourcesCommand extends CliCommand {
                 }
             }
         }
-        ctx.stdout().print(format == OutputFormat.table ? table(described) : json(described) + "\n");
+        if (format.rowsOnly()) {
+            ResultPrinter.listing(format, ctx.stdout()).print(flat(described), null);
+        } else {
+            ctx.stdout().print(format == OutputFormat.table ? table(described) : json(described) + "\n");
+        }
         ctx.stdout().flush();
         return code;
     }
@@ -103,6 +108,23 @@ final class SourcesCommand extends CliCommand {
             g.writeEndArray();
             g.writeEndObject();
         });
+    }
+
+    /** One row per allowlisted column: {@code source, table, column, type, redacted}. */
+    private static dev.sqlguard.domain.ToolResult flat(List<Described> sources) {
+        List<List<Object>> rows = new java.util.ArrayList<>();
+        for (Described s : sources) {
+            for (TableDescription t : s.tables()) {
+                for (TableDescription.ColumnDescription c : t.columns()) {
+                    rows.add(java.util.Arrays.asList(s.id(), t.table().qualifiedName(), c.name(), c.type(), c.redacted()));
+                }
+            }
+        }
+        return new dev.sqlguard.domain.ToolResult("catalog", rows.isEmpty() ? dev.sqlguard.domain.ToolStatus.NO_EVIDENCE
+                : dev.sqlguard.domain.ToolStatus.OK, "sources", Optional.empty(), List.of(
+                new dev.sqlguard.domain.ResultColumn("source", "VARCHAR"), new dev.sqlguard.domain.ResultColumn("table", "VARCHAR"),
+                new dev.sqlguard.domain.ResultColumn("column", "VARCHAR"), new dev.sqlguard.domain.ResultColumn("type", "VARCHAR"),
+                new dev.sqlguard.domain.ResultColumn("redacted", "BOOLEAN")), rows, false, java.util.Set.of(), Optional.empty(), 0);
     }
 
     private static String table(List<Described> sources) {

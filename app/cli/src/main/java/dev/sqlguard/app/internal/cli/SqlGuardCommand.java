@@ -7,7 +7,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "sqlguard", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Turns model-written SQL into one checked, read-only, bounded query.",
                 "Results go to stdout; logs, progress and audit lines go to stderr.",
-                "Without --config and without ./sqlguard.yaml, the built-in 'demo' source (table claims) is used."})
+                "Without --config and without ./sqlguard.yaml, the built-in 'demo' source (table claims) is used.",
+                "At a terminal, sqlguard alone starts the interactive shell (sqlguard shell)."})
 final class SqlGuardCommand extends CliCommand {
     @Spec
     CommandSpec spec;
@@ -18,7 +19,7 @@ final class SqlGuardCommand extends CliCommand {
 
     @Override
     public Integer call() {
-        ctx.warn("a command is required.");
+        ctx.warn("a command is required (sqlguard shell for an interactive shell).");
         spec.commandLine().usage(ctx.stderr());
         return ExitCodes.USAGE;
     }

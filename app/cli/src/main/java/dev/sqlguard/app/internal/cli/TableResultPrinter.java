@@ -6,11 +6,9 @@ import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.app.internal.json.ToolResultJson;
@@ -26,9 +24,16 @@ final class TableResultPrinter implements ResultPrinter {
     static final int MAX_WIDTH = 40;
 
     private final PrintStream out;
+    private final boolean listing;
 
     TableResultPrinter(PrintStream out) {
+        this(out, false);
+    }
+
+    /** @param listing a catalog listing: the footer gives the row count only */
+    TableResultPrinter(PrintStream out, boolean listing) {
         this.out = requireNonNull(out, "out is null");
+        this.listing = listing;
     }
 
     @Override
@@ -45,16 +50,11 @@ final class TableResultPrinter implements ResultPrinter {
         } else if (!result.columns().isEmpty()) {
             table(result, text);
         }
-        text.append('(').append(result.returnedCount()).append(result.returnedCount() == 1 ? " row" : " rows")
-                .append(", ").append(result.status());
-        if (result.truncated()) {
-            text.append(", truncated");
+        if (listing) {
+            text.append('(').append(result.returnedCount()).append(result.returnedCount() == 1 ? " row)\n" : " rows)\n");
+        } else {
+            text.append(ResultSummary.line(result)).append('\n');
         }
-        if (!result.limitsHit().isEmpty()) {
-            text.append(", limits hit: ").append(result.limitsHit().stream().sorted()
-                    .map(LimitKind::wireName).collect(Collectors.joining(", ")));
-        }
-        text.append(", ").append(result.elapsedMs()).append(" ms)\n");
         out.print(text);
         out.flush();
     }
