@@ -74,7 +74,7 @@ public final class MySqlValidator implements StatementValidator {
         OperatorCheck.check(select);
         SelectRenderer.Rendered r = new SelectRenderer(schema, policy, functions, hintMillis).render(select);
         return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
-                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits());
+                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked());
     }
 
     /** Parses on this thread: the fast grammar first, then the complex one, as parseStatements does. */
