@@ -31,7 +31,8 @@ import dev.sqlguard.domain.port.StatementValidator;
  * column's value is used and through which functions, each output's lineage, every amplifying call.
  * The plan is the reference: names the parse tree did not see DuckDB read (a bare table name is a
  * whole row, an alias shadows a column in ORDER BY) are refused, and the policy decides on the
- * plan's facts. Thread-safe; plans are reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}.
+ * plan's facts. Each output the policy redacts is masked in the wrapper ({@link #isMaskedWrapperAround}),
+ * so its values never leave DuckDB. Thread-safe; plans are reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}.
  */
 public final class DuckDbValidator implements StatementValidator {
     static final String RESULT_ALIAS = "sqlguard_result";

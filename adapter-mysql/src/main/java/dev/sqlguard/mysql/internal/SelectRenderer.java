@@ -16,6 +16,7 @@ import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.OutputColumn;
+import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
@@ -164,7 +165,7 @@ final class SelectRenderer {
      *
      * @throws IllegalArgumentException when the text is not the masking of the plan's outputs
      */
-    static String unmasked(dev.sqlguard.domain.QueryPlan plan, Optional<Long> hintMillis) {
+    static String unmasked(QueryPlan plan, Optional<Long> hintMillis) {
         if (plan.maskedOutputs().isEmpty()) {
             return plan.executableSql();
         }
