@@ -24,8 +24,8 @@ import net.sf.jsqlparser.statement.select.Select;
  * carries the facts the domain decides on (every column use with its position and steps, each
  * output's lineage, amplifying calls); sensitive-value flow is decided by
  * {@link GuardrailPolicy#authorize}, not here. Each output the policy redacts is masked in the
- * rendered SQL, so its values never leave the server ({@link dev.sqlguard.domain.QueryPlan#maskedOutputs()}). Plans are reused by the engine's
- * {@link dev.sqlguard.domain.port.CachingValidator}. Thread-safe.
+ * rendered SQL, so its values never leave the server ({@link QueryPlan#maskedOutputs()}). Plans are
+ * reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}. Thread-safe.
  */
 public final class MySqlValidator implements StatementValidator {
     /** The functions allowed when the policy names none: the whole curated catalogue. */
