@@ -80,9 +80,14 @@ class TrinoMaskingTest {
         }
     }
 
+    /**
+     * An engine under {@code limits}, with a 60 s time limit: the source's startup checks run under it,
+     * and on a loaded machine (load average 40 measured here) a 2-node cluster can take longer than the
+     * default 10 s to answer them; no test here is about time.
+     */
     private Engine engine(Limits limits) {
         GuardrailPolicy policy = new GuardrailPolicy(TableAllowlist.of(Map.of("vault", List.of("*"), "users", List.of("*"))),
-                Set.of(), Set.of(), Set.of(), limits);
+                Set.of(), Set.of(), Set.of(), limits.withTimeout(java.time.Duration.ofSeconds(60)));
         return new TrinoEngineFactory().create(new EngineConfig("srv", TestCluster.properties(schema, TestCluster.READ_ONLY), policy),
                 EngineContext.of(Path.of("target")));
     }
