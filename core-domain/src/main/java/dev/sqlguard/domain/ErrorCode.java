@@ -58,7 +58,10 @@ public enum ErrorCode {
     CONFIGURATION_ERROR(401, ErrorType.INTERNAL, false, "The data source is misconfigured."),
 
     // added later (RESOURCES)
-    SERVER_BUSY(207, ErrorType.RESOURCES, true, "The server is busy with other calls; try again in a moment.");
+    SERVER_BUSY(207, ErrorType.RESOURCES, true, "The server is busy with other calls; try again in a moment."),
+
+    // added later (POLICY)
+    SENSITIVE_OUTPUT_NOT_MASKED(113, ErrorType.POLICY, true, "A sensitive output column cannot be kept inside the engine by this source; leave it out of the select list.");
 
     private final int number;
     private final ErrorType type;

@@ -3,8 +3,10 @@ package dev.sqlguard.domain;
 import static java.util.Objects.requireNonNull;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What one source allows. Engines enforce it with their own parser.
@@ -59,10 +61,45 @@ public record GuardrailPolicy(
     }
 
     /**
+     * The 0-based positions of the outputs whose values must never leave the engine: those that
+     * {@link #mustRedact} says must be redacted. A validator renders each of them as a constant in the
+     * SQL the engine runs and reports them as {@link QueryPlan#maskedOutputs()}.
+     */
+    public Set<Integer> outputsToMask(List<OutputColumn> outputs) {
+        Set<Integer> out = new TreeSet<>();
+        for (int i = 0; i < outputs.size(); i++) {
+            if (mustRedact(outputs.get(i))) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Refuses a plan in which an output that must be redacted is not masked in the SQL the engine runs:
+     * a value redacted only in the JVM has already crossed the wire, where its bytes, cells, memory and
+     * arrival time are measured, and every limit counting them would depend on the secret. Where an
+     * engine cannot mask an output server-side, the output is refused instead of redacted late.
+     *
+     * @throws GuardException SENSITIVE_OUTPUT_NOT_MASKED for the first such output
+     */
+    public void requireSensitiveOutputsMasked(QueryPlan plan) {
+        List<OutputColumn> outputs = plan.outputs();
+        for (int i = 0; i < outputs.size(); i++) {
+            if (!plan.masks(i) && mustRedact(outputs.get(i))) {
+                throw new GuardException(ErrorCode.SENSITIVE_OUTPUT_NOT_MASKED, "Output column " + (i + 1) + " ("
+                        + SafeText.identifier(outputs.get(i).name()) + ") is sensitive, and this source cannot keep its values "
+                        + "inside the engine; leave it out of the select list.");
+            }
+        }
+    }
+
+    /**
      * Decides on the facts an engine established about a statement, the same way for every engine:
      * every table and column it reads is allowlisted (a hidden one is refused exactly like a missing
-     * one), sensitive values follow {@link SensitiveFlow}, and every amplifying call stays within the
-     * bound the limits derive ({@link Amplification}).
+     * one), sensitive values follow {@link SensitiveFlow}, every amplifying call stays within the
+     * bound the limits derive ({@link Amplification}), and every output that must be redacted is
+     * masked inside the engine ({@link #requireSensitiveOutputsMasked}).
      *
      * @throws GuardException with a policy or resources code for the first fact that breaks the policy
      */
@@ -81,6 +118,7 @@ public record GuardrailPolicy(
         for (Amplification call : plan.amplifications()) {
             call.requireWithin(plan.limits());
         }
+        requireSensitiveOutputsMasked(plan);
     }
 
     /** The functions to enforce: the configured ones, or {@code engineDefault} when none are configured. */

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A checked statement, ready to run, with the facts its engine established about it. Only a
@@ -24,6 +25,9 @@ import java.util.Set;
  * @param outputs each output column with its lineage, in output order
  * @param amplifications every call of an amplifying function, with its literal bound
  * @param limits the bounds that apply
+ * @param maskedOutputs the 0-based positions of the outputs that {@link #executableSql()} replaces by a
+ *     constant of the same type and name inside the engine, so that no byte of their values leaves it
+ *     ({@link GuardrailPolicy#requireSensitiveOutputsMasked}); empty when the text masks nothing
  */
 public record QueryPlan(
         String sourceId,
@@ -35,7 +39,8 @@ public record QueryPlan(
         Set<String> functions,
         List<OutputColumn> outputs,
         List<Amplification> amplifications,
-        Limits limits) {
+        Limits limits,
+        Set<Integer> maskedOutputs) {
 
     public QueryPlan {
         requireNonNull(sourceId, "sourceId is null");
@@ -52,6 +57,24 @@ public record QueryPlan(
         outputs = List.copyOf(requireNonNull(outputs, "outputs is null"));
         amplifications = List.copyOf(requireNonNull(amplifications, "amplifications is null"));
         requireNonNull(limits, "limits is null");
+        maskedOutputs = Collections.unmodifiableSet(new TreeSet<>(requireNonNull(maskedOutputs, "maskedOutputs is null")));
+        for (Integer position : maskedOutputs) {
+            if (position < 0 || position >= outputs.size()) {
+                throw new IllegalArgumentException("masked output " + position + " is not an output position");
+            }
+        }
+    }
+
+    /** A plan whose executable SQL masks no output. */
+    public QueryPlan(String sourceId, String originalSql, String executableSql, List<Object> parameters, Set<TableRef> tables,
+                     Set<ColumnUse> uses, Set<String> functions, List<OutputColumn> outputs, List<Amplification> amplifications,
+                     Limits limits) {
+        this(sourceId, originalSql, executableSql, parameters, tables, uses, functions, outputs, amplifications, limits, Set.of());
+    }
+
+    /** Whether {@link #executableSql()} replaces output {@code position} (0-based) by a constant inside the engine. */
+    public boolean masks(int position) {
+        return maskedOutputs.contains(position);
     }
 
     /** The base columns the statement reads, in any position. */
@@ -74,6 +97,6 @@ public record QueryPlan(
             return this;
         }
         return new QueryPlan(sourceId, originalSql, executableSql, values, tables, uses, functions, outputs,
-                amplifications, limits);
+                amplifications, limits, maskedOutputs);
     }
 }

@@ -12,7 +12,9 @@ import dev.sqlguard.domain.port.ResultCursor;
  * Reads a cursor into a bounded, JSON-safe, redacted projection. It reads at most
  * {@code maxRows + 1} rows (the extra one only tells whether the result was cut), cuts cells to
  * {@code maxCellChars}, stops before the rows' JSON size passes {@code maxBytes}, and redacts every
- * column whose name or lineage is sensitive.
+ * column whose name or lineage is sensitive. Such a column's values never reach it: the engine ran
+ * SQL that replaced them by a constant ({@link GuardrailPolicy#requireSensitiveOutputsMasked}), so the
+ * bounds counted here depend on no sensitive value; redacting here again is defence in depth.
  */
 public final class ResultProjector {
     /** The value shown in place of a redacted cell, whatever the original value was (null included). */
@@ -31,7 +33,7 @@ public final class ResultProjector {
     public Projection project(ResultCursor cursor, QueryPlan plan, long deadlineNanos) {
         Limits limits = plan.limits();
         List<ResultColumn> columns = List.copyOf(cursor.columns());
-        boolean[] redact = redactionMask(columns, plan.outputs());
+        boolean[] redact = redactionMask(columns, plan);
         java.util.function.Predicate<String> sensitive = policy::isSensitive; // once per call, not per cell
         Set<LimitKind> hit = EnumSet.noneOf(LimitKind.class);
         List<List<Object>> rows = new ArrayList<>();
@@ -78,12 +80,17 @@ public final class ResultProjector {
         return new Projection(columns, rows, truncated, hit);
     }
 
-    /** Which result columns to redact; a column the plan cannot trace is redacted (fail closed). */
-    boolean[] redactionMask(List<ResultColumn> columns, List<OutputColumn> outputs) {
+    /**
+     * Which result columns to redact; a column the plan cannot trace is redacted (fail closed). The
+     * engine already returns a masked output as a constant ({@link QueryPlan#maskedOutputs()}); it is
+     * redacted here too, so that the answer reads {@value #REDACTED} whatever the engine sent.
+     */
+    boolean[] redactionMask(List<ResultColumn> columns, QueryPlan plan) {
+        List<OutputColumn> outputs = plan.outputs();
         boolean[] mask = new boolean[columns.size()];
         boolean aligned = outputs.size() == columns.size();
         for (int i = 0; i < mask.length; i++) {
-            mask[i] = !aligned || policy.isSensitive(columns.get(i).name()) || policy.mustRedact(outputs.get(i));
+            mask[i] = !aligned || plan.masks(i) || policy.isSensitive(columns.get(i).name()) || policy.mustRedact(outputs.get(i));
         }
         return mask;
     }

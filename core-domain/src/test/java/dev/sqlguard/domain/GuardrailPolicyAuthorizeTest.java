@@ -82,4 +82,70 @@ class GuardrailPolicyAuthorizeTest {
         QueryPlan filter = plan(Set.of(TableRef.of("any")), Set.of(ColumnUse.direct(ColumnRef.of("any", "ssn"), UsePosition.FILTER)));
         assertThat(((GuardException) catchThrowable(() -> open.authorize(filter))).code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
     }
+
+    private static QueryPlan outputs(Set<Integer> masked, OutputColumn... outputs) {
+        return new QueryPlan("s", "SELECT", "SELECT", List.of(), Set.of(TableRef.of("users")),
+                Set.of(ColumnUse.direct(ColumnRef.of("users", "name"), UsePosition.OUTPUT),
+                        ColumnUse.direct(ColumnRef.of("users", "password"), UsePosition.OUTPUT)),
+                Set.of(), List.of(outputs), List.of(), Limits.defaults(), masked);
+    }
+
+    /**
+     * A sensitive output the engine would send in clear (redacted only in the JVM, after its bytes were
+     * measured on the wire) is refused; masked in the executable SQL, the same plan passes. Sensitive by
+     * lineage, by name and by an untraced lineage alike.
+     */
+    @Test
+    void anOutputThatMustBeRedactedButIsNotMaskedInTheEngineIsRefused() {
+        OutputColumn name = OutputColumn.traced("name", Set.of(ColumnRef.of("users", "name")));
+        OutputColumn[] sensitive = {
+            OutputColumn.traced("x", Set.of(ColumnRef.of("users", "password"))),
+            OutputColumn.traced("my_secret", Set.of(ColumnRef.of("users", "name"))),
+            OutputColumn.untraced("mystery")};
+        for (OutputColumn output : sensitive) {
+            GuardException e = refused(outputs(Set.of(), name, output));
+            assertThat(e.code()).as(output.name()).isEqualTo(ErrorCode.SENSITIVE_OUTPUT_NOT_MASKED);
+            assertThat(e.code().type()).isEqualTo(ErrorType.POLICY);
+            assertThat(e.getMessage()).as(output.name()).startsWith("Output column 2 (");
+            // masking the wrong output is no better
+            assertThat(refused(outputs(Set.of(0), name, output)).code()).isEqualTo(ErrorCode.SENSITIVE_OUTPUT_NOT_MASKED);
+            assertThatCode(() -> POLICY.authorize(outputs(Set.of(1), name, output))).as(output.name()).doesNotThrowAnyException();
+            assertThat(POLICY.outputsToMask(List.of(name, output))).containsExactly(1);
+        }
+        // a plan that masks nothing sensitive passes as before, and one masking more than it must passes too
+        assertThatCode(() -> POLICY.authorize(outputs(Set.of(), name))).doesNotThrowAnyException();
+        assertThatCode(() -> POLICY.authorize(outputs(Set.of(0), name))).doesNotThrowAnyException();
+        // a configured name is sensitive too
+        GuardrailPolicy redactName = POLICY.withRedact(Set.of("name"));
+        assertThat(redactName.outputsToMask(List.of(name))).containsExactly(0);
+        assertThat(((GuardException) catchThrowable(() -> redactName.authorize(outputs(Set.of(), name)))).code())
+                .isEqualTo(ErrorCode.SENSITIVE_OUTPUT_NOT_MASKED);
+    }
+
+    /** The check runs after the flow rules: an oracle keeps its own refusal code. */
+    @Test
+    void anOracleKeepsItsCodeWhenItsOutputIsNotMaskedEither() {
+        QueryPlan plan = new QueryPlan("s", "SELECT", "SELECT", List.of(), Set.of(TableRef.of("users")),
+                Set.of(ColumnUse.direct(ColumnRef.of("users", "password"), UsePosition.FILTER),
+                        ColumnUse.direct(ColumnRef.of("users", "password"), UsePosition.OUTPUT)),
+                Set.of(), List.of(OutputColumn.traced("password", Set.of(ColumnRef.of("users", "password")))), List.of(), Limits.defaults());
+        assertThat(refused(plan).code()).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+    }
+
+    @Test
+    void aPlanCarriesItsMaskedOutputsThroughParameterBinding() {
+        OutputColumn a = OutputColumn.traced("a", Set.of());
+        QueryPlan plan = new QueryPlan("s", "SELECT ?", "SELECT ?", java.util.Arrays.asList((Object) null), Set.of(), Set.of(),
+                Set.of(), List.of(a, a), List.of(), Limits.defaults(), Set.of(1));
+        assertThat(plan.withParameters(List.of(7)).maskedOutputs()).containsExactly(1);
+        assertThat(plan.masks(1)).isTrue();
+        assertThat(plan.masks(0)).isFalse();
+        // the ten-argument constructor masks nothing
+        assertThat(new QueryPlan("s", "SELECT", "SELECT", List.of(), Set.of(), Set.of(), Set.of(), List.of(a), List.of(),
+                Limits.defaults()).maskedOutputs()).isEmpty();
+        assertThat(catchThrowable(() -> new QueryPlan("s", "SELECT", "SELECT", List.of(), Set.of(), Set.of(), Set.of(), List.of(a),
+                List.of(), Limits.defaults(), Set.of(1)))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(catchThrowable(() -> new QueryPlan("s", "SELECT", "SELECT", List.of(), Set.of(), Set.of(), Set.of(), List.of(a),
+                List.of(), Limits.defaults(), Set.of(-1)))).isInstanceOf(IllegalArgumentException.class);
+    }
 }

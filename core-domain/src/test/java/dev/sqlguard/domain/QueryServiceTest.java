@@ -119,6 +119,33 @@ class QueryServiceTest {
         assertThat(events).singleElement().satisfies(e -> assertThat(e.code()).contains(ErrorCode.STATEMENT_NOT_ALLOWED));
     }
 
+    /**
+     * A validator that lets a sensitive output reach the engine unmasked (its value would cross the wire
+     * and be redacted only here) is refused before any database call; the same plan with the output
+     * masked in its executable SQL runs, and the answer reads [REDACTED] as before.
+     */
+    @Test
+    void aSensitiveOutputTheEngineWouldSendIsRefusedBeforeAnyDatabaseCall() {
+        List<OutputColumn> outputs = List.of(OutputColumn.traced("id", Set.of(ColumnRef.of("t", "id"))),
+                OutputColumn.traced("x", Set.of(ColumnRef.of("t", "password"))));
+        StatementValidator careless = request -> new QueryPlan("s", request.sql(), "EXEC " + request.sql(), List.of(), Set.of(),
+                Set.of(), Set.of(), outputs, List.of(), Limits.defaults());
+        ToolResult r = service.query(new SourceBinding("s", GuardrailPolicy.defaults(), careless, execution),
+                QueryRequest.of("s", "SELECT id, password AS x"));
+        assertThat(r.status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.SENSITIVE_OUTPUT_NOT_MASKED);
+        assertThat(executions).isZero();
+        assertThat(records).isEmpty();
+
+        StatementValidator masking = request -> new QueryPlan("s", request.sql(), "EXEC MASKED " + request.sql(), List.of(), Set.of(),
+                Set.of(), Set.of(), outputs, List.of(), Limits.defaults(), Set.of(1));
+        ExecutionPort engine = plan -> ListCursor.of(List.of("id", "x"), new Object[] {1L, null});
+        ToolResult ok = service.query(new SourceBinding("s", GuardrailPolicy.defaults(), masking, engine),
+                QueryRequest.of("s", "SELECT id, password AS x"));
+        assertThat(ok.status()).isEqualTo(ToolStatus.OK);
+        assertThat(ok.rows()).containsExactly(List.of(1L, ResultProjector.REDACTED));
+    }
+
     @Test
     void aValidatorBugFailsClosedWithoutLeakingItsMessage() {
         ToolResult r = service.query(source, QueryRequest.of("s", "BUG"));

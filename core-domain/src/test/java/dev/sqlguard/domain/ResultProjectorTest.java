@@ -84,6 +84,19 @@ class ResultProjectorTest {
                 List.of(ResultProjector.REDACTED, ResultProjector.REDACTED, "also", ResultProjector.REDACTED));
     }
 
+    /**
+     * A masked output arrives as the engine's constant (NULL) and still reads [REDACTED], whatever its
+     * name and lineage: the answer is the same as when the JVM redacted the value itself.
+     */
+    @Test
+    void aMaskedOutputReadsRedactedWhateverTheEngineSent() {
+        ListCursor cursor = ListCursor.of(List.of("id", "x"), new Object[] {1L, null}, new Object[] {2L, "anything"});
+        QueryPlan masked = new QueryPlan("s", "SELECT", "SELECT", List.of(), Set.of(), Set.of(), Set.of(),
+                List.of(col("id", "users", "id"), col("x", "users", "name")), List.of(), Limits.defaults(), Set.of(1));
+        Projection p = new ResultProjector(GuardrailPolicy.defaults()).project(cursor, masked, FAR);
+        assertThat(p.rows()).containsExactly(List.of(1L, ResultProjector.REDACTED), List.of(2L, ResultProjector.REDACTED));
+    }
+
     @Test
     void redactsEverythingWhenThePlanDoesNotDescribeTheColumns() {
         ListCursor cursor = ListCursor.of(List.of("a", "b"), new Object[] {"1", "2"});

@@ -26,11 +26,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.ResultProjector;
 import dev.sqlguard.domain.SensitiveNames;
 import dev.sqlguard.domain.TableAllowlist;
@@ -40,6 +43,7 @@ import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditEvent;
 import dev.sqlguard.domain.port.AuditSink;
 import dev.sqlguard.domain.port.LifecycleRecord;
+import dev.sqlguard.domain.port.ResultCursor;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.EngineDialect;
@@ -592,6 +596,84 @@ public abstract class EngineContractSuite {
         Engine engine = engine(contractPolicy().withRedact(Set.of("name")));
         ToolResult redacted = run(engine, "SELECT name AS who FROM users ORDER BY id");
         assertThat(redacted.rows()).allSatisfy(row -> assertThat(row).containsOnly(ResultProjector.REDACTED));
+    }
+
+    // ---------------------------------------------------------------- sensitive values stay in the engine
+
+    /**
+     * Every output that must be redacted is replaced by a constant in the SQL the engine runs, so its
+     * bytes never reach the JVM: read straight from the engine's cursor (before the projector), the
+     * masked outputs are NULL in every row while the others carry their values, under the labels the
+     * caller always saw. The domain refuses the same plan without its masks, and the answer reads as
+     * before. A query without a sensitive output masks nothing.
+     */
+    @Test
+    void aSensitiveOutputIsMaskedInsideTheEngine() {
+        Engine engine = engine(contractPolicy());
+        String sql = "SELECT id, password, upper(api_key) AS k, name FROM users ORDER BY id";
+        QueryPlan plan = engine.binding().validator().validate(new QueryRequest("contract", sql, List.of(), "mask-1"));
+        assertThat(plan.maskedOutputs()).as(plan.executableSql()).containsExactly(1, 2);
+        engine.binding().policy().authorize(plan);
+        List<List<Object>> raw = new ArrayList<>();
+        try (ResultCursor cursor = engine.binding().execution().execute(plan)) {
+            assertThat(cursor.columns()).extracting(ResultColumn::name)
+                    .usingElementComparator(String.CASE_INSENSITIVE_ORDER).containsExactly("id", "password", "k", "name");
+            while (cursor.next()) {
+                raw.add(Arrays.asList(cursor.get(0), cursor.get(1), cursor.get(2), cursor.get(3)));
+            }
+        }
+        assertThat(raw).hasSize(3);
+        for (int i = 0; i < raw.size(); i++) {
+            assertThat(decimal(raw.get(i).get(0))).isEqualByComparingTo(BigDecimal.valueOf(i + 1));
+            assertThat(raw.get(i).get(1)).as("the password as the engine returned it").isNull();
+            assertThat(raw.get(i).get(2)).as("upper(api_key) as the engine returned it").isNull();
+            assertThat(raw.get(i).get(3)).isEqualTo(ContractDataset.users().get(i).name());
+        }
+
+        QueryPlan unmasked = new QueryPlan(plan.sourceId(), plan.originalSql(), plan.executableSql(), plan.parameters(), plan.tables(),
+                plan.uses(), plan.functions(), plan.outputs(), plan.amplifications(), plan.limits());
+        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> engine.binding().policy().authorize(unmasked));
+        assertThat(refused).isInstanceOfSatisfying(GuardException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.SENSITIVE_OUTPUT_NOT_MASKED));
+
+        ToolResult answer = run(engine, sql);
+        assertThat(answer.status()).isEqualTo(ToolStatus.OK);
+        assertThat(answer.rows()).hasSize(3).allSatisfy(row -> {
+            assertThat(row.get(1)).isEqualTo(ResultProjector.REDACTED);
+            assertThat(row.get(2)).isEqualTo(ResultProjector.REDACTED);
+        });
+        assertThat(answer.rows().stream().map(r -> r.get(3)).toList()).containsExactly("alice", "bob", "carol");
+
+        QueryPlan honest = engine.binding().validator().validate(new QueryRequest("contract", "SELECT id, name FROM users ORDER BY id",
+                List.of(), "mask-2"));
+        assertThat(honest.maskedOutputs()).isEmpty();
+    }
+
+    /**
+     * The mask comes after the query's own grouping, ordering and set operations: the rows and their
+     * order are those the query gives without it. Where an engine lacks the construct, its refusal.
+     */
+    @Test
+    void maskingKeepsTheRowsAndTheOrderOfGroupsAndSetOperations() {
+        Engine engine = engine(contractPolicy());
+        ToolResult grouped = run(engine, "SELECT region, max(ssn) AS s, count(*) AS n FROM claims GROUP BY region ORDER BY region DESC");
+        if (!has(engine, EngineCapability.GROUP_BY)) {
+            assertThat(grouped.status()).isEqualTo(ToolStatus.REJECTED);
+        } else {
+            assertThat(grouped.status()).isEqualTo(ToolStatus.OK);
+            assertThat(grouped.rows().stream().map(r -> r.get(0)).toList()).containsExactly("west", "south", "north", "east");
+            assertThat(grouped.rows()).allSatisfy(r -> assertThat(r.get(1)).isEqualTo(ResultProjector.REDACTED));
+            assertThat(grouped.rows().stream().map(r -> decimal(r.get(2)).intValueExact()).toList()).containsExactly(15, 15, 15, 15);
+        }
+        ToolResult union = run(engine, "SELECT name AS who, password AS p FROM users UNION ALL "
+                + "SELECT region, ssn FROM claims WHERE id <= 2 ORDER BY 1 DESC");
+        if (!has(engine, EngineCapability.SET_OPERATIONS)) {
+            assertThat(union.status()).isEqualTo(ToolStatus.REJECTED);
+        } else {
+            assertThat(union.status()).isEqualTo(ToolStatus.OK);
+            assertThat(union.rows().stream().map(r -> r.get(0)).toList()).containsExactly("south", "east", "carol", "bob", "alice");
+            assertThat(union.rows()).allSatisfy(r -> assertThat(r.get(1)).isEqualTo(ResultProjector.REDACTED));
+        }
     }
 
     // ---------------------------------------------------------------- errors and parameters

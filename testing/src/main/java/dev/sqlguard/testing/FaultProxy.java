@@ -22,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@link #unreachable(String, int)} makes a proxy whose port refuses connections until
  *       {@link #open()}, as a server that is down when the adapter starts.</li>
  * </ul>
+ * It also counts the bytes the server sent ({@link #bytesFromServer()}), to measure what crosses the
+ * wire.
  * Point the adapter's URL at {@code 127.0.0.1:}{@link #port()}. Thread-safe.
  */
 public final class FaultProxy implements AutoCloseable {
@@ -32,6 +34,7 @@ public final class FaultProxy implements AutoCloseable {
     private volatile Thread acceptor;
     private volatile boolean paused;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.LongAdder fromServer = new java.util.concurrent.atomic.LongAdder();
 
     private FaultProxy(InetSocketAddress target, boolean listening) throws IOException {
         this.target = target;
@@ -68,6 +71,14 @@ public final class FaultProxy implements AutoCloseable {
     /** The loopback port clients connect to. */
     public int port() {
         return port;
+    }
+
+    /**
+     * The bytes the server has sent through the proxy so far, over every connection. A byte is counted
+     * before it is forwarded, so once a client has read it, it is in the count.
+     */
+    public long bytesFromServer() {
+        return fromServer.sum();
     }
 
     /** Holds back every byte, in both directions, until {@link #resume()}. */
@@ -133,8 +144,8 @@ public final class FaultProxy implements AutoCloseable {
                         cut(server);
                         continue;
                     }
-                    pump(client, server);
-                    pump(server, client);
+                    pump(client, server, null);
+                    pump(server, client, fromServer);
                 } catch (IOException e) {
                     // the listener closed: an outage or close
                 }
@@ -145,13 +156,16 @@ public final class FaultProxy implements AutoCloseable {
         t.start();
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, java.util.concurrent.atomic.LongAdder counted) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[16 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
                     while (paused && !closed) {
                         Thread.sleep(5);
+                    }
+                    if (counted != null) {
+                        counted.add(n);
                     }
                     out.write(buffer, 0, n);
                     out.flush();

@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -30,7 +32,8 @@ import dev.sqlguard.domain.port.StatementValidator;
  * column's value is used and through which functions, each output's lineage, every amplifying call.
  * The plan is the reference: names the parse tree did not see DuckDB read (a bare table name is a
  * whole row, an alias shadows a column in ORDER BY) are refused, and the policy decides on the
- * plan's facts. Thread-safe; plans are reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}.
+ * plan's facts. Each output the policy redacts is masked in the wrapper ({@link #isMaskedWrapperAround}),
+ * so its values never leave DuckDB. Thread-safe; plans are reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}.
  */
 public final class DuckDbValidator implements StatementValidator {
     static final String RESULT_ALIAS = "sqlguard_result";
@@ -99,8 +102,9 @@ public final class DuckDbValidator implements StatementValidator {
         }
         List<String> names = new ArrayList<>();
         result.outputs().forEach(o -> names.add(o.name()));
+        JsonNode boundPlan = parser.plan(executable);
         PlanFacts facts = new BoundPlanReader(catalog, tableFunctions, result.inspection(), executable.length())
-                .read(parser.plan(executable), names);
+                .read(boundPlan, names);
         requireSameReads(result, facts);
         for (JsonNode inspected : inspectedQueries(inner.path("node"), new ArrayList<>())) {
             // DESCRIBE and SHOW of a query plan as constant rows computed from the query's types:
@@ -113,8 +117,125 @@ public final class DuckDbValidator implements StatementValidator {
         }
         List<Object> placeholders = new ArrayList<>(Collections.nCopies(result.parameterCount(), null));
         RecordedFacts recorded = facts.recorded();
+        // the facts are those of the checked query; the outputs that must not leave the engine are masked around it
+        // (by lineage and name, and by the label the caller sees, which DuckDB may have made unique)
+        Set<Integer> masked = new TreeSet<>(policy.outputsToMask(recorded.outputs()));
+        Optional<List<String>> labels = labels(boundPlan, recorded.outputs().size());
+        labels.ifPresent(all -> {
+            for (int i = 0; i < all.size(); i++) {
+                if (policy.isSensitive(all.get(i))) {
+                    masked.add(i);
+                }
+            }
+        });
+        if (!masked.isEmpty()) {
+            executable = masked(executable, wrapped, labels.orElseThrow(DuckDbValidator::cannotMask), masked);
+        }
         return new QueryPlan(sourceId, sql, executable, placeholders, recorded.tables(), recorded.uses(),
-                union(result.functions(), recorded.functions()), recorded.outputs(), recorded.amplifications(), policy.limits());
+                union(result.functions(), recorded.functions()), recorded.outputs(), recorded.amplifications(), policy.limits(), masked);
+    }
+
+    /**
+     * The labels the caller sees, as DuckDB binds them: the aliases of the row-bound wrapper's projection
+     * in the bound plan ({@code SELECT *} over the derived table gives each output its own name, two
+     * outputs named {@code a} coming back as {@code a} and {@code a_1}).
+     */
+    private static Optional<List<String>> labels(JsonNode boundPlan, int width) {
+        JsonNode limit = boundPlan.path("plans").path(0);
+        JsonNode projection = limit.path("children").path(0);
+        JsonNode expressions = projection.path("expressions");
+        if (!"LOGICAL_LIMIT".equals(limit.path("type").asText()) || limit.path("children").size() != 1
+                || !"LOGICAL_PROJECTION".equals(projection.path("type").asText()) || expressions.size() != width) {
+            return Optional.empty();
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode e : expressions) {
+            JsonNode alias = e.get("alias");
+            if (alias == null || !alias.isTextual() || alias.asText().isEmpty()) {
+                return Optional.empty();
+            }
+            out.add(alias.asText());
+        }
+        return Optional.of(out);
+    }
+
+    /** Where DuckDB's reading of the outputs cannot be masked exactly: the output is refused, never sent. */
+    private static GuardException cannotMask() {
+        return new GuardException(ErrorCode.SENSITIVE_OUTPUT_NOT_MASKED, "A sensitive output could not be masked inside the engine; "
+                + "give the outputs plain, distinct names, or leave the sensitive one out.");
+    }
+
+    /**
+     * The row-bound wrapper with each masked output replaced by a constant of its type under its own label:
+     * {@code SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result."label" END AS "label", ...) FROM (...)
+     * AS sqlguard_result LIMIT n}. The replacement comes after the query's own DISTINCT, grouping, ordering
+     * and set operations, one row out per row in, in order; DuckDB folds the never-true branch to a NULL of
+     * the column's type, so no byte of the value leaves the engine. The text is parsed again and runs only
+     * as exactly that masked wrapper around the checked tree ({@link #isMaskedWrapperAround}).
+     */
+    private String masked(String executable, JsonNode wrapped, List<String> labels, Set<Integer> masked) {
+        String prefix = "SELECT * FROM (";
+        if (!executable.startsWith(prefix)) {
+            throw new IllegalStateException("not the row-bound wrapper");
+        }
+        List<String> replaced = new ArrayList<>();
+        List<String> items = new ArrayList<>();
+        for (int i : masked) {
+            String label = DuckDbCatalog.quote(labels.get(i));
+            replaced.add(labels.get(i));
+            items.add("CASE WHEN 1 = 0 THEN " + RESULT_ALIAS + "." + label + " END AS " + label);
+        }
+        String text = "SELECT * REPLACE (" + String.join(", ", items) + ") FROM (" + executable.substring(prefix.length());
+        JsonNode parsed = parser.serialize(text);
+        if (parsed.path("error").asBoolean(true) || parsed.path("statements").size() != 1
+                || !isMaskedWrapperAround(parsed.path("statements").get(0), wrapped, replaced)) {
+            throw cannotMask();
+        }
+        return text;
+    }
+
+    /**
+     * Whether {@code statement} is exactly {@code wrapper} (a row-bound wrapper, as {@link #isWrapper}
+     * accepts it) with a star {@code REPLACE} list that masks the outputs labelled {@code labels}, in
+     * this order, each as {@code CASE WHEN 1 = 0 THEN sqlguard_result."label" END}, and nothing else.
+     */
+    static boolean isMaskedWrapperAround(JsonNode statement, JsonNode wrapper, List<String> labels) {
+        JsonNode star = statement.path("node").path("select_list").path(0);
+        JsonNode replace = star.path("replace_list");
+        if (!star.isObject() || !replace.isArray() || replace.size() != labels.size() || labels.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < labels.size(); i++) {
+            JsonNode entry = replace.get(i);
+            if (entry.size() != 2 || !labels.get(i).equals(entry.path("key").asText(null)) || !isMask(entry.path("value"), labels.get(i))) {
+                return false;
+            }
+        }
+        JsonNode unmasked = statement.deepCopy();
+        ((ObjectNode) unmasked.path("node").path("select_list").get(0)).putArray("replace_list");
+        return sameTree(unmasked, wrapper);
+    }
+
+    /** {@code CASE WHEN 1 = 0 THEN sqlguard_result."label" END}, as DuckDB parses it. */
+    private static boolean isMask(JsonNode value, String label) {
+        JsonNode checks = value.path("case_checks");
+        if (!"CASE".equals(value.path("class").asText()) || !value.path("alias").asText("x").isEmpty() || checks.size() != 1
+                || !"NULL_LITERAL".equals(value.path("else_expr").path("literal").path("kind").asText())
+                || !"CONSTANT".equals(value.path("else_expr").path("class").asText())) {
+            return false;
+        }
+        JsonNode when = checks.get(0).path("when_expr");
+        JsonNode then = checks.get(0).path("then_expr");
+        return "COMPARE_EQUAL".equals(when.path("type").asText()) && "COMPARISON".equals(when.path("class").asText())
+                && isInteger(when.path("left"), "1") && isInteger(when.path("right"), "0")
+                && "COLUMN_REF".equals(then.path("class").asText()) && then.path("alias").asText("x").isEmpty()
+                && then.path("column_names").size() == 2 && RESULT_ALIAS.equals(then.path("column_names").get(0).asText(null))
+                && label.equals(then.path("column_names").get(1).asText(null));
+    }
+
+    private static boolean isInteger(JsonNode constant, String text) {
+        return "CONSTANT".equals(constant.path("class").asText()) && constant.path("alias").asText("x").isEmpty()
+                && "INTEGER".equals(constant.path("literal").path("kind").asText()) && text.equals(constant.path("literal").path("text").asText());
     }
 
     /**

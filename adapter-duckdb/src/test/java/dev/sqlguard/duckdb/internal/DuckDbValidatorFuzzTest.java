@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -83,7 +84,8 @@ class DuckDbValidatorFuzzTest {
             assertThat(refused.code()).isNotNull();
             return;
         }
-        assertThat(plan.executableSql()).startsWith("SELECT * FROM (").contains(") AS sqlguard_result LIMIT ");
+        boolean masked = !plan.maskedOutputs().isEmpty();
+        assertThat(plan.executableSql()).startsWith(masked ? "SELECT * REPLACE (" : "SELECT * FROM (").contains(") AS sqlguard_result LIMIT ");
         serialize.setString(1, plan.executableSql());
         String json;
         try (ResultSet rs = serialize.executeQuery()) {
@@ -94,6 +96,16 @@ class DuckDbValidatorFuzzTest {
         assertThat(tree.path("error").asBoolean(true)).as("accepted text must parse: %s", sql).isFalse();
         assertThat(tree.path("statements").size()).as("exactly one statement: %s", sql).isEqualTo(1);
         JsonNode statement = tree.path("statements").get(0);
+        if (masked) {
+            // a plan that masks outputs runs the row bound with a REPLACE of exactly those outputs, and nothing else
+            List<String> labels = new java.util.ArrayList<>();
+            statement.path("node").path("select_list").get(0).path("replace_list").forEach(e -> labels.add(e.path("key").asText()));
+            assertThat(labels).as("masked outputs: %s", sql).hasSize(plan.maskedOutputs().size());
+            JsonNode wrapper = statement.deepCopy();
+            ((com.fasterxml.jackson.databind.node.ObjectNode) wrapper.path("node").path("select_list").get(0)).putArray("replace_list");
+            assertThat(DuckDbValidator.isMaskedWrapperAround(statement, wrapper, labels)).as("the masked row bound: %s", sql).isTrue();
+            statement = wrapper;
+        }
         JsonNode inner = statement.path("node").path("from_table").path("subquery").path("node");
         assertThat(DuckDbValidator.isWrapperAround(statement, inner, plan.limits().maxRows() + 1))
                 .as("the executed text is the row bound around one SELECT: %s", sql).isTrue();

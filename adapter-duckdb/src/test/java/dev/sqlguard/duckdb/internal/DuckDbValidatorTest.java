@@ -72,8 +72,29 @@ class DuckDbValidatorTest {
                 OutputColumn.traced("region", Set.of(col("claims", "region"))),
                 OutputColumn.traced("x", Set.of(col("users", "password"))),
                 OutputColumn.traced("seven", Set.of()));
-        assertThat(p.executableSql()).startsWith("SELECT * FROM (WITH t AS").endsWith(") AS sqlguard_result LIMIT 1001");
+        // x derives from the password: the wrapper replaces it by a constant of its type, under its label
+        assertThat(p.maskedOutputs()).containsExactly(1);
+        assertThat(p.executableSql()).startsWith("SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"x\" END AS \"x\") FROM (WITH t AS")
+                .endsWith(") AS sqlguard_result LIMIT 1001");
         assertThat(p.parameters()).isEmpty();
+    }
+
+    /**
+     * Masked outputs are replaced in the row-bound wrapper under the labels DuckDB gives them (two
+     * outputs named alike come back as {@code a} and {@code a_1}); a sensitive label is masked too, and a
+     * query without a sensitive output runs exactly as before.
+     */
+    @Test
+    void sensitiveOutputsAreReplacedInTheWrapperUnderDuckDbsLabels() {
+        QueryPlan dup = plan("SELECT u.name AS n, u.password AS n, u.id FROM users u ORDER BY u.id DESC");
+        assertThat(dup.maskedOutputs()).containsExactly(1);
+        assertThat(dup.executableSql()).isEqualTo("SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"n_1\" END AS \"n_1\") FROM "
+                + "(SELECT u.name AS n, u.password AS n, u.id FROM users u ORDER BY u.id DESC) AS sqlguard_result LIMIT 1001");
+        QueryPlan named = plan("SELECT name AS \"My \"\"Secret\"\"\", id FROM users");
+        assertThat(named.maskedOutputs()).containsExactly(0);
+        assertThat(named.executableSql()).startsWith("SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"My \"\"Secret\"\"\" END AS \"My \"\"Secret\"\"\") FROM (");
+        assertThat(plan("SELECT name, id FROM users ORDER BY id").executableSql())
+                .isEqualTo("SELECT * FROM (SELECT name, id FROM users ORDER BY id) AS sqlguard_result LIMIT 1001");
     }
 
     @Test
@@ -201,6 +222,41 @@ class DuckDbValidatorTest {
                     "SELECT * FROM (SELECT id FROM claims) AS other LIMIT 11",
                     "SELECT * FROM (SELECT id FROM claims) AS sqlguard_result LIMIT 11 OFFSET 1")) {
                 assertThat(DuckDbValidator.isWrapperAround(DuckDbValidator.single(parser.serialize(bad)), checked, 11)).as(bad).isFalse();
+            }
+        } finally {
+            parser.close();
+            instance.release();
+        }
+    }
+
+    /** The masked wrapper is accepted exactly: the checked wrapper with a REPLACE list of the masked labels, each a never-true CASE. */
+    @Test
+    void theMaskedWrapperCheckRejectsAnythingButTheMasksOfTheGivenLabels() {
+        DuckDbInstance instance = DuckDbInstance.acquire(engine.settings());
+        DuckDbParser parser = new DuckDbParser(instance);
+        try {
+            var wrapper = DuckDbValidator.single(parser.serialize("SELECT * FROM (SELECT id, password AS p FROM users) AS sqlguard_result LIMIT 11"));
+            String tail = " FROM (SELECT id, password AS p FROM users) AS sqlguard_result LIMIT 11";
+            var good = DuckDbValidator.single(parser.serialize("SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"p\" END AS \"p\")" + tail));
+            assertThat(DuckDbValidator.isMaskedWrapperAround(good, wrapper, List.of("p"))).isTrue();
+            assertThat(DuckDbValidator.isMaskedWrapperAround(good, wrapper, List.of("id"))).isFalse();
+            assertThat(DuckDbValidator.isMaskedWrapperAround(good, wrapper, List.of())).isFalse();
+            assertThat(DuckDbValidator.isMaskedWrapperAround(wrapper, wrapper, List.of("p"))).isFalse();
+            for (String bad : List.of(
+                    "SELECT * REPLACE (CASE WHEN 1 = 1 THEN sqlguard_result.\"p\" END AS \"p\")" + tail,
+                    "SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"id\" END AS \"p\")" + tail,
+                    "SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"p\" ELSE sqlguard_result.\"p\" END AS \"p\")" + tail,
+                    "SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"p\" WHEN 1 = 1 THEN 'x' END AS \"p\")" + tail,
+                    "SELECT * REPLACE (CASE WHEN 1 = 0 THEN upper(sqlguard_result.\"p\") END AS \"p\")" + tail,
+                    "SELECT * REPLACE (CASE WHEN 1 = 0 THEN other.\"p\" END AS \"p\")" + tail,
+                    "SELECT * REPLACE (sqlguard_result.\"p\" AS \"p\")" + tail,
+                    "SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"p\" END AS \"p\") FROM (SELECT id, name AS p FROM users) AS sqlguard_result LIMIT 11",
+                    "SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"p\" END AS \"p\")" + tail.replace("LIMIT 11", "LIMIT 12"),
+                    "SELECT * EXCLUDE (id) REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"p\" END AS \"p\")" + tail,
+                    "SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"p\" END AS \"p\"), 1 AS one" + tail,
+                    "SELECT * REPLACE (CASE WHEN 1 = 0 THEN sqlguard_result.\"p\" END AS \"p\")" + tail.replace(" LIMIT", " WHERE id > 0 LIMIT"))) {
+                assertThat(DuckDbValidator.isMaskedWrapperAround(DuckDbValidator.single(parser.serialize(bad)), wrapper, List.of("p")))
+                        .as(bad).isFalse();
             }
         } finally {
             parser.close();

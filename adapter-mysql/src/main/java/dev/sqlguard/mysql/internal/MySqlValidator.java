@@ -23,8 +23,9 @@ import net.sf.jsqlparser.statement.select.Select;
  * checks the one SELECT against the allowlists and renders the SQL the server will run. The plan
  * carries the facts the domain decides on (every column use with its position and steps, each
  * output's lineage, amplifying calls); sensitive-value flow is decided by
- * {@link GuardrailPolicy#authorize}, not here. Plans are reused by the engine's
- * {@link dev.sqlguard.domain.port.CachingValidator}. Thread-safe.
+ * {@link GuardrailPolicy#authorize}, not here. Each output the policy redacts is masked in the
+ * rendered SQL, so its values never leave the server ({@link QueryPlan#maskedOutputs()}). Plans are
+ * reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}. Thread-safe.
  */
 public final class MySqlValidator implements StatementValidator {
     /** The functions allowed when the policy names none: the whole curated catalogue. */
@@ -74,7 +75,7 @@ public final class MySqlValidator implements StatementValidator {
         OperatorCheck.check(select);
         SelectRenderer.Rendered r = new SelectRenderer(schema, policy, functions, hintMillis).render(select);
         return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
-                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits());
+                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked());
     }
 
     /** Parses on this thread: the fast grammar first, then the complex one, as parseStatements does. */

@@ -16,6 +16,7 @@ import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.OutputColumn;
+import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
@@ -73,10 +74,23 @@ final class SelectRenderer {
     /** Query blocks per statement at most. */
     private static final int MAX_BLOCKS = 64;
 
-    /** The rendering of one statement: its text and the facts the domain decides on. */
+    /**
+     * The rendering of one statement: its text and the facts the domain decides on.
+     *
+     * @param masked the 0-based positions of the outputs {@code sql} replaces by a constant inside the server
+     */
     record Rendered(String sql, List<OutputColumn> outputs, Set<TableRef> tables, Set<ColumnUse> uses,
-                    Set<String> functions, List<Amplification> amplifications, int parameterCount) {
+                    Set<String> functions, List<Amplification> amplifications, int parameterCount, Set<Integer> masked) {
     }
+
+    /** The common table expression under which {@link #render} masks sensitive outputs. */
+    static final String RESULT_NAME = "sqlguard_result";
+    /**
+     * Where the statement's first block takes the optimizer hint while it is rendered: the hint goes
+     * there, or to the masking query around the statement (MySQL reads the hint in the outermost query
+     * block only). NUL never appears in a name or literal sqlguard renders.
+     */
+    private static final String HINT_SLOT = "\u0000hint\u0000";
 
     /** A rendered query (block, set operation or CTE body): its text and its output columns. */
     record Query(String sql, List<String> labels, List<Value> values) {
@@ -111,9 +125,60 @@ final class SelectRenderer {
         for (int i = 0; i < q.labels().size(); i++) {
             facts.output(q.labels().get(i), q.values().get(i));
         }
-        ParameterMarkers.Bound bound = ParameterMarkers.bind(q.sql());
+        Set<Integer> masked = policy.outputsToMask(facts.outputs());
+        String hint = hintMillis.map(ms -> "/*+ MAX_EXECUTION_TIME(" + ms + ") */ ").orElse("");
+        String sql = masked.isEmpty() ? q.sql().replace(HINT_SLOT, hint)
+                : masked(q.sql().replace(HINT_SLOT, ""), hint, q.labels(), masked, (long) policy.limits().maxRows() + 1);
+        ParameterMarkers.Bound bound = ParameterMarkers.bind(sql);
         return new Rendered(bound.sql(), facts.outputs(), facts.tables(), facts.uses(), facts.functions(),
-                facts.amplifications(), bound.count());
+                facts.amplifications(), bound.count(), masked);
+    }
+
+    /**
+     * The statement under a query that masks the outputs at {@code masked}: {@code WITH `sqlguard_result`
+     * (`c1`, `c2`, ...) AS (statement) SELECT `sqlguard_result`.`c1` AS `label1`, CASE WHEN 1 = 0 THEN
+     * `sqlguard_result`.`c2` END AS `label2`, ... FROM `sqlguard_result` LIMIT n}. The statement keeps its
+     * own DISTINCT, grouping, ordering, set operations and row bound; the outer query returns its rows one
+     * for one, in order, each masked output a NULL of the output's own type under its own label, so that
+     * no byte of the value leaves the server. The column list names the statement's columns by position
+     * (MariaDB refuses two columns of one name in a derived table, and a WITH column list is what both
+     * MariaDB and MySQL 8 accept); the optimizer hint, when there is one, moves to the outer query.
+     */
+    private static String masked(String sql, String hint, List<String> labels, Set<Integer> masked, long cap) {
+        String table = MySqlQuoting.identifier(RESULT_NAME);
+        List<String> columns = new ArrayList<>();
+        List<String> items = new ArrayList<>();
+        for (int i = 0; i < labels.size(); i++) {
+            String column = MySqlQuoting.identifier("c" + (i + 1));
+            columns.add(column);
+            String value = table + "." + column;
+            items.add((masked.contains(i) ? "CASE WHEN 1 = 0 THEN " + value + " END" : value) + " AS " + MySqlQuoting.identifier(labels.get(i)));
+        }
+        return "WITH " + table + " (" + String.join(", ", columns) + ") AS (" + sql + ") SELECT " + hint + String.join(", ", items)
+                + " FROM " + table + " LIMIT " + cap;
+    }
+
+    /**
+     * The statement a plan runs under its masking query ({@link #masked}; without the optimizer hint,
+     * which the masking query carries), or the plan's text when it masks nothing: what the renderer made
+     * of the model's SQL.
+     *
+     * @throws IllegalArgumentException when the text is not the masking of the plan's outputs
+     */
+    static String unmasked(QueryPlan plan, Optional<Long> hintMillis) {
+        if (plan.maskedOutputs().isEmpty()) {
+            return plan.executableSql();
+        }
+        List<String> labels = plan.outputs().stream().map(OutputColumn::name).toList();
+        String hint = hintMillis.map(ms -> "/*+ MAX_EXECUTION_TIME(" + ms + ") */ ").orElse("");
+        String around = masked(HINT_SLOT, hint, labels, plan.maskedOutputs(), (long) plan.limits().maxRows() + 1);
+        String prefix = around.substring(0, around.indexOf(HINT_SLOT));
+        String suffix = around.substring(around.indexOf(HINT_SLOT) + HINT_SLOT.length());
+        String sql = plan.executableSql();
+        if (sql.length() <= prefix.length() + suffix.length() || !sql.startsWith(prefix) || !sql.endsWith(suffix)) {
+            throw new IllegalArgumentException("not a masked text of the plan's outputs");
+        }
+        return sql.substring(prefix.length(), sql.length() - suffix.length());
     }
 
     ExpressionRenderer expressions() {
@@ -409,8 +474,8 @@ final class SelectRenderer {
     private Query block(PlainSelect ps, Scope scope, boolean hint, boolean bound) {
         checkPlainSelectLevel(ps);
         StringBuilder sql = new StringBuilder("SELECT ");
-        if (hint) {
-            hintMillis.ifPresent(ms -> sql.append("/*+ MAX_EXECUTION_TIME(").append(ms).append(") */ "));
+        if (hint && hintMillis.isPresent()) {
+            sql.append(HINT_SLOT);
         }
         Distinct distinct = ps.getDistinct();
         if (distinct != null) {

@@ -88,7 +88,7 @@ class MySqlSqlConstructsTest {
     @Test
     void derivedTablesCarryLineageAndFlows() {
         QueryPlan p = authorized("SELECT x.p, x.n FROM (SELECT upper(password) AS p, name AS n FROM users) x WHERE x.n = 'a'");
-        assertThat(p.executableSql()).isEqualTo("SELECT `t1`.`p` AS `p`, `t1`.`n` AS `n` FROM (SELECT upper(`t2`.`password`) AS `p`,"
+        assertThat(SelectRenderer.unmasked(p, Optional.empty())).isEqualTo("SELECT `t1`.`p` AS `p`, `t1`.`n` AS `n` FROM (SELECT upper(`t2`.`password`) AS `p`,"
                 + " `t2`.`name` AS `n` FROM `guard`.`users` AS `t2`) AS `t1` WHERE (`t1`.`n` = 'a') LIMIT 101");
         assertThat(p.outputs().get(0).lineage()).containsExactly(PASSWORD);
         ColumnUse output = p.uses().stream().filter(u -> u.column().equals(PASSWORD) && u.position() == UsePosition.OUTPUT).findFirst().orElseThrow();
@@ -107,7 +107,7 @@ class MySqlSqlConstructsTest {
                 + " FROM `guard`.`claims` AS `t1` WHERE (`t1`.`amount` > 10)), `cte2` (`id`) AS (SELECT `t2`.`id` AS `id` FROM `cte1` AS `t2`)"
                 + " SELECT count(*) AS `n` FROM `cte2` AS `t3` LIMIT 101");
         QueryPlan r = authorized("WITH RECURSIVE seq (n, p) AS (SELECT 1, password FROM users WHERE id = 1 UNION ALL SELECT n + 1, p FROM seq WHERE n < 5) SELECT n, p FROM seq");
-        assertThat(r.executableSql()).startsWith("WITH RECURSIVE `cte1` (`n`, `p`) AS (");
+        assertThat(SelectRenderer.unmasked(r, Optional.empty())).startsWith("WITH RECURSIVE `cte1` (`n`, `p`) AS (");
         assertThat(r.outputs().get(1).lineage()).containsExactly(PASSWORD);
         // the recursive step's use of p reaches the CTE's column, and from there the filter
         assertThat(refusal("WITH RECURSIVE s (n, p) AS (SELECT 1, password FROM users UNION ALL SELECT n + 1, p FROM s WHERE p LIKE 'a%' AND n < 3) SELECT n FROM s").code())
@@ -119,7 +119,7 @@ class MySqlSqlConstructsTest {
     @Test
     void setOperationsCompareRowsExceptUnionAll() {
         QueryPlan all = plan("SELECT password FROM users UNION ALL SELECT name FROM users ORDER BY 1 LIMIT 5");
-        assertThat(all.executableSql()).isEqualTo("(SELECT `t1`.`password` AS `password` FROM `guard`.`users` AS `t1`) UNION ALL"
+        assertThat(SelectRenderer.unmasked(all, Optional.empty())).isEqualTo("(SELECT `t1`.`password` AS `password` FROM `guard`.`users` AS `t1`) UNION ALL"
                 + " (SELECT `t2`.`name` AS `name` FROM `guard`.`users` AS `t2`) ORDER BY 1 LIMIT 5");
         assertThat(all.outputs().get(0).lineage()).containsExactlyInAnyOrder(PASSWORD, new ColumnRef(USERS, "name"));
         assertThat(positions(all, PASSWORD)).contains(UsePosition.ORDERING).doesNotContain(UsePosition.SET_COMPARISON);
@@ -283,6 +283,41 @@ class MySqlSqlConstructsTest {
         assertThat(ChainedComparisons.parenthesise("SELECT 'a = b = c' AS s")).isEqualTo("SELECT 'a = b = c' AS s");
     }
 
+    /**
+     * A sensitive output is masked by a query around the statement, after its own ordering and row bound:
+     * a WITH column list names the statement's columns by position (two outputs may share a label, which a
+     * derived table would refuse), each masked output is a NULL of its own type under its own label, and the
+     * optimizer hint moves to the outer query block, the only one MySQL reads it in. A statement without a
+     * sensitive output is rendered as before.
+     */
+    @Test
+    void aSensitiveOutputIsMaskedByAQueryAroundTheStatement() {
+        QueryPlan p = authorized("SELECT id, password FROM users ORDER BY id DESC");
+        assertThat(p.maskedOutputs()).containsExactly(1);
+        assertThat(p.executableSql()).isEqualTo("WITH `sqlguard_result` (`c1`, `c2`) AS (SELECT `t1`.`id` AS `id`, `t1`.`password` AS `password`"
+                + " FROM `guard`.`users` AS `t1` ORDER BY `t1`.`id` DESC LIMIT 101) SELECT `sqlguard_result`.`c1` AS `id`,"
+                + " CASE WHEN 1 = 0 THEN `sqlguard_result`.`c2` END AS `password` FROM `sqlguard_result` LIMIT 101");
+        QueryPlan same = authorized("SELECT u.name, v.password AS name FROM users u JOIN users v ON u.id = v.id");
+        assertThat(same.maskedOutputs()).containsExactly(1);
+        assertThat(same.executableSql()).startsWith("WITH `sqlguard_result` (`c1`, `c2`) AS (SELECT `t1`.`name` AS `name`, `t2`.`password` AS `name`")
+                .endsWith(") SELECT `sqlguard_result`.`c1` AS `name`, CASE WHEN 1 = 0 THEN `sqlguard_result`.`c2` END AS `name` FROM `sqlguard_result` LIMIT 101");
+        QueryPlan withCte = authorized("WITH x AS (SELECT id, api_key FROM users) SELECT api_key, id FROM x");
+        assertThat(withCte.maskedOutputs()).containsExactly(0);
+        assertThat(withCte.executableSql()).startsWith("WITH `sqlguard_result` (`c1`, `c2`) AS (WITH `cte1` (`id`, `api_key`) AS (");
+        // the parameters keep their order: none is added
+        QueryPlan bound = authorized("SELECT password, id FROM users WHERE id = ? AND name <> ?", 1, "x");
+        assertThat(bound.parameters()).containsExactly(1L, "x");
+        assertThat(bound.executableSql().chars().filter(c -> c == '?').count()).isEqualTo(2);
+
+        MySqlValidator mysql8 = new MySqlValidator("src", TestSchemas.snapshot(), TestSchemas.policy(), Optional.of(5000L));
+        String hinted = mysql8.validate(QueryRequest.of("src", "SELECT id, password FROM users UNION ALL SELECT id, name FROM users")).executableSql();
+        assertThat(hinted).startsWith("WITH `sqlguard_result` (`c1`, `c2`) AS ((SELECT `t1`.`id`")
+                .contains(") SELECT /*+ MAX_EXECUTION_TIME(5000) */ `sqlguard_result`.`c1` AS `id`, CASE WHEN 1 = 0 THEN");
+        assertThat(hinted.split("MAX_EXECUTION_TIME", -1)).hasSize(2);
+        assertThat(mysql8.validate(QueryRequest.of("src", "SELECT id, name FROM users")).executableSql())
+                .isEqualTo("SELECT /*+ MAX_EXECUTION_TIME(5000) */ `t1`.`id` AS `id`, `t1`.`name` AS `name` FROM `guard`.`users` AS `t1` LIMIT 101");
+    }
+
     @Test
     void theMySqlTimeHintAppearsOnceAfterTheStatementsFirstSelect() {
         MySqlValidator mysql8 = new MySqlValidator("src", TestSchemas.snapshot(), TestSchemas.policy(), Optional.of(5000L));
@@ -363,7 +398,7 @@ class MySqlSqlConstructsTest {
     @Test
     void convertUsingIsRenderedAndConvertWithATypeBecomesACast() {
         QueryPlan p = authorized("SELECT CONVERT(name USING utf8mb4) AS n, CONVERT(password USING latin1) AS p FROM users");
-        assertThat(p.executableSql()).startsWith("SELECT CONVERT(`t1`.`name` USING utf8mb4) AS `n`, CONVERT(`t1`.`password` USING latin1) AS `p`");
+        assertThat(SelectRenderer.unmasked(p, Optional.empty())).startsWith("SELECT CONVERT(`t1`.`name` USING utf8mb4) AS `n`, CONVERT(`t1`.`password` USING latin1) AS `p`");
         assertThat(p.outputs().get(1).lineage()).containsExactly(PASSWORD);
         // JSqlParser reads CONVERT(a, CHAR(10)) as SQL Server's CONVERT(type, value); the server reads CAST(a AS CHAR(10))
         assertThat(authorized("SELECT CONVERT(name, CHAR(10)) AS n FROM users").executableSql())
@@ -431,7 +466,7 @@ class MySqlSqlConstructsTest {
                 .isEqualTo("SELECT `t2`.`id` AS `id` FROM `guard`.`regions` AS `t1`, `guard`.`users` AS `t2` INNER JOIN `guard`.`claims` AS `t3`"
                         + " ON (`t2`.`id` = `t3`.`id`) LIMIT 101");
         // a chain: the second USING's left side is the merged column
-        assertThat(plan("SELECT * FROM users u JOIN claims c USING (id) JOIN (SELECT id, name AS n FROM users) x USING (id)").executableSql())
+        assertThat(SelectRenderer.unmasked(plan("SELECT * FROM users u JOIN claims c USING (id) JOIN (SELECT id, name AS n FROM users) x USING (id)"), Optional.empty()))
                 .contains("ON (`t1`.`id` = `t2`.`id`)").contains("ON (`t1`.`id` = `t3`.`id`)").startsWith("SELECT `t1`.`id` AS `id`, `t1`.`name` AS `name`");
         // after the merge an unqualified name is no longer ambiguous, but is next to another table's column of the same name
         assertThat(refusal("SELECT id FROM users JOIN claims USING (id), (SELECT 1 AS id) x").code()).isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
@@ -443,9 +478,9 @@ class MySqlSqlConstructsTest {
     void naturalJoinsJoinOnEveryCommonColumnAndNeverOnAHiddenOne() {
         assertThat(plan("SELECT * FROM claims NATURAL JOIN regions").executableSql())
                 .contains("INNER JOIN `guard`.`regions` AS `t2` ON (`t1`.`region` = `t2`.`region`)");
-        assertThat(plan("SELECT * FROM users NATURAL LEFT JOIN (SELECT id, name, 1 AS k FROM users) x").executableSql())
+        assertThat(SelectRenderer.unmasked(plan("SELECT * FROM users NATURAL LEFT JOIN (SELECT id, name, 1 AS k FROM users) x"), Optional.empty()))
                 .contains("LEFT JOIN (SELECT").contains("ON ((`t1`.`id` = `t2`.`id`) AND (`t1`.`name` = `t2`.`name`))");
-        assertThat(plan("SELECT * FROM regions NATURAL RIGHT JOIN users").executableSql())
+        assertThat(SelectRenderer.unmasked(plan("SELECT * FROM regions NATURAL RIGHT JOIN users"), Optional.empty()))
                 .startsWith("SELECT `t2`.`id` AS `id`,").contains("RIGHT JOIN `guard`.`users` AS `t2` ON TRUE");
         // claims.ssn is not allowlisted: a NATURAL join on it is refused without naming it; USING (ssn) is an unknown column
         GuardException hidden = refusal("SELECT * FROM (SELECT id AS ssn FROM users) x NATURAL JOIN claims");

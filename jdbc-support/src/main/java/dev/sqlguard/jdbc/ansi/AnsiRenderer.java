@@ -144,10 +144,14 @@ public final class AnsiRenderer {
      * @param functions the functions called
      * @param amplifications the amplifying calls, the largest per function and kind
      * @param parameterCount how many parameters the text takes
+     * @param masked the 0-based positions of the outputs {@code sql} replaces by a constant inside the engine
      */
     public record Rendered(String sql, List<OutputColumn> outputs, Set<TableRef> tables, Set<ColumnUse> uses, Set<String> functions,
-                    List<Amplification> amplifications, int parameterCount) {
+                    List<Amplification> amplifications, int parameterCount, Set<Integer> masked) {
     }
+
+    /** The derived table under which {@link #render} masks sensitive outputs. */
+    static final String RESULT_ALIAS = "sqlguard_result";
 
     /** One output column of a query: its label and the flows into it. */
     private record Out(String label, List<Flow> flows) {
@@ -325,7 +329,7 @@ public final class AnsiRenderer {
         }
         Rendered r = render(select);
         QueryPlan plan = new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
-                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits());
+                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked());
         policy.authorize(plan);
         return plan;
     }
@@ -341,7 +345,13 @@ public final class AnsiRenderer {
         return OneStatement.parse(sql, "The SQL could not be parsed as a " + dialect.lexicon().engine() + " SELECT.");
     }
 
-    /** Checks and renders one SELECT; the facts are those of this statement only (one call per instance). */
+    /**
+     * Checks and renders one SELECT; the facts are those of this statement only (one call per instance).
+     * Each output the policy redacts ({@link GuardrailPolicy#outputsToMask}) is masked in the text: the
+     * query runs as rendered, under an outer projection that replaces such an output by a constant of its
+     * type and label ({@link #masked}), so that no byte of its values leaves the engine. A query without
+     * one is rendered exactly as before.
+     */
     public Rendered render(Select select) {
         Query q = query(select, null, true);
         List<OutputColumn> outputs = new ArrayList<>();
@@ -349,8 +359,57 @@ public final class AnsiRenderer {
             use(out.flows(), UsePosition.OUTPUT);
             outputs.add(OutputColumn.traced(out.label(), Flows.lineage(out.flows())));
         }
-        String sql = bindMarkers(q.sql());
-        return new Rendered(sql, outputs, tables, uses, functions, amplifications.list(), parameterIndices.size());
+        Set<Integer> masked = policy.outputsToMask(outputs);
+        String sql = masked(naming, bindMarkers(q.sql()), outputs, masked);
+        return new Rendered(sql, outputs, tables, uses, functions, amplifications.list(), parameterIndices.size(), masked);
+    }
+
+    /**
+     * {@code sql} itself when nothing is masked; else {@code SELECT "sqlguard_result"."c1" AS "label1",
+     * CASE WHEN 1 = 0 THEN "sqlguard_result"."c2" END AS "label2", ... FROM (sql) AS "sqlguard_result"
+     * ("c1", "c2", ...)}: after the query's own DISTINCT, grouping, ordering, set operations and row
+     * bound, one row out per row in, in the same order, each masked output a NULL of its own type (the
+     * engine folds the never-true branch to a constant, so the value is never sent) under its own label.
+     * The derived column list names the columns by position, so outputs with the same label stay apart.
+     */
+    private static String masked(AnsiNames naming, String sql, List<OutputColumn> outputs, Set<Integer> masked) {
+        if (masked.isEmpty()) {
+            return sql;
+        }
+        String table = naming.identifier(RESULT_ALIAS);
+        List<String> items = new ArrayList<>();
+        List<String> columns = new ArrayList<>();
+        for (int i = 0; i < outputs.size(); i++) {
+            String column = naming.identifier("c" + (i + 1));
+            columns.add(column);
+            String value = table + "." + column;
+            items.add((masked.contains(i) ? "CASE WHEN 1 = 0 THEN " + value + " END" : value)
+                    + " AS " + naming.identifier(outputs.get(i).name()));
+        }
+        return "SELECT " + String.join(", ", items) + " FROM (" + sql + ") AS " + table + " (" + String.join(", ", columns) + ")";
+    }
+
+    /**
+     * The statement a plan of this renderer runs under its masking projection: its executable text
+     * without the projection ({@link #masked}), the text itself when the plan masks nothing. That
+     * statement is what the renderer reads back as itself (its fixpoint): the projection adds no name,
+     * function or clause of the model's.
+     *
+     * @throws IllegalArgumentException when the text is not this renderer's masking of the plan's outputs
+     */
+    public static String unmasked(AnsiDialect dialect, QueryPlan plan) {
+        if (plan.maskedOutputs().isEmpty()) {
+            return plan.executableSql();
+        }
+        String hole = String.valueOf(MARK);
+        String around = masked(dialect.lexicon().names(), hole, plan.outputs(), plan.maskedOutputs());
+        String prefix = around.substring(0, around.indexOf(MARK));
+        String suffix = around.substring(around.indexOf(MARK) + 1);
+        String sql = plan.executableSql();
+        if (sql.length() <= prefix.length() + suffix.length() || !sql.startsWith(prefix) || !sql.endsWith(suffix)) {
+            throw new IllegalArgumentException("not a masked text of the plan's outputs");
+        }
+        return sql.substring(prefix.length(), sql.length() - suffix.length());
     }
 
     // ------------------------------------------------------------------ queries

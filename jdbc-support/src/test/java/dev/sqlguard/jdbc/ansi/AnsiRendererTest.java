@@ -34,6 +34,37 @@ class AnsiRendererTest {
         assertThat(plan("SELECT id FROM claims").executableSql()).endsWith(" LIMIT " + (Limits.defaults().maxRows() + 1));
     }
 
+    /**
+     * An output the policy redacts (here by the policy's {@code redact} list, and by a sensitive label)
+     * is masked by an outer projection over the statement as rendered, with a derived column list (so
+     * two outputs may share a label) and each output's own label; the statement keeps its ordering and
+     * bound. {@code unmasked} gives the statement back, and refuses a text that is not the masking.
+     */
+    @Test
+    void masksTheOutputsThePolicyRedactsOutsideTheStatement() {
+        AnsiRenderer redacting = new AnsiRenderer(new MinimalDialect(), MinimalDialect.SCHEMA,
+                MinimalDialect.POLICY.withRedact(java.util.Set.of("region")), MinimalDialect.POLICY.functions());
+        QueryPlan p = redacting.plan("s", "SELECT id AS i, region AS r, region AS i FROM claims ORDER BY 1 DESC");
+        assertThat(p.maskedOutputs()).containsExactly(1, 2);
+        String statement = "SELECT \"t1\".\"id\" AS \"i\", \"t1\".\"region\" AS \"r\", \"t1\".\"region\" AS \"i\""
+                + " FROM \"s\".\"claims\" AS \"t1\" ORDER BY 1 DESC LIMIT 1001";
+        assertThat(p.executableSql()).isEqualTo("SELECT \"sqlguard_result\".\"c1\" AS \"i\","
+                + " CASE WHEN 1 = 0 THEN \"sqlguard_result\".\"c2\" END AS \"r\","
+                + " CASE WHEN 1 = 0 THEN \"sqlguard_result\".\"c3\" END AS \"i\" FROM (" + statement
+                + ") AS \"sqlguard_result\" (\"c1\", \"c2\", \"c3\")");
+        assertThat(AnsiRenderer.unmasked(new MinimalDialect(), p)).isEqualTo(statement);
+        QueryPlan label = plan("SELECT id AS secret_id, region AS r FROM claims");
+        assertThat(label.maskedOutputs()).containsExactly(0);
+        assertThat(AnsiRenderer.unmasked(new MinimalDialect(), label)).isEqualTo(
+                "SELECT \"t1\".\"id\" AS \"secret_id\", \"t1\".\"region\" AS \"r\" FROM \"s\".\"claims\" AS \"t1\" LIMIT 1001");
+        QueryPlan honest = plan("SELECT id, region FROM claims");
+        assertThat(honest.maskedOutputs()).isEmpty();
+        assertThat(AnsiRenderer.unmasked(new MinimalDialect(), honest)).isEqualTo(honest.executableSql());
+        QueryPlan forged = new QueryPlan("s", "x", "SELECT 1", List.of(), java.util.Set.of(), java.util.Set.of(), java.util.Set.of(),
+                label.outputs(), List.of(), Limits.defaults(), java.util.Set.of(0));
+        assertThatThrownBy(() -> AnsiRenderer.unmasked(new MinimalDialect(), forged)).isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void capsAGroupedAggregateUnlessTheDialectLeavesItOff() {
         String grouped = "SELECT region, count(*) AS n FROM claims GROUP BY region";

@@ -49,7 +49,9 @@ import dev.sqlguard.testing.ListCursor;
  * use of a base column goes into the plan with its position ({@code OUTPUT}, {@code FILTER},
  * {@code ORDERING}) and the function it passes through with that function's {@link CostClass}, and
  * {@link GuardrailPolicy#authorize} refuses, the same way as for every engine, a sensitive column
- * that filters or orders rows or passes through a partial function.
+ * that filters or orders rows or passes through a partial function. Like every engine, it keeps the
+ * values of each output that must be redacted inside itself: its executable text projects a constant
+ * in their place, and its execution returns that constant (NULL).
  */
 public final class InMemoryEngine extends ComposedEngine {
     private static final Pattern SELECT = Pattern.compile(
@@ -87,7 +89,9 @@ public final class InMemoryEngine extends ComposedEngine {
     record Condition(String column, String op, String literal, int parameter) {
     }
 
-    record Compiled(InMemoryTable table, List<Item> items, List<Condition> conditions, String order, boolean runaway) {
+    /** @param masked the output positions the engine replaces by a constant (NULL) before they leave it */
+    record Compiled(InMemoryTable table, List<Item> items, List<Condition> conditions, String order, boolean runaway,
+                    Set<Integer> masked) {
     }
 
     private static List<String> splitTopLevel(String text) {
@@ -146,7 +150,7 @@ public final class InMemoryEngine extends ComposedEngine {
                 row.add(aggregate(item, rows));
             }
             out.add(row);
-            return out;
+            return masked(out, c.masked());
         }
         for (Map<String, Object> r : rows) {
             List<Object> row = new ArrayList<>();
@@ -155,7 +159,40 @@ public final class InMemoryEngine extends ComposedEngine {
             }
             out.add(row);
         }
+        return masked(out, c.masked());
+    }
+
+    /** The outer projection of a masked plan: each masked output is the constant NULL, after the rows are chosen. */
+    private static List<List<Object>> masked(List<List<Object>> rows, Set<Integer> masked) {
+        if (masked.isEmpty()) {
+            return rows;
+        }
+        List<List<Object>> out = new ArrayList<>();
+        for (List<Object> row : rows) {
+            List<Object> copy = new ArrayList<>(row);
+            masked.forEach(i -> copy.set(i, null));
+            out.add(copy);
+        }
         return out;
+    }
+
+    /**
+     * The text the engine runs: the query as written when no output must be redacted, else the query
+     * under an outer projection that replaces each such output by a constant of its type and name
+     * ({@code CASE WHEN 1 = 0 THEN cN END}), as the shipped engines render it.
+     */
+    private static String executable(String sql, List<Item> items, Set<Integer> masked) {
+        if (masked.isEmpty()) {
+            return sql;
+        }
+        List<String> projected = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            String column = "c" + (i + 1);
+            names.add(column);
+            projected.add((masked.contains(i) ? "CASE WHEN 1 = 0 THEN " + column + " END" : column) + " AS " + items.get(i).label());
+        }
+        return "SELECT " + String.join(", ", projected) + " FROM (" + sql + ") AS sqlguard_result (" + String.join(", ", names) + ")";
     }
 
     @SuppressWarnings("unchecked")
@@ -372,9 +409,11 @@ public final class InMemoryEngine extends ComposedEngine {
             for (int i = 0; i < parameters; i++) {
                 template.add(null);
             }
-            String executable = sql;
-            QueryPlan plan = new QueryPlan(sourceId, request.sql(), executable, template, Set.of(table), uses, functions, outputs, List.of(), policy.limits());
-            Compiled compiled = new Compiled(data, items, conditions, order, runaway.test(sql));
+            Set<Integer> masked = policy.outputsToMask(outputs);
+            String executable = executable(sql, items, masked);
+            QueryPlan plan = new QueryPlan(sourceId, request.sql(), executable, template, Set.of(table), uses, functions, outputs, List.of(),
+                    policy.limits(), masked);
+            Compiled compiled = new Compiled(data, items, conditions, order, runaway.test(sql), masked);
             compiledPlans.put(executable, compiled);
             return plan.withParameters(request.params());
         }

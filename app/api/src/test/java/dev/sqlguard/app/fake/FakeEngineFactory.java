@@ -159,9 +159,26 @@ public class FakeEngineFactory implements EngineFactory {
                     : List.of(OutputColumn.traced("n", Set.of(ColumnRef.of("t", "n"))),
                             OutputColumn.traced("amount", Set.of(ColumnRef.of("t", "amount"))),
                             OutputColumn.traced("label", Set.of(ColumnRef.of("t", "label"))));
-            // the fake's data is no table a policy governs: it reports no table or column read, only lineage
-            return new QueryPlan(sourceId, request.sql(), sql + " /* checked */", request.params(), Set.of(),
-                    Set.of(), Set.of(), outputs, List.of(), policy.limits());
+            // the fake's data is no table a policy governs: it reports no table or column read, only lineage;
+            // like every engine, it keeps the outputs the policy redacts inside itself (see execute)
+            Set<Integer> masked = policy.outputsToMask(outputs);
+            String executable = masked.isEmpty() ? sql + " /* checked */" : sql + " /* checked, masked " + masked + " */";
+            return new QueryPlan(sourceId, request.sql(), executable, request.params(), Set.of(),
+                    Set.of(), Set.of(), outputs, List.of(), policy.limits(), masked);
+        }
+
+        /** The rows with each masked output replaced by the constant NULL, as a real engine's outer projection returns them. */
+        private static List<List<Object>> masked(QueryPlan plan, List<List<Object>> rows) {
+            if (plan.maskedOutputs().isEmpty()) {
+                return rows;
+            }
+            List<List<Object>> out = new ArrayList<>();
+            for (List<Object> row : rows) {
+                List<Object> copy = new ArrayList<>(row);
+                plan.maskedOutputs().forEach(i -> copy.set(i, null));
+                out.add(copy);
+            }
+            return out;
         }
 
         private static List<OutputColumn> paramOutputs(int n) {
@@ -186,7 +203,7 @@ public class FakeEngineFactory implements EngineFactory {
                 for (int i = 1; i <= plan.parameters().size(); i++) {
                     columns.add(new ResultColumn("p" + i, "ANY"));
                 }
-                return new ListCursor(columns, List.of(plan.parameters()));
+                return new ListCursor(columns, masked(plan, List.of(plan.parameters())));
             }
             List<List<Object>> data = new ArrayList<>();
             int count = lower.contains("empty") ? 0 : rows;
@@ -194,7 +211,7 @@ public class FakeEngineFactory implements EngineFactory {
                 data.add(List.of((long) i, BIG.add(BigDecimal.valueOf(i)), "row-" + i));
             }
             return new ListCursor(List.of(new ResultColumn("n", "BIGINT"), new ResultColumn("amount", "DECIMAL(38,9)"),
-                    new ResultColumn("label", "VARCHAR")), data);
+                    new ResultColumn("label", "VARCHAR")), masked(plan, data));
         }
 
         private List<TableDescription> describe() {

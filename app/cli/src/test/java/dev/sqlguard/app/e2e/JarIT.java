@@ -17,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.sqlguard.testing.MaskedAnswers;
+
 /** End-to-end: the real fat jar, the real DuckDB engine and loader, as a user runs them. */
 @Timeout(300)
 class JarIT {
@@ -178,6 +180,46 @@ class JarIT {
         assertThat(lines.get(10).get("rows").get(0).get(0).asLong()).isEqualTo(3000);
         assertThat(Path.of("/tmp/sqlguard-it-leak.csv")).doesNotExist();
         assertThat(run.out()).doesNotContain("root:");
+    }
+
+    /**
+     * Issue 24: a secret never crosses the wire, so its length changes no answer. Through the CLI batch,
+     * on every engine this machine runs (DuckDB; PostgreSQL and MariaDB where CI names their servers),
+     * the padding oracle and its variants answer alike for secrets of 1 character, 150 kB and 3 MB,
+     * under the byte and cell caps and under the defaults; each executed SQL masks the sensitive output.
+     */
+    @Test
+    void aSecretsLengthNeverChangesABatchAnswer() throws Exception {
+        try (Vaults vaults = Vaults.create(work)) {
+            System.err.println("[masking] sources: " + vaults.sources());
+            for (String limits : List.of("bytes: 60, cellChars: 3", "rows: 100")) {
+                Files.writeString(work.resolve("sqlguard.yaml"), vaults.config(limits));
+                for (String source : vaults.sources()) {
+                    StringBuilder batch = new StringBuilder();
+                    for (int q = 0; q < Vaults.ORACLES.size(); q++) {
+                        for (MaskedAnswers.Secret v : MaskedAnswers.VAULT) {
+                            batch.append("{\"id\": \"").append(q).append('-').append(v.id()).append("\", \"sql\": \"")
+                                    .append(Vaults.ORACLES.get(q)).append("\", \"params\": [").append(v.id()).append("]}\n");
+                        }
+                    }
+                    JarRunner.Run run = sqlguard.runWithInput(batch.toString(), "query", "--source", source, "--batch", "-");
+                    assertThat(run.code()).as(source + " " + run.err()).isZero();
+                    List<JsonNode> lines = run.lines();
+                    assertThat(lines).as(source).hasSize(Vaults.ORACLES.size() * MaskedAnswers.VAULT.size());
+                    for (int q = 0; q < Vaults.ORACLES.size(); q++) {
+                        java.util.Set<String> outcomes = new java.util.LinkedHashSet<>();
+                        for (int i = 0; i < MaskedAnswers.VAULT.size(); i++) {
+                            JsonNode line = lines.get(q * MaskedAnswers.VAULT.size() + i);
+                            outcomes.add(Vaults.outcome(line));
+                            assertThat(line.get("sql").asText()).as(source).contains("CASE WHEN 1 = 0 THEN");
+                        }
+                        assertThat(outcomes).as(source + " " + limits + " query " + q).hasSize(1);
+                        assertThat(outcomes.iterator().next()).as(source + " query " + q).startsWith("OK - ").contains("[REDACTED]");
+                    }
+                    assertThat(run.out()).doesNotContain("zzzzzzzzzz").doesNotContain("xxxxxxxxxx");
+                }
+            }
+        }
     }
 
     @Test

@@ -236,6 +236,37 @@ class McpIT {
         assertThat(call(client, "list_sources", Map.of()).isError()).isFalse();
     }
 
+    /**
+     * Issue 24: a secret never crosses the wire, so its length changes no answer. Through the MCP
+     * server's {@code query_data}, on every engine this machine runs (DuckDB; PostgreSQL and MariaDB
+     * where CI names their servers), the padding oracle and its variants answer alike for secrets of 1
+     * character, 150 kB and 3 MB under the byte and cell caps; each executed SQL masks the sensitive output.
+     */
+    @Test
+    void aSecretsLengthNeverChangesAQueryDataAnswer() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("vault-work"));
+        try (Vaults vaults = Vaults.create(work)) {
+            System.err.println("[masking] sources: " + vaults.sources());
+            Path config = work.resolve("mcp.yaml");
+            Files.writeString(config, vaults.config("bytes: 60, cellChars: 3"));
+            McpSyncClient client = start("--config", config.toString());
+            for (String source : vaults.sources()) {
+                for (String sql : Vaults.ORACLES) {
+                    java.util.Set<String> outcomes = new java.util.LinkedHashSet<>();
+                    for (dev.sqlguard.testing.MaskedAnswers.Secret v : dev.sqlguard.testing.MaskedAnswers.VAULT) {
+                        CallToolResult result = call(client, "query_data", args("source", source, "sql", sql, "params", List.of(v.id())));
+                        JsonNode json = json(result);
+                        outcomes.add(Vaults.outcome(json));
+                        assertThat(json.get("sql").asText()).as(source).contains("CASE WHEN 1 = 0 THEN");
+                        assertThat(json.toString()).doesNotContain("zzzzzzzzzz").doesNotContain("xxxxxxxxxx");
+                    }
+                    assertThat(outcomes).as(source + " " + sql.replaceAll("y{100,}", "y...")).hasSize(1);
+                    assertThat(outcomes.iterator().next()).as(source).startsWith("OK - ").contains("[REDACTED]");
+                }
+            }
+        }
+    }
+
     @Test
     void invalidArgumentsAreToolErrorsNotProtocolErrors() {
         McpSyncClient client = start();
