@@ -92,8 +92,12 @@ public final class DuckDbValidator implements StatementValidator {
         }
         List<String> names = new ArrayList<>();
         result.outputs().forEach(o -> names.add(o.name()));
-        PlanFacts facts = new BoundPlanReader(catalog, tableFunctions, result.inspection(), executable.length())
-                .read(parser.plan(executable), names);
+        List<JsonNode> summaries = new ArrayList<>();
+        for (DuckDbCatalog.Table table : result.summarized()) {
+            summaries.add(parser.plan(BoundPlanReader.summaryStatement(table)));
+        }
+        PlanFacts facts = new BoundPlanReader(catalog, tableFunctions, result.inspection(), executable.length(),
+                FixedPrograms.of(summaries)).read(parser.plan(executable), names);
         requireSameReads(result, facts);
         for (JsonNode inspected : inspectedQueries(inner.path("node"), new ArrayList<>())) {
             // DESCRIBE and SHOW of a query plan as constant rows computed from the query's types:

@@ -128,6 +128,21 @@ final class PlanValue {
         return new PlanValue(flows, newSize, mayFail);
     }
 
+    /**
+     * The same columns and size, whose flows start afresh at {@code step}: the value of a fixed program
+     * of DuckDB's own (SUMMARIZE of a table), whose inner steps are not the query's, leaving it.
+     */
+    PlanValue restarted(FlowStep step) {
+        if (flows.isEmpty()) {
+            return this;
+        }
+        List<Flow> out = new ArrayList<>(flows.size());
+        for (Flow flow : flows) {
+            out.add(new Flow(flow.column(), Chain.EMPTY.then(step)));
+        }
+        return new PlanValue(DistinctFlows.of(out, Flow::key), size, mayFail);
+    }
+
     /** This value after passing through {@code step}. */
     PlanValue through(FlowStep step) {
         boolean fails = mayFail || step.costClass() != CostClass.TOTAL;
