@@ -108,6 +108,11 @@ public final class DuckDbValidator implements StatementValidator {
             requireSameReads(result, inspectedFacts);
             facts.include(inspectedFacts);
         }
+        if (facts.deferred().isPresent()) {
+            // a sensitive value in the same place is refused as such first, as the policy would
+            dev.sqlguard.domain.SensitiveFlow.check(facts.recorded().uses(), policy::isSensitive);
+            throw facts.deferred().get();
+        }
         List<Object> placeholders = new ArrayList<>(Collections.nCopies(result.parameterCount(), null));
         RecordedFacts recorded = facts.recorded();
         return new QueryPlan(sourceId, sql, executable, placeholders, recorded.tables(), recorded.uses(),

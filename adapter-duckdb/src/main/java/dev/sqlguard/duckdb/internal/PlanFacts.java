@@ -70,6 +70,23 @@ final class PlanFacts {
         }
     }
 
+    /**
+     * A cost refusal with its own advice (a regular expression compiled per row, a product of two
+     * data sizes), raised once the plan's other facts are known, so that a sensitive value used the
+     * same way is refused as such first.
+     */
+    private dev.sqlguard.domain.GuardException deferred;
+
+    void refuseLater(dev.sqlguard.domain.GuardException refusal) {
+        if (deferred == null) {
+            deferred = refusal;
+        }
+    }
+
+    java.util.Optional<dev.sqlguard.domain.GuardException> deferred() {
+        return java.util.Optional.ofNullable(deferred);
+    }
+
     /** Keeps, per function and kind, the call that could build the most. */
     void amplification(Amplification call) {
         recorded.amplification(call);
@@ -79,6 +96,7 @@ final class PlanFacts {
     void include(PlanFacts other) {
         recorded.include(other.recorded);
         reads.addAll(other.reads);
+        other.deferred().ifPresent(this::refuseLater);
     }
 
     void output(String name, PlanValue value) {
