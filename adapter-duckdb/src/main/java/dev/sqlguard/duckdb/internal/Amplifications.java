@@ -81,15 +81,17 @@ final class Amplifications {
     /**
      * The most characters a fixed-width value of each type is written as (DuckDB 2.0, a cast to VARCHAR
      * or to_json, extremes included: {@code -170141183460469231731687303715884105728},
-     * {@code 178000000 years 11 months 2147483647 days 2562047788:00:54.775807}); a test checks each
-     * against DuckDB's own extreme values.
+     * {@code -178000000 years -11 months -2147483647 days -2562047788:00:54.775807} is 69 characters,
+     * {@code 290309-12-22 (BC) 00:00:00.123456} 33, plus up to 6 for a time zone offset; to_json writes
+     * a FLOAT as a DOUBLE); a test checks
+     * each against the widest values of its type.
      */
     private static final Map<String, Long> WIDTHS = Map.ofEntries(Map.entry("BOOLEAN", 5L), Map.entry("TINYINT", 4L),
             Map.entry("SMALLINT", 6L), Map.entry("INTEGER", 11L), Map.entry("BIGINT", 20L), Map.entry("HUGEINT", 40L),
             Map.entry("UTINYINT", 3L), Map.entry("USMALLINT", 5L), Map.entry("UINTEGER", 10L), Map.entry("UBIGINT", 20L),
-            Map.entry("UHUGEINT", 39L), Map.entry("FLOAT", 16L), Map.entry("DOUBLE", 25L), Map.entry("DATE", 20L),
-            Map.entry("TIME", 15L), Map.entry("TIME_NS", 18L), Map.entry("TIMESTAMP", 32L), Map.entry("TIMESTAMP_S", 32L),
-            Map.entry("TIMESTAMP_MS", 32L), Map.entry("TIMESTAMP_NS", 35L), Map.entry("TIMESTAMP WITH TIME ZONE", 38L),
+            Map.entry("UHUGEINT", 39L), Map.entry("FLOAT", 25L), Map.entry("DOUBLE", 25L), Map.entry("DATE", 20L),
+            Map.entry("TIME", 15L), Map.entry("TIME_NS", 18L), Map.entry("TIMESTAMP", 36L), Map.entry("TIMESTAMP_S", 36L),
+            Map.entry("TIMESTAMP_MS", 36L), Map.entry("TIMESTAMP_NS", 32L), Map.entry("TIMESTAMP WITH TIME ZONE", 42L), Map.entry("TIMESTAMPTZ_NS", 42L),
             Map.entry("TIME WITH TIME ZONE", 24L), Map.entry("INTERVAL", 72L), Map.entry("UUID", 36L), Map.entry("SQLNULL", 4L));
 
     /** How a value of {@code type} is written as text; an unknown type is written like text. */
@@ -108,7 +110,10 @@ final class Amplifications {
             case "MAP" -> {
                 return collection(render(info.path("child_type"), text, true), text);
             }
-            case "STRUCT", "UNION" -> {
+            case "STRUCT", "UNION", "TUPLE" -> {
+                // a struct built in the query counts its fixed-width fields in its literal part, one read
+                // from a table counts them in its data part: the keys and the fixed-width fields' widths
+                // are written once per struct whatever counts them, so they go into the overhead
                 long data = 0;
                 long fixed = 0;
                 long overhead = 2;
@@ -116,7 +121,9 @@ final class Amplifications {
                     Render r = render(field.path("second"), text, true);
                     data = Math.max(data, r.data());
                     fixed = Math.max(fixed, r.fixed());
-                    overhead = Size.saturatedAdd(overhead, Size.saturatedAdd(r.overhead(), field.path("first").asText("").length() + 4));
+                    long fixedWidth = BoundExpressions.fixedType(field.path("second")) ? r.fixed() : 0;
+                    overhead = Size.saturatedAdd(overhead, Size.saturatedAdd(Size.saturatedAdd(r.overhead(), fixedWidth),
+                            field.path("first").asText("").length() + 4));
                 }
                 return new Render(data, fixed, overhead);
             }

@@ -41,7 +41,7 @@ final class BoundExpressions {
     /** Types whose values have a fixed width, whatever their inputs. */
     private static final Set<String> FIXED_TYPES = Set.of("BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT",
             "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL",
-            "DATE", "TIME", "TIME_NS", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS", "TIMESTAMP WITH TIME ZONE",
+            "DATE", "TIME", "TIME_NS", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS", "TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ_NS",
             "TIME WITH TIME ZONE", "INTERVAL", "UUID", "SQLNULL");
 
     /** Window functions by the plan's expression type. */
@@ -430,7 +430,7 @@ final class BoundExpressions {
      * is at most its type's width; other casts (text parsed into a value) build at most their input
      * and a constant.
      */
-    private static Size castSize(Size input, JsonNode from, JsonNode to) {
+    static Size castSize(Size input, JsonNode from, JsonNode to) {
         String source = from.path("id").asText("");
         String target = to.path("id").asText("");
         boolean textSource = "VARCHAR".equals(source);
@@ -589,11 +589,14 @@ final class BoundExpressions {
 
     /**
      * The characters and elements a serialized constant value holds: text counts its length, every
-     * other scalar one, a list or struct the sum of its parts plus one.
+     * other scalar (NULL included) one, a list or struct the sum of its parts plus one.
      */
     static long valueSize(JsonNode v) {
-        if (v == null || v.isMissingNode() || v.isNull()) {
+        if (v == null || v.isMissingNode()) {
             return 0;
+        }
+        if (v.isNull()) {
+            return 1; // a NULL element is still an element
         }
         if (v.isTextual()) {
             return v.asText().length();
