@@ -288,11 +288,19 @@ final class Amplifications {
      * {@code body.rel} times a data-sized value it captured (another column, or the list itself). Over a
      * list of literal size that is a bounded multiple; over a data-sized list, a captured data-sized
      * value is a product of two data sizes (a 200-element list captured in a lambda over itself, twice,
-     * built 8,000,000 elements): unbounded. {@code reduce} folds results into each other, so only a
-     * fixed-width result is bounded.
+     * built 8,000,000 elements): unbounded. So is the {@code work} of one application when it goes
+     * through such a value ({@code list_contains(l, x)} for every element of {@code l}: 50,000
+     * elements ran past a 3 s limit), though comparing an element with it is linear. {@code reduce}
+     * folds results into each other, so only a fixed-width result is bounded.
      */
-    static Outcome lambda(String name, Size list, Size body, boolean bodyFixed) {
+    static Outcome lambda(String name, Size list, Size body, Size work, boolean bodyFixed) {
         List<Amplification> facts = new ArrayList<>();
+        if (work.rel() > 0 && list.dataSized()) {
+            throw new GuardException(ErrorCode.UNBOUNDED_COST, SafeText.operation(name) + " applies a lambda that works "
+                    + "through a value from the data (a column, or the list itself) for every element of a list from the "
+                    + "data, which takes the product of both sizes: use only the lambda's own parameters, compare them "
+                    + "with the value, or map over a list of literals.");
+        }
         if (name.endsWith("reduce")) {
             return new Outcome(bodyFixed ? Size.FIXED : unbounded(name, facts), facts);
         }

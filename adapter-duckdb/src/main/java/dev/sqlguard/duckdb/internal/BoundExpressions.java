@@ -58,6 +58,12 @@ final class BoundExpressions {
     private final int literalChars;
     /** Inside lambda bodies: how large the element of each enclosing lambda can be, innermost first. */
     private final java.util.Deque<Size> elements = new java.util.ArrayDeque<>();
+    /** Inside lambda bodies: the work one application of each enclosing body does, innermost first. */
+    private final java.util.Deque<Size[]> work = new java.util.ArrayDeque<>();
+
+    /** Calls whose work does not grow with their argument: a list's length, one element or field picked. */
+    private static final Set<String> CONSTANT_WORK = Set.of("len", "length", "array_length", "cardinality", "list_extract",
+            "list_element", "array_extract", "struct_extract", "struct_extract_at", "element_at", "typeof");
 
     /** Aggregates that collect their inputs into one value: it grows with the rows, like a value read from the data. */
     private static final Set<String> COLLECTING = Set.of("list", "array_agg", "string_agg", "group_concat", "listagg",
@@ -225,7 +231,9 @@ final class BoundExpressions {
             PlanValue capture = all.withSize(captured.resolved(outer));
             PlanValue element = all.withSize(Size.ELEMENT);
             List<PlanValue> bodies = new ArrayList<>();
+            Size[] bodyWork = {Size.NONE};
             elements.push(list.resolved(outer));
+            work.push(bodyWork);
             try {
                 for (JsonNode lambda : lambdas) {
                     long parameters = lambda.path("parameter_count").asLong(1);
@@ -243,13 +251,14 @@ final class BoundExpressions {
                     bodies.add(value(field(lambda, "lambda_expr"), inner));
                 }
             } finally {
+                work.pop();
                 elements.pop();
             }
             PlanValue body = PlanValue.merge(bodies, true);
             boolean bodyFixed = lambdas.size() == 1 && fixed(field(lambdas.get(0), "lambda_expr"));
             Amplifications.Outcome outcome;
             try {
-                outcome = Amplifications.lambda(name, list, body.size, bodyFixed);
+                outcome = Amplifications.lambda(name, list, body.size, bodyWork[0], bodyFixed);
             } catch (GuardException product) {
                 facts.refuseLater(product);
                 outcome = new Amplifications.Outcome(Size.UNBOUNDED, List.of());
@@ -258,6 +267,7 @@ final class BoundExpressions {
             facts.function(name);
             List<PlanValue> inputs = new ArrayList<>(args);
             inputs.add(body);
+            work(sumSize(args).plus(outcome.size()));
             return merge(inputs, new FlowStep(name, cost.costClass())).withSize(fixed(e) ? Size.FIXED : outcome.size());
         }
         if ("coalesce".equals(name) || "ifnull".equals(name)) {
@@ -339,7 +349,35 @@ final class BoundExpressions {
             size = outcome.size();
         }
         record(name, size, e);
+        boolean listLength = CONSTANT_WORK.contains(name) && !args.isEmpty() && !"VARCHAR".equals(array(e, "children").get(0)
+                .path("return_type").path("id").asText(""));
+        if (!listLength) {
+            work(sumSize(args).plus(fixed(e) ? Size.NONE : size));
+        }
         return merge(args, step).withSize(fixed(e) ? Size.FIXED : size);
+    }
+
+    /** Adds to the work of the innermost lambda body being read, if any. */
+    private void work(Size done) {
+        if (!work.isEmpty()) {
+            Size[] top = work.peek();
+            top[0] = top[0].plus(done);
+        }
+    }
+
+    /**
+     * The work of comparing values: at most the smaller of them, so the one that does not hold a captured
+     * value from the data where there is one (comparing each element with a column is linear).
+     */
+    private void comparisonWork(List<PlanValue> args) {
+        Size cheapest = null;
+        for (PlanValue arg : args) {
+            Size s = arg.size;
+            if (cheapest == null || s.rel() < cheapest.rel() || (s.rel() == cheapest.rel() && s.elem() < cheapest.elem())) {
+                cheapest = s;
+            }
+        }
+        work(cheapest == null ? Size.NONE : cheapest);
     }
 
     /** Records how large a value an expression builds, where it is more than its inputs could be. */
@@ -381,8 +419,14 @@ final class BoundExpressions {
             case "OPERATOR_NOT" -> merge(args, FlowStep.total("not")).withSize(Size.FIXED);
             case "OPERATOR_COALESCE" -> merge(fallbacks(args, "coalesce"), FlowStep.total("coalesce")).withSize(maxSize(args));
             case "OPERATOR_TRY" -> merge(args, FlowStep.total("try")).withSize(maxSize(args));
-            case "COMPARE_IN", "COMPARE_NOT_IN" -> merge(args, FlowStep.partial("in")).withSize(Size.FIXED);
-            case "ARRAY_CONSTRUCTOR" -> merge(args, FlowStep.total("array")).withSize(sumSize(args));
+            case "COMPARE_IN", "COMPARE_NOT_IN" -> {
+                comparisonWork(args);
+                yield merge(args, FlowStep.partial("in")).withSize(Size.FIXED);
+            }
+            case "ARRAY_CONSTRUCTOR" -> {
+                work(sumSize(args));
+                yield merge(args, FlowStep.total("array")).withSize(sumSize(args));
+            }
             default -> throw unsupported(type);
         };
     }
@@ -420,6 +464,7 @@ final class BoundExpressions {
         }
         Size size = castSize(input.size, from, to);
         record(name, size, e);
+        work(input.size.plus(size));
         return out.withSize(size);
     }
 
@@ -449,6 +494,7 @@ final class BoundExpressions {
     }
 
     private PlanValue combine(List<PlanValue> args, FlowStep step, JsonNode e) {
+        comparisonWork(args);
         return merge(args, step).withSize(Size.FIXED);
     }
 
