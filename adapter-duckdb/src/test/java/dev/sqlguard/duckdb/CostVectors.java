@@ -77,6 +77,15 @@ public final class CostVectors {
                 "SELECT id FROM users ORDER BY length(lpad('x', 1000000000, 'y'))",
                 "SELECT count(*) AS n FROM users GROUP BY length(repeat('x', 1000000000))",
                 "SELECT count(*) AS n FROM users u JOIN regions r ON length(repeat('x', 1000000000)) > 0",
+                // products of two data sizes, and patterns compiled per row (red-team round of issue 24)
+                "SELECT len(flatten(flatten(list_transform(l, lambda y: list_transform(l, lambda z: l))))) AS n "
+                        + "FROM (SELECT list(i) AS l FROM range(200) t(i))",
+                "SELECT len(flatten(list_transform(l2, lambda x: l2))) AS n FROM (SELECT list(i) AS l2 FROM range(3000) t(i))",
+                "SELECT len(list_filter(l, lambda x: list_contains(l, x))) AS n FROM (SELECT list(i) AS l FROM range(50000) t(i))",
+                "SELECT len([x FOR x IN l IF contains(s, x::VARCHAR)]) AS n "
+                        + "FROM (SELECT list(i) AS l, string_agg(i::VARCHAR, ',') AS s FROM range(50000) t(i))",
+                "SELECT count(*) AS n FROM range(2048) t(i) WHERE regexp_matches('x', '.{1000}.{1000}.{1000}' || i::VARCHAR)",
+                "SELECT count(*) AS n FROM users WHERE regexp_matches(name, name || '.{1000}')",
                 // stopped at run time by the memory limit rather than refused: a constant doubled 40 times
                 "WITH RECURSIVE r(n, s) AS (SELECT 1, 'x' UNION ALL SELECT n + 1, s || s FROM r WHERE n < 40) SELECT max(length(s)) AS m FROM r");
     }
@@ -126,6 +135,11 @@ public final class CostVectors {
                 "SELECT max(r) AS n FROM (SELECT row_number() OVER (ORDER BY hash(i)) AS r FROM range(300000000) t(i))",
                 "SELECT count(DISTINCT CAST(i AS VARCHAR) || 'x') AS n FROM range(300000000) t(i)",
                 "SELECT list(i) AS l FROM range(300000000) t(i)",
-                "SELECT histogram(i % 100000000) AS h FROM range(300000000) t(i)");
+                "SELECT histogram(i % 100000000) AS h FROM range(300000000) t(i)",
+                // unnest x join multiplies rows, not a value: DuckDB checks for interruption between them
+                "SELECT count(*) AS n FROM (SELECT list(i) AS l FROM range(100000) t(i)) t, unnest(t.l) a(x), unnest(t.l) b(y)",
+                "SELECT max(y) AS n FROM (SELECT list(i) AS l FROM range(100000) t(i)) t, LATERAL (SELECT unnest(t.l) AS y FROM unnest(t.l)) u",
+                "SELECT len(l2) AS n FROM (SELECT (SELECT list(a.x) FROM unnest(t.l) a(x), unnest(t.l) b(y)) AS l2 "
+                        + "FROM (SELECT list(i) AS l FROM range(20000) t(i)) t)");
     }
 }

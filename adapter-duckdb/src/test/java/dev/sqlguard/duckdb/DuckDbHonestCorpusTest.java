@@ -333,7 +333,7 @@ class DuckDbHonestCorpusTest {
     }
 
     /** The conversion the engine applies to JDBC values before the domain sees them (DuckDbCursor). */
-    private static Object likeTheEngine(Object value) throws SQLException {
+    static Object likeTheEngine(Object value) throws SQLException {
         if (value instanceof java.sql.Timestamp t) {
             return t.toLocalDateTime();
         }

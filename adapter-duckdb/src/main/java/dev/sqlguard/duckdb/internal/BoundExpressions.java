@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -40,7 +41,7 @@ final class BoundExpressions {
     /** Types whose values have a fixed width, whatever their inputs. */
     private static final Set<String> FIXED_TYPES = Set.of("BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT",
             "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL",
-            "DATE", "TIME", "TIME_NS", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS", "TIMESTAMP WITH TIME ZONE",
+            "DATE", "TIME", "TIME_NS", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS", "TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ_NS",
             "TIME WITH TIME ZONE", "INTERVAL", "UUID", "SQLNULL");
 
     /** Window functions by the plan's expression type. */
@@ -55,6 +56,18 @@ final class BoundExpressions {
 
     private final PlanFacts facts;
     private final int literalChars;
+    /** Inside lambda bodies: how large the element of each enclosing lambda can be, innermost first. */
+    private final java.util.Deque<Size> elements = new java.util.ArrayDeque<>();
+    /** Inside lambda bodies: the work one application of each enclosing body does, innermost first. */
+    private final java.util.Deque<Size[]> work = new java.util.ArrayDeque<>();
+
+    /** Calls whose work does not grow with their argument: a list's length, one element or field picked. */
+    private static final Set<String> CONSTANT_WORK = Set.of("len", "length", "array_length", "cardinality", "list_extract",
+            "list_element", "array_extract", "struct_extract", "struct_extract_at", "element_at", "typeof");
+
+    /** Aggregates that collect their inputs into one value: it grows with the rows, like a value read from the data. */
+    private static final Set<String> COLLECTING = Set.of("list", "array_agg", "string_agg", "group_concat", "listagg",
+            "histogram", "histogram_exact");
 
     /**
      * Functions in the plan need a cost class, not a place on the policy's list: the parse-tree check
@@ -109,7 +122,20 @@ final class BoundExpressions {
         }
         orders(e.get("order_bys"), scope, UsePosition.ORDERING);
         List<PlanValue> args = children(e, scope);
-        return call(name, cost, args, e);
+        return collected(name, call(name, cost, args, e), e);
+    }
+
+    /**
+     * An aggregate that collects values ({@code list}, {@code string_agg}, a top-n {@code max(x, n)})
+     * builds one value as large as all its rows together: data-sized, so that a product with another
+     * data-sized value (a lambda over it that captures it) is unbounded.
+     */
+    private static PlanValue collected(String name, PlanValue value, JsonNode e) {
+        String type = e.path("return_type").path("id").asText("");
+        if (COLLECTING.contains(name) || Set.of("LIST", "ARRAY", "MAP").contains(type)) {
+            return value.withSize(value.size.plus(Size.DATA));
+        }
+        return value;
     }
 
     /** A window expression of a window operator. */
@@ -144,7 +170,7 @@ final class BoundExpressions {
         if (fallback != null && !fallback.isNull()) {
             args.add(value(fallback, scope));
         }
-        return call(name, cost, args, e);
+        return collected(name, call(name, cost, args, e), e);
     }
 
     /** The ORDER BY keys of an order modifier ({@code {"orders": [...]}}), recorded at {@code position}. */
@@ -192,30 +218,56 @@ final class BoundExpressions {
         }
         if (!lambdas.isEmpty()) {
             // a lambda's parameters and captures are the other arguments: every reference in its body
-            // stands for all of them (a safe over-approximation of which one it is)
+            // carries the flows of all of them (a safe over-approximation of which one it is). Sizes
+            // tell them apart, as DuckDB binds them: the first parameter_count references are the
+            // parameters (an element of the list, or an index), the others the captured values.
             PlanValue all = PlanValue.merge(args, true).through(FlowStep.total("lambda"));
-            Scope inner = new Scope() {
-                @Override
-                public PlanValue ref(int index) {
-                    return all;
-                }
-
-                @Override
-                public PlanValue binding(long tableIndex, long columnIndex) {
-                    return scope.binding(tableIndex, columnIndex);
-                }
-            };
+            Size outer = elements.isEmpty() ? Size.NONE : elements.peek();
+            Size list = args.isEmpty() ? Size.UNBOUNDED : args.get(0).size;
+            Size captured = Size.NONE;
+            for (int i = 1; i < args.size(); i++) {
+                captured = captured.max(args.get(i).size);
+            }
+            PlanValue capture = all.withSize(captured.resolved(outer));
+            PlanValue element = all.withSize(Size.ELEMENT);
             List<PlanValue> bodies = new ArrayList<>();
-            for (JsonNode lambda : lambdas) {
-                bodies.add(value(field(lambda, "lambda_expr"), inner));
+            Size[] bodyWork = {Size.NONE};
+            elements.push(list.resolved(outer));
+            work.push(bodyWork);
+            try {
+                for (JsonNode lambda : lambdas) {
+                    long parameters = lambda.path("parameter_count").asLong(1);
+                    Scope inner = new Scope() {
+                        @Override
+                        public PlanValue ref(int index) {
+                            return index < parameters ? element : capture;
+                        }
+
+                        @Override
+                        public PlanValue binding(long tableIndex, long columnIndex) {
+                            return scope.binding(tableIndex, columnIndex);
+                        }
+                    };
+                    bodies.add(value(field(lambda, "lambda_expr"), inner));
+                }
+            } finally {
+                work.pop();
+                elements.pop();
             }
             PlanValue body = PlanValue.merge(bodies, true);
             boolean bodyFixed = lambdas.size() == 1 && fixed(field(lambdas.get(0), "lambda_expr"));
-            Amplifications.Outcome outcome = Amplifications.lambda(name, all.size, body.size, bodyFixed);
+            Amplifications.Outcome outcome;
+            try {
+                outcome = Amplifications.lambda(name, list, body.size, bodyWork[0], bodyFixed);
+            } catch (GuardException product) {
+                facts.refuseLater(product);
+                outcome = new Amplifications.Outcome(Size.UNBOUNDED, List.of());
+            }
             outcome.facts().forEach(facts::amplification);
             facts.function(name);
             List<PlanValue> inputs = new ArrayList<>(args);
             inputs.add(body);
+            work(sumSize(args).plus(outcome.size()));
             return merge(inputs, new FlowStep(name, cost.costClass())).withSize(fixed(e) ? Size.FIXED : outcome.size());
         }
         if ("coalesce".equals(name) || "ifnull".equals(name)) {
@@ -253,6 +305,13 @@ final class BoundExpressions {
     /** A call of a classified function: its arguments flow through it; amplifying rules are applied. */
     private PlanValue call(String name, FunctionCosts.Cost cost, List<PlanValue> args, JsonNode e) {
         facts.function(name);
+        OptionalInt pattern = FunctionCosts.patternArgument(name);
+        if (pattern.isPresent() && pattern.getAsInt() < array(e, "children").size()
+                && !isConstant(array(e, "children").get(pattern.getAsInt()))) {
+            facts.refuseLater(new GuardException(ErrorCode.UNBOUNDED_COST, SafeText.operation(name) + " compiles its pattern "
+                    + "again for every row when the pattern is computed from the data: write the pattern as a literal (or pass "
+                    + "it as a parameter)."));
+        }
         FlowStep step = new FlowStep(name, cost.costClass());
         Size size;
         if (cost.rule() == FunctionCosts.Rule.LINEAR) {
@@ -279,18 +338,64 @@ final class BoundExpressions {
                 public Size size(int i) {
                     return args.get(i).size;
                 }
+
+                @Override
+                public Optional<JsonNode> type(int i) {
+                    return i < nodes.size() && nodes.get(i).path("return_type").isObject()
+                            ? Optional.of(nodes.get(i).path("return_type")) : Optional.empty();
+                }
             });
             outcome.facts().forEach(facts::amplification);
             size = outcome.size();
         }
-        if (size.rel() > 1 && !fixed(e)) {
+        record(name, size, e);
+        boolean listLength = CONSTANT_WORK.contains(name) && !args.isEmpty() && !"VARCHAR".equals(array(e, "children").get(0)
+                .path("return_type").path("id").asText(""));
+        if (!listLength) {
+            work(sumSize(args).plus(fixed(e) ? Size.NONE : size));
+        }
+        return merge(args, step).withSize(fixed(e) ? Size.FIXED : size);
+    }
+
+    /** Adds to the work of the innermost lambda body being read, if any. */
+    private void work(Size done) {
+        if (!work.isEmpty()) {
+            Size[] top = work.peek();
+            top[0] = top[0].plus(done);
+        }
+    }
+
+    /**
+     * The work of comparing values: at most the smaller of them, so the one that does not hold a captured
+     * value from the data where there is one (comparing each element with a column is linear).
+     */
+    private void comparisonWork(List<PlanValue> args) {
+        Size cheapest = null;
+        for (PlanValue arg : args) {
+            Size s = arg.size;
+            if (cheapest == null || s.rel() < cheapest.rel() || (s.rel() == cheapest.rel() && s.elem() < cheapest.elem())) {
+                cheapest = s;
+            }
+        }
+        work(cheapest == null ? Size.NONE : cheapest);
+    }
+
+    /** Records how large a value an expression builds, where it is more than its inputs could be. */
+    private void record(String name, Size size, JsonNode e) {
+        if (fixed(e)) {
+            return;
+        }
+        if (size.unbounded()) {
+            facts.amplification(Amplification.unbounded(name));
+            return;
+        }
+        if (size.rel() > 1) {
             facts.amplification(Amplification.relative(name, size.rel()));
         }
-        if (size.abs() > literalChars && !fixed(e)) {
+        if (size.abs() > literalChars) {
             // larger than every literal of the statement together: the query built it, so it is bounded too
             facts.amplification(Amplification.absolute(name, size.abs()));
         }
-        return merge(args, step).withSize(fixed(e) ? Size.FIXED : size);
     }
 
     private Size linear(List<PlanValue> args, JsonNode e) {
@@ -314,8 +419,14 @@ final class BoundExpressions {
             case "OPERATOR_NOT" -> merge(args, FlowStep.total("not")).withSize(Size.FIXED);
             case "OPERATOR_COALESCE" -> merge(fallbacks(args, "coalesce"), FlowStep.total("coalesce")).withSize(maxSize(args));
             case "OPERATOR_TRY" -> merge(args, FlowStep.total("try")).withSize(maxSize(args));
-            case "COMPARE_IN", "COMPARE_NOT_IN" -> merge(args, FlowStep.partial("in")).withSize(Size.FIXED);
-            case "ARRAY_CONSTRUCTOR" -> merge(args, FlowStep.total("array")).withSize(sumSize(args));
+            case "COMPARE_IN", "COMPARE_NOT_IN" -> {
+                comparisonWork(args);
+                yield merge(args, FlowStep.partial("in")).withSize(Size.FIXED);
+            }
+            case "ARRAY_CONSTRUCTOR" -> {
+                work(sumSize(args));
+                yield merge(args, FlowStep.total("array")).withSize(sumSize(args));
+            }
             default -> throw unsupported(type);
         };
     }
@@ -346,11 +457,44 @@ final class BoundExpressions {
         JsonNode from = child.path("return_type");
         JsonNode to = e.path("return_type");
         boolean total = tryCast || Casts.cannotFail(from, to);
-        PlanValue out = input.through(new FlowStep(tryCast ? "try_cast" : "cast", total ? CostClass.TOTAL : CostClass.PARTIAL));
-        return out.withSize(fixed(e) ? Size.FIXED : input.size.plus(new Size(32, 0)));
+        String name = tryCast ? "try_cast" : "cast";
+        PlanValue out = input.through(new FlowStep(name, total ? CostClass.TOTAL : CostClass.PARTIAL));
+        if (fixed(e)) {
+            return out.withSize(Size.FIXED);
+        }
+        Size size = castSize(input.size, from, to);
+        record(name, size, e);
+        work(input.size.plus(size));
+        return out.withSize(size);
+    }
+
+    /**
+     * What a cast builds. Text to text or to a blob keeps its size; a blob written as text is up to 4
+     * characters per byte ({@code \xAA}); a list, struct or map written as text is a fixed-factor
+     * expansion of its elements (see {@link Amplifications#render}); a number or date written as text
+     * is at most its type's width; other casts (text parsed into a value) build at most their input
+     * and a constant.
+     */
+    static Size castSize(Size input, JsonNode from, JsonNode to) {
+        String source = from.path("id").asText("");
+        String target = to.path("id").asText("");
+        boolean textSource = "VARCHAR".equals(source);
+        if ("VARCHAR".equals(target)) {
+            if (textSource) {
+                return input;
+            }
+            if (fixedType(from) || Set.of("BLOB", "BIT", "LIST", "ARRAY", "MAP", "STRUCT", "UNION", "DECIMAL").contains(source)) {
+                return Amplifications.render(from, Amplifications.Text.CAST).of(input);
+            }
+        }
+        if ("BLOB".equals(target) && (textSource || "BLOB".equals(source))) {
+            return input;
+        }
+        return input.plus(new Size(32, 0));
     }
 
     private PlanValue combine(List<PlanValue> args, FlowStep step, JsonNode e) {
+        comparisonWork(args);
         return merge(args, step).withSize(Size.FIXED);
     }
 
@@ -424,6 +568,49 @@ final class BoundExpressions {
         };
     }
 
+    /** Functions whose value changes from call to call: DuckDB does not fold them into a constant. */
+    private static final Set<String> VOLATILE = Set.of("random", "uuid", "gen_random_uuid", "uuidv4", "uuidv7");
+
+    /**
+     * Whether DuckDB can fold an expression into one constant before the query runs: literals,
+     * parameters, and calls and casts of them (not of a column, a lambda parameter, a subquery's
+     * result or a volatile function).
+     */
+    static boolean isConstant(JsonNode e) {
+        String cls = e.path("expression_class").asText("");
+        return switch (cls) {
+            case "BOUND_CONSTANT", "BOUND_PARAMETER" -> true;
+            case "BOUND_CAST" -> isConstant(e.path("child"));
+            case "BOUND_FUNCTION", "BOUND_OPERATOR", "BOUND_CASE", "BOUND_COMPARISON", "BOUND_CONJUNCTION", "BOUND_BETWEEN" -> {
+                if (VOLATILE.contains(fold(e.path("name").asText(""))) || VOLATILE.contains(fold(
+                        e.path("qname").path("path").path(e.path("qname").path("path").size() - 1).asText("")))) {
+                    yield false;
+                }
+                boolean constant = true;
+                for (JsonNode child : e) {
+                    if (child.isObject() && child.has("expression_class")) {
+                        constant &= isConstant(child);
+                    } else if (child.isArray()) {
+                        for (JsonNode item : child) {
+                            if (item.isObject() && item.has("expression_class")) {
+                                constant &= isConstant(item);
+                            } else if (item.isObject()) {
+                                // CASE checks: {"when_expr": ..., "then_expr": ...}
+                                for (JsonNode part : item) {
+                                    if (part.isObject() && part.has("expression_class")) {
+                                        constant &= isConstant(part);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                yield constant;
+            }
+            default -> false;
+        };
+    }
+
     /** Whether the expression's type has a fixed width. */
     static boolean fixed(JsonNode e) {
         return fixedType(e.path("return_type"));
@@ -448,11 +635,14 @@ final class BoundExpressions {
 
     /**
      * The characters and elements a serialized constant value holds: text counts its length, every
-     * other scalar one, a list or struct the sum of its parts plus one.
+     * other scalar (NULL included) one, a list or struct the sum of its parts plus one.
      */
     static long valueSize(JsonNode v) {
-        if (v == null || v.isMissingNode() || v.isNull()) {
+        if (v == null || v.isMissingNode()) {
             return 0;
+        }
+        if (v.isNull()) {
+            return 1; // a NULL element is still an element
         }
         if (v.isTextual()) {
             return v.asText().length();

@@ -44,6 +44,7 @@ final class BoundPlanReader {
     private final DuckDbCatalog catalog;
     private final Set<String> tableFunctions;
     private final boolean showStatement;
+    private final FixedPrograms programs;
     private final PlanFacts facts = new PlanFacts();
     private final BoundExpressions expressions;
     /** Output values by table binding index ({@code BOUND_COLUMN_REF}). */
@@ -57,15 +58,28 @@ final class BoundPlanReader {
      *     read constant chunks or the catalog
      * @param literalChars the length of the statement's text: the most its literals can hold, so a
      *     value larger than that was built by the query (a constant doubled through CTEs)
+     * @param programs DuckDB's own plans of the SUMMARIZE-of-a-table programs the statement holds
      */
-    BoundPlanReader(DuckDbCatalog catalog, Set<String> tableFunctions, Inspection inspection, int literalChars) {
+    BoundPlanReader(DuckDbCatalog catalog, Set<String> tableFunctions, Inspection inspection, int literalChars,
+                    FixedPrograms programs) {
         this.expressions = new BoundExpressions(facts, literalChars);
         this.catalog = catalog;
         this.tableFunctions = tableFunctions;
         this.showStatement = inspection != Inspection.NONE;
-        if (inspection == Inspection.SUMMARY_OF_TABLE) {
-            facts.fixedProgram();
-        }
+        this.programs = programs;
+    }
+
+    BoundPlanReader(DuckDbCatalog catalog, Set<String> tableFunctions, Inspection inspection, int literalChars) {
+        this(catalog, tableFunctions, inspection, literalChars, FixedPrograms.NONE);
+    }
+
+    /** The text of a statement whose plan is DuckDB's SUMMARIZE program over {@code table}: planned alone, see {@link FixedPrograms}. */
+    static String summaryStatement(DuckDbCatalog.Table table) {
+        return "SUMMARIZE " + quoted(table.database()) + "." + quoted(table.schema()) + "." + quoted(table.name());
+    }
+
+    private static String quoted(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
     }
 
     /**
@@ -111,6 +125,13 @@ final class BoundPlanReader {
     // ---------------------------------------------------------------- operators
 
     private List<PlanValue> operator(JsonNode node) {
+        if (!programs.isEmpty() && programs.matches(node)) {
+            return fixedProgram(node);
+        }
+        return operatorOf(node);
+    }
+
+    private List<PlanValue> operatorOf(JsonNode node) {
         String type = text(node, "type");
         List<JsonNode> children = array(node, "children");
         return switch (type) {
@@ -242,6 +263,33 @@ final class BoundPlanReader {
             }
             default -> throw unsupported(type);
         };
+    }
+
+    /**
+     * DuckDB's own SUMMARIZE program over a table: its inner uses are all outputs (every statistic
+     * comes back, redacted wherever one derives from a sensitive column). What leaves it carries the
+     * columns each statistic derives from, as if read directly: a statistic of a sensitive column is
+     * that column to the query around it, which may output it but not filter, join, group or order
+     * on it, nor compute on it.
+     */
+    private List<PlanValue> fixedProgram(JsonNode node) {
+        List<PlanValue> inner;
+        facts.enterFixedProgram();
+        try {
+            inner = operatorOf(node);
+        } finally {
+            facts.leaveFixedProgram();
+        }
+        List<PlanValue> out = new ArrayList<>(inner.size());
+        for (PlanValue value : inner) {
+            out.add(value.restarted(FlowStep.total("summarize")));
+        }
+        for (String index : List.of("table_index", "unnest_index", "aggregate_index")) {
+            if (node.has(index) && bindings.get(node.get(index).asLong()) == inner) {
+                bind(node, index, out);
+            }
+        }
+        return out;
     }
 
     /**

@@ -50,6 +50,9 @@ final class CheckState {
     /** What kind of schema inspection the statement is, if any. */
     Inspection inspection = Inspection.NONE;
 
+    /** The tables the statement SUMMARIZEs whole, wherever it does (a subquery, a CTE, a join). */
+    final Set<DuckDbCatalog.Table> summarized = new LinkedHashSet<>();
+
     CheckState(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted,
                ConstantFolding folding) {
         this.catalog = catalog;

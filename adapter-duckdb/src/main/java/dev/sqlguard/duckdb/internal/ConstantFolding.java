@@ -140,21 +140,98 @@ final class ConstantFolding {
                 function(args.get(0), lambdaParameters);
             }
         } else if (cost.isPresent() && cost.get().rule() != FunctionCosts.Rule.LINEAR) {
-            for (JsonNode arg : args) {
-                if (!isLiteral(arg)) {
-                    throw refused(name);
-                }
-            }
-            Amplifications.Outcome outcome = Amplifications.apply(name, cost.get().rule(), literals(args));
-            for (Amplification fact : outcome.facts()) {
-                fact.requireWithin(limits);
-            }
+            estimate(node);
             return;
         }
         for (JsonNode arg : node.path("arguments")) {
             walk(arg, lambdaParameters);
         }
     }
+
+    /**
+     * How many characters or elements a constant expression builds, every amplifying call in it checked
+     * against the limits on the way: a rule that multiplies its input by a fixed factor ({@code hex},
+     * {@code to_json}) or repeats a separator per element takes nested constant arguments, whose sizes
+     * compound; any other amplifying rule takes literal arguments only.
+     */
+    private long estimate(JsonNode e) {
+        String cls = e.path("class").asText("");
+        switch (cls) {
+            case "CONSTANT" -> {
+                return literalSize(e);
+            }
+            case "CAST" -> {
+                long child = estimate(e.path("child"));
+                String target = e.path("type_expr").path("type_name").asText("").toUpperCase(Locale.ROOT);
+                boolean text = Set.of("VARCHAR", "TEXT", "STRING", "BLOB", "BYTEA").contains(target);
+                boolean fromText = "STRING".equals(unwrapped(e.path("child")).path("literal").path("kind").asText(""));
+                return text && fromText ? child : Size.saturatedAdd(Size.saturatedMultiply(child, WIDEST_TEXT), 32);
+            }
+            case "FUNCTION" -> {
+                String name = fold(e.path("function_name").asText(""));
+                List<JsonNode> args = new ArrayList<>();
+                for (JsonNode argument : e.path("arguments")) {
+                    JsonNode a = argument.path("expression");
+                    if ("LAMBDA".equals(a.path("class").asText())) {
+                        throw refused(name);
+                    }
+                    args.add(a);
+                }
+                Optional<FunctionCosts.Cost> cost = FunctionCosts.of(name);
+                FunctionCosts.Rule rule = cost.map(FunctionCosts.Cost::rule).orElse(FunctionCosts.Rule.LINEAR);
+                if (rule == FunctionCosts.Rule.LINEAR) {
+                    long total = 1;
+                    for (JsonNode arg : args) {
+                        total = Size.saturatedAdd(total, estimate(arg));
+                    }
+                    return total;
+                }
+                boolean nested = rule.fixedFactor() || rule == FunctionCosts.Rule.JOIN
+                        || rule == FunctionCosts.Rule.LIST_AGGREGATE || rule == FunctionCosts.Rule.CONCAT_WS;
+                List<Long> sizes = new ArrayList<>();
+                for (JsonNode arg : args) {
+                    if (!nested && !isLiteral(arg)) {
+                        throw refused(name);
+                    }
+                    sizes.add(nested ? estimate(arg) : literalSize(arg));
+                }
+                Amplifications.Outcome outcome = Amplifications.apply(name, rule, arguments(args, sizes));
+                for (Amplification fact : outcome.facts()) {
+                    fact.requireWithin(limits);
+                }
+                if (outcome.size().dataSized() || outcome.size().unbounded()) {
+                    throw refused(name);
+                }
+                return outcome.size().abs();
+            }
+            case "OPERATOR", "CONJUNCTION", "COMPARISON", "CASE" -> {
+                long total = 1;
+                for (JsonNode child : e) {
+                    if (child.isObject() && child.has("class")) {
+                        total = Size.saturatedAdd(total, estimate(child));
+                    } else if (child.isArray()) {
+                        for (JsonNode item : child) {
+                            if (item.has("class")) {
+                                total = Size.saturatedAdd(total, estimate(item));
+                            } else {
+                                for (JsonNode part : item) {
+                                    if (part.isObject() && part.has("class")) {
+                                        total = Size.saturatedAdd(total, estimate(part));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                return total;
+            }
+            default -> throw new GuardException(ErrorCode.UNBOUNDED_COST, "An amplifying function over constant values is "
+                    + "computed while the query is checked: give it literal arguments only within the bound.");
+        }
+    }
+
+    /** The most characters one unit of a value is written as text (a cast to VARCHAR of a constant of unknown type). */
+    private static final long WIDEST_TEXT = 72;
 
     /** Whether an expression is {@code range(...)} or {@code generate_series(...)} of literals. */
     private static boolean isLiteralSeries(JsonNode e) {
@@ -243,6 +320,31 @@ final class ConstantFolding {
             total += literalSize(argument.path("expression"));
         }
         return total;
+    }
+
+    private static Amplifications.Arguments arguments(List<JsonNode> args, List<Long> sizes) {
+        Amplifications.Arguments literals = literals(args);
+        return new Amplifications.Arguments() {
+            @Override
+            public int count() {
+                return args.size();
+            }
+
+            @Override
+            public Optional<Long> integer(int i) {
+                return literals.integer(i);
+            }
+
+            @Override
+            public Optional<String> string(int i) {
+                return literals.string(i);
+            }
+
+            @Override
+            public Size size(int i) {
+                return new Size(sizes.get(i), 0);
+            }
+        };
     }
 
     private static Amplifications.Arguments literals(List<JsonNode> args) {

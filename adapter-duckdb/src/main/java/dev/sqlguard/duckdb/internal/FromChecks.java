@@ -412,8 +412,14 @@ final class FromChecks {
         String showType = text(ref, "show_type");
         String tableName = ref.path("table_name").asText("");
         JsonNode query = ref.get("query");
-        state.inspection = "SUMMARY".equals(showType) && (query == null || query.isNull() || isWholeTable(query))
-                ? Inspection.SUMMARY_OF_TABLE : Inspection.SCHEMA;
+        boolean wholeTable = "SUMMARY".equals(showType) && (query == null || query.isNull() || isWholeTable(query));
+        state.inspection = wholeTable ? Inspection.SUMMARY_OF_TABLE : Inspection.SCHEMA;
+        if (wholeTable) {
+            // DuckDB's program for it is planned alone and recognised in the statement's plan
+            JsonNode named = query == null || query.isNull() ? ref : query.path("from_table");
+            state.catalog.find(named.path("catalog_name").asText(""), named.path("schema_name").asText(""),
+                    named.path("table_name").asText("")).ifPresent(state.summarized::add);
+        }
         List<Col> inspected;
         if (query != null && !query.isNull()) {
             inspected = queries.node(query, outer, env);

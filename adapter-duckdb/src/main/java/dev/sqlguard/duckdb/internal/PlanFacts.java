@@ -31,11 +31,19 @@ final class PlanFacts {
         recorded.function(name);
     }
 
-    /** Whether the plan is DuckDB's own fixed program (SUMMARIZE of a table): every use is a direct output. */
-    private boolean fixedProgram;
+    /**
+     * How deep the reader is inside DuckDB's own fixed programs (SUMMARIZE of a table), whose uses are
+     * all direct outputs: every statistic comes back, redacted where one is sensitive. Outside them
+     * (the query around a SUMMARIZE included) uses are recorded as they are.
+     */
+    private int fixedProgram;
 
-    void fixedProgram() {
-        fixedProgram = true;
+    void enterFixedProgram() {
+        fixedProgram++;
+    }
+
+    void leaveFixedProgram() {
+        fixedProgram--;
     }
 
     /** While set, every use but an output is recorded at this position instead. */
@@ -50,15 +58,33 @@ final class PlanFacts {
 
     /** Records every flow of {@code value} as a use at {@code position}. */
     void use(PlanValue value, UsePosition requested) {
-        UsePosition position = fixedProgram ? UsePosition.OUTPUT
+        boolean fixed = fixedProgram > 0;
+        UsePosition position = fixed ? UsePosition.OUTPUT
                 : override != null && requested != UsePosition.OUTPUT ? override : requested;
         for (PlanValue.Flow flow : value.flows) {
-            if (fixedProgram) {
+            if (fixed) {
                 recorded.use(flow.column(), position, null, List::of);
             } else {
                 recorded.use(flow.column(), position, flow.chain().firstNonTotal, flow.chain()::steps);
             }
         }
+    }
+
+    /**
+     * A cost refusal with its own advice (a regular expression compiled per row, a product of two
+     * data sizes), raised once the plan's other facts are known, so that a sensitive value used the
+     * same way is refused as such first.
+     */
+    private dev.sqlguard.domain.GuardException deferred;
+
+    void refuseLater(dev.sqlguard.domain.GuardException refusal) {
+        if (deferred == null) {
+            deferred = refusal;
+        }
+    }
+
+    java.util.Optional<dev.sqlguard.domain.GuardException> deferred() {
+        return java.util.Optional.ofNullable(deferred);
     }
 
     /** Keeps, per function and kind, the call that could build the most. */
@@ -70,6 +96,7 @@ final class PlanFacts {
     void include(PlanFacts other) {
         recorded.include(other.recorded);
         reads.addAll(other.reads);
+        other.deferred().ifPresent(this::refuseLater);
     }
 
     void output(String name, PlanValue value) {

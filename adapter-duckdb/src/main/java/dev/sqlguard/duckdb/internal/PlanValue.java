@@ -24,34 +24,77 @@ final class PlanValue {
 
     /**
      * How large a value can be: {@code abs} characters (or elements) fixed by literals, plus {@code rel}
-     * times the largest value read from the data. Arithmetic saturates.
+     * times the largest value read from the data (or built by an aggregate that collects values),
+     * plus, inside a lambda's body, {@code elem} times the element the lambda is applied to. Arithmetic
+     * saturates. A product of two data-sized sizes has no such form: it is unbounded.
      */
-    record Size(long abs, long rel) {
+    record Size(long abs, long rel, long elem) {
         static final long CAP = Long.MAX_VALUE / 4;
         static final Size NONE = new Size(0, 0);
         /** Numbers, dates, booleans: one element whatever the input. */
         static final Size FIXED = new Size(1, 0);
         /** A value read from the data. */
         static final Size DATA = new Size(0, 1);
+        /** The element a lambda is applied to, inside its body. */
+        static final Size ELEMENT = new Size(0, 0, 1);
+        /** What no bound covers. */
+        static final Size UNBOUNDED = new Size(CAP, CAP);
 
         Size {
             abs = Math.min(CAP, Math.max(0, abs));
             rel = Math.min(CAP, Math.max(0, rel));
+            elem = Math.min(CAP, Math.max(0, elem));
+        }
+
+        Size(long abs, long rel) {
+            this(abs, rel, 0);
         }
 
         Size plus(Size other) {
-            return new Size(saturatedAdd(abs, other.abs), saturatedAdd(rel, other.rel));
+            return new Size(saturatedAdd(abs, other.abs), saturatedAdd(rel, other.rel), saturatedAdd(elem, other.elem));
         }
 
         Size times(long factor) {
-            return new Size(saturatedMultiply(abs, factor), saturatedMultiply(rel, factor));
+            return new Size(saturatedMultiply(abs, factor), saturatedMultiply(rel, factor), saturatedMultiply(elem, factor));
         }
 
         Size max(Size other) {
-            return new Size(Math.max(abs, other.abs), Math.max(rel, other.rel));
+            return new Size(Math.max(abs, other.abs), Math.max(rel, other.rel), Math.max(elem, other.elem));
         }
 
-        private static long saturatedAdd(long a, long b) {
+        /** Whether the size depends on the data (a value read, collected, or a lambda's element). */
+        boolean dataSized() {
+            return rel > 0 || elem > 0;
+        }
+
+        /**
+         * The size of {@code this} many copies of something as large as {@code other} (a list's
+         * elements times a separator or a lambda's result): products of literal sizes are literal,
+         * a literal size times a data-sized one is data-sized, and two data-sized sizes multiplied
+         * are {@link #UNBOUNDED}.
+         */
+        Size product(Size other) {
+            if (dataSized() && other.dataSized()) {
+                return UNBOUNDED;
+            }
+            return other.times(abs).plus(new Size(0, saturatedMultiply(rel, other.abs), saturatedMultiply(elem, other.abs)));
+        }
+
+        /** Whether this is {@link #UNBOUNDED} (or as large). */
+        boolean unbounded() {
+            return abs >= CAP || rel >= CAP || elem >= CAP;
+        }
+
+        /**
+         * Inside a lambda nested in another: the element of the enclosing lambda, which this size counts
+         * in {@code elem}, is at most {@code element} ({@code elem} 0), so this size in those terms.
+         */
+        Size resolved(Size element) {
+            return new Size(saturatedAdd(abs, saturatedMultiply(elem, element.abs)),
+                    saturatedAdd(rel, saturatedMultiply(elem, element.rel)), 0);
+        }
+
+        static long saturatedAdd(long a, long b) {
             return Math.min(CAP, a + b);
         }
 
@@ -126,6 +169,21 @@ final class PlanValue {
 
     PlanValue withSize(Size newSize) {
         return new PlanValue(flows, newSize, mayFail);
+    }
+
+    /**
+     * The same columns and size, whose flows start afresh at {@code step}: the value of a fixed program
+     * of DuckDB's own (SUMMARIZE of a table), whose inner steps are not the query's, leaving it.
+     */
+    PlanValue restarted(FlowStep step) {
+        if (flows.isEmpty()) {
+            return this;
+        }
+        List<Flow> out = new ArrayList<>(flows.size());
+        for (Flow flow : flows) {
+            out.add(new Flow(flow.column(), Chain.EMPTY.then(step)));
+        }
+        return new PlanValue(DistinctFlows.of(out, Flow::key), size, mayFail);
     }
 
     /** This value after passing through {@code step}. */

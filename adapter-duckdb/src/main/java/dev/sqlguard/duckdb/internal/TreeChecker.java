@@ -65,7 +65,7 @@ final class TreeChecker {
 
     /** The outcome of a check. */
     record Result(Set<TableRef> tables, Set<ColumnRef> columns, Set<String> functions, List<OutputColumn> outputs,
-                  int parameterCount, Inspection inspection) {
+                  int parameterCount, Inspection inspection, Set<DuckDbCatalog.Table> summarized) {
     }
 
     private final CheckState state;
@@ -93,7 +93,7 @@ final class TreeChecker {
             outputs.add(new OutputColumn(col.name(), col.lineage(), col.complete()));
         }
         int count = state.parameters.isEmpty() ? 0 : ((TreeSet<Integer>) state.parameters).last();
-        return new Result(state.tables, state.columns, state.calledFunctions, outputs, count, state.inspection);
+        return new Result(state.tables, state.columns, state.calledFunctions, outputs, count, state.inspection, state.summarized);
     }
 
     // ---------------------------------------------------------------- query nodes

@@ -222,6 +222,64 @@ class JarIT {
         }
     }
 
+    /**
+     * Issue 24's cost and derived-column attacks through the batch, the way an agent's runner sends
+     * them: with the demo's defaults, and with a policy that allowlists the fixed-factor expanders,
+     * nested 19 deep as the red team did (about 1 GB under a 256 MB limit before) and 2 deep (within the
+     * bound: answered).
+     */
+    @Test
+    void aBatchOfCostAndDerivedColumnAttacksIsRefusedLineByLine() throws IOException {
+        JarRunner.Run demo = sqlguard.run("query", "--sql", "SELECT 1 AS one");
+        assertThat(demo.code()).as(demo.err()).isZero();
+        Path demoDb;
+        try (Stream<Path> files = Files.list(home.resolve("cache/sqlguard"))) {
+            demoDb = files.filter(p -> p.toString().endsWith(".duckdb")).findFirst().orElseThrow();
+        }
+        Files.writeString(work.resolve("expanders.yaml"), """
+                sources:
+                  demo:
+                    engine: duckdb
+                    database: %s
+                    policy:
+                      functions: [count, length, max, hex, bin, url_encode, to_json, to_base64, list, list_transform, regexp_matches]
+                """.formatted(demoDb));
+        String hex19 = "region";
+        for (int i = 0; i < 19; i++) {
+            hex19 = "hex(" + hex19 + ")";
+        }
+        String batch = String.join("\n",
+                "{\"id\": 1, \"sql\": \"SELECT max(length(" + hex19 + ")) AS n FROM claims\"}",
+                "{\"id\": 2, \"sql\": \"SELECT max(length(bin(bin(region)))) AS n FROM claims\"}",
+                "{\"id\": 3, \"sql\": \"SELECT max(length(hex(hex(region)))) AS n FROM claims\"}",
+                "{\"id\": 4, \"sql\": \"SELECT count(*) AS n FROM claims WHERE regexp_matches(region, status || '.*')\"}",
+                "{\"id\": 5, \"sql\": \"SELECT count(*) AS n FROM claims WHERE regexp_matches(region, '^n')\"}",
+                "{\"id\": 6, \"sql\": \"SELECT length(to_json(list_transform(l, lambda y: list_transform(l, lambda z: l)))) AS n "
+                        + "FROM (SELECT list(region) AS l FROM claims)\"}",
+                "{\"id\": 7, \"sql\": \"SELECT max(length(hex(to_json(region)))) AS n FROM claims\"}");
+        JarRunner.Run run = sqlguard.runWithInput(batch, "query", "--config", "expanders.yaml", "--batch", "-");
+        assertThat(run.code()).as(run.err()).isZero();
+        List<JsonNode> lines = run.lines();
+        assertThat(lines).extracting(l -> l.get("status").asText())
+                .containsExactly("REJECTED", "REJECTED", "OK", "REJECTED", "OK", "REJECTED", "OK");
+        assertThat(lines).extracting(l -> l.at("/error/code").asText())
+                .containsExactly("UNBOUNDED_COST", "UNBOUNDED_COST", "", "UNBOUNDED_COST", "", "UNBOUNDED_COST", "");
+        assertThat(lines.get(3).at("/error/message").asText()).contains("write the pattern as a literal");
+
+        String defaults = String.join("\n",
+                "{\"id\": 1, \"sql\": \"SELECT column_name FROM (SUMMARIZE claims) WHERE max LIKE '9%'\"}",
+                "{\"id\": 2, \"sql\": \"SELECT column_name, max FROM (SUMMARIZE claims) WHERE column_name = 'claimant_ssn'\"}",
+                "{\"id\": 3, \"sql\": \"SELECT count(*) AS n FROM range(2048) t(i) WHERE regexp_matches('x', '.{1000}' || i::VARCHAR)\"}");
+        JarRunner.Run summaries = sqlguard.runWithInput(defaults, "query", "--batch", "-");
+        assertThat(summaries.code()).as(summaries.err()).isZero();
+        List<JsonNode> answers = summaries.lines();
+        assertThat(answers).extracting(l -> l.get("status").asText()).containsExactly("REJECTED", "OK", "REJECTED");
+        assertThat(answers.get(0).at("/error/code").asText()).isEqualTo("COLUMN_NOT_ALLOWED");
+        assertThat(answers.get(1).get("rows").get(0).get(1).asText()).isEqualTo("[REDACTED]");
+        assertThat(answers.get(2).at("/error/code").asText()).isEqualTo("UNBOUNDED_COST");
+        assertThat(summaries.out()).doesNotContainPattern("\\d{3}-\\d{2}-\\d{4}");
+    }
+
     @Test
     void checkValidatesWithoutRunning() {
         JarRunner.Run ok = sqlguard.run("check", "--sql", "SELECT region, sum(amount) FROM claims GROUP BY region");

@@ -218,6 +218,12 @@ class McpIT {
         hostile.put("SELECT region FROM claims c QUALIFY c::VARCHAR LIKE '%1%'", "UNKNOWN_COLUMN");
         hostile.put("SELECT id, claimant_ssn AS region FROM claims ORDER BY region LIMIT 1", "COLUMN_NOT_ALLOWED");
         hostile.put("SELECT length(repeat('x', 1000000000))", "UNBOUNDED_COST");
+        // issue 24: a statistic of a sensitive column in a filter, a pattern compiled per row, a product of data sizes
+        hostile.put("SELECT column_name FROM (SUMMARIZE claims) WHERE max LIKE '9%'", "COLUMN_NOT_ALLOWED");
+        hostile.put("SELECT count(*) FROM range(2048) t(i) WHERE regexp_matches('x', '.{1000}.{1000}.{1000}' || i::VARCHAR)",
+                "UNBOUNDED_COST");
+        hostile.put("SELECT len(flatten(flatten(list_transform(l, lambda y: list_transform(l, lambda z: l))))) "
+                + "FROM (SELECT list(region) AS l FROM claims)", "UNBOUNDED_COST");
         hostile.forEach((sql, code) -> {
             CallToolResult result = call(client, "query_data", args("source", "demo", "sql", sql));
             assertThat(result.isError()).as(sql).isTrue();
