@@ -251,6 +251,28 @@ class DuckDbEngineTest {
     }
 
     @Test
+    void catalogListingsAreNotRedactedByLabelButDataStillIs() {
+        // issue 30 item 6: a policy that redacts a column called "name" must not redact the listing's names
+        GuardrailPolicy policy = GuardrailPolicy.defaults().withRedact(Set.of("name", "column_name"));
+        try (DuckDbEngine redacting = TestDatabases.engine(engineDb(), work, policy)) {
+            ToolResult tables = query(redacting, "SHOW TABLES");
+            assertThat(tables.error()).isEmpty();
+            assertThat(tables.rows()).extracting(row -> row.get(0)).contains("claims", "users")
+                    .doesNotContain(ResultProjector.REDACTED);
+            assertThat(tables.sql().orElseThrow()).doesNotContain("CASE WHEN 1 = 0");
+            ToolResult described = query(redacting, "DESCRIBE claims");
+            assertThat(described.rows()).extracting(row -> row.get(0)).contains("region", "amount");
+            // anything beyond a bare listing is a query like any other: the label still redacts
+            ToolResult filtered = query(redacting, "SELECT name FROM (SHOW TABLES) WHERE name LIKE 'c%'");
+            assertThat(filtered.rows()).isNotEmpty().allSatisfy(row -> assertThat(row.get(0)).isEqualTo(ResultProjector.REDACTED));
+            ToolResult data = query(redacting, "SELECT name FROM users ORDER BY id LIMIT 1");
+            assertThat(data.rows()).singleElement().satisfies(row -> assertThat(row.get(0)).isEqualTo(ResultProjector.REDACTED));
+            ToolResult relabelled = query(redacting, "SELECT region AS name FROM claims LIMIT 1");
+            assertThat(relabelled.rows()).singleElement().satisfies(row -> assertThat(row.get(0)).isEqualTo(ResultProjector.REDACTED));
+        }
+    }
+
+    @Test
     void restrictedAllowlistResolvesAliasesAndRefusesOtherColumns() {
         GuardrailPolicy policy = GuardrailPolicy.defaults().withTables(TableAllowlist.of(Map.of(
                 "claims", Set.of("id", "region", "amount"), "regions", Set.of("*"))));

@@ -47,8 +47,15 @@ public record GuardrailPolicy(
         return SensitiveNames.isSensitive(column, redact);
     }
 
-    /** Whether an output column must be redacted: its name, or any column it derives from, is sensitive. */
+    /**
+     * Whether an output column must be redacted: its name, or any column it derives from, is sensitive.
+     * A catalog listing's output holds only names and types, never a table's values, so its label alone
+     * redacts nothing ({@code SHOW TABLES} lists a column {@code name} whatever the policy redacts).
+     */
     public boolean mustRedact(OutputColumn output) {
+        if (output.catalogListing()) {
+            return false;
+        }
         if (!output.lineageComplete() || isSensitive(output.name())) {
             return true;
         }

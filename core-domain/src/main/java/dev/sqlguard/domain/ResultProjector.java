@@ -90,7 +90,8 @@ public final class ResultProjector {
         boolean[] mask = new boolean[columns.size()];
         boolean aligned = outputs.size() == columns.size();
         for (int i = 0; i < mask.length; i++) {
-            mask[i] = !aligned || plan.masks(i) || policy.isSensitive(columns.get(i).name()) || policy.mustRedact(outputs.get(i));
+            mask[i] = !aligned || plan.masks(i) || policy.mustRedact(outputs.get(i))
+                    || !outputs.get(i).catalogListing() && policy.isSensitive(columns.get(i).name());
         }
         return mask;
     }

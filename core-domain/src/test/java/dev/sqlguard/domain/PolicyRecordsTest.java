@@ -27,6 +27,20 @@ class PolicyRecordsTest {
     }
 
     @Test
+    void aCatalogListingIsNotRedactedByItsLabelAndCarriesNoValues() {
+        GuardrailPolicy policy = GuardrailPolicy.defaults().withRedact(Set.of("name"));
+        assertThat(policy.mustRedact(OutputColumn.catalogListing("name"))).isFalse();
+        assertThat(policy.mustRedact(OutputColumn.traced("name", Set.of()))).isTrue();
+        assertThat(policy.mustRedact(OutputColumn.catalogListing("password"))).isFalse();
+        assertThat(policy.outputsToMask(List.of(OutputColumn.catalogListing("name"), OutputColumn.traced("name", Set.of()))))
+                .containsExactly(1);
+        // a listing derives from no table column, and is always traced
+        assertThatThrownBy(() -> new OutputColumn("name", Set.of(new ColumnRef(TableRef.of("users"), "name")), true, true))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new OutputColumn("name", Set.of(), false, true)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void limitsRefuseNonsense() {
         assertThatThrownBy(() -> Limits.defaults().withMaxRows(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxRows");
         assertThatThrownBy(() -> Limits.defaults().withTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);

@@ -18,6 +18,7 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Parameters;
+import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.port.RecordedFacts;
@@ -126,11 +127,13 @@ public final class DuckDbValidator implements StatementValidator {
         }
         List<Object> placeholders = new ArrayList<>(Collections.nCopies(result.parameterCount(), null));
         RecordedFacts recorded = facts.recorded();
+        List<OutputColumn> outputs = catalogListing(result, recorded.outputs());
+        boolean listing = outputs != recorded.outputs();
         // the facts are those of the checked query; the outputs that must not leave the engine are masked around it
         // (by lineage and name, and by the label the caller sees, which DuckDB may have made unique)
-        Set<Integer> masked = new TreeSet<>(policy.outputsToMask(recorded.outputs()));
-        Optional<List<String>> labels = labels(boundPlan, recorded.outputs().size());
-        labels.ifPresent(all -> {
+        Set<Integer> masked = new TreeSet<>(policy.outputsToMask(outputs));
+        Optional<List<String>> labels = labels(boundPlan, outputs.size());
+        labels.filter(all -> !listing).ifPresent(all -> {
             for (int i = 0; i < all.size(); i++) {
                 if (policy.isSensitive(all.get(i))) {
                     masked.add(i);
@@ -141,7 +144,19 @@ public final class DuckDbValidator implements StatementValidator {
             executable = masked(executable, wrapped, labels.orElseThrow(DuckDbValidator::cannotMask), masked);
         }
         return new QueryPlan(sourceId, sql, executable, placeholders, recorded.tables(), recorded.uses(),
-                union(result.functions(), recorded.functions()), recorded.outputs(), recorded.amplifications(), policy.limits(), masked);
+                union(result.functions(), recorded.functions()), outputs, recorded.amplifications(), policy.limits(), masked);
+    }
+
+    /**
+     * The outputs of a bare catalog listing ({@code SHOW TABLES}, {@code DESCRIBE t}; see
+     * {@link TreeChecker#isCatalogListing}) as catalog listings, when the bound plan agrees that none
+     * of them derives from a table's values; otherwise {@code outputs} itself, unchanged.
+     */
+    private static List<OutputColumn> catalogListing(TreeChecker.Result result, List<OutputColumn> outputs) {
+        boolean listing = !result.outputs().isEmpty() && result.outputs().stream().allMatch(OutputColumn::catalogListing)
+                && result.outputs().size() == outputs.size()
+                && outputs.stream().allMatch(o -> o.lineageComplete() && o.lineage().isEmpty());
+        return listing ? outputs.stream().map(o -> OutputColumn.catalogListing(o.name())).toList() : outputs;
     }
 
     /**

@@ -88,12 +88,43 @@ final class TreeChecker {
         List<Col> out = node(field(statement, "node"), null, new Ctes(null, Map.of()));
         expressions.checkParameterMap(statement.path("named_param_map"));
         state.requireAllVisited(statement);
+        boolean listing = isCatalogListing(field(statement, "node"));
         List<OutputColumn> outputs = new ArrayList<>(out.size());
         for (Col col : out) {
-            outputs.add(new OutputColumn(col.name(), col.lineage(), col.complete()));
+            outputs.add(listing ? OutputColumn.catalogListing(col.name())
+                    : new OutputColumn(col.name(), col.lineage(), col.complete()));
         }
         int count = state.parameters.isEmpty() ? 0 : ((TreeSet<Integer>) state.parameters).last();
         return new Result(state.tables, state.columns, state.calledFunctions, outputs, count, state.inspection, state.summarized);
+    }
+
+    /**
+     * Whether the statement is exactly {@code SHOW TABLES}, {@code SHOW t} or {@code DESCRIBE t} (or
+     * {@code DESCRIBE} of a query) and nothing else: DuckDB parses each as {@code SELECT * FROM
+     * <show ref>}. Its outputs are then catalog names and types of allowlisted tables, which
+     * {@link FromChecks#show} has already required (a listing of every table only on an unrestricted
+     * source, a table's columns only when all of them are allowed). SUMMARIZE computes on values and is
+     * never a listing.
+     */
+    static boolean isCatalogListing(JsonNode node) {
+        JsonNode list = node.path("select_list");
+        JsonNode from = node.path("from_table");
+        String showType = from.path("show_type").asText("");
+        return "SELECT_NODE".equals(node.path("type").asText())
+                && list.size() == 1 && "STAR".equals(list.get(0).path("class").asText())
+                && list.get(0).path("relation_name").asText("").isEmpty()
+                && list.get(0).path("exclude_list").isEmpty() && list.get(0).path("replace_list").isEmpty()
+                && list.get(0).path("rename_list").isEmpty() && !list.get(0).path("columns").asBoolean(false)
+                && "SHOW_REF".equals(from.path("type").asText())
+                && ("SHOW".equals(showType) || "DESCRIBE".equals(showType) || "SHOW_SPECIAL".equals(showType))
+                && isNullOrEmpty(node.path("where_clause")) && node.path("groups").path("group_expressions").isEmpty()
+                && isNullOrEmpty(node.path("having")) && isNullOrEmpty(node.path("qualify"))
+                && isNullOrEmpty(node.path("sample")) && node.path("modifiers").isEmpty()
+                && node.path("cte_map").path("map").isEmpty();
+    }
+
+    private static boolean isNullOrEmpty(JsonNode node) {
+        return node.isMissingNode() || node.isNull() || node.isEmpty() && !node.isValueNode();
     }
 
     // ---------------------------------------------------------------- query nodes
