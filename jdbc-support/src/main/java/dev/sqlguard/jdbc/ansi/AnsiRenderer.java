@@ -993,7 +993,9 @@ public final class AnsiRenderer {
         }
         List<Out> outputs = new ArrayList<>();
         for (Item item : items) {
-            outputs.add(new Out(item.label(), item.value().flows()));
+            // an output computed from no column still counts its copies downstream (Flows.constant)
+            List<Flow> flows = item.value().flows();
+            outputs.add(new Out(item.label(), flows.isEmpty() ? List.of(Flows.constant()) : flows));
         }
         return new Query(sql.toString(), outputs);
     }
@@ -2661,6 +2663,9 @@ public final class AnsiRenderer {
 
     private void use(List<Flow> flows, UsePosition position) {
         for (Flow f : flows) {
+            if (Flows.isConstant(f)) {
+                continue; // reads nothing
+            }
             uses.add(new ColumnUse(f.column(), position, f.chain()));
         }
     }

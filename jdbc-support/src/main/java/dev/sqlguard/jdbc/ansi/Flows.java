@@ -70,9 +70,29 @@ public final class Flows {
         return out;
     }
 
+    /** Every base column a value derives from (a {@link #constant()} flow names none). */
     public static Set<ColumnRef> lineage(List<Flow> flows) {
         Set<ColumnRef> out = new LinkedHashSet<>();
-        flows.forEach(f -> out.add(f.column()));
+        flows.stream().filter(f -> !isConstant(f)).forEach(f -> out.add(f.column()));
         return out;
+    }
+
+    private static final ColumnRef CONSTANT = new ColumnRef(dev.sqlguard.domain.TableRef.of("sqlguard_constant", "value"), "c");
+
+    /**
+     * The flow that stands for a value computed from no column (a literal, {@code count(*)}), given to
+     * such an output of a CTE or subquery. It reads nothing and is never a use or in a lineage; it is
+     * there so that copies of that value are counted like copies of a column: {@code a0.x || a0.x}
+     * through nested CTEs over a constant doubles an expression PostgreSQL inlines at every level (a
+     * backend grew to 13 GB at 29 levels, ignoring statement_timeout), and is refused like the same
+     * copies of a column ({@link #MAX_FLOWS}, and the relative cost of each concatenation).
+     */
+    public static Flow constant() {
+        return new Flow(CONSTANT, List.of());
+    }
+
+    /** Whether a flow is the {@link #constant()} one, after any steps. */
+    public static boolean isConstant(Flow flow) {
+        return flow.column().equals(CONSTANT);
     }
 }
