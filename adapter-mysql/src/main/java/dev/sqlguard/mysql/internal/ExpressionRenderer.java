@@ -231,7 +231,7 @@ final class ExpressionRenderer {
     }
 
     private static Value wrap(Value v) {
-        return new Value("(" + v.sql() + ")", v.flows(), v.literal(), v.mayFail());
+        return new Value("(" + v.sql() + ")", v.flows(), v.literal(), v.mayFail(), v.weight());
     }
 
     private static Long integerValue(LongValue v) {

@@ -650,7 +650,7 @@ final class SelectRenderer {
         String sql = ctx.clause() == Clause.HAVING && item.bareColumn().isEmpty() && onlyTheItemIsNamed(position.get(), ctx.scope())
                 ? MySqlQuoting.identifier(item.label())
                 : "(" + item.value().sql() + ")";
-        return Optional.of(new Value(sql, item.value().flows(), Optional.empty(), item.value().mayFail()));
+        return Optional.of(new Value(sql, item.value().flows(), Optional.empty(), item.value().mayFail(), item.value().weight()));
     }
 
     /**
