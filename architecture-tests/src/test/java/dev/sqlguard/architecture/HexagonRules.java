@@ -23,6 +23,8 @@ final class HexagonRules {
     static final String JDBC_KIT = "dev.sqlguard.jdbc..";
     /** The kit's ANSI renderer, the one part of it that reads JSqlParser trees. */
     static final String JDBC_ANSI = "dev.sqlguard.jdbc.ansi..";
+    /** Apache POI reads XLSX for trusted ingestion only (sqlguard-adapter-duckdb-ingest). */
+    static final String INGESTION = "dev.sqlguard.duckdb.ingest..";
 
     /** The app's layers, top to bottom: each may use only the layers below it (maven modules app/cli, mcp, agent, api). */
     static final String[] CLI = {"dev.sqlguard.app.internal.cli..", "dev.sqlguard.app.internal.demo.."};
@@ -38,7 +40,7 @@ final class HexagonRules {
             "are adapters (every package but " + NOT_ADAPTERS + ")", slice -> !NOT_ADAPTERS.contains(slice.getNamePart(1)));
 
     /** Every package a rule names, for the check that none is empty. */
-    static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, TESTING, JDBC_KIT, JDBC_ANSI, APP}, CLI, MCP, AGENT, API)
+    static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, TESTING, JDBC_KIT, JDBC_ANSI, APP, INGESTION}, CLI, MCP, AGENT, API)
             .flatMap(Stream::of).toList();
 
     private HexagonRules() {
@@ -109,6 +111,10 @@ final class HexagonRules {
     static final ArchRule GUICE_ONLY_IN_CLI = noClasses().that().resideOutsideOfPackages(CLI)
             .should().dependOnClassesThat().resideInAnyPackage("com.google.inject..", "javax.inject..", "jakarta.inject..")
             .because("only the CLI wires with Guice; the embedding API is plain construction");
+
+    static final ArchRule POI_ONLY_IN_INGESTION = noClasses().that().resideOutsideOfPackage(INGESTION)
+            .should().dependOnClassesThat().resideInAnyPackage("org.apache.poi..")
+            .because("an embedding service gets the engines without Apache POI: only ingestion reads spreadsheets");
 
     static final ArchRule MODEL_OUTPUT_IS_NEVER_EXECUTED = noClasses()
             .should().dependOnClassesThat().resideInAPackage("javax.script..")

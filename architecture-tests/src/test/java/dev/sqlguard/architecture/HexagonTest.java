@@ -109,6 +109,11 @@ class HexagonTest {
     }
 
     @Test
+    void poiIsOnlyInIngestion() {
+        HexagonRules.POI_ONLY_IN_INGESTION.check(production);
+    }
+
+    @Test
     void modelOutputIsNeverExecuted() {
         HexagonRules.MODEL_OUTPUT_IS_NEVER_EXECUTED.check(production);
     }

@@ -22,6 +22,7 @@ import dev.sqlguard.domain.archfixture.DomainClassUsingRegexOnly;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingMySql;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingApp;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingGuice;
+import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingPoi;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingTheTestKit;
 import dev.sqlguard.jdbc.ansi.archfixture.AnsiClassUsingAnAdapter;
 import dev.sqlguard.jdbc.ansi.archfixture.AnsiThing;
@@ -141,6 +142,11 @@ class RulesCanFailTest {
     void guiceOutsideTheCliFails() {
         assertViolated(HexagonRules.GUICE_ONLY_IN_CLI, DuckDbClassUsingGuice.class);
         assertViolated(HexagonRules.GUICE_ONLY_IN_CLI, ApiClassUsingGuice.class);
+    }
+
+    @Test
+    void poiOutsideIngestionFails() {
+        assertViolated(HexagonRules.POI_ONLY_IN_INGESTION, DuckDbClassUsingPoi.class);
     }
 
     @Test

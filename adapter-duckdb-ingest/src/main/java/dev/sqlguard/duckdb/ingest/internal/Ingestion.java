@@ -32,7 +32,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.duckdb.DuckDBConnection;
 
-import dev.sqlguard.duckdb.internal.DuckDbDriver;
 
 /**
  * One load, start to end. Every input goes into a staging table inside a single transaction; the
@@ -204,7 +203,12 @@ public final class Ingestion {
         properties.setProperty("autoinstall_known_extensions", "false");
         properties.setProperty("autoload_known_extensions", "false");
         try {
-            return DuckDbDriver.connect("jdbc:duckdb:" + database, properties);
+            // DuckDB's own driver, not DriverManager, which would load every JDBC driver on the class path
+            Connection connection = new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:" + database, properties);
+            if (connection == null) {
+                throw new SQLException("not a DuckDB URL");
+            }
+            return connection;
         } catch (SQLException e) {
             throw LoadErrors.opening(e);
         }
