@@ -39,14 +39,33 @@ public final class JLineInput implements ShellInput {
                 .variable(LineReader.HISTORY_FILE_SIZE, 2000);
         historyFile.ifPresent(file -> {
             try {
-                Files.createDirectories(file.getParent());
+                privateHistory(file);
                 builder.variable(LineReader.HISTORY_FILE, file);
             } catch (IOException | RuntimeException e) {
-                // no folder for it: history stays in memory for this session
+                // no folder for it, or it cannot be made private: history stays in memory for this session
             }
         });
         reader = builder.build();
         terminal.handle(Terminal.Signal.INT, signal -> interrupt.run());
+    }
+
+    /**
+     * Makes the history file readable by its owner only, as psql and the DuckDB CLI keep theirs: it
+     * holds every statement typed, literals and {@code \bind} values included. Created empty with
+     * {@code rw-------} when missing; an existing one is narrowed to it. Where the file system has no
+     * POSIX permissions the file is left as the platform makes it.
+     */
+    static void privateHistory(Path file) throws IOException {
+        Files.createDirectories(file.getParent());
+        boolean posix = file.getFileSystem().supportedFileAttributeViews().contains("posix");
+        if (!posix) {
+            return;
+        }
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> owner = java.nio.file.attribute.PosixFilePermissions.fromString("rw-------");
+        if (Files.notExists(file)) {
+            Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(owner));
+        }
+        Files.setPosixFilePermissions(file, owner);
     }
 
     @Override
