@@ -140,8 +140,18 @@ public final class DuckDbValidator implements StatementValidator {
         if (!masked.isEmpty()) {
             executable = masked(executable, wrapped, labels.orElseThrow(DuckDbValidator::cannotMask), masked);
         }
+        // the caller sees DuckDB's own labels (count(*) is count_star(), not the tree's count_star)
+        List<dev.sqlguard.domain.OutputColumn> outputs = recorded.outputs();
+        if (labels.isPresent()) {
+            List<dev.sqlguard.domain.OutputColumn> named = new ArrayList<>();
+            for (int i = 0; i < outputs.size(); i++) {
+                dev.sqlguard.domain.OutputColumn o = outputs.get(i);
+                named.add(new dev.sqlguard.domain.OutputColumn(labels.get().get(i), o.lineage(), o.lineageComplete()));
+            }
+            outputs = named;
+        }
         return new QueryPlan(sourceId, sql, executable, placeholders, recorded.tables(), recorded.uses(),
-                union(result.functions(), recorded.functions()), recorded.outputs(), recorded.amplifications(), policy.limits(), masked);
+                union(result.functions(), recorded.functions()), outputs, recorded.amplifications(), policy.limits(), masked);
     }
 
     /**
