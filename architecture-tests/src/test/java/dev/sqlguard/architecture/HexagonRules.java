@@ -54,7 +54,7 @@ final class HexagonRules {
 
     static final ArchRule DOMAIN_NEVER_TOUCHES_JDBC = noClasses().that().resideInAPackage(DOMAIN)
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "com.mysql..", "org.duckdb..", "org.postgresql..", "io.trino..",
-                    "org.mariadb..", "com.zaxxer..", "com.fasterxml.jackson..", "com.google.inject..", "javax.inject..",
+                    "org.h2..", "org.mariadb..", "com.zaxxer..", "com.fasterxml.jackson..", "com.google.inject..", "javax.inject..",
                     "jakarta.inject..")
             .because("the domain never touches JDBC, drivers, Jackson or Guice");
 

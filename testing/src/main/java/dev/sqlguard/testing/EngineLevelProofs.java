@@ -210,11 +210,12 @@ public interface EngineLevelProofs {
             locations.add(location(c));
         }
         String name = proofFixture().factory().name();
+        String type = proofFixture().factory().getClass().getName();
         ClassLoader parent = new HidingClassLoader(EngineLevelProofs.class.getClassLoader(), locations);
         try (URLClassLoader plugins = EnginePlugins.loader(List.copyOf(locations), parent)) {
             EngineFactory factory = ServiceLoader.load(EngineFactory.class, plugins).stream().map(ServiceLoader.Provider::get)
-                    .filter(f -> f.name().equals(name)).findFirst()
-                    .orElseGet(() -> fail("no EngineFactory named '" + name + "' in META-INF/services of " + locations));
+                    .filter(f -> f.name().equals(name) && f.getClass().getName().equals(type)).findFirst()
+                    .orElseGet(() -> fail("no EngineFactory " + type + " named '" + name + "' in META-INF/services of " + locations));
             assertThat(factory.getClass().getClassLoader()).as("the factory's class loader").isSameAs(plugins);
             try (Engine engine = proofFixture().engine(factory, "contract", proofPolicy())) {
                 QueryPlan plan = checked(engine, "SELECT count(*) AS n FROM claims");
