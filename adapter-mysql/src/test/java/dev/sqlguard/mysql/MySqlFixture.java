@@ -89,6 +89,12 @@ final class MySqlFixture extends PrivateDatabaseFixture {
         return writes;
     }
 
+    /** The plug-in as a folder would hold it: the adapter and Connector/J (HikariCP and JSqlParser are the host's). */
+    @Override
+    public List<Class<?>> pluginClasses() {
+        return List.of(MySqlEngineFactory.class, com.mysql.cj.jdbc.Driver.class);
+    }
+
     @Override
     public List<String> dialectExternalAccess() {
         return List.of(

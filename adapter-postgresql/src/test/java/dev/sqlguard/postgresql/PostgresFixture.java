@@ -96,6 +96,12 @@ final class PostgresFixture extends PrivateDatabaseFixture {
         return writes;
     }
 
+    /** The plug-in as a folder would hold it: the adapter and pgjdbc (HikariCP and JSqlParser are the host's). */
+    @Override
+    public List<Class<?>> pluginClasses() {
+        return List.of(PostgresEngineFactory.class, org.postgresql.Driver.class);
+    }
+
     @Override
     public List<String> dialectExternalAccess() {
         return List.of(

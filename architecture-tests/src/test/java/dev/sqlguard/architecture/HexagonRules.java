@@ -69,7 +69,7 @@ final class HexagonRules {
 
     static final ArchRule JDBC_KIT_USES_ONLY_PORTS_AND_JDBC = classes().that().resideInAPackage(JDBC_KIT)
             .and().resideOutsideOfPackage(JDBC_ANSI)
-            .should().onlyDependOnClassesThat().resideInAnyPackage(JDBC_KIT, PORTS, DOMAIN, "java..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(JDBC_KIT, PORTS, DOMAIN, "java..", "javax.sql..")
             .because("sqlguard-jdbc-support is shared by every JDBC adapter: it sees ports, core-domain and java.sql, "
                     + "never a driver, an adapter or the app");
 

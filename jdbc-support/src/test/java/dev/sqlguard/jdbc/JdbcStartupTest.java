@@ -109,7 +109,7 @@ class JdbcStartupTest {
     }
 
     /** A driver that accepts no URL. */
-    public static final class FakeDriver implements java.sql.Driver {
+    public static class FakeDriver implements java.sql.Driver {
         @Override
         public java.sql.Connection connect(String url, java.util.Properties info) {
             return null;
