@@ -65,6 +65,12 @@ final class TrinoFixture extends PrivateDatabaseFixture {
         return writes;
     }
 
+    /** The plug-in as a folder would hold it: the adapter and trino-jdbc (JSqlParser and Jackson are the host's). */
+    @Override
+    public List<Class<?>> pluginClasses() {
+        return List.of(TrinoEngineFactory.class, io.trino.jdbc.TrinoDriver.class);
+    }
+
     @Override
     public List<String> dialectExternalAccess() {
         return TrinoVectors.EXTERNAL;
