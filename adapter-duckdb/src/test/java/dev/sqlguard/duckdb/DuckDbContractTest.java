@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import dev.sqlguard.ports.EngineFactory;
 import dev.sqlguard.testing.EngineContractSuite;
 import dev.sqlguard.testing.EngineFixture;
+import dev.sqlguard.testing.EngineWrite;
 import dev.sqlguard.testing.PrivateDatabaseFixture;
 
 /** The engine contract on a real DuckDB file. */
@@ -80,6 +81,17 @@ class DuckDbContractTest extends EngineContractSuite {
                     "SELECT * FROM query_table('users')",
                     "SELECT current_setting('threads')",
                     "SELECT * FROM duckdb_settings()");
+        }
+
+        /** The standard writes, a locked setting and the database's sequence. */
+        @Override
+        public List<EngineWrite> engineWrites() {
+            List<EngineWrite> writes = new java.util.ArrayList<>(EngineWrite.standard());
+            writes.add(EngineWrite.refused(EngineWrite.Kind.SEQUENCE_ADVANCE, "SELECT nextval('sqlguard_seq') AS n"));
+            writes.add(EngineWrite.refused(EngineWrite.Kind.INSERT, "INSERT INTO regions VALUES ('probe', 'probe') RETURNING region"));
+            writes.add(EngineWrite.traced(EngineWrite.Kind.SETTING, "SET threads = 1", "SELECT current_setting('threads') AS n"));
+            writes.add(EngineWrite.traced(EngineWrite.Kind.SETTING, "SET VARIABLE probe = 1", "SELECT count(*) AS n FROM duckdb_variables()"));
+            return writes;
         }
 
         @Override

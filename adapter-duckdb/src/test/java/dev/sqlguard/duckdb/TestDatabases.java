@@ -46,6 +46,7 @@ public final class TestDatabases {
         statements.addAll(ContractDataset.inserts());
         statements.add("CREATE TABLE events AS SELECT i AS id, i % 7 AS bucket, TIMESTAMP '2024-01-01 00:00:00' + INTERVAL (i) MINUTE AS ts, "
                 + "[i, i + 1] AS pair, {'k': i} AS info FROM range(5000) r(i)");
+        statements.add("CREATE SEQUENCE sqlguard_seq"); // for the contract's sequence advance
         return create(folder.resolve("data.duckdb"), statements.toArray(String[]::new));
     }
 

@@ -1,7 +1,6 @@
 package dev.sqlguard.mysql;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -39,6 +38,7 @@ import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.EngineParts;
 import dev.sqlguard.ports.EngineResources;
 import dev.sqlguard.ports.PropertySpec;
+import dev.sqlguard.jdbc.DriverSource;
 import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
@@ -101,7 +101,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
         ServerFlavor flavor;
         ServerFlavor.Pins pins;
         SchemaSnapshot schema;
-        try (Connection bootstrap = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings, timeoutMillis))) {
+        try (Connection bootstrap = JdbcStartup.connect(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings, timeoutMillis))) {
             flavor = ServerFlavor.fromVersion(bootstrap.getMetaData().getDatabaseProductVersion());
             pins = pin(bootstrap, flavor, source, new ServerFlavor.Pins(ServerFlavor.pinnedMode(sqlMode(bootstrap)), timeoutMillis,
                     ServerFlavor.groupConcatMaxLen(policy.limits().maxCellChars()), ServerFlavor.RECURSION_LIMIT));
@@ -134,7 +134,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
             String pinSql = flavor.pinSql(pins);
             // the kill path's connection is reserved first, so a full server cannot lock it out later
             MySqlExecutor.KillChannel control = resources.add(new MySqlExecutor.KillChannel(() -> {
-                Connection c = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings, timeoutMillis));
+                Connection c = JdbcStartup.connect(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings, timeoutMillis));
                 try (Statement s = c.createStatement()) {
                     s.execute(pinSql);
                 } catch (SQLException e) {
@@ -194,9 +194,6 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
     private static HikariDataSource pool(MySqlSettings settings, String name, int size, String pinSql, long timeoutMillis) {
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("sqlguard-" + name.replaceAll("[^A-Za-z0-9_.-]", "_"));
-        hc.setJdbcUrl(settings.jdbcUrl());
-        hc.setUsername(settings.username());
-        hc.setPassword(settings.password());
         hc.setMaximumPoolSize(size);
         hc.setMinimumIdle(1);
         hc.setReadOnly(true);
@@ -205,9 +202,25 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
         // a checkout (a wait for a free connection, a new connection, a validation) is bounded by the time limit
         hc.setConnectionTimeout(Math.max(250, Math.min(30_000, timeoutMillis)));
         hc.setValidationTimeout(Math.max(250, Math.min(2_000, timeoutMillis / 2)));
-        hc.setDataSourceProperties(networkProperties(settings, forcedProperties(), timeoutMillis));
+        // the driver instance, never DriverManager (which HikariCP asks for a jdbcUrl): it starts in a plug-in folder too
+        hc.setDataSource(new DriverSource(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings, timeoutMillis)));
         return new HikariDataSource(hc);
     }
+
+    /** Connector/J, from this adapter's class loader, made once. */
+    private static final java.util.function.Supplier<java.sql.Driver> DRIVER = new java.util.function.Supplier<>() {
+        private volatile java.sql.Driver driver;
+
+        @Override
+        public java.sql.Driver get() {
+            java.sql.Driver d = driver;
+            if (d == null) {
+                d = JdbcStartup.driver(MySqlEngineFactory.class, "com.mysql.cj.jdbc.Driver");
+                driver = d;
+            }
+            return d;
+        }
+    };
 
     private static Properties driverProperties(MySqlSettings settings, long timeoutMillis) {
         Properties p = networkProperties(settings, forcedProperties(), timeoutMillis);

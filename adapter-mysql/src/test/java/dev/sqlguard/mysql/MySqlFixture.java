@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.testing.EngineWrite;
 import dev.sqlguard.testing.PrivateDatabaseFixture;
 
 /** A private {@code sqlguard_t_*} database on the test server, queried through one of the two accounts. */
@@ -21,6 +22,17 @@ final class MySqlFixture extends PrivateDatabaseFixture {
         this.server = server;
         this.admin = admin;
         this.database = TestServer.createDatabase(server);
+        // for the contract's engine-level writes: functions that write (Connector/J refuses a data change
+        // in executeQuery before the server sees it) and, on MariaDB, a sequence
+        try (java.sql.Connection c = TestServer.admin(server, database); java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE FUNCTION sqlguard_insert() RETURNS INT MODIFIES SQL DATA BEGIN"
+                    + " INSERT INTO regions VALUES ('probe', 'probe'); RETURN 1; END");
+            s.execute("CREATE FUNCTION sqlguard_update() RETURNS INT MODIFIES SQL DATA BEGIN"
+                    + " UPDATE claims SET amount = amount + 1 WHERE id = 1; RETURN 1; END");
+            if (c.getMetaData().getDatabaseProductVersion().contains("MariaDB")) {
+                s.execute("CREATE SEQUENCE sqlguard_seq");
+            }
+        }
     }
 
     @Override
@@ -54,6 +66,33 @@ final class MySqlFixture extends PrivateDatabaseFixture {
                 "SELECT id FROM claims LOCK IN SHARE MODE", "SELECT id INTO @v FROM claims", "SELECT @@version",
                 "SHOW GRANTS", "SHOW TABLES", "SELECT user, password FROM mysql.user", "KILL QUERY 1", "FLUSH PRIVILEGES",
                 "RENAME TABLE claims TO c2", "SELECT sleep(5)", "SELECT benchmark(100000000, 1)", "SELECT get_lock('x', 5)");
+    }
+
+    /**
+     * The standard writes (Connector/J refuses their data changes in executeQuery itself) and the same
+     * changes through functions that write, which reach the server; the read-only switch and a user
+     * variable set by SET (MariaDB refuses it under tx_read_only); and the sequence. Not here: a user
+     * variable assigned inside a SELECT ({@code SELECT @v := 2}) runs under tx_read_only and stays on
+     * the pooled connection for the next call (the validator refuses every variable); clearing it per
+     * call would cost a COM_CHANGE_USER (resetServerState, 62 ms) or a read of
+     * information_schema.USER_VARIABLES (+1.3 ms), measured on MariaDB 10.11.
+     */
+    @Override
+    public List<EngineWrite> engineWrites() {
+        List<EngineWrite> writes = new java.util.ArrayList<>(EngineWrite.standard());
+        writes.add(EngineWrite.refused(EngineWrite.Kind.INSERT, "SELECT sqlguard_insert() AS n"));
+        writes.add(EngineWrite.refused(EngineWrite.Kind.UPDATE, "SELECT sqlguard_update() AS n"));
+        writes.add(EngineWrite.refused(EngineWrite.Kind.DDL, "CREATE TABLE sqlguard_probe AS SELECT id FROM claims"));
+        writes.add(EngineWrite.refused(EngineWrite.Kind.SEQUENCE_ADVANCE, "SELECT NEXTVAL(sqlguard_seq) AS n"));
+        writes.add(EngineWrite.traced(EngineWrite.Kind.SETTING, "SET SESSION tx_read_only = 0", "SELECT @@tx_read_only AS n"));
+        writes.add(EngineWrite.traced(EngineWrite.Kind.SETTING, "SET @sqlguard_probe = 1", "SELECT @sqlguard_probe AS n"));
+        return writes;
+    }
+
+    /** The plug-in as a folder would hold it: the adapter and Connector/J (HikariCP and JSqlParser are the host's). */
+    @Override
+    public List<Class<?>> pluginClasses() {
+        return List.of(MySqlEngineFactory.class, com.mysql.cj.jdbc.Driver.class);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.sqlguard.postgresql;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -23,6 +22,7 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.port.CachingValidator;
+import dev.sqlguard.jdbc.DriverSource;
 import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
@@ -99,7 +99,7 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
 
         SchemaSnapshot schema;
         SessionPin pin;
-        try (Connection bootstrap = DriverManager.getConnection(settings.jdbcUrl(), driverProperties(settings))) {
+        try (Connection bootstrap = JdbcStartup.connect(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings))) {
             bootstrap.setAutoCommit(true);
             pin = SessionPin.of(settings.schema(), policy.limits(), canSetTempFileLimit(bootstrap)).capture(bootstrap);
             Set<String> risky = PrivilegeAudit.riskyPrivileges(bootstrap);
@@ -212,9 +212,6 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
                                          long resultBufferBytes) {
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("sqlguard-" + name.replaceAll("[^A-Za-z0-9_.-]", "_"));
-        hc.setJdbcUrl(settings.jdbcUrl());
-        hc.setUsername(settings.username());
-        hc.setPassword(settings.password());
         hc.setMaximumPoolSize(size);
         hc.setMinimumIdle(1);
         hc.setReadOnly(true);
@@ -227,9 +224,27 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         props.setProperty("options", pin.startupOptions());
         // what one round trip may buffer in this JVM; past it pgjdbc fails the query (and closes the connection)
         props.setProperty("maxResultBuffer", Long.toString(resultBufferBytes));
-        hc.setDataSourceProperties(props);
+        props.setProperty("user", settings.username());
+        props.setProperty("password", settings.password());
+        // the driver instance, never DriverManager (which HikariCP asks for a jdbcUrl): it starts in a plug-in folder too
+        hc.setDataSource(new DriverSource(DRIVER.get(), settings.jdbcUrl(), props));
         return new HikariDataSource(hc);
     }
+
+    /** pgjdbc, from this adapter's class loader, made once. */
+    private static final java.util.function.Supplier<java.sql.Driver> DRIVER = new java.util.function.Supplier<>() {
+        private volatile java.sql.Driver driver;
+
+        @Override
+        public java.sql.Driver get() {
+            java.sql.Driver d = driver;
+            if (d == null) {
+                d = JdbcStartup.driver(PostgresEngineFactory.class, "org.postgresql.Driver");
+                driver = d;
+            }
+            return d;
+        }
+    };
 
     private static Properties driverProperties(PostgresSettings settings) {
         Properties p = forcedProperties();

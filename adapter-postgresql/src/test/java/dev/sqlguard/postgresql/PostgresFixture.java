@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.testing.EngineWrite;
 import dev.sqlguard.testing.PrivateDatabaseFixture;
 
 /** A private {@code sqlguard_t_*} schema on the test server, queried through one of the two roles. */
@@ -21,6 +22,9 @@ final class PostgresFixture extends PrivateDatabaseFixture {
         this.server = server;
         this.admin = admin;
         this.schema = TestServer.createSchema(server);
+        try (java.sql.Connection c = TestServer.admin(server); java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE SEQUENCE " + schema + ".sqlguard_seq"); // for the contract's sequence advance
+        }
     }
 
     String schema() {
@@ -71,6 +75,31 @@ final class PostgresFixture extends PrivateDatabaseFixture {
                 "SHOW search_path", "ANALYZE claims", "REINDEX TABLE claims", "CLUSTER claims", "REFRESH MATERIALIZED VIEW v",
                 "SECURITY LABEL ON TABLE claims IS 'x'", "COMMENT ON TABLE claims IS 'x'", "ALTER SYSTEM SET work_mem = '1GB'",
                 "CREATE EXTENSION dblink", "SELECT dblink('host=127.0.0.1', 'DELETE FROM claims')");
+    }
+
+    /**
+     * The standard writes in forms pgjdbc runs as a query ({@code RETURNING}, a data-modifying CTE),
+     * the read-only switch and a setting by function, and the schema's sequence.
+     */
+    @Override
+    public List<EngineWrite> engineWrites() {
+        List<EngineWrite> writes = new java.util.ArrayList<>(EngineWrite.standard());
+        writes.add(EngineWrite.refused(EngineWrite.Kind.INSERT, "INSERT INTO regions VALUES ('probe', 'probe') RETURNING region"));
+        writes.add(EngineWrite.refused(EngineWrite.Kind.UPDATE,
+                "WITH x AS (UPDATE claims SET amount = amount + 1 RETURNING id) SELECT count(*) AS n FROM x"));
+        writes.add(EngineWrite.refused(EngineWrite.Kind.DDL, "SELECT id INTO sqlguard_probe FROM claims"));
+        writes.add(EngineWrite.refused(EngineWrite.Kind.SEQUENCE_ADVANCE, "SELECT nextval('sqlguard_seq') AS n"));
+        writes.add(EngineWrite.traced(EngineWrite.Kind.SETTING, "SELECT set_config('statement_timeout', '0', false) AS n",
+                "SELECT current_setting('statement_timeout') AS n"));
+        writes.add(EngineWrite.traced(EngineWrite.Kind.SETTING, "SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE",
+                "SELECT current_setting('default_transaction_read_only') AS n"));
+        return writes;
+    }
+
+    /** The plug-in as a folder would hold it: the adapter and pgjdbc (HikariCP and JSqlParser are the host's). */
+    @Override
+    public List<Class<?>> pluginClasses() {
+        return List.of(PostgresEngineFactory.class, org.postgresql.Driver.class);
     }
 
     @Override

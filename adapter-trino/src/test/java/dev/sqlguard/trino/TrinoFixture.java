@@ -46,6 +46,31 @@ final class TrinoFixture extends PrivateDatabaseFixture {
         return TrinoVectors.FORBIDDEN;
     }
 
+    /**
+     * The standard writes (the cluster's access control refuses them to the read-only user; Trino has
+     * no temp tables), a session setting (client state of a connection that lives for one call), and a
+     * sequence advance, which Trino has no function for.
+     */
+    @Override
+    public List<dev.sqlguard.testing.EngineWrite> engineWrites() {
+        List<dev.sqlguard.testing.EngineWrite> writes = new java.util.ArrayList<>(dev.sqlguard.testing.EngineWrite.standard());
+        writes.add(dev.sqlguard.testing.EngineWrite.refused(dev.sqlguard.testing.EngineWrite.Kind.INSERT,
+                "INSERT INTO regions SELECT 'probe', 'probe'"));
+        writes.add(dev.sqlguard.testing.EngineWrite.refused(dev.sqlguard.testing.EngineWrite.Kind.DDL,
+                "CREATE TABLE sqlguard_probe AS SELECT id FROM claims"));
+        writes.add(dev.sqlguard.testing.EngineWrite.refused(dev.sqlguard.testing.EngineWrite.Kind.SEQUENCE_ADVANCE,
+                "SELECT nextval('sqlguard_seq') AS n"));
+        writes.add(dev.sqlguard.testing.EngineWrite.traced(dev.sqlguard.testing.EngineWrite.Kind.SETTING,
+                "SET TIME ZONE 'Pacific/Apia'", "SELECT CAST(current_timezone() AS varchar) AS n"));
+        return writes;
+    }
+
+    /** The plug-in as a folder would hold it: the adapter and trino-jdbc (JSqlParser and Jackson are the host's). */
+    @Override
+    public List<Class<?>> pluginClasses() {
+        return List.of(TrinoEngineFactory.class, io.trino.jdbc.TrinoDriver.class);
+    }
+
     @Override
     public List<String> dialectExternalAccess() {
         return TrinoVectors.EXTERNAL;

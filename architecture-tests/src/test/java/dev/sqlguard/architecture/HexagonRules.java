@@ -56,7 +56,7 @@ final class HexagonRules {
 
     static final ArchRule DOMAIN_NEVER_TOUCHES_JDBC = noClasses().that().resideInAPackage(DOMAIN)
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "com.mysql..", "org.duckdb..", "org.postgresql..", "io.trino..",
-                    "org.mariadb..", "com.zaxxer..", "com.fasterxml.jackson..", "com.google.inject..", "javax.inject..",
+                    "org.h2..", "org.mariadb..", "com.zaxxer..", "com.fasterxml.jackson..", "com.google.inject..", "javax.inject..",
                     "jakarta.inject..")
             .because("the domain never touches JDBC, drivers, Jackson or Guice");
 
@@ -71,7 +71,7 @@ final class HexagonRules {
 
     static final ArchRule JDBC_KIT_USES_ONLY_PORTS_AND_JDBC = classes().that().resideInAPackage(JDBC_KIT)
             .and().resideOutsideOfPackage(JDBC_ANSI)
-            .should().onlyDependOnClassesThat().resideInAnyPackage(JDBC_KIT, PORTS, DOMAIN, "java..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(JDBC_KIT, PORTS, DOMAIN, "java..", "javax.sql..")
             .because("sqlguard-jdbc-support is shared by every JDBC adapter: it sees ports, core-domain and java.sql, "
                     + "never a driver, an adapter or the app");
 

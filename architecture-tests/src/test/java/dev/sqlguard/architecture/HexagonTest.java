@@ -46,7 +46,7 @@ class HexagonTest {
     void theAdapterRuleFindsEveryAdapter() {
         List<Slice> adapters = Slices.matching(HexagonRules.TOP_LEVEL_PACKAGES).transform(production).stream()
                 .filter(HexagonRules.ADAPTERS).toList();
-        assertThat(adapters).extracting(s -> s.getNamePart(1)).contains("duckdb", "mysql", "postgresql", "trino", "llm").doesNotContain("testing");
+        assertThat(adapters).extracting(s -> s.getNamePart(1)).contains("duckdb", "mysql", "postgresql", "trino", "h2", "llm").doesNotContain("testing");
         assertThat(adapters).allSatisfy(slice -> assertThat(slice).isNotEmpty());
     }
 

@@ -1,6 +1,9 @@
 package dev.sqlguard.jdbc;
 
+import java.sql.Connection;
+import java.sql.Driver;
 import java.sql.SQLException;
+import java.util.Properties;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -36,6 +39,9 @@ public final class JdbcStartup {
      */
     public static GuardException failure(String source, Exception e, Function<SQLException, Optional<String>> configuration,
                                          String unreachable) {
+        if (LOG.isLoggable(Level.FINE)) {
+            LOG.fine("Source '" + source + "': start failed: " + cause(e));
+        }
         if (e instanceof GuardException g) {
             return g;
         }
@@ -49,8 +55,54 @@ public final class JdbcStartup {
                 return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': " + sentence.get(), e);
             }
         }
-        LOG.log(Level.FINE, "startup failed", e);
         return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "Source '" + source + "': " + unreachable, e);
+    }
+
+    /**
+     * The driver {@code driverClass}, loaded by {@code adapter}'s own class loader and instantiated
+     * directly: the way to open connections that works in a plug-in folder too, where
+     * {@code java.sql.DriverManager} does not hand out a driver the plug-in loader loaded (it checks
+     * the caller's class loader), and where {@code getConnection} on a fat jar would initialise every
+     * driver in it. Use {@link #connect} with it.
+     *
+     * @param adapter a class of the adapter, whose class loader sees the driver (the plug-in's)
+     * @throws IllegalStateException when the driver class is missing or cannot be made
+     */
+    public static Driver driver(Class<?> adapter, String driverClass) {
+        try {
+            Class<?> type = Class.forName(driverClass, true, adapter.getClassLoader());
+            return (Driver) type.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | ClassCastException | LinkageError e) {
+            throw new IllegalStateException("the JDBC driver " + driverClass + " cannot be loaded by " + adapter.getName(), e);
+        }
+    }
+
+    /** A connection from {@code driver}; an SQLException, never null, when the driver does not take the URL. */
+    public static Connection connect(Driver driver, String url, Properties properties) throws SQLException {
+        Connection c = driver.connect(url, properties);
+        if (c == null) {
+            throw new SQLException("the driver does not accept the URL", "08001");
+        }
+        return c;
+    }
+
+    /**
+     * What a failed start leaves in the debug log: the exception classes of the chain with their
+     * SQLSTATEs and vendor codes, never a message (drivers put hosts, users and URLs in theirs).
+     */
+    static String cause(Throwable e) {
+        StringBuilder out = new StringBuilder();
+        int depth = 0;
+        for (Throwable t = e; t != null && depth < 8; t = t.getCause(), depth++) {
+            if (depth > 0) {
+                out.append(" <- ");
+            }
+            out.append(t.getClass().getName());
+            if (t instanceof SQLException s) {
+                out.append(" [SQLSTATE ").append(s.getSQLState()).append(", code ").append(s.getErrorCode()).append(']');
+            }
+        }
+        return out.toString();
     }
 
     /** A user name for a message: quoted when short and plain ({@code [A-Za-z0-9_.@-]}), else a placeholder. */

@@ -59,4 +59,90 @@ class JdbcStartupTest {
         assertThat(JdbcStartup.user("x' OR 1=1")).isEqualTo("(name withheld)");
         assertThat(JdbcStartup.user("")).isEqualTo("(name withheld)");
     }
+
+    /** A failed start leaves its cause in the debug log: classes, SQLSTATEs and codes, no driver text. */
+    @Test
+    void aFailedStartLogsItsCauseAtDebugLevelWithoutDriverText() {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(JdbcStartup.class.getName());
+        java.util.List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Level level = log.getLevel();
+        log.setLevel(java.util.logging.Level.FINE);
+        log.addHandler(handler);
+        try {
+            SQLException refused = new SQLException("Access denied for user 'bob'@'10.0.0.7' password=hunter2", "28000", 1045);
+            JdbcStartup.failure("sales", new RuntimeException("pool jdbc:mysql://db.internal/x", refused), LOGIN, "unreachable.");
+        } finally {
+            log.removeHandler(handler);
+            log.setLevel(level);
+        }
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.getLevel()).isEqualTo(java.util.logging.Level.FINE);
+            assertThat(r.getMessage()).isEqualTo("Source 'sales': start failed: java.lang.RuntimeException"
+                    + " <- java.sql.SQLException [SQLSTATE 28000, code 1045]");
+            assertThat(r.getThrown()).isNull();
+        });
+    }
+
+    /** The driver comes from the adapter's class loader and is opened directly, never through DriverManager. */
+    @Test
+    void opensADriverThroughTheAdaptersClassLoader() throws SQLException {
+        java.sql.Driver driver = JdbcStartup.driver(JdbcStartupTest.class, FakeDriver.class.getName());
+        assertThat(driver).isInstanceOf(FakeDriver.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcStartup.connect(driver, "jdbc:other:x", new java.util.Properties()))
+                .isInstanceOf(SQLException.class).hasMessage("the driver does not accept the URL");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcStartup.driver(JdbcStartupTest.class, "no.such.Driver"))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    /** A driver that accepts no URL. */
+    public static class FakeDriver implements java.sql.Driver {
+        @Override
+        public java.sql.Connection connect(String url, java.util.Properties info) {
+            return null;
+        }
+
+        @Override
+        public boolean acceptsURL(String url) {
+            return false;
+        }
+
+        @Override
+        public java.sql.DriverPropertyInfo[] getPropertyInfo(String url, java.util.Properties info) {
+            return new java.sql.DriverPropertyInfo[0];
+        }
+
+        @Override
+        public int getMajorVersion() {
+            return 1;
+        }
+
+        @Override
+        public int getMinorVersion() {
+            return 0;
+        }
+
+        @Override
+        public boolean jdbcCompliant() {
+            return false;
+        }
+
+        @Override
+        public java.util.logging.Logger getParentLogger() {
+            return java.util.logging.Logger.getGlobal();
+        }
+    }
 }

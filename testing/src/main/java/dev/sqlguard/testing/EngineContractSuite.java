@@ -59,7 +59,7 @@ import dev.sqlguard.testing.ContractDataset.Claim;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(120)
-public abstract class EngineContractSuite {
+public abstract class EngineContractSuite implements EngineLevelProofs {
     /** Functions the contract policy allows; fixtures' runaway queries use only these. */
     public static final Set<String> POLICY_FUNCTIONS =
             Set.of("count", "sum", "avg", "min", "max", "round", "upper", "lower", "concat", "coalesce", "length");
@@ -128,6 +128,28 @@ public abstract class EngineContractSuite {
         Engine engine = fixture.engine("contract", policy);
         openEngines.add(engine);
         return engine;
+    }
+
+    // ---------------------------------------------------------------- hooks of EngineLevelProofs
+
+    @Override
+    public final EngineFixture proofFixture() {
+        return fixture;
+    }
+
+    @Override
+    public final Engine proofEngine(GuardrailPolicy policy) {
+        return engine(policy);
+    }
+
+    @Override
+    public final GuardrailPolicy proofPolicy() {
+        return contractPolicy();
+    }
+
+    @Override
+    public final String proofFingerprint() {
+        return initialFingerprint;
     }
 
     protected final ToolResult run(Engine engine, String sql, Object... params) {
@@ -409,7 +431,9 @@ public abstract class EngineContractSuite {
     @Test
     void stopsARunawayQueryAtTheTimeout() {
         Engine engine = engine(contractPolicy().withLimits(Limits.defaults().withTimeout(Duration.ofSeconds(1))));
-        ToolResult result = run(engine, fixture.runawayQuery());
+        ToolResult result = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(DEADLINE_WATCHDOG,
+                () -> run(engine, fixture.runawayQuery()), () -> "a runaway query with a 1 s limit was not stopped within "
+                        + DEADLINE_WATCHDOG.toSeconds() + " s: the adapter sets no deadline that stops it");
         assertThat(result.status()).isEqualTo(ToolStatus.ERROR);
         assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT);
         assertThat(result.error().orElseThrow().retryable()).isTrue();

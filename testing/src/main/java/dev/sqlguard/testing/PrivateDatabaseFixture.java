@@ -10,6 +10,7 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.ports.EngineFactory;
 
 /**
  * An {@link EngineFixture} over a private database (or schema, or file) that the fixture created,
@@ -60,6 +61,11 @@ public abstract class PrivateDatabaseFixture implements EngineFixture {
     @Override
     public final Engine engine(String sourceId, GuardrailPolicy policy) {
         return factory().create(new EngineConfig(sourceId, properties(), policy), EngineContext.of(workFolder()));
+    }
+
+    @Override
+    public final Engine engine(EngineFactory factory, String sourceId, GuardrailPolicy policy) {
+        return factory.create(new EngineConfig(sourceId, properties(), policy), EngineContext.of(workFolder()));
     }
 
     @Override

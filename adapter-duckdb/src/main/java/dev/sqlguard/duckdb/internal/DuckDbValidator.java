@@ -143,6 +143,15 @@ public final class DuckDbValidator implements StatementValidator {
         if (!masked.isEmpty()) {
             executable = masked(executable, wrapped, labels.orElseThrow(DuckDbValidator::cannotMask), masked);
         }
+        // the caller sees DuckDB's own labels (count(*) is count_star(), not the tree's count_star)
+        if (labels.isPresent()) {
+            List<OutputColumn> named = new ArrayList<>();
+            for (int i = 0; i < outputs.size(); i++) {
+                OutputColumn o = outputs.get(i);
+                named.add(new OutputColumn(labels.get().get(i), o.lineage(), o.lineageComplete(), o.catalogListing()));
+            }
+            outputs = named;
+        }
         return new QueryPlan(sourceId, sql, executable, placeholders, recorded.tables(), recorded.uses(),
                 union(result.functions(), recorded.functions()), outputs, recorded.amplifications(), policy.limits(), masked);
     }

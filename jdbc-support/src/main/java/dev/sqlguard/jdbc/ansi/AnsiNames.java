@@ -27,7 +27,17 @@ public final class AnsiNames {
          * (Trino: identifiers are case-insensitive, quoted or not, and it folds other characters by
          * rules of its own).
          */
-        EVERY_NAME_ASCII_ONLY
+        EVERY_NAME_ASCII_ONLY,
+        /**
+         * A double-quoted name exactly; an unquoted one with its ASCII letters folded to upper case
+         * (H2, Oracle, Db2 and the SQL standard: {@code claims} is {@code CLAIMS}).
+         */
+        UPPER,
+        /** Every name exactly as written, quoted or not (an engine whose names are case-sensitive and never folded). */
+        NONE;
+
+        /** {@link #UNQUOTED}, by the name the other options go by: unquoted names folded to lower case. */
+        public static final Folding LOWER = UNQUOTED;
     }
 
     private final int maxNameBytes;
@@ -76,6 +86,12 @@ public final class AnsiNames {
         if (folding == Folding.UNQUOTED) {
             return quoted ? text : lowerAscii(text);
         }
+        if (folding == Folding.UPPER) {
+            return quoted ? text : upperAscii(text);
+        }
+        if (folding == Folding.NONE) {
+            return text;
+        }
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c < 0x20 || c > 0x7e) {
@@ -101,6 +117,15 @@ public final class AnsiNames {
             }
         }
         return raw;
+    }
+
+    private static String upperAscii(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            out.append(c >= 'a' && c <= 'z' ? (char) (c - 32) : c);
+        }
+        return out.toString();
     }
 
     private static String lowerAscii(String text) {

@@ -2062,7 +2062,8 @@ public final class AnsiRenderer {
         if (raw.startsWith("\"")) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
         }
-        String name = naming.name(raw);
+        // function names are case-insensitive on every engine, whatever it does with other names (H2 folds them to upper case)
+        String name = naming.name(raw).toLowerCase(Locale.ROOT);
         if (!FUNCTION_NAME.matcher(name).matches()) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
         }

@@ -119,12 +119,12 @@ public record FunctionRules(String engine, Map<String, CostClass> classes, Set<S
     public void checkPolicy(String sourceId, Set<String> functions) {
         for (String f : new TreeSet<>(functions)) {
             if (isNever(f)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
-                        + SafeText.identifier(f) + "' is never allowed on " + engine + ".");
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function "
+                        + SafeText.identifier(f) + " is never allowed on " + engine + ".");
             }
             if (!classes.containsKey(f) && !absent.containsKey(f)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function '"
-                        + SafeText.identifier(f) + "' has no cost class on " + engine + ", so it cannot be allowlisted.");
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function "
+                        + SafeText.identifier(f) + " has no cost class on " + engine + ", so it cannot be allowlisted.");
             }
         }
     }

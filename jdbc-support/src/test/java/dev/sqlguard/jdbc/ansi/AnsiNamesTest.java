@@ -23,6 +23,24 @@ class AnsiNamesTest {
     }
 
     @Test
+    void upperFoldingFoldsOnlyBareNamesToUpperCase() {
+        AnsiNames upper = new AnsiNames(63, AnsiNames.Folding.UPPER);
+        assertThat(upper.name("claims")).isEqualTo("CLAIMS");
+        assertThat(upper.name("Region_1")).isEqualTo("REGION_1");
+        assertThat(upper.name("\"claims\"")).isEqualTo("claims");
+        assertThat(upper.name("ärger")).isEqualTo("äRGER");
+        assertThat(AnsiNames.Folding.LOWER).isSameAs(AnsiNames.Folding.UNQUOTED);
+    }
+
+    @Test
+    void noFoldingKeepsEveryNameAsWritten() {
+        AnsiNames none = new AnsiNames(63, AnsiNames.Folding.NONE);
+        assertThat(none.name("Claims")).isEqualTo("Claims");
+        assertThat(none.name("\"Claims\"")).isEqualTo("Claims");
+        assertThat(none.name("\"a\"\"b\"")).isEqualTo("a\"b");
+    }
+
+    @Test
     void everyNameFoldingFoldsQuotedNamesTooAndRefusesNonAscii() {
         assertThat(EVERY_NAME.name("Region")).isEqualTo("region");
         assertThat(EVERY_NAME.name("\"Region\"")).isEqualTo("region");

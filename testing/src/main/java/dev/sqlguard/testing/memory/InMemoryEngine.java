@@ -479,7 +479,9 @@ public final class InMemoryEngine extends ComposedEngine {
             if (compiled.runaway()) {
                 return new RunawayCursor(deadline, columnsOf(compiled));
             }
-            return new ListCursor(columnsOf(compiled), evaluate(compiled, plan.parameters()));
+            // the engine's own row bound: it produces at most max rows + 1, whoever reads it
+            List<List<Object>> rows = evaluate(compiled, plan.parameters());
+            return new ListCursor(columnsOf(compiled), rows.subList(0, Math.min(rows.size(), plan.limits().maxRows() + 1)));
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import dev.sqlguard.app.ConfigException;
+import dev.sqlguard.ports.EnginePlugins;
 
 /**
  * The plug-in folder: every {@code *.jar} in it joins one class loader whose parent is the CLI's
@@ -47,6 +48,6 @@ final class PluginFolder {
                 throw new ConfigException(option + ": the plug-in " + jars.get(i).getFileName() + " cannot be opened.");
             }
         }
-        return new URLClassLoader("sqlguard-plugins", urls, parent);
+        return EnginePlugins.loader(java.util.Arrays.asList(urls), parent);
     }
 }
