@@ -95,6 +95,25 @@ class PublishedJarsTest {
     }
 
     @Test
+    void everyModuleNamesItsOwnAutomaticModuleName() throws IOException {
+        String root = Files.readString(ROOT.resolve("pom.xml"));
+        Matcher modules = Pattern.compile("<module>([^<]+)</module>").matcher(root);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        while (modules.find()) {
+            for (String module : modules.group(1).equals("app") ? java.util.List.of("app/api", "app/agent", "app/mcp", "app/cli")
+                    : java.util.List.of(modules.group(1))) {
+                String pom = Files.readString(ROOT.resolve(module).resolve("pom.xml"));
+                if (pom.contains("<packaging>pom</packaging>")) {
+                    continue;
+                }
+                Matcher name = Pattern.compile("<automatic.module.name>([^<]+)</automatic.module.name>").matcher(pom);
+                assertThat(name.find()).as("%s sets automatic.module.name (else it inherits the parent's)", module).isTrue();
+                assertThat(seen.add(name.group(1))).as("%s's module name %s is unique", module, name.group(1)).isTrue();
+            }
+        }
+    }
+
+    @Test
     void theBomPinsEveryPublishedArtifactAtTheProjectVersion() throws IOException {
         String bom = Files.readString(ROOT.resolve("bom").resolve("pom.xml"));
         assertThat(bom).doesNotContain("<parent>"); // importing it pins sqlguard only, never the libraries sqlguard uses
