@@ -810,6 +810,33 @@ public abstract class EngineContractSuite {
         assertThat(decimal(result.rows().get(0).get(0))).as(type).isEqualByComparingTo(BigDecimal.valueOf(expected));
     }
 
+    // ---------------------------------------------------------------- issue 26: cut results, then honest calls (reliability)
+
+    /**
+     * Results cut at the row cap, then honest aggregates, back to back: a cut must free everything it
+     * held on the engine at once (MySQL once kept a query slot per cut result until its unwind cap,
+     * and refused every call after the fourth cut with ENGINE_UNAVAILABLE).
+     */
+    @Test
+    void cutResultsThenHonestCallsBackToBackAllAnswer() {
+        Engine engine = engine(contractPolicy().withLimits(Limits.defaults().withMaxRows(5)));
+        boolean joins = has(engine, EngineCapability.JOINS);
+        String wide = joins ? "SELECT a.id, b.id AS other FROM claims a JOIN claims b ON a.region = b.region"
+                : "SELECT id, region FROM claims";
+        for (int i = 0; i < 8; i++) {
+            ToolResult cut = run(engine, wide);
+            assertThat(cut.status()).as("cut result %d: %s", i, cut.error()).isEqualTo(ToolStatus.OK);
+            assertThat(cut.truncated()).isTrue();
+            assertThat(cut.returnedCount()).isEqualTo(5);
+        }
+        long expected = ContractDataset.claims().stream().filter(c -> c.region().equals("north")).count();
+        for (int i = 0; i < 12; i++) {
+            ToolResult honest = run(engine, "SELECT count(*) AS n FROM claims WHERE region = ?", "north");
+            assertThat(honest.status()).as("honest call %d: %s", i, honest.error()).isEqualTo(ToolStatus.OK);
+            assertThat(decimal(honest.rows().get(0).get(0)).longValueExact()).isEqualTo(expected);
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** Every message is safe: no stack trace, driver text, path, credential or refused data. */
