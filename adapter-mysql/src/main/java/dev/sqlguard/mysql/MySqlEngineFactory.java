@@ -204,7 +204,8 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
         hc.setConnectionInitSql(pinSql);
         // a checkout (a wait for a free connection, a new connection, a validation) is bounded by the time limit
         hc.setConnectionTimeout(Math.max(250, Math.min(30_000, timeoutMillis)));
-        hc.setValidationTimeout(Math.max(250, Math.min(2_000, timeoutMillis / 2)));
+        // a checkout validates an idle connection: a frozen server costs at most this past the call's time left
+        hc.setValidationTimeout(Math.max(250, Math.min(1_000, timeoutMillis / 4)));
         hc.setDataSourceProperties(networkProperties(settings, forcedProperties(), timeoutMillis));
         return new HikariDataSource(hc);
     }

@@ -222,7 +222,8 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         hc.setConnectionInitSql(pin.initSql());
         hc.setIsolateInternalQueries(true); // commit the init SQL: SET is transactional, and queries end in a rollback
         hc.setConnectionTimeout(checkoutMillis);
-        hc.setValidationTimeout(Math.min(2_000, checkoutMillis));
+        // a checkout validates an idle connection: a frozen server costs at most this past the call's time left
+        hc.setValidationTimeout(Math.max(250, Math.min(1_000, checkoutMillis / 4)));
         Properties props = forcedProperties();
         props.setProperty("options", pin.startupOptions());
         // what one round trip may buffer in this JVM; past it pgjdbc fails the query (and closes the connection)

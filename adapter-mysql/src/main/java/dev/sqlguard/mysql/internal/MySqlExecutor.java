@@ -28,6 +28,7 @@ import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.JdbcCursor;
 import dev.sqlguard.jdbc.JdbcParameters;
 
@@ -100,7 +101,8 @@ public final class MySqlExecutor implements ExecutionPort {
 
     @Override
     public ResultCursor execute(QueryPlan plan) {
-        long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
+        // the call's one deadline (from when the call was accepted): the slot, the checkout, the session check and the query
+        long deadline = CallConnection.deadlineNanos(plan.limits().timeout());
         if (!takeSlot(deadline)) {
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, busyMessage(maxConcurrent, stillStopping.get()));
         }
@@ -108,7 +110,7 @@ public final class MySqlExecutor implements ExecutionPort {
         try {
             Connection connection;
             try {
-                connection = queries.getConnection();
+                connection = Checkout.within(queries, Math.max(1, remainingMillis(deadline)));
             } catch (SQLException e) {
                 LOG.log(Level.FINE, "pool checkout failed", e);
                 if (System.nanoTime() - deadline >= 0) {
@@ -131,7 +133,7 @@ public final class MySqlExecutor implements ExecutionPort {
                 connection.setNetworkTimeout(watchdog, (int) Math.max(1, remainingMillis(deadline) + 2 * GRACE_MILLIS));
                 statement = connection.prepareStatement(plan.executableSql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
                 statement.setFetchSize(Integer.MIN_VALUE);
-                statement.setQueryTimeout((int) Math.max(1, (plan.limits().timeout().toMillis() + 999) / 1000));
+                statement.setQueryTimeout((int) Math.max(1, (remainingMillis(deadline) + 999) / 1000));
                 JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.OFFSET_TEMPORALS);
                 JdbcCursor cursor = JdbcCursor.over(connection, statement)
                         .deadline(deadline, watchdog)

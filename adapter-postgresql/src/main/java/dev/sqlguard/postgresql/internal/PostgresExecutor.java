@@ -137,8 +137,9 @@ public final class PostgresExecutor implements ExecutionPort {
      * session is read back first ({@link SessionPin#verify}), which gives the pid.
      */
     private ResultCursor run(QueryPlan plan, boolean[] unconfirmed) {
-        long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
-        Connection connection = CallConnection.open(queries::getConnection);
+        // the call's one deadline: the checkout, the session check and the query all draw on it
+        long deadline = CallConnection.deadlineNanos(plan.limits().timeout());
+        Connection connection = CallConnection.open(ms -> Checkout.within(queries, ms), plan.limits().timeout());
         PreparedStatement statement = null;
         boolean handedOver = false;
         try {
@@ -152,7 +153,11 @@ public final class PostgresExecutor implements ExecutionPort {
                 pid = named;
                 checkFirst = check.map(c -> c.sql(named));
             } else {
+                CallConnection.bound(connection, plan.limits().timeout()); // a round trip no watchdog stops
                 pid = pin.verify(connection);
+                // the query's reads: the deadline plus the grace, a backstop behind the watchdog's cancel and abort
+                connection.setNetworkTimeout(Runnable::run,
+                        (int) Math.max(1, CallConnection.remainingMillis(plan.limits().timeout()) + 2 * GRACE.toMillis()));
             }
             String sql = checkFirst.map(c -> c + "; " + plan.executableSql()).orElse(plan.executableSql());
             statement = connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);

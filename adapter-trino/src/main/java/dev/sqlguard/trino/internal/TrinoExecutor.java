@@ -43,10 +43,11 @@ public final class TrinoExecutor implements ExecutionPort {
 
     @Override
     public ResultCursor execute(QueryPlan plan) {
-        long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
+        long deadline = CallConnection.deadlineNanos(plan.limits().timeout()); // the call's one deadline
         Connection connection = CallConnection.open(() -> connections.open(plan.limits()));
         PreparedStatement statement = null;
         try {
+            CallConnection.bound(connection, plan.limits().timeout());
             statement = connection.prepareStatement(plan.executableSql());
             JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.INSTANT_TEMPORALS);
         } catch (SQLException | RuntimeException e) {
