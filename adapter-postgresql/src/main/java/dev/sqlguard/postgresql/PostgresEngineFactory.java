@@ -216,7 +216,9 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         hc.setUsername(settings.username());
         hc.setPassword(settings.password());
         hc.setMaximumPoolSize(size);
-        hc.setMinimumIdle(1);
+        // a spare idle connection: a stopped query's connection is evicted, and the next call (whose one
+        // deadline covers its checkout) should not wait for a new login while the pool refills
+        hc.setMinimumIdle(Math.min(size, 2));
         hc.setReadOnly(true);
         hc.setAutoCommit(false);
         hc.setConnectionInitSql(pin.initSql());

@@ -139,7 +139,7 @@ public final class QueryService {
         } catch (GuardException e) {
             if (accepted.expired() || e.code() == ErrorCode.ENGINE_UNAVAILABLE) {
                 // the engine was asked and did not answer in time: not a refusal of the query
-                GuardException reason = accepted.expired() ? new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT) : e;
+                GuardException reason = e.code() == ErrorCode.ENGINE_UNAVAILABLE ? e : new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT);
                 return finish(ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(), Optional.empty(),
                         reason.code() == ErrorCode.EXCEEDED_TIME_LIMIT ? Set.of(LimitKind.TIMEOUT) : Set.of(), reason,
                         millisSince(start)), operation, request.sql());

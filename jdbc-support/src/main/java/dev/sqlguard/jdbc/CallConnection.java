@@ -87,7 +87,16 @@ public final class CallConnection {
      * @throws GuardException EXCEEDED_TIME_LIMIT when no time is left
      */
     public static void bound(Connection connection, Duration limit) throws SQLException {
-        long remaining = remainingMillis(limit);
+        bound(connection, limit, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #bound(Connection, Duration)}, at most {@code capMillis}: for a driver that retries a
+     * failed request until its network timeout (Trino's client), so that a server that is down is
+     * reported as such while the call still has time, instead of as the call's timeout.
+     */
+    public static void bound(Connection connection, Duration limit, long capMillis) throws SQLException {
+        long remaining = Math.min(capMillis, remainingMillis(limit));
         if (remaining <= 0) {
             throw new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, JdbcCursor.TIMED_OUT);
         }

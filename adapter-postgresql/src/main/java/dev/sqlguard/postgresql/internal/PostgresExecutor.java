@@ -249,22 +249,35 @@ public final class PostgresExecutor implements ExecutionPort {
      * {@link #GRACE} for the server's answer; true when the server accepted the signal.
      */
     boolean cancel(int pid) {
-        try (Connection c = control.getConnection()) {
-            c.setNetworkTimeout(Runnable::run, (int) GRACE.toMillis());
+        // the whole stop, checkout included, within the grace: it runs under the cursor's lock, which the
+        // caller's close waits for (a frozen server once held a call 2 s past its limit here)
+        long until = System.nanoTime() + GRACE.toNanos();
+        Connection c;
+        try {
+            c = Checkout.within(control, GRACE.toMillis());
+        } catch (SQLException e) {
+            LOG.log(Level.WARNING, "could not cancel a running query (SQLSTATE " + e.getSQLState() + ")");
+            return false;
+        }
+        try {
+            c.setNetworkTimeout(Runnable::run, (int) Math.max(1, (until - System.nanoTime()) / 1_000_000));
+            boolean sent;
             try (PreparedStatement ps = c.prepareStatement("SELECT pg_catalog.pg_cancel_backend(?)")) {
                 ps.setInt(1, pid);
                 try (ResultSet rs = ps.executeQuery()) {
-                    boolean sent = rs.next() && rs.getBoolean(1);
-                    if (sent) {
-                        cancelsSent.incrementAndGet();
-                    }
-                    return sent;
+                    sent = rs.next() && rs.getBoolean(1);
                 }
-            } finally {
-                c.rollback();
             }
+            c.rollback();
+            c.close();
+            if (sent) {
+                cancelsSent.incrementAndGet();
+            }
+            return sent;
         } catch (SQLException e) {
             LOG.log(Level.WARNING, "could not cancel a running query (SQLSTATE " + e.getSQLState() + ")");
+            abort(c); // a control connection that did not answer in time is not waited for again
+            control.evictConnection(c);
             return false;
         }
     }
