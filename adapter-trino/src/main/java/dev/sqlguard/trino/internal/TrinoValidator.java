@@ -130,7 +130,7 @@ public final class TrinoValidator implements StatementValidator {
 
     /** A statement whose reads and run end with the call's time (the driver's network and query timeouts). */
     private static Statement bounded(Connection c, java.time.Duration limit) throws SQLException {
-        CallConnection.bound(c, limit);
+        CallConnection.bound(c, limit, TrinoExecutor.TRANSPORT_RETRY_MILLIS);
         Statement s = c.createStatement();
         s.setQueryTimeout((int) Math.max(1, (CallConnection.remainingMillis(limit) + 999) / 1000));
         return s;
