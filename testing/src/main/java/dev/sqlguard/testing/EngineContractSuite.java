@@ -853,7 +853,7 @@ public abstract class EngineContractSuite {
      */
     @Test
     @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void everyCallAnswersWithinItsLimitWhicheverPhaseTheServerFreezesIn() throws Exception {
+    protected void everyCallAnswersWithinItsLimitWhicheverPhaseTheServerFreezesIn() throws Exception {
         GuardrailPolicy policy = contractPolicy().withLimits(Limits.defaults().withTimeout(CALL_LIMIT).withMaxRows(1_000_000));
         java.util.Optional<java.net.InetSocketAddress> server = fixture.serverAddress();
         if (server.isEmpty()) {
