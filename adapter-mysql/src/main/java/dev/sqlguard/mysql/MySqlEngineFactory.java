@@ -201,7 +201,8 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
         hc.setConnectionInitSql(pinSql);
         // a checkout (a wait for a free connection, a new connection, a validation) is bounded by the time limit
         hc.setConnectionTimeout(Math.max(250, Math.min(30_000, timeoutMillis)));
-        hc.setValidationTimeout(Math.max(250, Math.min(2_000, timeoutMillis / 2)));
+        // a checkout validates an idle connection: a frozen server costs at most this past the call's time left
+        hc.setValidationTimeout(Math.max(250, Math.min(1_000, timeoutMillis / 4)));
         // the driver instance, never DriverManager (which HikariCP asks for a jdbcUrl): it starts in a plug-in folder too
         hc.setDataSource(new DriverSource(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings, timeoutMillis)));
         return new HikariDataSource(hc);

@@ -213,13 +213,16 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("sqlguard-" + name.replaceAll("[^A-Za-z0-9_.-]", "_"));
         hc.setMaximumPoolSize(size);
-        hc.setMinimumIdle(1);
+        // a spare idle connection: a stopped query's connection is evicted, and the next call (whose one
+        // deadline covers its checkout) should not wait for a new login while the pool refills
+        hc.setMinimumIdle(Math.min(size, 2));
         hc.setReadOnly(true);
         hc.setAutoCommit(false);
         hc.setConnectionInitSql(pin.initSql());
         hc.setIsolateInternalQueries(true); // commit the init SQL: SET is transactional, and queries end in a rollback
         hc.setConnectionTimeout(checkoutMillis);
-        hc.setValidationTimeout(Math.min(2_000, checkoutMillis));
+        // a checkout validates an idle connection: a frozen server costs at most this past the call's time left
+        hc.setValidationTimeout(Math.max(250, Math.min(1_000, checkoutMillis / 4)));
         Properties props = forcedProperties();
         props.setProperty("options", pin.startupOptions());
         // what one round trip may buffer in this JVM; past it pgjdbc fails the query (and closes the connection)

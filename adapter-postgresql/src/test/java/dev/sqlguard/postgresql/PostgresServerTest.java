@@ -202,6 +202,51 @@ class PostgresServerTest {
         }
     }
 
+    /**
+     * Issue 26: JIT compilation ignores statement_timeout and pg_cancel_backend, so every session is
+     * pinned with jit = off, and a session where JIT is on again runs nothing: neither the read-back
+     * nor the check sent in the query's own round trip lets it through.
+     */
+    @Test
+    void jitIsPinnedOffAndASessionWithJitOnRunsNothing() throws SQLException {
+        dev.sqlguard.postgresql.internal.SessionPin pin = dev.sqlguard.postgresql.internal.SessionPin.of(schema, Limits.defaults(), false);
+        assertThat(pin.statements()).contains("SET jit = off");
+        assertThat(pin.startupOptions()).contains("-c jit=off");
+        try (Connection c = java.sql.DriverManager.getConnection(server.url(), server.roUser(), server.roPassword())) {
+            c.setAutoCommit(false);
+            pin.apply(c);
+            c.commit();
+            try (var s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_catalog.current_setting('jit')")) {
+                rs.next();
+                assertThat(rs.getString(1)).isEqualTo("off");
+            }
+            c.rollback();
+            dev.sqlguard.postgresql.internal.SessionPin captured = pin.capture(c);
+            c.commit();
+            assertThat(captured.expected()).containsEntry("jit", "off");
+            assertThat(captured.verify(c)).isPositive();
+            c.rollback();
+            try (var s = c.createStatement()) {
+                s.execute("SET jit = on");
+            }
+            c.commit();
+            assertThatThrownBy(() -> captured.verify(c)).isInstanceOfSatisfying(GuardException.class, e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+                assertThat(e.safeMessage()).contains("jit");
+            });
+            c.rollback();
+            assertThatThrownBy(() -> pin.verify(c)).isInstanceOfSatisfying(GuardException.class, e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+                assertThat(e.safeMessage()).contains("JIT");
+            });
+            c.rollback();
+            int pid = c.unwrap(org.postgresql.PGConnection.class).getBackendPID();
+            checkFails(c, captured.check(pid, "sqlguard-jit-check").orElseThrow() + "; SELECT pg_catalog.pg_advisory_lock(4243)",
+                    "sqlguard-jit-check");
+            assertThat(advisoryLocks(c)).isZero();
+        }
+    }
+
     /** Session-level advisory locks {@code c}'s backend holds. */
     private static int advisoryLocks(Connection c) throws SQLException {
         try (var s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_catalog.pg_locks"
@@ -280,7 +325,7 @@ class PostgresServerTest {
     void aCapturedValueThatIsNotAPlainLiteralMakesNoCheck() {
         Map<String, String> values = new java.util.LinkedHashMap<>();
         for (String name : List.of("default_transaction_read_only", "search_path", "statement_timeout", "lock_timeout",
-                "idle_in_transaction_session_timeout", "work_mem", "temp_file_limit", "standard_conforming_strings")) {
+                "idle_in_transaction_session_timeout", "work_mem", "temp_file_limit", "standard_conforming_strings", "jit")) {
             values.put(name, "on");
         }
         var plain = new dev.sqlguard.postgresql.internal.SessionPin("s", 1000, 1024, 1024, false, values);

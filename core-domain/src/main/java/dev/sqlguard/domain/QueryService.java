@@ -66,17 +66,27 @@ public final class QueryService {
 
     /** Validates and runs the request. */
     public ToolResult query(SourceBinding source, QueryRequest request) {
-        return call(source, request, Operation.QUERY);
+        return call(source, request, Operation.QUERY, System.nanoTime());
     }
 
     /** Validates the request without running it: status OK (with the SQL that would run) or REJECTED. */
     public ToolResult check(SourceBinding source, QueryRequest request) {
-        return call(source, request, Operation.CHECK);
+        return call(source, request, Operation.CHECK, System.nanoTime());
     }
 
     /** Runs {@code operation} on the request. */
     public ToolResult run(Operation operation, SourceBinding source, QueryRequest request) {
-        return call(source, request, requireNonNull(operation, "operation is null"));
+        return call(source, request, requireNonNull(operation, "operation is null"), System.nanoTime());
+    }
+
+    /**
+     * Runs {@code operation} on a request that was accepted at {@code acceptedNanos} (a
+     * {@link System#nanoTime()} value): the call's one deadline ({@link CallDeadline}) and its
+     * {@code elapsed_ms} count from then, so time the host spent before (starting the source's
+     * engine, say) is part of the call.
+     */
+    public ToolResult run(Operation operation, SourceBinding source, QueryRequest request, long acceptedNanos) {
+        return call(source, request, requireNonNull(operation, "operation is null"), acceptedNanos);
     }
 
     /**
@@ -120,12 +130,20 @@ public final class QueryService {
         return finish(result, operation, request.sql());
     }
 
-    private ToolResult call(SourceBinding source, QueryRequest request, Operation operation) {
-        long start = System.nanoTime();
+    private ToolResult call(SourceBinding source, QueryRequest request, Operation operation, long start) {
+        // one deadline for the whole call: validation's round trips to the engine draw on it too
+        CallDeadline accepted = CallDeadline.of(start, source.policy().limits().timeout());
         QueryPlan plan;
-        try {
+        try (CallDeadline.Scope scope = accepted.enter()) {
             plan = plan(source, request);
         } catch (GuardException e) {
+            if (accepted.expired() || e.code() == ErrorCode.ENGINE_UNAVAILABLE) {
+                // the engine was asked and did not answer in time: not a refusal of the query
+                GuardException reason = e.code() == ErrorCode.ENGINE_UNAVAILABLE ? e : new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT);
+                return finish(ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(), Optional.empty(),
+                        reason.code() == ErrorCode.EXCEEDED_TIME_LIMIT ? Set.of(LimitKind.TIMEOUT) : Set.of(), reason,
+                        millisSince(start)), operation, request.sql());
+            }
             return finish(ToolResult.failure(request.requestId(), ToolStatus.REJECTED, source.id(), Optional.empty(),
                     Set.of(), e, millisSince(start)), operation, request.sql());
         } catch (RuntimeException | StackOverflowError e) {
@@ -146,7 +164,8 @@ public final class QueryService {
             return finish(ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(), Optional.empty(), Set.of(),
                     new GuardException(ErrorCode.AUDIT_UNAVAILABLE), millisSince(start)), operation, request.sql());
         }
-        long deadline = start + plan.limits().timeout().toNanos();
+        CallDeadline call = CallDeadline.of(start, plan.limits().timeout());
+        long deadline = call.deadlineNanos();
         // the cursor is cancellable from the moment it exists, while its statement is still starting
         java.util.function.Consumer<ResultCursor> created = c -> {
             running.put(request.requestId(), c);
@@ -154,7 +173,7 @@ public final class QueryService {
                 c.cancel();
             }
         };
-        try (ResultCursor cursor = source.execution().execute(plan, created)) {
+        try (CallDeadline.Scope scope = call.enter(); ResultCursor cursor = source.execution().execute(plan, created)) {
             created.accept(cursor);
             Projection projection;
             try {

@@ -146,6 +146,10 @@ public final class JdbcCursor implements ResultCursor {
     private volatile boolean halted;
     /** Guarded by {@link #lock}: the grace before an abort runs (armed once). */
     private boolean graceArmed;
+    /** The connection was aborted: its socket is closed, and nothing on it can run or be stopped any more. */
+    private volatile boolean aborted;
+    /** Guarded by {@link #lock}: the repeated stop is scheduled (once). */
+    private boolean repeatArmed;
     /** Guarded by {@link #lock}. */
     private int stopsRepeated;
     private List<ResultColumn> columns = List.of();
@@ -541,6 +545,11 @@ public final class JdbcCursor implements ResultCursor {
     /** Under {@link #lock}: the engine's stop, then the result set where closing it is what interrupts. */
     private void halt() {
         halted = true;
+        if (abort != null && inServerCall) {
+            // armed before the stop is sent: a stop that itself waits on a frozen server (a control
+            // connection's checkout, say) must not push the abort, and the caller's answer, past the grace
+            armGrace();
+        }
         boolean delivered;
         try {
             stopper.stop();
@@ -560,20 +569,33 @@ public final class JdbcCursor implements ResultCursor {
         }
         if (!delivered) {
             abortConnection(); // the statement runs on and the server may not answer: free the caller now
-        } else if (inServerCall && !graceArmed) {
-            graceArmed = true;
-            try {
-                watchdog.schedule(() -> {
-                    if (inServerCall) {
-                        abortConnection(); // the stop was taken, but the server still does not answer
-                    }
-                }, graceNanos, TimeUnit.NANOSECONDS);
-                if (repeatStop) {
+        } else if (inServerCall) {
+            armGrace();
+            if (repeatStop && !repeatArmed) {
+                repeatArmed = true;
+                try {
                     watchdog.schedule(this::repeat, RESTOP_MILLIS, TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    abortConnection();
                 }
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                abortConnection();
             }
+        }
+    }
+
+    /** Under {@link #lock}: once, aborts the connection if the caller still waits on the server a grace from now. */
+    private void armGrace() {
+        if (graceArmed) {
+            return;
+        }
+        graceArmed = true;
+        try {
+            watchdog.schedule(() -> {
+                if (inServerCall) {
+                    abortConnection(); // the stop was taken (or is still being sent), but the server does not answer
+                }
+            }, graceNanos, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            abortConnection();
         }
     }
 
@@ -609,6 +631,7 @@ public final class JdbcCursor implements ResultCursor {
 
     private void abortConnection() {
         halted = true;
+        aborted = true;
         try {
             abort.accept(connection);
         } catch (RuntimeException e) {
@@ -671,8 +694,10 @@ public final class JdbcCursor implements ResultCursor {
             if (closed) {
                 return;
             }
-            if (live) {
-                halt(); // never drain: a streaming driver would otherwise read the rest of the result
+            if (live && !aborted) {
+                // never drain: a streaming driver would otherwise read the rest of the result (an aborted
+                // connection has nothing left to drain, and a second stop would only wait on a frozen server)
+                halt();
             }
             closed = true;
             live = false;

@@ -834,6 +834,141 @@ public abstract class EngineContractSuite implements EngineLevelProofs {
         assertThat(decimal(result.rows().get(0).get(0))).as(type).isEqualByComparingTo(BigDecimal.valueOf(expected));
     }
 
+    // ---------------------------------------------------------------- issue 26: cut results, then honest calls (reliability)
+
+    /**
+     * Results cut at the row cap, then honest aggregates, back to back: a cut must free everything it
+     * held on the engine at once (MySQL once kept a query slot per cut result until its unwind cap,
+     * and refused every call after the fourth cut with ENGINE_UNAVAILABLE).
+     */
+    @Test
+    void cutResultsThenHonestCallsBackToBackAllAnswer() {
+        Engine engine = engine(contractPolicy().withLimits(Limits.defaults().withMaxRows(5)));
+        boolean joins = has(engine, EngineCapability.JOINS);
+        String wide = joins ? "SELECT a.id, b.id AS other FROM claims a JOIN claims b ON a.region = b.region"
+                : "SELECT id, region FROM claims";
+        for (int i = 0; i < 8; i++) {
+            ToolResult cut = run(engine, wide);
+            assertThat(cut.status()).as("cut result %d: %s", i, cut.error()).isEqualTo(ToolStatus.OK);
+            assertThat(cut.truncated()).isTrue();
+            assertThat(cut.returnedCount()).isEqualTo(5);
+        }
+        long expected = ContractDataset.claims().stream().filter(c -> c.region().equals("north")).count();
+        for (int i = 0; i < 12; i++) {
+            ToolResult honest = run(engine, "SELECT count(*) AS n FROM claims WHERE region = ?", "north");
+            assertThat(honest.status()).as("honest call %d: %s", i, honest.error()).isEqualTo(ToolStatus.OK);
+            assertThat(decimal(honest.rows().get(0).get(0)).longValueExact()).isEqualTo(expected);
+        }
+    }
+
+    // ---------------------------------------------------------------- issue 26: one deadline per call, whatever phase freezes
+
+    /** The time limit of the calls that meet a frozen server, and how far past it an answer may come. */
+    private static final Duration CALL_LIMIT = Duration.ofSeconds(2);
+    private static final long ANSWER_SLACK_MS = 1_000;
+
+    /**
+     * The call's time limit bounds the whole call: a server frozen (a proxy that holds back every
+     * byte) at the checkout, at validation, during execution or while rows stream is answered within
+     * the limit plus one second, with a retryable ERROR (never REJECTED, never OK), and the reported
+     * {@code elapsed_ms} covers the call. Without a server (DuckDB, in memory) the engine's own
+     * execution phase is held to the same bound. The start phase is the host's
+     * ({@code SqlGuardDeadlineTest} in app/api).
+     */
+    @Test
+    @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    protected void everyCallAnswersWithinItsLimitWhicheverPhaseTheServerFreezesIn() throws Exception {
+        GuardrailPolicy policy = contractPolicy().withLimits(Limits.defaults().withTimeout(CALL_LIMIT).withMaxRows(1_000_000));
+        java.util.Optional<java.net.InetSocketAddress> server = fixture.serverAddress();
+        if (server.isEmpty()) {
+            Engine engine = engine(policy);
+            ToolResult r = timedCall("execution", () -> run(engine, fixture.runawayQuery()));
+            assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT);
+            return;
+        }
+        try (FaultProxy proxy = FaultProxy.to(server.get().getHostString(), server.get().getPort())) {
+            Engine engine = fixture.engineThrough(proxy.port(), "contract", policy);
+            openEngines.add(engine);
+            String known = "SELECT count(*) AS n FROM claims WHERE id > ?";
+            awaitHealthy(engine, known);
+            // checkout: the plan is known (no validation round trip), the server is frozen before the call takes a connection
+            proxy.pause();
+            Thread.sleep(600); // past the pool's window in which an idle connection is handed out unchecked
+            frozenCall("checkout", () -> run(engine, known, 0L));
+            proxy.resume();
+            awaitHealthy(engine, known);
+            // validation: a text the engine has not read, so an engine that asks its server (EXPLAIN) does so first
+            proxy.pause();
+            frozenCall("validation", () -> run(engine, "SELECT count(*) AS n FROM claims WHERE id > ? AND amount > ?", 0L, 0L));
+            proxy.resume();
+            awaitHealthy(engine, known);
+            // execution: the server freezes while the query runs (its kill or cancel cannot get through either)
+            java.util.concurrent.ScheduledExecutorService pauser = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+            try {
+                pauser.schedule(proxy::pause, 300, java.util.concurrent.TimeUnit.MILLISECONDS);
+                frozenCall("execution", () -> run(engine, fixture.runawayQuery()));
+            } finally {
+                pauser.shutdownNow();
+            }
+            proxy.resume();
+            awaitHealthy(engine, known);
+            // fetch: rows stream, then the server freezes
+            if (has(engine, EngineCapability.JOINS)) {
+                String wide = "SELECT a.id, b.id AS b_id, c.id AS c_id, d.id AS d_id FROM claims a JOIN claims b ON a.id > 0"
+                        + " JOIN claims c ON c.id > 0 JOIN claims d ON d.id > 0";
+                long started = System.nanoTime();
+                dev.sqlguard.domain.CallDeadline call = dev.sqlguard.domain.CallDeadline.of(started, CALL_LIMIT);
+                try (dev.sqlguard.domain.CallDeadline.Scope scope = call.enter()) {
+                    QueryPlan plan = engine.validator().validate(QueryRequest.of("contract", wide));
+                    try (ResultCursor cursor = engine.execution().execute(plan)) {
+                        assertThat(cursor.next()).isTrue();
+                        proxy.pause();
+                        org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
+                            while (cursor.next()) {
+                                cursor.get(0);
+                            }
+                        }).isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).as("fetch")
+                                .isIn(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.ENGINE_UNAVAILABLE));
+                    }
+                }
+                long tookMs = (System.nanoTime() - started) / 1_000_000;
+                assertThat(tookMs).as("fetch: answered after %d ms", tookMs).isLessThanOrEqualTo(CALL_LIMIT.toMillis() + ANSWER_SLACK_MS);
+                proxy.resume();
+                awaitHealthy(engine, known);
+            }
+        }
+    }
+
+    /** Runs {@code call} and checks that it answered within the limit plus the slack, covering its time in elapsed_ms. */
+    private ToolResult timedCall(String phase, java.util.function.Supplier<ToolResult> call) {
+        long started = System.nanoTime();
+        int auditsBefore = audits.size();
+        ToolResult r = call.get();
+        long tookMs = (System.nanoTime() - started) / 1_000_000;
+        assertThat(tookMs).as("%s: answered after %d ms (%s)", phase, tookMs, r.error()).isLessThanOrEqualTo(CALL_LIMIT.toMillis() + ANSWER_SLACK_MS);
+        assertThat(r.elapsedMs()).as("%s: elapsed_ms", phase).isLessThanOrEqualTo(tookMs);
+        assertThat(audits.size()).as("%s: one audit record", phase).isEqualTo(auditsBefore + 1);
+        return r;
+    }
+
+    /** A call that meets the frozen server: a retryable ERROR within the bound. */
+    private void frozenCall(String phase, java.util.function.Supplier<ToolResult> call) {
+        ToolResult r = timedCall(phase, call);
+        assertThat(r.status()).as("%s: %s", phase, r.error()).isEqualTo(ToolStatus.ERROR);
+        assertThat(r.error().orElseThrow().code()).as(phase).isIn(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.ENGINE_UNAVAILABLE);
+        assertThat(r.error().orElseThrow().retryable()).isTrue();
+    }
+
+    /** Waits until the engine answers again after the server came back (frozen connections are evicted, not reused). */
+    private void awaitHealthy(Engine engine, String known) throws InterruptedException {
+        ToolResult r = run(engine, known, 0L);
+        for (int attempt = 1; attempt < 20 && r.status() != ToolStatus.OK; attempt++) {
+            Thread.sleep(250);
+            r = run(engine, known, 0L);
+        }
+        assertThat(r.status()).as("the engine serves again: %s", r.error()).isEqualTo(ToolStatus.OK);
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** Every message is safe: no stack trace, driver text, path, credential or refused data. */

@@ -78,6 +78,19 @@ public interface EngineFixture extends AutoCloseable {
         return List.of(factory().getClass());
     }
 
+    /**
+     * Where the engines' server listens, for a {@link FaultProxy} in front of it; empty for an
+     * engine without a server (DuckDB, in memory).
+     */
+    default java.util.Optional<java.net.InetSocketAddress> serverAddress() {
+        return java.util.Optional.empty();
+    }
+
+    /** An engine like {@link #engine}, connecting to {@code 127.0.0.1:port} instead of {@link #serverAddress()}. */
+    default Engine engineThrough(int port, String sourceId, GuardrailPolicy policy) {
+        throw new UnsupportedOperationException("this fixture's engines have no server");
+    }
+
     /** Removes the database. */
     @Override
     void close();

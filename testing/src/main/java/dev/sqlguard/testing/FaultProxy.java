@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Point the adapter's URL at {@code 127.0.0.1:}{@link #port()}. Thread-safe.
  */
 public final class FaultProxy implements AutoCloseable {
-    private final InetSocketAddress target;
+    private volatile InetSocketAddress target;
     private final int port;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket listener;
@@ -79,6 +79,14 @@ public final class FaultProxy implements AutoCloseable {
      */
     public long bytesFromServer() {
         return fromServer.sum();
+    }
+
+    /**
+     * Sends new connections to {@code host:port} from now on (a server restarted elsewhere, say);
+     * open connections keep their server until they end.
+     */
+    public void retarget(String host, int port) {
+        target = new InetSocketAddress(host, port);
     }
 
     /** Holds back every byte, in both directions, until {@link #resume()}. */

@@ -63,6 +63,31 @@ public abstract class PrivateDatabaseFixture implements EngineFixture {
         return factory().create(new EngineConfig(sourceId, properties(), policy), EngineContext.of(workFolder()));
     }
 
+    /** A JDBC URL that names a server: {@code jdbc:<driver>://host:port...}. */
+    private static final java.util.regex.Pattern SERVER_URL = java.util.regex.Pattern.compile("(jdbc:[a-z]+://)([^:/?;]+):(\\d+)(.*)");
+
+    /** The host and port of the {@code url} setting, when it names a server. */
+    @Override
+    public java.util.Optional<java.net.InetSocketAddress> serverAddress() {
+        String url = properties().get("url");
+        java.util.regex.Matcher m = url == null ? null : SERVER_URL.matcher(url);
+        if (m == null || !m.matches()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(java.net.InetSocketAddress.createUnresolved(m.group(2), Integer.parseInt(m.group(3))));
+    }
+
+    @Override
+    public Engine engineThrough(int port, String sourceId, GuardrailPolicy policy) {
+        Map<String, String> settings = new java.util.HashMap<>(properties());
+        java.util.regex.Matcher m = SERVER_URL.matcher(settings.getOrDefault("url", ""));
+        if (!m.matches()) {
+            throw new UnsupportedOperationException("this fixture's engines name no server");
+        }
+        settings.put("url", m.group(1) + "127.0.0.1:" + port + m.group(4));
+        return factory().create(new EngineConfig(sourceId, settings, policy), EngineContext.of(workFolder()));
+    }
+
     @Override
     public final Engine engine(EngineFactory factory, String sourceId, GuardrailPolicy policy) {
         return factory.create(new EngineConfig(sourceId, properties(), policy), EngineContext.of(workFolder()));

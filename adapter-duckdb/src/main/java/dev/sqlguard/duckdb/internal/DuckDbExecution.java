@@ -19,6 +19,7 @@ import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.JdbcCursor;
 
 /**
@@ -58,7 +59,7 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
     /** Hands the cursor over before its statement runs: an aggregate streams nothing until it is done. */
     @Override
     public ResultCursor execute(QueryPlan plan, Consumer<ResultCursor> created) {
-        long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
+        long deadline = CallConnection.deadlineNanos(plan.limits().timeout()); // the call's one deadline
         Connection connection = connections.take();
         Statement statement = null;
         try {

@@ -28,6 +28,7 @@ import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.JdbcCursor;
 import dev.sqlguard.jdbc.JdbcParameters;
 
@@ -56,6 +57,10 @@ public final class MySqlExecutor implements ExecutionPort {
     private final Semaphore slots;
     private final int maxConcurrent;
     private final AtomicLong killsSent = new AtomicLong();
+    /** Slots held by stopped queries that the server was last seen still running (not merely flagged {@code Killed}). */
+    private final java.util.concurrent.atomic.AtomicInteger stillStopping = new java.util.concurrent.atomic.AtomicInteger();
+    /** Server connection ids that a running query of this source holds now (a stopped query's connection may serve a new one). */
+    private final Set<Long> inUse = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Set<String> pinnedMode;
 
     /**
@@ -96,16 +101,16 @@ public final class MySqlExecutor implements ExecutionPort {
 
     @Override
     public ResultCursor execute(QueryPlan plan) {
-        long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
+        // the call's one deadline (from when the call was accepted): the slot, the checkout, the session check and the query
+        long deadline = CallConnection.deadlineNanos(plan.limits().timeout());
         if (!takeSlot(deadline)) {
-            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This source already has " + maxConcurrent
-                    + " queries running or still being stopped on the server; retry when one has ended.");
+            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, busyMessage(maxConcurrent, stillStopping.get()));
         }
         boolean handedOver = false;
         try {
             Connection connection;
             try {
-                connection = queries.getConnection();
+                connection = Checkout.within(queries, Math.max(1, remainingMillis(deadline)));
             } catch (SQLException e) {
                 LOG.log(Level.FINE, "pool checkout failed", e);
                 if (System.nanoTime() - deadline >= 0) {
@@ -114,10 +119,13 @@ public final class MySqlExecutor implements ExecutionPort {
                 throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
             }
             PreparedStatement statement = null;
+            long inUseId = -1;
             try {
                 // every read of the session check is bounded by the call's deadline
                 connection.setNetworkTimeout(watchdog, (int) Math.max(1, remainingMillis(deadline)));
                 long connectionId = verifySession(connection);
+                inUse.add(connectionId);
+                inUseId = connectionId;
                 if (System.nanoTime() - deadline >= 0) {
                     throw new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT);
                 }
@@ -125,7 +133,7 @@ public final class MySqlExecutor implements ExecutionPort {
                 connection.setNetworkTimeout(watchdog, (int) Math.max(1, remainingMillis(deadline) + 2 * GRACE_MILLIS));
                 statement = connection.prepareStatement(plan.executableSql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
                 statement.setFetchSize(Integer.MIN_VALUE);
-                statement.setQueryTimeout((int) Math.max(1, (plan.limits().timeout().toMillis() + 999) / 1000));
+                statement.setQueryTimeout((int) Math.max(1, (remainingMillis(deadline) + 999) / 1000));
                 JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.OFFSET_TEMPORALS);
                 JdbcCursor cursor = JdbcCursor.over(connection, statement)
                         .deadline(deadline, watchdog)
@@ -147,12 +155,16 @@ public final class MySqlExecutor implements ExecutionPort {
                 return cursor;
             } catch (GuardException e) {
                 if (!handedOver) {
+                    inUse.remove(inUseId);
                     JdbcCursor.closeQuietly(statement);
                     abortQuietly(connection, e.code() == ErrorCode.EXCEEDED_TIME_LIMIT);
                 }
                 throw e;
             } catch (SQLException e) {
                 LOG.log(Level.FINE, "query failed to start", e);
+                if (!handedOver) {
+                    inUse.remove(inUseId);
+                }
                 JdbcCursor.closeQuietly(statement);
                 boolean late = System.nanoTime() - deadline >= 0;
                 abortQuietly(connection, late);
@@ -166,6 +178,19 @@ public final class MySqlExecutor implements ExecutionPort {
                 slots.release();
             }
         }
+    }
+
+    /**
+     * The refusal of a call that found every slot taken. Slots held by stopped queries are named only
+     * when the server was seen still running them: a connection the server merely flags {@code Killed}
+     * while it idles holds no slot.
+     */
+    static String busyMessage(int maxConcurrent, int stillStopping) {
+        if (stillStopping <= 0) {
+            return "This source is already running its limit of " + maxConcurrent + " queries at once; retry when one has ended.";
+        }
+        return "This source is already running its limit of " + maxConcurrent + " queries at once (" + stillStopping
+                + " of them stopped and still ending on the server); retry when one has ended.";
     }
 
     private static long remainingMillis(long deadline) {
@@ -200,32 +225,50 @@ public final class MySqlExecutor implements ExecutionPort {
 
     /**
      * A query has ended on the client. When it was killed or its connection aborted, its slot comes
-     * back only once the server no longer runs it (it may stay in {@code Killed} state for a while),
-     * so that retries of a runaway query cannot pile up on the server.
+     * back only once the server no longer runs a statement on that connection, so that retries of a
+     * runaway query cannot pile up on the server. "Running" is a statement in the processlist
+     * ({@code INFO}), not the {@code COMMAND} column: MariaDB shows an idle connection that took a
+     * {@code KILL QUERY} as {@code Killed} until its next statement (measured on 10.11), which is
+     * what every cut streamed result leaves behind, and which held the slot for the whole unwind cap.
      */
     void finished(long connectionId, boolean stopped) {
+        inUse.remove(connectionId);
         if (!stopped) {
             slots.release();
             return;
         }
         long started = System.nanoTime();
+        boolean[] counted = new boolean[1];
+        Runnable release = () -> {
+            if (counted[0]) {
+                stillStopping.decrementAndGet();
+            }
+            slots.release();
+        };
         Runnable[] poll = new Runnable[1];
         poll[0] = () -> {
-            boolean gone = control.stillRunning(connectionId, GRACE_MILLIS).map(running -> !running).orElse(false);
+            // a connection that already serves another query of this source no longer runs the stopped one
+            Optional<Boolean> running = inUse.contains(connectionId) ? Optional.of(false)
+                    : control.stillRunning(connectionId, GRACE_MILLIS);
+            boolean gone = running.map(r -> !r).orElse(false);
             if (gone || (System.nanoTime() - started) / 1_000_000 > UNWIND_CAP_MILLIS) {
-                slots.release();
-            } else {
-                reschedule(poll[0]);
+                release.run();
+                return;
             }
+            if (running.orElse(false) && !counted[0]) {
+                counted[0] = true;
+                stillStopping.incrementAndGet();
+            }
+            reschedule(poll[0], 200, release);
         };
-        reschedule(poll[0]);
+        reschedule(poll[0], 0, release); // at once: a cut result usually ended on the server with its kill
     }
 
-    private void reschedule(Runnable poll) {
+    private void reschedule(Runnable poll, long delayMillis, Runnable release) {
         try {
-            watchdog.schedule(poll, 200, TimeUnit.MILLISECONDS);
+            watchdog.schedule(poll, delayMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
-            slots.release(); // the engine is closing
+            release.run(); // the engine is closing
         }
     }
 
@@ -317,13 +360,18 @@ public final class MySqlExecutor implements ExecutionPort {
             }).orElse(false);
         }
 
-        /** Whether the server still runs a statement on that connection (empty: could not tell in time). */
+        /**
+         * Whether the server still runs a statement on that connection (empty: could not tell in time).
+         * A statement runs while the processlist shows its text ({@code INFO}); an idle connection has
+         * none, whether its {@code COMMAND} reads {@code Sleep} or, after a {@code KILL QUERY} that
+         * found nothing left to stop, {@code Killed}.
+         */
         Optional<Boolean> stillRunning(long connectionId, long waitMillis) {
             return use(waitMillis, c -> {
-                try (PreparedStatement ps = c.prepareStatement("SELECT COMMAND FROM information_schema.PROCESSLIST WHERE ID = ?")) {
+                try (PreparedStatement ps = c.prepareStatement("SELECT INFO FROM information_schema.PROCESSLIST WHERE ID = ?")) {
                     ps.setLong(1, connectionId);
                     try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() && !"Sleep".equalsIgnoreCase(rs.getString(1));
+                        return rs.next() && rs.getString(1) != null;
                     }
                 }
             });

@@ -137,8 +137,9 @@ public final class PostgresExecutor implements ExecutionPort {
      * session is read back first ({@link SessionPin#verify}), which gives the pid.
      */
     private ResultCursor run(QueryPlan plan, boolean[] unconfirmed) {
-        long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
-        Connection connection = CallConnection.open(queries::getConnection);
+        // the call's one deadline: the checkout, the session check and the query all draw on it
+        long deadline = CallConnection.deadlineNanos(plan.limits().timeout());
+        Connection connection = CallConnection.open(ms -> Checkout.within(queries, ms), plan.limits().timeout());
         PreparedStatement statement = null;
         boolean handedOver = false;
         try {
@@ -152,7 +153,11 @@ public final class PostgresExecutor implements ExecutionPort {
                 pid = named;
                 checkFirst = check.map(c -> c.sql(named));
             } else {
+                CallConnection.bound(connection, plan.limits().timeout()); // a round trip no watchdog stops
                 pid = pin.verify(connection);
+                // the query's reads: the deadline plus the grace, a backstop behind the watchdog's cancel and abort
+                connection.setNetworkTimeout(Runnable::run,
+                        (int) Math.max(1, CallConnection.remainingMillis(plan.limits().timeout()) + 2 * GRACE.toMillis()));
             }
             String sql = checkFirst.map(c -> c + "; " + plan.executableSql()).orElse(plan.executableSql());
             statement = connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
@@ -244,22 +249,35 @@ public final class PostgresExecutor implements ExecutionPort {
      * {@link #GRACE} for the server's answer; true when the server accepted the signal.
      */
     boolean cancel(int pid) {
-        try (Connection c = control.getConnection()) {
-            c.setNetworkTimeout(Runnable::run, (int) GRACE.toMillis());
+        // the whole stop, checkout included, within the grace: it runs under the cursor's lock, which the
+        // caller's close waits for (a frozen server once held a call 2 s past its limit here)
+        long until = System.nanoTime() + GRACE.toNanos();
+        Connection c;
+        try {
+            c = Checkout.within(control, GRACE.toMillis());
+        } catch (SQLException e) {
+            LOG.log(Level.WARNING, "could not cancel a running query (SQLSTATE " + e.getSQLState() + ")");
+            return false;
+        }
+        try {
+            c.setNetworkTimeout(Runnable::run, (int) Math.max(1, (until - System.nanoTime()) / 1_000_000));
+            boolean sent;
             try (PreparedStatement ps = c.prepareStatement("SELECT pg_catalog.pg_cancel_backend(?)")) {
                 ps.setInt(1, pid);
                 try (ResultSet rs = ps.executeQuery()) {
-                    boolean sent = rs.next() && rs.getBoolean(1);
-                    if (sent) {
-                        cancelsSent.incrementAndGet();
-                    }
-                    return sent;
+                    sent = rs.next() && rs.getBoolean(1);
                 }
-            } finally {
-                c.rollback();
             }
+            c.rollback();
+            c.close();
+            if (sent) {
+                cancelsSent.incrementAndGet();
+            }
+            return sent;
         } catch (SQLException e) {
             LOG.log(Level.WARNING, "could not cancel a running query (SQLSTATE " + e.getSQLState() + ")");
+            abort(c); // a control connection that did not answer in time is not waited for again
+            control.evictConnection(c);
             return false;
         }
     }

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -18,6 +19,7 @@ import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.domain.port.Validation;
+import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
@@ -59,11 +61,18 @@ public final class PostgresValidator implements StatementValidator {
         return check.plan(sql);
     }
 
+    private static PreparedStatement prepareBounded(Connection c, String sql, Duration limit) throws SQLException {
+        CallConnection.bound(c, limit);
+        return c.prepareStatement(sql);
+    }
+
     /** The base relations and columns the server reads for the plan's text. */
     private EngineReading read(QueryPlan plan) {
         String json;
-        try (Connection c = explain.getConnection();
-             PreparedStatement ps = c.prepareStatement("EXPLAIN (VERBOSE, FORMAT JSON) " + plan.executableSql())) {
+        // the call's deadline bounds the checkout and the round trip (each once had a timeout of its own)
+        Duration limit = plan.limits().timeout();
+        try (Connection c = CallConnection.open(ms -> Checkout.within(explain, ms), limit);
+             PreparedStatement ps = prepareBounded(c, "EXPLAIN (VERBOSE, FORMAT JSON) " + plan.executableSql(), limit)) {
             for (int i = 1; i <= plan.parameters().size(); i++) {
                 ps.setNull(i, java.sql.Types.OTHER);
             }

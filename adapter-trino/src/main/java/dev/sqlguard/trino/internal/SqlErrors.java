@@ -51,6 +51,20 @@ final class SqlErrors {
     private SqlErrors() {
     }
 
+    /**
+     * Whether the coordinator answered with a query error: the driver then carries the server's
+     * failure as a {@code FailureException} cause. A transport failure carries an
+     * {@code IOException}, the client's {@code ClientException} or a plain runtime exception instead.
+     */
+    static boolean fromServer(SQLException e) {
+        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            if (t.getClass().getSimpleName().equals("FailureException")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static GuardException map(SQLException e) {
         int code = e.getErrorCode();
         return switch (code) {
@@ -67,8 +81,12 @@ final class SqlErrors {
                     new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database refused a write: the session is read-only.", e);
             case COLUMN_NOT_FOUND -> new GuardException(ErrorCode.UNKNOWN_COLUMN, "The database does not know a column of this query.", e);
             case AMBIGUOUS_NAME -> new GuardException(ErrorCode.AMBIGUOUS_COLUMN, ErrorCode.AMBIGUOUS_COLUMN.defaultMessage(), e);
+            // the validator sends only tables the startup snapshot found in the configured catalog and schema:
+            // the cluster not finding one now is a cluster that is restarting or has not loaded its catalogs yet,
+            // never a policy refusal (issue 26: a restarted coordinator gave TABLE_NOT_ALLOWED on allowlisted tables)
             case TABLE_NOT_FOUND, SCHEMA_NOT_FOUND, CATALOG_NOT_FOUND, NOT_FOUND ->
-                    new GuardException(ErrorCode.TABLE_NOT_ALLOWED, "A table of this query does not exist on the database.", e);
+                    new GuardException(ErrorCode.ENGINE_UNAVAILABLE,
+                            "The cluster does not serve this source's tables now (it may be restarting); retry in a moment.", e);
             case MISSING_GROUP_BY, EXPRESSION_NOT_AGGREGATE ->
                     new GuardException(ErrorCode.QUERY_FAILED, "Every selected column must be in GROUP BY or inside an aggregate function.", e);
             case FUNCTION_NOT_FOUND, OPERATOR_NOT_FOUND ->
@@ -88,7 +106,9 @@ final class SqlErrors {
                 if (code >= 131072 && code < 196608) {
                     yield new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT.defaultMessage(), e);
                 }
-                if (code == 0 && e.getCause() instanceof java.io.IOException) {
+                if (code == 0 && !fromServer(e)) {
+                    // no query error from the cluster: the driver could not reach a serving coordinator (refused, reset,
+                    // an HTTP 5xx of one that is starting or stopping); issue 26 counted 1,585 of these as QUERY_FAILED
                     yield new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
                 }
                 yield new GuardException(ErrorCode.QUERY_FAILED, ErrorCode.QUERY_FAILED.defaultMessage(), e);

@@ -33,6 +33,15 @@ public final class TrinoExecutor implements ExecutionPort {
         Connection open(Limits limits) throws SQLException;
     }
 
+    /**
+     * How long the driver retries a request that fails in transport (a refused connect, a reset, an
+     * HTTP 502/503 of a coordinator that is starting) before it gives up: Trino's client retries until
+     * the connection's network timeout, so with the call's whole time a dead coordinator was reported
+     * as the call's timeout (or overran it). Each poll of a running query answers within about a
+     * second, so a healthy long query never waits this long for one request.
+     */
+    public static final long TRANSPORT_RETRY_MILLIS = 3_000;
+
     private final Connections connections;
     private final ScheduledExecutorService watchdog;
 
@@ -43,10 +52,11 @@ public final class TrinoExecutor implements ExecutionPort {
 
     @Override
     public ResultCursor execute(QueryPlan plan) {
-        long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
+        long deadline = CallConnection.deadlineNanos(plan.limits().timeout()); // the call's one deadline
         Connection connection = CallConnection.open(() -> connections.open(plan.limits()));
         PreparedStatement statement = null;
         try {
+            CallConnection.bound(connection, plan.limits().timeout(), TRANSPORT_RETRY_MILLIS);
             statement = connection.prepareStatement(plan.executableSql());
             JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.INSTANT_TEMPORALS);
         } catch (SQLException | RuntimeException e) {

@@ -20,6 +20,7 @@ import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.domain.port.Validation;
+import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
@@ -109,13 +110,14 @@ public final class TrinoValidator implements StatementValidator {
     /** The tables and columns the cluster reads for the plan's text. */
     private EngineReading read(QueryPlan plan) {
         String text = withNullParameters(plan.executableSql());
-        String logical = explain("EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + text);
-        String io = explain("EXPLAIN (TYPE IO, FORMAT JSON) " + text);
+        // both round trips draw on the call's one deadline (each once had the whole time limit of its own)
+        String logical = explain("EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + text, plan.limits().timeout());
+        String io = explain("EXPLAIN (TYPE IO, FORMAT JSON) " + text, plan.limits().timeout());
         return ExplainCheck.read(logical, io, schema.catalog().orElseThrow(), physical);
     }
 
-    private String explain(String sql) {
-        try (Connection c = explain.open(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    private String explain(String sql, java.time.Duration limit) {
+        try (Connection c = explain.open(); Statement s = bounded(c, limit); ResultSet rs = s.executeQuery(sql)) {
             if (!rs.next()) {
                 throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database returned no plan.");
             }
@@ -124,6 +126,14 @@ public final class TrinoValidator implements StatementValidator {
             LOG.log(Level.FINE, "EXPLAIN failed", e);
             throw SqlErrors.map(e);
         }
+    }
+
+    /** A statement whose reads and run end with the call's time (the driver's network and query timeouts). */
+    private static Statement bounded(Connection c, java.time.Duration limit) throws SQLException {
+        CallConnection.bound(c, limit, TrinoExecutor.TRANSPORT_RETRY_MILLIS);
+        Statement s = c.createStatement();
+        s.setQueryTimeout((int) Math.max(1, (CallConnection.remainingMillis(limit) + 999) / 1000));
+        return s;
     }
 
     /**

@@ -289,6 +289,7 @@ public final class SqlGuard implements AutoCloseable {
     }
 
     private ToolResult call(String source, String sql, List<?> params, String requestId, Operation operation) {
+        long accepted = System.nanoTime(); // the call's one deadline counts from here, the engine's start included
         return whileOpen(() -> {
             String text = sql == null ? "" : sql;
             Slot slot = source == null ? null : slots.get(source);
@@ -315,13 +316,12 @@ public final class SqlGuard implements AutoCloseable {
                         operation);
             }
             Engine engine;
-            long opening = System.nanoTime();
             try {
-                engine = slot.engine();
+                engine = slot.engineWithin(accepted + slot.config.policy().limits().timeout().toNanos());
             } catch (GuardException e) {
-                return service.sourceFailed(request, e, operation, (System.nanoTime() - opening) / 1_000_000);
+                return service.sourceFailed(request, e, operation, (System.nanoTime() - accepted) / 1_000_000);
             }
-            return masked(service.run(operation, engine.binding(), request));
+            return masked(service.run(operation, engine.binding(), request, accepted));
         });
     }
 
@@ -471,6 +471,54 @@ public final class SqlGuard implements AutoCloseable {
 
         Slot(SourceConfig config) {
             this.config = config;
+        }
+
+        /** The start a call is waiting for, shared by the calls that come while it runs; guarded by this slot. */
+        private java.util.concurrent.CompletableFuture<Engine> starting;
+
+        /**
+         * {@link #engine()} within a call's deadline (a {@link System#nanoTime()} value): the start
+         * runs on a thread of its own, and a call whose time is up before the engine is open is
+         * answered {@code ENGINE_UNAVAILABLE} (retryable) while the start goes on for the next call.
+         * A start once held a first call 11 s over its 5 s limit (issue 26).
+         */
+        Engine engineWithin(long deadlineNanos) {
+            Engine open = engine;
+            if (open != null) {
+                return open;
+            }
+            java.util.concurrent.CompletableFuture<Engine> start;
+            synchronized (this) {
+                if (starting == null || starting.isDone()) {
+                    starting = new java.util.concurrent.CompletableFuture<>();
+                    java.util.concurrent.CompletableFuture<Engine> future = starting;
+                    Thread thread = new Thread(() -> {
+                        try {
+                            future.complete(engine());
+                        } catch (RuntimeException e) {
+                            future.completeExceptionally(e);
+                        }
+                    }, "sqlguard-source-start-" + config.id());
+                    thread.setDaemon(true);
+                    thread.start();
+                }
+                start = starting;
+            }
+            try {
+                return start.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE,
+                        "The source is still starting and did not open within the call's time limit; retry in a moment.");
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof GuardException g) {
+                    throw g;
+                }
+                LOG.log(Level.FINE, "source start failed", e.getCause());
+                throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new GuardException(ErrorCode.CANCELLED);
+            }
         }
 
         /**
