@@ -7,6 +7,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -324,7 +325,7 @@ public final class AnsiRenderer {
      * @throws GuardException the first refusal: the parser's, the renderer's or the policy's
      */
     public QueryPlan plan(String sourceId, String sql) {
-        if (!(parseOne(sql, dialect) instanceof Select select)) {
+        if (!(parseOne(KeywordNames.quote(sql, columnNames(), keywords()), dialect) instanceof Select select)) {
             throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
         }
         Rendered r = render(select);
@@ -332,6 +333,24 @@ public final class AnsiRenderer {
                 r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked());
         policy.authorize(plan);
         return plan;
+    }
+
+    /** The lower-case names of the schema's columns, for {@link KeywordNames}. */
+    private Set<String> columnNames() {
+        Set<String> names = new HashSet<>();
+        for (SchemaSnapshot.TableInfo t : schema.tables().values()) {
+            for (SchemaSnapshot.ColumnInfo c : t.columns()) {
+                names.add(c.name().toLowerCase(Locale.ROOT));
+            }
+        }
+        return names;
+    }
+
+    /** The words the engine never reads as a bare column name: its reserved words and its SQL value keywords. */
+    private Set<String> keywords() {
+        Set<String> words = new HashSet<>(lexicon.reservedWords());
+        words.addAll(lexicon.sqlValueKeywords());
+        return words;
     }
 
     /**
@@ -1187,7 +1206,10 @@ public final class AnsiRenderer {
                 rows = limitNumber(limit.getRowCount());
             }
             if (limit.getOffset() != null) {
-                offset = limitNumber(limit.getOffset());
+                // LIMIT m, n is MySQL's; the engines of this renderer refuse it, so the guard does not read it either
+                throw construct(limit.getOffset() instanceof LongValue o && limit.getRowCount() instanceof LongValue n
+                        ? "Write LIMIT " + n.getValue() + " OFFSET " + o.getValue() + ": " + lexicon.engine() + " does not take LIMIT m, n."
+                        : "Write LIMIT n OFFSET m: " + lexicon.engine() + " does not take LIMIT m, n.");
             }
         }
         Offset off = s.getOffset();
