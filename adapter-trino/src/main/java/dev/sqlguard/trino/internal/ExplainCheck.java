@@ -44,6 +44,11 @@ import dev.sqlguard.jdbc.ansi.EngineReading;
 final class ExplainCheck {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern LIMIT_SUFFIX = Pattern.compile(" limit=[0-9]{1,19}$");
+    /**
+     * A typed NULL as the plan prints a constant assignment ({@code marker_5 := null::boolean}); the
+     * other marker, {@code boolean 'true'}, has a space and is never taken for a handle.
+     */
+    private static final Pattern CONSTANT = Pattern.compile("null::[a-z][a-z0-9_]*(\\([0-9, ]*\\))?");
     /** Plan nodes that run a table function or a remote query: never part of a checked statement. */
     private static final Set<String> FORBIDDEN_NODES = Set.of("TableFunction", "TableFunctionProcessor", "RemoteQuery", "TableWriter",
             "TableFinish", "TableExecute", "Merge", "MergeWriter", "TableDelete", "TableUpdate", "RefreshMaterializedView");
@@ -95,6 +100,9 @@ final class ExplainCheck {
                     continue; // a projection over symbols, not a column handle
                 }
                 Optional<String> column = column(handle, all);
+                if (column.isEmpty() && CONSTANT.matcher(handle).matches()) {
+                    continue; // a constant the plan adds (INTERSECT and EXCEPT markers: null::boolean), no column of the table
+                }
                 if (column.isEmpty()) {
                     complete = false;
                 } else {

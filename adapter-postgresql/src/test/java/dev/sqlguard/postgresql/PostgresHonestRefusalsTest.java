@@ -38,8 +38,18 @@ import dev.sqlguard.testing.HonestCorpus;
 @Tag("postgresql")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(300)
-class PostgresKeywordNamesTest {
+class PostgresHonestRefusalsTest {
     private FixtureEngine<PostgresFixture> server;
+    /** The engine's own reading of set operations mixed without parentheses: each query's two readings give different rows. */
+    static final List<String> MIXED_SET_OPERATIONS = List.of(
+            "SELECT id FROM claims WHERE id <= 2 UNION SELECT id FROM claims WHERE id = 3 EXCEPT SELECT id FROM claims WHERE id = 3 ORDER BY 1",
+            "SELECT id FROM claims WHERE id <= 2 UNION SELECT id FROM claims WHERE id = 3 INTERSECT SELECT id FROM claims WHERE id = 4 ORDER BY 1",
+            "SELECT id FROM claims WHERE id <= 3 EXCEPT SELECT id FROM claims WHERE id = 1 UNION SELECT id FROM claims WHERE id = 1 ORDER BY 1",
+            "SELECT id FROM claims WHERE id <= 3 INTERSECT SELECT id FROM claims WHERE id >= 2 UNION ALL SELECT id FROM claims WHERE id = 9 ORDER BY 1",
+            "SELECT id FROM claims WHERE id <= 5 EXCEPT SELECT id FROM claims WHERE id <= 3 INTERSECT SELECT id FROM claims WHERE id >= 3",
+            "SELECT region FROM claims UNION ALL SELECT region FROM regions EXCEPT SELECT region FROM claims WHERE amount > 30000"
+                    + " UNION SELECT manager FROM regions");
+
     private final QueryService service = new QueryService(AuditSink.discarding());
     private final List<String> keywords = new ArrayList<>();
 
@@ -91,6 +101,14 @@ class PostgresKeywordNamesTest {
     }
 
     @Test
+    void mixedSetOperationsAnswerInTheEnginesReading() throws SQLException {
+        HonestCorpus.Outcome outcome = compareAll(MIXED_SET_OPERATIONS);
+        assertThat(outcome.refused()).as("refused").isEmpty();
+        assertThat(outcome.different()).as("different").isEmpty();
+        assertThat(outcome.ran()).isEqualTo(MIXED_SET_OPERATIONS.size());
+    }
+
+    @Test
     void aJoinOfATableWithKeywordNamedColumnsAnswers() throws SQLException {
         List<String> corpus = List.of(
                 "SELECT a.note FROM a JOIN b ON a.id = b.id",
@@ -131,6 +149,16 @@ class PostgresKeywordNamesTest {
         assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
         assertThat(r.error().orElseThrow().message()).contains("LIMIT 2 OFFSET 9");
         assertThat(guarded("SELECT id FROM claims ORDER BY id LIMIT 2 OFFSET 9").status()).isEqualTo(ToolStatus.OK);
+    }
+
+    private HonestCorpus.Outcome compareAll(List<String> corpus) throws SQLException {
+        try (Connection raw = TestServer.admin(server.fixture().server()); Statement s = raw.createStatement()) {
+            s.execute("SET search_path = " + server.fixture().schema());
+            HonestCorpus.Outcome outcome = HonestCorpus.compare(corpus, HonestCorpus.jdbc(s), this::guarded, HonestCorpus::plainCell);
+            outcome.print();
+            outcome.different().forEach(System.out::println);
+            return outcome;
+        }
     }
 
     private void assertAgrees(List<String> corpus) throws SQLException {
