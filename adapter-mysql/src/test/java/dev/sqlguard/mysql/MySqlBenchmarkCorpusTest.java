@@ -75,6 +75,23 @@ class MySqlBenchmarkCorpusTest {
         outcome.assertAgrees();
     }
 
+    /** Set operations mixed without parentheses, each with two readings that give different rows: MariaDB's own reading answers. */
+    @Test
+    void mixedSetOperationsAnswerInMariaDbsReading() throws Exception {
+        String a = "SELECT driverid FROM f1_drivers WHERE driverid ";
+        List<String> corpus = List.of(
+                a + "<= 2 UNION " + a + "= 3 EXCEPT " + a + "= 3 ORDER BY 1",
+                a + "<= 2 UNION " + a + "= 3 INTERSECT " + a + "= 4 ORDER BY 1",
+                a + "<= 3 EXCEPT " + a + "= 1 UNION " + a + "= 1 ORDER BY 1",
+                a + "<= 3 INTERSECT " + a + ">= 2 UNION ALL " + a + "= 9 ORDER BY 1",
+                a + "<= 5 EXCEPT " + a + "<= 3 INTERSECT " + a + ">= 3");
+        HonestCorpus.Outcome outcome = HonestCorpus.compare(corpus, this::raw,
+                sql -> service.query(engine.binding(), QueryRequest.of("db", sql)), MySqlBenchmarkCorpusTest::cell).print();
+        assertThat(outcome.ran()).isEqualTo(corpus.size());
+        assertThat(outcome.refused()).isEmpty();
+        assertThat(outcome.different()).isEmpty();
+    }
+
     private List<List<Object>> raw(String sql) throws Exception {
         try (Connection c = TestServer.admin(database); Statement s = c.createStatement()) {
             return HonestCorpus.jdbc(s).rows(sql);
