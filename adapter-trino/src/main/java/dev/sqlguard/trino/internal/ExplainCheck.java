@@ -154,15 +154,27 @@ final class ExplainCheck {
         return Optional.empty();
     }
 
-    /** The one column a handle names ({@code name:type} or {@code connector:name}), or empty when none or several match. */
+    /**
+     * The one column a handle names, or empty when none or several match: first as {@code name:type}
+     * (the memory connector; a type has no colon), then as {@code connector:name} (tpch). Read in that
+     * order, {@code kickoff:date} is the column {@code kickoff} even when the table has a column
+     * {@code date}.
+     */
     private static Optional<String> column(String handle, List<String> columns) {
-        Set<String> matches = new LinkedHashSet<>();
+        Set<String> nameType = new LinkedHashSet<>();
+        Set<String> connectorName = new LinkedHashSet<>();
         for (String c : columns) {
-            if (handle.startsWith(c + ":") || handle.endsWith(":" + c)) {
-                matches.add(c);
+            if (handle.startsWith(c + ":") && handle.indexOf(':', c.length() + 1) < 0) {
+                nameType.add(c);
+            }
+            if (handle.endsWith(":" + c) && handle.lastIndexOf(':', handle.length() - c.length() - 2) < 0) {
+                connectorName.add(c);
             }
         }
-        return matches.size() == 1 ? Optional.of(matches.iterator().next()) : Optional.empty();
+        if (nameType.size() == 1) {
+            return Optional.of(nameType.iterator().next());
+        }
+        return nameType.isEmpty() && connectorName.size() == 1 ? Optional.of(connectorName.iterator().next()) : Optional.empty();
     }
 
     private static void collect(JsonNode node, List<JsonNode> out) {

@@ -121,4 +121,18 @@ class TrinoExplainCheckTest {
                 "{\"inputTableColumnInfos\": []}", "memory", Map.of(CLAIMS, List.of("id", "null:")));
         assertThat(odd.columns()).containsExactly(new ColumnRef(CLAIMS, "null:"));
     }
+
+    @Test
+    void aColumnWhoseTypeIsAnotherColumnsNameIsItself() {
+        // sp_matches(kickoff date, "date" varchar): the memory handle kickoff:date names kickoff
+        TableRef matches = TableRef.of("s1", "sp_matches");
+        String logical = """
+                {"1": {"id": "3", "name": "TableScan", "descriptor": {"table": "memory:s1.sp_matches"},
+                       "details": ["kickoff := kickoff:date", "date := date:varchar(10)"], "children": []}}
+                """;
+        EngineReading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "memory",
+                Map.of(matches, List.of("match_id", "kickoff", "date")));
+        assertThat(r.complete()).isTrue();
+        assertThat(r.columns()).containsExactlyInAnyOrder(new ColumnRef(matches, "kickoff"), new ColumnRef(matches, "date"));
+    }
 }
