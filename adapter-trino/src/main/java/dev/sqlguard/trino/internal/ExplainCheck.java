@@ -96,10 +96,10 @@ final class ExplainCheck {
                     continue;
                 }
                 String handle = text.substring(arrow + 4);
-                if (!handle.contains(":") || handle.contains(" ") || handle.contains("'")) {
-                    continue; // a projection over symbols, not a column handle
-                }
                 Optional<String> column = column(handle, all);
+                if (column.isEmpty() && (!handle.contains(":") || handle.contains(" ") || handle.contains("'"))) {
+                    continue; // a projection over symbols, not a column handle (a column named with a space matched above)
+                }
                 if (column.isEmpty() && CONSTANT.matcher(handle).matches()) {
                     continue; // a constant the plan adds (INTERSECT and EXCEPT markers: null::boolean), no column of the table
                 }

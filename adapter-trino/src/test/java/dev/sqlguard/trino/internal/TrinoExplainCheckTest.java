@@ -135,4 +135,18 @@ class TrinoExplainCheckTest {
         assertThat(r.complete()).isTrue();
         assertThat(r.columns()).containsExactlyInAnyOrder(new ColumnRef(matches, "kickoff"), new ColumnRef(matches, "date"));
     }
+
+    @Test
+    void aColumnNamedWithASpaceIsRead() {
+        // Trino folds "First Name" to first name; the memory handle keeps the space
+        TableRef drivers = TableRef.of("s1", "drivers");
+        String logical = """
+                {"1": {"id": "3", "name": "ScanProject", "descriptor": {"table": "memory:s1.drivers"},
+                       "details": ["expr := upper(\\"first name\\")", "first name := first name:varchar(20)"], "children": []}}
+                """;
+        EngineReading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "memory",
+                Map.of(drivers, List.of("driverid", "first name", "api key")));
+        assertThat(r.complete()).isTrue();
+        assertThat(r.columns()).containsExactly(new ColumnRef(drivers, "first name"));
+    }
 }
