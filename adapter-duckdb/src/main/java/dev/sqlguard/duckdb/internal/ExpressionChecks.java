@@ -395,7 +395,9 @@ final class ExpressionChecks {
     }
 
     Lineage resolveIn(Scope scope, List<String> parts) {
-        if (parts.size() == 1 && scope.lambdaParameters.containsKey(parts.get(0))) {
+        if (scope.lambdaParameters.containsKey(parts.get(0))) {
+            // the parameter, or a field of it (u.password of a struct literal): the parameter's values, no column;
+            // the bound plan's reads are compared with this tree's, so a column DuckDB read instead is refused there
             return scope.lambdaParameters.get(parts.get(0));
         }
         // qualified: [alias, column, fields...], [schema, table, column, ...], [catalog, schema, table, column, ...]

@@ -117,6 +117,9 @@ final class ExpressionRenderer {
     private static final Set<String> CHARSETS = Set.of("utf8mb4", "utf8mb3", "utf8", "latin1", "ascii", "binary");
     private static final Set<String> TIME_KEYS = Set.of("current_date", "current_time", "current_timestamp", "localtime",
             "localtimestamp");
+    /** Bare words MariaDB reads as functions, never as a column of the same name. */
+    private static final Set<String> SERVER_VALUE_WORDS = Set.of("current_date", "current_time", "current_timestamp", "localtime",
+            "localtimestamp", "utc_date", "utc_time", "utc_timestamp", "current_user", "current_role");
 
     /** Built once: the table is the same for every validation (building it per validation was measurable). */
     private static final Map<Class<?>, Handler> HANDLERS = handlers();
@@ -251,6 +254,14 @@ final class ExpressionRenderer {
         String name = MySqlQuoting.unquote(c.getColumnName());
         Table qualifier = c.getTable();
         boolean qualified = qualifier != null && qualifier.getName() != null;
+        if (!qualified && !c.getColumnName().startsWith("`") && SERVER_VALUE_WORDS.contains(name.toLowerCase(Locale.ROOT))) {
+            // MariaDB reads these bare words as its functions even where a column has the name (measured with
+            // information_schema.KEYWORDS): read them so too, under the function allowlist
+            String key = name.toLowerCase(Locale.ROOT);
+            requireAllowed(key);
+            facts.function(key);
+            return Value.of(key.toUpperCase(Locale.ROOT));
+        }
         if (!qualified) {
             Optional<Value> alias = queries.aliasReference(name, ctx);
             if (alias.isPresent()) {

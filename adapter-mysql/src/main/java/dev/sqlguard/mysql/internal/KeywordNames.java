@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
  * no backslash escape is left in it.
  */
 final class KeywordNames {
-    private static final Set<String> WORDS = Set.of("uuid", "number", "window", "enum", "unknown", "nchar", "only", "current");
+    private static final Set<String> WORDS = Set.of("uuid", "number", "window", "enum", "unknown", "nchar", "only", "current",
+            // MariaDB 10.11 keywords (information_schema.KEYWORDS) it takes as bare column names and JSqlParser does not
+            "bool", "errors", "full", "import", "minus", "nocycle", "nvarchar", "returns", "statement", "unbounded");
     /** What follows the keyword of a WINDOW clause: {@code name AS (}. */
     private static final Pattern WINDOW_CLAUSE = Pattern.compile("\\s+(?:[A-Za-z_][A-Za-z0-9_]*|`[^`]+`)\\s+(?i:as)\\s*\\(");
 
@@ -91,6 +93,13 @@ final class KeywordNames {
             return false;
         }
         if (word.equals("current") && next.equals("row")) {
+            return false;
+        }
+        if (word.equals("unbounded") && (next.equals("preceding") || next.equals("following"))) {
+            return false;
+        }
+        if ((word.equals("full") && (next.equals("join") || next.equals("outer"))) || (word.equals("bool") && previous.equals("as"))
+                || (word.equals("nvarchar") && previous.equals("as"))) {
             return false;
         }
         if (word.equals("unknown") && (previous.equals("is") || previous.equals("not"))) {

@@ -47,4 +47,29 @@ class ExplainCheckTest {
                   "Output": ["t1.*"], "Filter": "((t1.*)::text ~~ 'a%'::text)"}}]""");
         assertThat(r.complete()).isFalse();
     }
+
+    @Test
+    void aPhysicalRowWithKeywordNamedColumnsIsCarriedNotRead() {
+        // PostgreSQL quotes every keyword that is not unreserved (quote_identifier): t2."time", and a quoted alias too
+        TableRef a = TableRef.of("s", "a");
+        EngineReading r = ExplainCheck.read("""
+                [{"Plan": {"Node Type": "Hash Join", "Output": ["t2.note"], "Hash Cond": "(t2.id = \\"order\\".id)", "Plans": [
+                  {"Node Type": "Seq Scan", "Relation Name": "a", "Schema": "s", "Alias": "t2",
+                   "Output": ["t2.id", "t2.\\"time\\"", "t2.note", "t2.\\"Position\\""]},
+                  {"Node Type": "Seq Scan", "Relation Name": "users", "Schema": "s", "Alias": "order",
+                   "Output": ["\\"order\\".id", "\\"order\\".name", "\\"order\\".password"]}]}}]""",
+                t -> t.equals(a) ? List.of("id", "time", "note", "Position") : t.equals(USERS) ? USER_COLUMNS : null);
+        assertThat(r.columns()).containsExactlyInAnyOrder(new ColumnRef(a, "note"), new ColumnRef(a, "id"), new ColumnRef(USERS, "id"));
+        assertThat(r.complete()).isTrue();
+    }
+
+    @Test
+    void anOutputThatIsNotThePhysicalRowIsRead() {
+        TableRef a = TableRef.of("s", "a");
+        EngineReading r = ExplainCheck.read("""
+                [{"Plan": {"Node Type": "Seq Scan", "Relation Name": "a", "Schema": "s", "Alias": "t2",
+                   "Output": ["t2.id", "(t2.\\"time\\" + 1)", "t2.note"]}}]""",
+                t -> t.equals(a) ? List.of("id", "time", "note") : null);
+        assertThat(r.columns()).containsExactlyInAnyOrder(new ColumnRef(a, "id"), new ColumnRef(a, "time"), new ColumnRef(a, "note"));
+    }
 }

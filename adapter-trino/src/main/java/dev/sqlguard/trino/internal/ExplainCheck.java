@@ -44,6 +44,11 @@ import dev.sqlguard.jdbc.ansi.EngineReading;
 final class ExplainCheck {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern LIMIT_SUFFIX = Pattern.compile(" limit=[0-9]{1,19}$");
+    /**
+     * A typed NULL as the plan prints a constant assignment ({@code marker_5 := null::boolean}); the
+     * other marker, {@code boolean 'true'}, has a space and is never taken for a handle.
+     */
+    private static final Pattern CONSTANT = Pattern.compile("null::[a-z][a-z0-9_]*(\\([0-9, ]*\\))?");
     /** Plan nodes that run a table function or a remote query: never part of a checked statement. */
     private static final Set<String> FORBIDDEN_NODES = Set.of("TableFunction", "TableFunctionProcessor", "RemoteQuery", "TableWriter",
             "TableFinish", "TableExecute", "Merge", "MergeWriter", "TableDelete", "TableUpdate", "RefreshMaterializedView");
@@ -91,10 +96,13 @@ final class ExplainCheck {
                     continue;
                 }
                 String handle = text.substring(arrow + 4);
-                if (!handle.contains(":") || handle.contains(" ") || handle.contains("'")) {
-                    continue; // a projection over symbols, not a column handle
-                }
                 Optional<String> column = column(handle, all);
+                if (column.isEmpty() && (!handle.contains(":") || handle.contains(" ") || handle.contains("'"))) {
+                    continue; // a projection over symbols, not a column handle (a column named with a space matched above)
+                }
+                if (column.isEmpty() && CONSTANT.matcher(handle).matches()) {
+                    continue; // a constant the plan adds (INTERSECT and EXCEPT markers: null::boolean), no column of the table
+                }
                 if (column.isEmpty()) {
                     complete = false;
                 } else {
@@ -146,15 +154,27 @@ final class ExplainCheck {
         return Optional.empty();
     }
 
-    /** The one column a handle names ({@code name:type} or {@code connector:name}), or empty when none or several match. */
+    /**
+     * The one column a handle names, or empty when none or several match: first as {@code name:type}
+     * (the memory connector; a type has no colon), then as {@code connector:name} (tpch). Read in that
+     * order, {@code kickoff:date} is the column {@code kickoff} even when the table has a column
+     * {@code date}.
+     */
     private static Optional<String> column(String handle, List<String> columns) {
-        Set<String> matches = new LinkedHashSet<>();
+        Set<String> nameType = new LinkedHashSet<>();
+        Set<String> connectorName = new LinkedHashSet<>();
         for (String c : columns) {
-            if (handle.startsWith(c + ":") || handle.endsWith(":" + c)) {
-                matches.add(c);
+            if (handle.startsWith(c + ":") && handle.indexOf(':', c.length() + 1) < 0) {
+                nameType.add(c);
+            }
+            if (handle.endsWith(":" + c) && handle.lastIndexOf(':', handle.length() - c.length() - 2) < 0) {
+                connectorName.add(c);
             }
         }
-        return matches.size() == 1 ? Optional.of(matches.iterator().next()) : Optional.empty();
+        if (nameType.size() == 1) {
+            return Optional.of(nameType.iterator().next());
+        }
+        return nameType.isEmpty() && connectorName.size() == 1 ? Optional.of(connectorName.iterator().next()) : Optional.empty();
     }
 
     private static void collect(JsonNode node, List<JsonNode> out) {

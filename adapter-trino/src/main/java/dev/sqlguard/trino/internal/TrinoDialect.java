@@ -110,6 +110,12 @@ final class TrinoDialect implements AnsiDialect {
      * all computed before the first row anyway. The cursor reads at most max rows + 1 rows and closing
      * it cancels the query.
      */
+    /** Trino reads a FROM subquery without an alias as an anonymous relation. */
+    @Override
+    public boolean unaliasedSubqueries() {
+        return true;
+    }
+
     @Override
     public boolean capsGroupedAggregates() {
         return false;

@@ -104,4 +104,49 @@ class TrinoExplainCheckTest {
         assertThat(TrinoValidator.withNullParameters("SELECT \"t1\".\"a?\" FROM x WHERE (\"t1\".\"b\" = ?) AND (\"t1\".\"c\" = 'it''s ?')"))
                 .isEqualTo("SELECT \"t1\".\"a?\" FROM x WHERE (\"t1\".\"b\" = NULL) AND (\"t1\".\"c\" = 'it''s ?')");
     }
+
+    @Test
+    void theMarkersOfIntersectAndExceptAreConstantsNotColumns() {
+        // SELECT region FROM claims INTERSECT ...: Trino 483 adds one true and one null marker per branch
+        String logical = """
+                {"1": {"id": "3", "name": "ScanProject", "descriptor": {"table": "memory:s1.claims"},
+                       "details": ["marker_4 := boolean 'true'", "marker_5 := null::boolean", "region_0 := region:varchar(16)"],
+                       "children": []}}
+                """;
+        EngineReading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "memory", PHYSICAL);
+        assertThat(r.complete()).isTrue();
+        assertThat(r.columns()).containsExactly(new ColumnRef(CLAIMS, "region"));
+        // a column whose handle reads like a typed null is still a column
+        EngineReading odd = ExplainCheck.read(logical.replace("region_0 := region:varchar(16)", "x := null::boolean"),
+                "{\"inputTableColumnInfos\": []}", "memory", Map.of(CLAIMS, List.of("id", "null:")));
+        assertThat(odd.columns()).containsExactly(new ColumnRef(CLAIMS, "null:"));
+    }
+
+    @Test
+    void aColumnWhoseTypeIsAnotherColumnsNameIsItself() {
+        // sp_matches(kickoff date, "date" varchar): the memory handle kickoff:date names kickoff
+        TableRef matches = TableRef.of("s1", "sp_matches");
+        String logical = """
+                {"1": {"id": "3", "name": "TableScan", "descriptor": {"table": "memory:s1.sp_matches"},
+                       "details": ["kickoff := kickoff:date", "date := date:varchar(10)"], "children": []}}
+                """;
+        EngineReading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "memory",
+                Map.of(matches, List.of("match_id", "kickoff", "date")));
+        assertThat(r.complete()).isTrue();
+        assertThat(r.columns()).containsExactlyInAnyOrder(new ColumnRef(matches, "kickoff"), new ColumnRef(matches, "date"));
+    }
+
+    @Test
+    void aColumnNamedWithASpaceIsRead() {
+        // Trino folds "First Name" to first name; the memory handle keeps the space
+        TableRef drivers = TableRef.of("s1", "drivers");
+        String logical = """
+                {"1": {"id": "3", "name": "ScanProject", "descriptor": {"table": "memory:s1.drivers"},
+                       "details": ["expr := upper(\\"first name\\")", "first name := first name:varchar(20)"], "children": []}}
+                """;
+        EngineReading r = ExplainCheck.read(logical, "{\"inputTableColumnInfos\": []}", "memory",
+                Map.of(drivers, List.of("driverid", "first name", "api key")));
+        assertThat(r.complete()).isTrue();
+        assertThat(r.columns()).containsExactly(new ColumnRef(drivers, "first name"));
+    }
 }

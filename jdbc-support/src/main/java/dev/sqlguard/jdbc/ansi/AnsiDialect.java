@@ -144,4 +144,9 @@ public interface AnsiDialect {
     default boolean generateSeries() {
         return false;
     }
+
+    /** Whether a subquery in FROM may stand without an alias (Trino; PostgreSQL before 16 and MariaDB refuse it). */
+    default boolean unaliasedSubqueries() {
+        return false;
+    }
 }

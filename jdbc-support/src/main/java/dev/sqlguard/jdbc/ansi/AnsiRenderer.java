@@ -7,6 +7,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -324,7 +325,7 @@ public final class AnsiRenderer {
      * @throws GuardException the first refusal: the parser's, the renderer's or the policy's
      */
     public QueryPlan plan(String sourceId, String sql) {
-        if (!(parseOne(sql, dialect) instanceof Select select)) {
+        if (!(parseOne(KeywordNames.quote(sql, columnNames(), keywords()), dialect) instanceof Select select)) {
             throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
         }
         Rendered r = render(select);
@@ -332,6 +333,24 @@ public final class AnsiRenderer {
                 r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked());
         policy.authorize(plan);
         return plan;
+    }
+
+    /** The lower-case names of the schema's columns, for {@link KeywordNames}. */
+    private Set<String> columnNames() {
+        Set<String> names = new HashSet<>();
+        for (SchemaSnapshot.TableInfo t : schema.tables().values()) {
+            for (SchemaSnapshot.ColumnInfo c : t.columns()) {
+                names.add(c.name().toLowerCase(Locale.ROOT));
+            }
+        }
+        return names;
+    }
+
+    /** The words the engine never reads as a bare column name: its reserved words and its SQL value keywords. */
+    private Set<String> keywords() {
+        Set<String> words = new HashSet<>(lexicon.reservedWords());
+        words.addAll(lexicon.sqlValueKeywords());
+        return words;
     }
 
     /**
@@ -854,10 +873,9 @@ public final class AnsiRenderer {
         }
         Class<?> kind = ops.get(0).getClass();
         boolean compares = false;
+        boolean mixed = false;
         for (SetOperation op : ops) {
-            if (op.getClass() != kind) {
-                throw construct("Mixing UNION, INTERSECT and EXCEPT needs parentheses around each pair.");
-            }
+            mixed |= op.getClass() != kind;
             if (op.getClass() != UnionOp.class && op.getClass() != IntersectOp.class && op.getClass() != ExceptOp.class) {
                 throw construct("Only UNION, INTERSECT and EXCEPT are allowed.");
             }
@@ -889,7 +907,10 @@ public final class AnsiRenderer {
             }
         }
         StringBuilder sql = new StringBuilder();
-        for (int i = 0; i < branches.size(); i++) {
+        if (mixed) {
+            sql.append(mixedSetOperations(branches, ops));
+        }
+        for (int i = 0; i < branches.size() && !mixed; i++) {
             if (i > 0) {
                 SetOperation op = ops.get(i - 1);
                 String word = op.getClass() == UnionOp.class ? "UNION" : op.getClass() == IntersectOp.class ? "INTERSECT" : "EXCEPT";
@@ -915,6 +936,41 @@ public final class AnsiRenderer {
         }
         sql.append(limit(list, top));
         return new Query(sql.toString(), outputs);
+    }
+
+    /**
+     * UNION, INTERSECT and EXCEPT mixed without parentheses, with the parentheses of the reading the
+     * engines of this renderer share (the SQL standard's): INTERSECT binds tighter than UNION and EXCEPT,
+     * which apply left to right. {@code a UNION b INTERSECT c EXCEPT d} is rendered
+     * {@code ((a) UNION ((b) INTERSECT (c))) EXCEPT (d)}, so no engine is left a choice.
+     */
+    private static String mixedSetOperations(List<Query> branches, List<SetOperation> ops) {
+        List<String> terms = new ArrayList<>();
+        List<SetOperation> between = new ArrayList<>();
+        String term = parenthesized(branches.get(0).sql());
+        for (int i = 1; i < branches.size(); i++) {
+            SetOperation op = ops.get(i - 1);
+            String b = parenthesized(branches.get(i).sql());
+            if (op.getClass() == IntersectOp.class) {
+                term = "(" + term + " INTERSECT" + (op.isAll() ? " ALL " : " ") + b + ")";
+            } else {
+                terms.add(term);
+                between.add(op);
+                term = b;
+            }
+        }
+        terms.add(term);
+        String sql = terms.get(0);
+        for (int i = 1; i < terms.size(); i++) {
+            SetOperation op = between.get(i - 1);
+            String word = op.getClass() == UnionOp.class ? "UNION" : "EXCEPT";
+            sql = (i > 1 ? "(" + sql + ")" : sql) + " " + word + (op.isAll() ? " ALL " : " ") + terms.get(i);
+        }
+        return sql;
+    }
+
+    private static String parenthesized(String sql) {
+        return sql.startsWith("(") ? sql : "(" + sql + ")";
     }
 
     private Query plain(PlainSelect ps, Scope scope, boolean top) {
@@ -1189,7 +1245,10 @@ public final class AnsiRenderer {
                 rows = limitNumber(limit.getRowCount());
             }
             if (limit.getOffset() != null) {
-                offset = limitNumber(limit.getOffset());
+                // LIMIT m, n is MySQL's; the engines of this renderer refuse it, so the guard does not read it either
+                throw construct(limit.getOffset() instanceof LongValue o && limit.getRowCount() instanceof LongValue n
+                        ? "Write LIMIT " + n.getValue() + " OFFSET " + o.getValue() + ": " + lexicon.engine() + " does not take LIMIT m, n."
+                        : "Write LIMIT n OFFSET m: " + lexicon.engine() + " does not take LIMIT m, n.");
             }
         }
         Offset off = s.getOffset();
@@ -1508,10 +1567,11 @@ public final class AnsiRenderer {
         if (p.getPivot() != null || p.getUnPivot() != null || p.getSampleClause() != null) {
             throw construct("Table clauses are not allowed on a subquery.");
         }
-        if (p.getAlias() == null) {
+        if (p.getAlias() == null && !dialect.unaliasedSubqueries()) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "A subquery in FROM needs an alias.");
         }
-        String visible = relationAlias(p.getAlias());
+        // without an alias its columns are visible unqualified only: a name no query can write (NUL) stands for it
+        String visible = p.getAlias() == null ? "\0subquery" + (aliases + 1) : relationAlias(p.getAlias());
         Query q = query(p.getSelect(), outer, scope, false);
         requireUniqueLabels(q);
         String rendered = "t" + (++aliases);

@@ -1,0 +1,160 @@
+package dev.sqlguard.trino;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.SensitiveNames;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.testing.FixtureEngine;
+import dev.sqlguard.testing.HonestCorpus;
+
+/**
+ * Honest SQL that Trino runs and the guard used to refuse: every word Trino names as a keyword
+ * ({@code DatabaseMetaData.getSQLKeywords()}) or a function ({@code SHOW FUNCTIONS}) that Trino
+ * takes as a bare column name, INTERSECT and EXCEPT (planned with constant marker columns), a FROM
+ * subquery without an alias, and MySQL's {@code LIMIT m, n}, which Trino refuses, refused with advice.
+ */
+@Tag("trino")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(1200)
+class TrinoHonestRefusalsTest {
+    private FixtureEngine<TrinoFixture> server;
+    /** The engine's own reading of set operations mixed without parentheses: each query's two readings give different rows. */
+    static final List<String> MIXED_SET_OPERATIONS = List.of(
+            "SELECT id FROM claims WHERE id <= 2 UNION SELECT id FROM claims WHERE id = 3 EXCEPT SELECT id FROM claims WHERE id = 3 ORDER BY 1",
+            "SELECT id FROM claims WHERE id <= 2 UNION SELECT id FROM claims WHERE id = 3 INTERSECT SELECT id FROM claims WHERE id = 4 ORDER BY 1",
+            "SELECT id FROM claims WHERE id <= 3 EXCEPT SELECT id FROM claims WHERE id = 1 UNION SELECT id FROM claims WHERE id = 1 ORDER BY 1",
+            "SELECT id FROM claims WHERE id <= 3 INTERSECT SELECT id FROM claims WHERE id >= 2 UNION ALL SELECT id FROM claims WHERE id = 9 ORDER BY 1",
+            "SELECT id FROM claims WHERE id <= 5 EXCEPT SELECT id FROM claims WHERE id <= 3 INTERSECT SELECT id FROM claims WHERE id >= 3",
+            "SELECT region FROM claims UNION ALL SELECT region FROM regions EXCEPT SELECT region FROM claims WHERE amount > 30000"
+                    + " UNION SELECT manager FROM regions");
+
+    private final QueryService service = new QueryService(AuditSink.discarding());
+    private final List<String> words = new ArrayList<>();
+
+    @BeforeAll
+    void start() throws Exception {
+        TestCluster.require();
+        TrinoFixture fixture = new TrinoFixture(TestCluster.READ_ONLY);
+        TreeSet<String> candidates = new TreeSet<>(List.of("year", "time", "position", "cross", "format", "uuid", "date", "type",
+                "status", "order", "month", "day", "hour", "minute", "second", "value", "zone", "first", "last", "rows"));
+        try (Connection c = TestCluster.connect(TestCluster.ADMIN, fixture.schema()); Statement s = c.createStatement()) {
+            for (String k : c.getMetaData().getSQLKeywords().split(",")) {
+                candidates.add(k.strip().toLowerCase(Locale.ROOT));
+            }
+            try (ResultSet rs = s.executeQuery("SHOW FUNCTIONS")) {
+                while (rs.next()) {
+                    candidates.add(rs.getString(1).toLowerCase(Locale.ROOT));
+                }
+            }
+            candidates.removeIf(w -> !w.matches("[a-z_][a-z0-9_]*") || SensitiveNames.isSensitive(w, java.util.Set.of()));
+            words.addAll(candidates);
+            List<String> columns = new ArrayList<>();
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < words.size(); i++) {
+                columns.add("\"" + words.get(i) + "\" integer");
+                values.add(String.valueOf(i));
+            }
+            s.execute("CREATE TABLE kw (" + String.join(", ", columns) + ")");
+            s.execute("INSERT INTO kw VALUES (" + String.join(", ", values) + ")");
+        }
+        Map<String, List<String>> tables = new HashMap<>(FixtureEngine.PLAIN_COLUMNS);
+        tables.put("kw", words);
+        server = FixtureEngine.open(fixture, "kw", FixtureEngine.plainPolicy(tables));
+    }
+
+    @AfterAll
+    void stop() throws SQLException {
+        if (server != null) {
+            try (Connection c = TestCluster.connect(TestCluster.ADMIN, server.fixture().schema()); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS kw");
+            }
+            server.close();
+        }
+    }
+
+    private ToolResult guarded(String sql) {
+        return service.query(server.engine().binding(), new QueryRequest("kw", sql, List.of(), "c"));
+    }
+
+    @Test
+    void mixedSetOperationsAnswerInTheEnginesReading() throws SQLException {
+        HonestCorpus.Outcome outcome = compare(MIXED_SET_OPERATIONS);
+        assertThat(outcome.refused()).as("refused").isEmpty();
+        assertThat(outcome.different()).as("different").isEmpty();
+        assertThat(outcome.ran()).isEqualTo(MIXED_SET_OPERATIONS.size());
+    }
+
+    @Test
+    void everyWordTrinoTakesAsABareColumnNameRuns() throws SQLException {
+        assertThat(words).hasSizeGreaterThan(200).contains("year", "uuid", "position", "format");
+        List<String> corpus = new ArrayList<>();
+        for (String w : words) {
+            corpus.add("SELECT " + w + " FROM kw");
+            corpus.add("SELECT " + w + " AS v, count(*) AS n FROM kw WHERE " + w + " >= 0 GROUP BY " + w + " ORDER BY " + w);
+        }
+        HonestCorpus.Outcome outcome = compare(corpus);
+        assertThat(outcome.ran()).as("words Trino takes bare").isGreaterThan(300);
+        assertThat(outcome.refused()).as("refused").isEmpty();
+        assertThat(outcome.different()).as("different").isEmpty();
+    }
+
+    @Test
+    void setOperationsAndUnaliasedSubqueriesRun() throws SQLException {
+        List<String> corpus = List.of(
+                "SELECT region FROM claims INTERSECT SELECT region FROM regions",
+                "SELECT region FROM regions EXCEPT SELECT region FROM claims WHERE status = 'DENIED' ORDER BY 1",
+                "SELECT region FROM claims WHERE amount > 30000 INTERSECT ALL SELECT region FROM claims WHERE status = 'APPROVED'",
+                "SELECT region FROM claims EXCEPT ALL SELECT region FROM regions",
+                "SELECT count(*) AS n FROM (SELECT region FROM claims INTERSECT SELECT region FROM regions) x",
+                "SELECT count(*) AS n FROM (SELECT region FROM claims WHERE amount > 1000)",
+                "SELECT region, n FROM (SELECT region, count(*) AS n FROM claims GROUP BY region) ORDER BY region");
+        HonestCorpus.Outcome outcome = compare(corpus);
+        assertThat(outcome.refused()).as("refused").isEmpty();
+        assertThat(outcome.different()).as("different").isEmpty();
+        assertThat(outcome.ran()).isEqualTo(corpus.size());
+    }
+
+    @Test
+    void mysqlsLimitFormIsRefusedWithAdvice() throws SQLException {
+        try (Connection c = TestCluster.connect(TestCluster.ADMIN, server.fixture().schema()); Statement s = c.createStatement()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.executeQuery("SELECT id FROM claims ORDER BY id LIMIT 9, 2"))
+                    .isInstanceOf(SQLException.class);
+        }
+        ToolResult r = guarded("SELECT id FROM claims ORDER BY id LIMIT 9, 2");
+        assertThat(r.status()).isNotEqualTo(ToolStatus.OK);
+        assertThat(r.error().orElseThrow().code()).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertThat(r.error().orElseThrow().message()).contains("LIMIT 2 OFFSET 9");
+    }
+
+    private HonestCorpus.Outcome compare(List<String> corpus) throws SQLException {
+        try (Connection raw = TestCluster.connect(TestCluster.ADMIN, server.fixture().schema()); Statement s = raw.createStatement()) {
+            HonestCorpus.Outcome outcome = HonestCorpus.compare(corpus, HonestCorpus.jdbc(s), this::guarded, HonestCorpus::plainCell);
+            outcome.print();
+            outcome.different().forEach(System.out::println);
+            return outcome;
+        }
+    }
+}
