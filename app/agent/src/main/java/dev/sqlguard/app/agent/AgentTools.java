@@ -119,6 +119,11 @@ public final class AgentTools {
         try {
             arguments = AgentJson.parseArguments(call.argumentsJson());
             tool.schema().check(arguments, "");
+            if (call.argumentsJson().length() > AgentJson.MAX_ARGUMENT_CHARS) {
+                // each field is within its bounds (else its own code, QUERY_TOO_LONG for a long sql, came above)
+                throw new ArgSchema.InvalidArgumentException(
+                        "The arguments are longer than " + AgentJson.MAX_ARGUMENT_CHARS + " characters.");
+            }
             return tool.call(arguments);
         } catch (ArgSchema.InvalidArgumentException e) {
             return refused(tool, arguments, new GuardException(e.code(), e.getMessage()));
@@ -147,11 +152,15 @@ public final class AgentTools {
         return ToolContext.outcome(tool.name(), result);
     }
 
-    private String sourceOf(JsonNode arguments) {
+    /** The source id the call sent (an unknown one too, so that the answer names what was asked), or "". */
+    private static String sourceOf(JsonNode arguments) {
         JsonNode source = arguments == null || !arguments.isObject() ? null : arguments.get("source");
-        return source != null && source.isTextual() && context.sourceIds().contains(source.textValue())
+        return source != null && source.isTextual() && source.textValue().length() <= MAX_SOURCE_ECHO
                 ? source.textValue() : "";
     }
+
+    /** The longest source id repeated in an answer (the schema's bound for a source id). */
+    private static final int MAX_SOURCE_ECHO = 256;
 
     /** For tests and the MCP layer: the outcome of a call given by name and raw arguments. */
     public ToolOutcome call(String name, String argumentsJson) {
