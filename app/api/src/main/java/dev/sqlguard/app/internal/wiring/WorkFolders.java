@@ -63,6 +63,7 @@ public final class WorkFolders {
         try (DirectoryStream<Path> folders = Files.newDirectoryStream(parent, PREFIX + "*")) {
             for (Path folder : folders) {
                 if (Files.isDirectory(folder) && !Files.isSymbolicLink(folder) && ownerIsGone(folder)) {
+                    removeLeftovers(parent, folder);
                     delete(folder);
                     removed++;
                 }
@@ -71,6 +72,36 @@ public final class WorkFolders {
             LOG.log(Level.FINE, "could not look for stale working folders", e);
         }
         return removed;
+    }
+
+    /**
+     * Removes the files a dead owner recorded as going with its folder
+     * ({@link dev.sqlguard.ports.EngineContext#LEFTOVERS}: DuckDB's extracted native library). Only
+     * regular files directly in {@code parent}, never a link, a folder or another working folder:
+     * whatever else a record names is left alone.
+     */
+    private static void removeLeftovers(Path parent, Path folder) {
+        Path record = folder.resolve(dev.sqlguard.ports.EngineContext.LEFTOVERS);
+        if (!Files.isRegularFile(record, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Path where = parent.toAbsolutePath().normalize();
+        try {
+            for (String line : Files.readAllLines(record, StandardCharsets.UTF_8)) {
+                Path file;
+                try {
+                    file = Path.of(line.strip()).normalize();
+                } catch (java.nio.file.InvalidPathException e) {
+                    continue;
+                }
+                if (file.isAbsolute() && where.equals(file.getParent()) && !file.getFileName().toString().startsWith(PREFIX)
+                        && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "could not remove the files a stale working folder recorded", e);
+        }
     }
 
     /**
