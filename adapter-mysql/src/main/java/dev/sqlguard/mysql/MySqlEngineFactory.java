@@ -12,7 +12,8 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -53,7 +54,7 @@ import dev.sqlguard.jdbc.Watchdogs;
  * carry a restricted table allowlist. See {@code docs/engines/mysql.md}.
  */
 public final class MySqlEngineFactory extends AbstractEngineFactory {
-    private static final Logger LOG = Logger.getLogger(MySqlEngineFactory.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(MySqlEngineFactory.class);
 
     /** Time at startup for exact row counts of the allowlisted tables, over all of them. */
     static final long ROW_COUNT_BUDGET_MILLIS = 2_000;
@@ -112,7 +113,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
                 if (settings.requireReadOnlyAccount()) {
                     throw new GuardException(ErrorCode.CONFIGURATION_ERROR, message);
                 }
-                LOG.warning(message + " sqlguard's own controls still apply.");
+                LOG.warn(message + " sqlguard's own controls still apply.");
             }
             schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables(), flavor,
                     Math.min(ROW_COUNT_BUDGET_MILLIS, timeoutMillis));

@@ -2,15 +2,15 @@ package dev.sqlguard.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 
 /** The connection an execution port runs one call on: from its pool, or a new one to the server. */
 public final class CallConnection {
-    private static final Logger LOG = Logger.getLogger(CallConnection.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(CallConnection.class);
 
     /** Gives a connection: a pool's {@code getConnection}, or a driver's {@code connect}. */
     @FunctionalInterface
@@ -30,7 +30,7 @@ public final class CallConnection {
         try {
             return opener.open();
         } catch (SQLException e) {
-            LOG.log(Level.FINE, "no connection for a call", e);
+            LOG.debug("no connection for a call", e);
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
         }
     }

@@ -3,8 +3,8 @@ package dev.sqlguard.jdbc;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -19,7 +19,7 @@ import dev.sqlguard.domain.GuardException;
  * login names the user ({@link #user}), so that the operator knows which account to check.
  */
 public final class JdbcStartup {
-    private static final Logger LOG = Logger.getLogger(JdbcStartup.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcStartup.class);
 
     private JdbcStartup() {
     }
@@ -49,7 +49,7 @@ public final class JdbcStartup {
                 return new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': " + sentence.get(), e);
             }
         }
-        LOG.log(Level.FINE, "startup failed", e);
+        LOG.debug("startup failed", e);
         return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "Source '" + source + "': " + unreachable, e);
     }
 

@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -38,7 +38,7 @@ import dev.sqlguard.ports.model.ToolSpec;
  * tool names become a {@code REJECTED} outcome with code {@code INVALID_ARGUMENT}. Thread-safe.
  */
 public final class AgentTools {
-    private static final Logger LOG = Logger.getLogger(AgentTools.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(AgentTools.class);
 
     public static final String DESCRIBE_SOURCE = DescribeSourceTool.NAME;
     public static final String QUERY_DATA = QueryDataTool.NAME;
@@ -133,8 +133,8 @@ public final class AgentTools {
             }
             return ToolContext.outcome(tool.name(), ToolContext.failure(sourceOf(arguments), ToolStatus.ERROR, e));
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "tool " + tool.name() + " failed: " + e.getClass().getSimpleName());
-            LOG.log(Level.FINE, "tool failure", e);
+            LOG.warn("tool " + tool.name() + " failed: " + e.getClass().getSimpleName());
+            LOG.debug("tool failure", e);
             GuardException error = new GuardException(ErrorCode.INTERNAL_ERROR);
             return ToolContext.outcome(tool.name(), ToolContext.failure(sourceOf(arguments), ToolStatus.ERROR, error));
         }

@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The engines' working folders ({@code sqlguard-work-<pid>-*} in the temporary folder, where DuckDB
@@ -27,7 +27,7 @@ import java.util.logging.Logger;
  * one is created. A folder of a live process, or one without an owner record, is never touched.
  */
 public final class WorkFolders {
-    private static final Logger LOG = Logger.getLogger(WorkFolders.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(WorkFolders.class);
 
     public static final String PREFIX = "sqlguard-work-";
     /** The owner record: {@code <pid> <start instant or ->}. */
@@ -69,7 +69,7 @@ public final class WorkFolders {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "could not look for stale working folders", e);
+            LOG.debug("could not look for stale working folders", e);
         }
         return removed;
     }
@@ -100,7 +100,7 @@ public final class WorkFolders {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "could not remove the files a stale working folder recorded", e);
+            LOG.debug("could not remove the files a stale working folder recorded", e);
         }
     }
 
@@ -168,7 +168,7 @@ public final class WorkFolders {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "could not look for this process's working folders", e);
+            LOG.debug("could not look for this process's working folders", e);
         }
         return List.copyOf(own);
     }
@@ -248,7 +248,7 @@ public final class WorkFolders {
                     @Override
                     public FileVisitResult visitFileFailed(Path file, IOException e) {
                         if (!(e instanceof NoSuchFileException)) {
-                            LOG.log(Level.FINE, "a working folder entry could not be read", e);
+                            LOG.debug("a working folder entry could not be read", e);
                         }
                         return FileVisitResult.CONTINUE;
                     }
@@ -268,7 +268,7 @@ public final class WorkFolders {
             } catch (NoSuchFileException e) {
                 // gone already
             } catch (IOException | RuntimeException e) {
-                LOG.log(Level.FINE, "a pass over a working folder failed", e);
+                LOG.debug("a pass over a working folder failed", e);
             }
             if (!Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
                 CREATED.remove(folder.toAbsolutePath());
@@ -289,7 +289,7 @@ public final class WorkFolders {
         try {
             Files.deleteIfExists(entry);
         } catch (IOException e) {
-            LOG.log(Level.FINE, "a working folder entry could not be removed yet", e);
+            LOG.debug("a working folder entry could not be removed yet", e);
         }
     }
 
