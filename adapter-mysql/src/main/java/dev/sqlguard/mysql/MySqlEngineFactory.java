@@ -55,6 +55,17 @@ import dev.sqlguard.jdbc.Watchdogs;
  */
 public final class MySqlEngineFactory extends AbstractEngineFactory {
     private static final Logger LOG = LoggerFactory.getLogger(MySqlEngineFactory.class);
+    /** Connector/J's switch for its JVM-wide {@code mysql-cj-abandoned-connection-cleanup} thread. */
+    static final String NO_CLEANUP_THREAD = "com.mysql.cj.disableAbandonedConnectionCleanup";
+
+    static {
+        // Connector/J starts a thread when its driver class loads (also when DriverManager loads every driver on the
+        // class path for another engine) and never ends it; sqlguard's pools close every connection they open, so the
+        // thread only outlives close(). Off unless the application chose otherwise, and only for a driver loaded after this.
+        if (System.getProperty(NO_CLEANUP_THREAD) == null) {
+            System.setProperty(NO_CLEANUP_THREAD, "true");
+        }
+    }
 
     /** Time at startup for exact row counts of the allowlisted tables, over all of them. */
     static final long ROW_COUNT_BUDGET_MILLIS = 2_000;
