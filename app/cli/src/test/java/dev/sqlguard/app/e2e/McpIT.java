@@ -387,7 +387,9 @@ class McpIT {
         assertThat(run.err()).contains("MCP server ready").doesNotContain("\"type\":\"audit\"")
                 .contains("not JSON was answered as a parse error");
         // without XDG_STATE_HOME the audit file is under ~/.local/state
-        assertThat(Files.readString(home.resolve(".local/state/sqlguard/audit.jsonl"))).contains("\"type\":\"audit\"");
+        assertThat(Files.readString(home.resolve(".local/state/sqlguard/audit.jsonl"))).contains("\"type\":\"audit\"")
+                .as("the MCP request id and the client's name from initialize")
+                .contains("\"client_request_id\":\"4\",\"client\":\"pipe\"");
     }
 
     /** A configuration over the demo database (built in the private cache) with the given time limit. */
