@@ -24,13 +24,16 @@ import dev.sqlguard.ports.EngineFactory;
  * The clean-end check of an engine, run in a JVM of its own (driver threads are per JVM): lists the
  * live threads, starts the engine, runs a query a few times, closes it, and prints on stdout
  * {@code RESULT <status>} per query and {@code LEFT <thread name>} for every thread that is still
- * alive {@value #PATIENCE_SECONDS} s after the close and was not alive before the start.
+ * alive {@value #PATIENCE_SECONDS} s (or the given patience) after the close and was not alive
+ * before the start.
  *
  * <p>Arguments: the engine factory's class name, the table to allowlist and query, then the engine
  * properties as {@code key=value}.
  */
 public final class ThreadProbe {
     static final int PATIENCE_SECONDS = 5;
+    /** The system property of the child JVM that sets how long it waits for threads to end, in seconds. */
+    static final String PATIENCE = "sqlguard.probe.patience.seconds";
 
     private ThreadProbe() {
     }
@@ -42,15 +45,21 @@ public final class ThreadProbe {
      */
     public static List<String> run(Class<? extends EngineFactory> factory, String table, Map<String, String> properties)
             throws java.io.IOException, InterruptedException {
+        return run(factory, table, properties, java.time.Duration.ofSeconds(PATIENCE_SECONDS));
+    }
+
+    /** {@link #run(Class, String, Map)}, waiting up to {@code patience} after the close for threads to end. */
+    public static List<String> run(Class<? extends EngineFactory> factory, String table, Map<String, String> properties,
+                                   java.time.Duration patience) throws java.io.IOException, InterruptedException {
         List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), ThreadProbe.class.getName(), factory.getName(), table));
+                "-D" + PATIENCE + "=" + patience.toSeconds(), "-cp", System.getProperty("java.class.path"), ThreadProbe.class.getName(), factory.getName(), table));
         properties.forEach((k, v) -> command.add(k + "=" + v));
         Path err = Files.createTempFile("sqlguard-probe-", ".err");
         try {
             Process child = new ProcessBuilder(command).redirectError(err.toFile()).start();
             List<String> lines = new java.util.ArrayList<>(new String(child.getInputStream().readAllBytes(),
                     java.nio.charset.StandardCharsets.UTF_8).lines().toList());
-            if (!child.waitFor(120, TimeUnit.SECONDS)) {
+            if (!child.waitFor(120 + patience.toSeconds(), TimeUnit.SECONDS)) {
                 child.destroyForcibly();
             }
             String stderr = Files.readString(err);
@@ -85,7 +94,7 @@ public final class ThreadProbe {
         } catch (dev.sqlguard.domain.GuardException e) {
             System.out.println("START_FAILED " + e.code()); // a start that fails must leave nothing running either
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.getLong(PATIENCE, PATIENCE_SECONDS));
         List<Thread> left;
         do {
             left = Thread.getAllStackTraces().keySet().stream()
