@@ -28,7 +28,7 @@ class DuckDbCleanEndTest {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + db); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE claims AS SELECT range AS id FROM range(1000)");
         }
-        List<String> lines = ThreadProbe.run(DuckDbEngineFactory.class, "claims", Map.of("database", db.toString()));
+        List<String> lines = ThreadProbe.output(new ProcessBuilder(ThreadProbe.command(DuckDbEngineFactory.class, "claims", Map.of("database", db.toString()))).redirectErrorStream(true).start());
         assertThat(lines).as("%s", lines).contains("DONE");
         assertThat(lines).filteredOn(l -> l.startsWith("RESULT")).hasSize(3).allSatisfy(l -> assertThat(l).isEqualTo("RESULT OK"));
         assertThat(lines).as("threads alive after close").noneMatch(l -> l.startsWith("LEFT"));

@@ -22,8 +22,8 @@ class MySqlCleanEndTest {
         assumeTrue(TestServer.available(), "no MySQL server");
         String database = TestServer.createDatabase();
         try {
-            List<String> lines = ThreadProbe.run(MySqlEngineFactory.class, "claims", Map.of("url", TestServer.url() + "/" + database,
-                    "username", TestServer.adminUser(), "password", TestServer.adminPassword(), "requireReadOnlyAccount", "false"));
+            List<String> lines = ThreadProbe.output(new ProcessBuilder(ThreadProbe.command(MySqlEngineFactory.class, "claims", Map.of("url", TestServer.url() + "/" + database,
+                    "username", TestServer.adminUser(), "password", TestServer.adminPassword(), "requireReadOnlyAccount", "false"))).redirectErrorStream(true).start());
             assertThat(lines).as("%s", lines).contains("DONE");
             assertThat(lines).filteredOn(l -> l.startsWith("RESULT")).hasSize(3).allSatisfy(l -> assertThat(l).isEqualTo("RESULT OK"));
             assertThat(lines).as("threads alive after close").noneMatch(l -> l.startsWith("LEFT"));

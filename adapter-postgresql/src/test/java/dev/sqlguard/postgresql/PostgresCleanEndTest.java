@@ -22,7 +22,7 @@ class PostgresCleanEndTest {
         TestServer.Coordinates server = TestServer.defaults();
         String schema = TestServer.createSchema(server);
         try {
-            List<String> lines = ThreadProbe.run(PostgresEngineFactory.class, "claims", TestServer.properties(server, schema, false));
+            List<String> lines = ThreadProbe.output(new ProcessBuilder(ThreadProbe.command(PostgresEngineFactory.class, "claims", TestServer.properties(server, schema, false))).redirectErrorStream(true).start());
             assertThat(lines).as("%s", lines).contains("DONE");
             assertThat(lines).filteredOn(l -> l.startsWith("RESULT")).hasSize(3).allSatisfy(l -> assertThat(l).isEqualTo("RESULT OK"));
             // pgjdbc 42.7 on Java 11+ keeps one JDK Cleaner thread per JVM (static LazyCleanerImpl, Cleaner.create(), daemon):

@@ -39,37 +39,32 @@ public final class ThreadProbe {
     }
 
     /**
-     * Runs the probe in a child JVM on this JVM's class path and returns its stdout lines
-     * ({@code RESULT ...}, {@code LEFT ...}, {@code DONE}); stderr is kept in the last line
-     * ({@code STDERR ...}) when there was any.
+     * The command that runs the probe in a child JVM on this JVM's class path, waiting up to
+     * {@code patience} after the close for threads to end. Start it with stderr merged into stdout
+     * and read it with {@link #output}.
      */
-    public static List<String> run(Class<? extends EngineFactory> factory, String table, Map<String, String> properties)
-            throws java.io.IOException, InterruptedException {
-        return run(factory, table, properties, java.time.Duration.ofSeconds(PATIENCE_SECONDS));
+    public static List<String> command(Class<? extends EngineFactory> factory, String table, Map<String, String> properties,
+                                       java.time.Duration patience) {
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-D" + PATIENCE + "=" + patience.toSeconds(), "-cp", System.getProperty("java.class.path"),
+                ThreadProbe.class.getName(), factory.getName(), table));
+        properties.forEach((k, v) -> command.add(k + "=" + v));
+        return command;
     }
 
-    /** {@link #run(Class, String, Map)}, waiting up to {@code patience} after the close for threads to end. */
-    public static List<String> run(Class<? extends EngineFactory> factory, String table, Map<String, String> properties,
-                                   java.time.Duration patience) throws java.io.IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-D" + PATIENCE + "=" + patience.toSeconds(), "-cp", System.getProperty("java.class.path"), ThreadProbe.class.getName(), factory.getName(), table));
-        properties.forEach((k, v) -> command.add(k + "=" + v));
-        Path err = Files.createTempFile("sqlguard-probe-", ".err");
-        try {
-            Process child = new ProcessBuilder(command).redirectError(err.toFile()).start();
-            List<String> lines = new java.util.ArrayList<>(new String(child.getInputStream().readAllBytes(),
-                    java.nio.charset.StandardCharsets.UTF_8).lines().toList());
-            if (!child.waitFor(120 + patience.toSeconds(), TimeUnit.SECONDS)) {
-                child.destroyForcibly();
-            }
-            String stderr = Files.readString(err);
-            if (!stderr.isBlank()) {
-                lines.add("STDERR " + stderr.replace('\n', ' '));
-            }
-            return lines;
-        } finally {
-            Files.deleteIfExists(err);
+    /** {@link #command} with the default patience ({@value #PATIENCE_SECONDS} s). */
+    public static List<String> command(Class<? extends EngineFactory> factory, String table, Map<String, String> properties) {
+        return command(factory, table, properties, java.time.Duration.ofSeconds(PATIENCE_SECONDS));
+    }
+
+    /** The lines the started probe wrote ({@code RESULT ...}, {@code LEFT ...}, {@code DONE}, and any log lines). */
+    public static List<String> output(Process probe) throws java.io.IOException, InterruptedException {
+        List<String> lines = new String(probe.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                .lines().toList();
+        if (!probe.waitFor(60, TimeUnit.SECONDS)) {
+            probe.destroyForcibly();
         }
+        return lines;
     }
 
     public static void main(String[] args) throws Exception {
