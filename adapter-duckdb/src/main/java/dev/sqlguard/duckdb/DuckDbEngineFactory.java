@@ -65,7 +65,10 @@ public final class DuckDbEngineFactory extends AbstractEngineFactory {
 
     @Override
     public Engine create(EngineConfig config, EngineContext context) {
-        return DuckDbEngine.open(config.sourceId(), config.policy(), settings(config, context));
+        Engine engine = DuckDbEngine.open(config.sourceId(), config.policy(), settings(config, context));
+        // the driver's extracted native library goes with the work folder if this process is killed
+        dev.sqlguard.duckdb.internal.DuckDbDriver.extractedLibrary().ifPresent(context::leavesBehind);
+        return engine;
     }
 
     /** The checked instance settings for a configuration. */

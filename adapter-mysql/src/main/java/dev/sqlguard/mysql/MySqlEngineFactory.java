@@ -11,7 +11,8 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -53,7 +54,18 @@ import dev.sqlguard.jdbc.Watchdogs;
  * carry a restricted table allowlist. See {@code docs/engines/mysql.md}.
  */
 public final class MySqlEngineFactory extends AbstractEngineFactory {
-    private static final Logger LOG = Logger.getLogger(MySqlEngineFactory.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(MySqlEngineFactory.class);
+    /** Connector/J's switch for its JVM-wide {@code mysql-cj-abandoned-connection-cleanup} thread. */
+    static final String NO_CLEANUP_THREAD = "com.mysql.cj.disableAbandonedConnectionCleanup";
+
+    static {
+        // Connector/J starts a thread when its driver class loads (also when DriverManager loads every driver on the
+        // class path for another engine) and never ends it; sqlguard's pools close every connection they open, so the
+        // thread only outlives close(). Off unless the application chose otherwise, and only for a driver loaded after this.
+        if (System.getProperty(NO_CLEANUP_THREAD) == null) {
+            System.setProperty(NO_CLEANUP_THREAD, "true");
+        }
+    }
 
     /** Time at startup for exact row counts of the allowlisted tables, over all of them. */
     static final long ROW_COUNT_BUDGET_MILLIS = 2_000;
@@ -112,7 +124,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
                 if (settings.requireReadOnlyAccount()) {
                     throw new GuardException(ErrorCode.CONFIGURATION_ERROR, message);
                 }
-                LOG.warning(message + " sqlguard's own controls still apply.");
+                LOG.warn(message + " sqlguard's own controls still apply.");
             }
             schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables(), flavor,
                     Math.min(ROW_COUNT_BUDGET_MILLIS, timeoutMillis));

@@ -13,7 +13,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -54,7 +55,7 @@ import dev.sqlguard.ports.PropertySpec;
  * carry a table allowlist. See {@code docs/engines/postgresql.md}.
  */
 public final class PostgresEngineFactory extends AbstractEngineFactory {
-    private static final Logger LOG = Logger.getLogger(PostgresEngineFactory.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresEngineFactory.class);
     /** Plans kept by the validator's cache. */
     static final int PLANS = 512;
 
@@ -109,7 +110,7 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
                 if (settings.requireReadOnlyAccount()) {
                     throw new GuardException(ErrorCode.CONFIGURATION_ERROR, message);
                 }
-                LOG.warning(message + " sqlguard's own controls still apply.");
+                LOG.warn(message + " sqlguard's own controls still apply.");
             }
             if (!pin.tempFileLimitPinned() && TEMP_FILE_LIMIT_SAID.add(source + "\n" + settings.jdbcUrl())) {
                 // once per source and process, and only at info: a CLI call is a process, and the role's grant is the operator's

@@ -9,7 +9,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.trino.jdbc.TrinoDriver;
 
@@ -47,7 +48,7 @@ import dev.sqlguard.trino.internal.TrinoValidator;
  * (default true). The policy must carry a table allowlist. See {@code docs/engines/trino.md}.
  */
 public final class TrinoEngineFactory extends AbstractEngineFactory {
-    private static final Logger LOG = Logger.getLogger(TrinoEngineFactory.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(TrinoEngineFactory.class);
 
     private static final List<PropertySpec> PROPERTIES = List.of(
             PropertySpec.required(TrinoSettings.URL, "jdbc:trino://host[:port], one plain host; nothing else in the URL."),
@@ -98,7 +99,7 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
                     if (settings.requireReadOnlyAccount()) {
                         throw new GuardException(ErrorCode.CONFIGURATION_ERROR, message);
                     }
-                    LOG.warning(message + " sqlguard's own controls still apply.");
+                    LOG.warn(message + " sqlguard's own controls still apply.");
                 }
                 schema = CatalogLoader.load(bootstrap, source, settings.catalog(), settings.schema(), effective.tables());
             }

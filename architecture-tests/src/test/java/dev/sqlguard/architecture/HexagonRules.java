@@ -71,9 +71,9 @@ final class HexagonRules {
 
     static final ArchRule JDBC_KIT_USES_ONLY_PORTS_AND_JDBC = classes().that().resideInAPackage(JDBC_KIT)
             .and().resideOutsideOfPackage(JDBC_ANSI)
-            .should().onlyDependOnClassesThat().resideInAnyPackage(JDBC_KIT, PORTS, DOMAIN, "java..", "javax.sql..")
-            .because("sqlguard-jdbc-support is shared by every JDBC adapter: it sees ports, core-domain and java.sql, "
-                    + "never a driver, an adapter or the app");
+            .should().onlyDependOnClassesThat().resideInAnyPackage(JDBC_KIT, PORTS, DOMAIN, "java..", "javax.sql..", "org.slf4j..")
+            .because("sqlguard-jdbc-support is shared by every JDBC adapter: it sees ports, core-domain, java.sql, javax.sql and "
+                    + "the logging facade (SLF4J), never a driver, an adapter or the app");
 
     static final ArchRule JDBC_ANSI_USES_ONLY_THE_KIT_AND_THE_PARSER = classes().that().resideInAPackage(JDBC_ANSI)
             .should().onlyDependOnClassesThat().resideInAnyPackage(JDBC_KIT, PORTS, DOMAIN, "java..", "net.sf.jsqlparser..")

@@ -2,7 +2,8 @@ package dev.sqlguard.jdbc;
 
 import java.util.Collection;
 import java.util.Set;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
@@ -13,7 +14,7 @@ import dev.sqlguard.domain.TableRef;
  * refuses queries on what is missing as on any unknown name.
  */
 public final class AllowlistCheck {
-    private static final Logger LOG = Logger.getLogger(AllowlistCheck.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(AllowlistCheck.class);
 
     private AllowlistCheck() {
     }
@@ -28,12 +29,12 @@ public final class AllowlistCheck {
      */
     public static boolean found(String sourceId, TableRef table, Set<String> allowlisted, Collection<String> columns) {
         if (columns.isEmpty()) {
-            LOG.warning("source '" + sourceId + "': allowlisted table " + table + " does not exist or is not visible; queries on it are refused");
+            LOG.warn("source '" + sourceId + "': allowlisted table " + table + " does not exist or is not visible; queries on it are refused");
             return false;
         }
         for (String column : allowlisted) {
             if (!TableAllowlist.ALL_COLUMNS.equals(column) && !columns.contains(column)) {
-                LOG.warning("source '" + sourceId + "': allowlisted column " + table + "." + column + " does not exist");
+                LOG.warn("source '" + sourceId + "': allowlisted column " + table + "." + column + " does not exist");
             }
         }
         return true;

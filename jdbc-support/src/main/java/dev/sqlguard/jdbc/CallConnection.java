@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.CallDeadline;
 import dev.sqlguard.domain.ErrorCode;
@@ -19,7 +19,7 @@ import dev.sqlguard.domain.GuardException;
  * engine used without the use case, in a test): a call's deadline is never extended.
  */
 public final class CallConnection {
-    private static final Logger LOG = Logger.getLogger(CallConnection.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(CallConnection.class);
 
     /** Gives a connection: a pool's {@code getConnection}, or a driver's {@code connect}. */
     @FunctionalInterface
@@ -48,7 +48,7 @@ public final class CallConnection {
         try {
             return opener.open();
         } catch (SQLException e) {
-            LOG.log(Level.FINE, "no connection for a call", e);
+            LOG.debug("no connection for a call", e);
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
         }
     }

@@ -15,8 +15,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -40,7 +40,7 @@ import dev.sqlguard.domain.port.ResultCursor;
  * {@link #stop(GuardException)} and {@link #close()}.
  */
 public final class JdbcCursor implements ResultCursor {
-    private static final Logger LOG = Logger.getLogger(JdbcCursor.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcCursor.class);
 
     /** The message of a query stopped at its deadline. */
     public static final String TIMED_OUT = "The query ran longer than the time limit and was stopped; narrow it or aggregate more.";
@@ -518,7 +518,7 @@ public final class JdbcCursor implements ResultCursor {
                 try {
                     watchdog.schedule(this::haltIfLive, RESTOP_MILLIS, TimeUnit.MILLISECONDS);
                 } catch (java.util.concurrent.RejectedExecutionException e) {
-                    LOG.log(Level.FINE, "the watchdog is shut down", e);
+                    LOG.debug("the watchdog is shut down", e);
                 }
             }
         }
@@ -555,7 +555,7 @@ public final class JdbcCursor implements ResultCursor {
             stopper.stop();
             delivered = true;
         } catch (SQLException | RuntimeException e) {
-            LOG.log(Level.FINE, "could not stop a running statement", e);
+            LOG.debug("could not stop a running statement", e);
             delivered = false;
         }
         if (closeResultToStop) {
@@ -609,7 +609,7 @@ public final class JdbcCursor implements ResultCursor {
             try {
                 stopper.stop();
             } catch (SQLException | RuntimeException e) {
-                LOG.log(Level.FINE, "could not stop a running statement", e);
+                LOG.debug("could not stop a running statement", e);
                 abortConnection();
                 return;
             }
@@ -635,7 +635,7 @@ public final class JdbcCursor implements ResultCursor {
         try {
             abort.accept(connection);
         } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "could not abort a connection", e);
+            LOG.debug("could not abort a connection", e);
         }
     }
 
@@ -678,7 +678,7 @@ public final class JdbcCursor implements ResultCursor {
         if (e instanceof SQLException s) {
             return errors.map(s);
         }
-        LOG.log(Level.FINE, "query failed", e);
+        LOG.debug("query failed", e);
         return new GuardException(ErrorCode.INTERNAL_ERROR, ErrorCode.INTERNAL_ERROR.defaultMessage(), e);
     }
 
@@ -718,12 +718,12 @@ public final class JdbcCursor implements ResultCursor {
         try {
             release.release(connection, halted);
         } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "could not release a connection", e);
+            LOG.debug("could not release a connection", e);
         }
         try {
             onClose.accept(this);
         } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "a close hook failed", e);
+            LOG.debug("a close hook failed", e);
         }
     }
 
@@ -735,7 +735,7 @@ public final class JdbcCursor implements ResultCursor {
         try {
             resource.close();
         } catch (Exception e) {
-            LOG.log(Level.FINE, "could not close a JDBC resource", e);
+            LOG.debug("could not close a JDBC resource", e);
         }
     }
 }

@@ -6,8 +6,8 @@ import java.sql.SQLException;
 import java.util.Properties;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -22,7 +22,7 @@ import dev.sqlguard.domain.GuardException;
  * login names the user ({@link #user}), so that the operator knows which account to check.
  */
 public final class JdbcStartup {
-    private static final Logger LOG = Logger.getLogger(JdbcStartup.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcStartup.class);
 
     private JdbcStartup() {
     }
@@ -39,8 +39,8 @@ public final class JdbcStartup {
      */
     public static GuardException failure(String source, Exception e, Function<SQLException, Optional<String>> configuration,
                                          String unreachable) {
-        if (LOG.isLoggable(Level.FINE)) {
-            LOG.fine("Source '" + source + "': start failed: " + cause(e));
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Source '{}': start failed: {}", source, cause(e));
         }
         if (e instanceof GuardException g) {
             return g;

@@ -19,6 +19,38 @@ public interface EngineContext {
         return Clock.systemUTC();
     }
 
+    /** The record, in the work directory, of the files outside it that go with it: one absolute path a line. */
+    String LEFTOVERS = "leftovers";
+
+    /**
+     * Records that this process created {@code file} next to the work directory (directly in its
+     * parent folder, such as a driver's native library extracted to the temporary folder), so that
+     * it goes with the work directory: when the process ends without cleaning up (SIGKILL), the
+     * host's sweep at the next start removes the file with the folder. A file elsewhere is not
+     * recorded. Never throws: a record that cannot be written leaves the file to the system.
+     */
+    default void leavesBehind(Path file) {
+        Path folder = workDirectory().toAbsolutePath();
+        Path absolute = file.toAbsolutePath().normalize();
+        if (folder.getParent() == null || !folder.getParent().equals(absolute.getParent())) {
+            return;
+        }
+        Path record = folder.resolve(LEFTOVERS);
+        try {
+            java.nio.file.Files.createDirectories(folder);
+            synchronized (EngineContext.class) {
+                if (java.nio.file.Files.exists(record)
+                        && java.nio.file.Files.readAllLines(record, java.nio.charset.StandardCharsets.UTF_8).contains(absolute.toString())) {
+                    return;
+                }
+                java.nio.file.Files.writeString(record, absolute + "\n", java.nio.charset.StandardCharsets.UTF_8,
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // the file stays, as it would without the record
+        }
+    }
+
     /** A context with {@code workDirectory} and the system clock (UTC). */
     static EngineContext of(Path workDirectory) {
         return of(workDirectory, Clock.systemUTC());

@@ -752,7 +752,7 @@ final class BoundExpressions {
     }
 
     static GuardException unsupported(String what) {
-        java.util.logging.Logger.getLogger(BoundExpressions.class.getName()).fine(() -> "bound plan: unsupported " + what);
+        org.slf4j.LoggerFactory.getLogger(BoundExpressions.class).atDebug().log(() -> "bound plan: unsupported " + what);
         return new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The query uses a construct sqlguard cannot check on this engine.");
     }
 }

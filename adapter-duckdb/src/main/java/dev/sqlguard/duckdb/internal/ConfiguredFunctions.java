@@ -6,8 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -21,7 +21,7 @@ import dev.sqlguard.domain.Suggestions;
  * sqlguard has no cost class for is a configuration error naming it, not a silent refusal later.
  */
 final class ConfiguredFunctions {
-    private static final Logger LOG = Logger.getLogger(ConfiguredFunctions.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(ConfiguredFunctions.class);
 
     /** Names DuckDB's parser turns into special forms rather than catalog functions. */
     static final Set<String> SPECIAL_FORMS = Set.of("coalesce", "ifnull", "nullif", "grouping", "grouping_id",
@@ -43,7 +43,7 @@ final class ConfiguredFunctions {
                 (rs.getString(2).startsWith("table") ? tables : scalars).add(rs.getString(1));
             }
         } catch (SQLException e) {
-            LOG.log(Level.FINE, "duckdb_functions() failed", e);
+            LOG.debug("duckdb_functions() failed", e);
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The DuckDB function catalog could not be read.", e);
         }
         scalars.addAll(SPECIAL_FORMS);

@@ -15,8 +15,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -33,7 +33,7 @@ import dev.sqlguard.ports.TableDescription.ColumnDescription;
  * agent may see under a policy.
  */
 public final class DuckDbCatalog implements CatalogView {
-    private static final Logger LOG = Logger.getLogger(DuckDbCatalog.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(DuckDbCatalog.class);
 
     /** One base table of the file. */
     public record Table(String database, String schema, String name, List<Column> columns, long rowCount) {
@@ -126,7 +126,7 @@ public final class DuckDbCatalog implements CatalogView {
     }
 
     private static GuardException unavailable(SQLException e) {
-        LOG.log(Level.FINE, "DuckDB catalog read failed", e);
+        LOG.debug("DuckDB catalog read failed", e);
         return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The DuckDB catalog could not be read.", e);
     }
 

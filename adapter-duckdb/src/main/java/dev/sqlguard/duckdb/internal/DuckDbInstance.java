@@ -12,8 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.duckdb.DuckDBConnection;
 
@@ -33,7 +33,7 @@ import dev.sqlguard.domain.GuardException;
  * reads the catalog and hands out {@link #duplicate() duplicates}, which inherit every setting.
  */
 public final class DuckDbInstance {
-    private static final Logger LOG = Logger.getLogger(DuckDbInstance.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(DuckDbInstance.class);
     private static final Map<String, DuckDbInstance> OPEN = new HashMap<>();
 
     private final DuckDbSettings settings;
@@ -81,7 +81,7 @@ public final class DuckDbInstance {
         try {
             connection = DuckDbDriver.connect(settings.jdbcUrl(), settings.connectionProperties());
         } catch (SQLException e) {
-            LOG.log(Level.FINE, "DuckDB open failed", e);
+            LOG.debug("DuckDB open failed", e);
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE,
                     "The DuckDB database could not be opened read-only; is another process writing to it?", e);
         }
@@ -129,7 +129,7 @@ public final class DuckDbInstance {
                 }
             }
         } catch (SQLException e) {
-            LOG.log(Level.FINE, "DuckDB settings check failed", e);
+            LOG.debug("DuckDB settings check failed", e);
             throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED,
                     "The DuckDB settings could not be verified, so no query will run.", e);
         }
@@ -194,7 +194,7 @@ public final class DuckDbInstance {
         try {
             return root.duplicate();
         } catch (SQLException e) {
-            LOG.log(Level.FINE, "DuckDB duplicate failed", e);
+            LOG.debug("DuckDB duplicate failed", e);
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The DuckDB database is closed or unavailable.", e);
         }
     }
@@ -219,7 +219,7 @@ public final class DuckDbInstance {
         try {
             closeable.close();
         } catch (Exception e) {
-            LOG.log(Level.FINE, "close failed", e);
+            LOG.debug("close failed", e);
         }
     }
 }

@@ -5,8 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -25,7 +25,7 @@ import dev.sqlguard.domain.GuardException;
  * and its two prepared statements) are pooled; the class is thread-safe.
  */
 final class DuckDbParser implements AutoCloseable {
-    private static final Logger LOG = Logger.getLogger(DuckDbParser.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(DuckDbParser.class);
     /** Longest tree accepted from DuckDB, in characters. */
     static final int MAX_JSON_CHARS = 16 * 1024 * 1024;
     /** Deepest JSON nesting accepted (DuckDB itself stops expressions at depth 1000). */
@@ -124,7 +124,7 @@ final class DuckDbParser implements AutoCloseable {
             healthy = true;
             return out;
         } catch (SQLException e) {
-            LOG.log(Level.FINE, "DuckDB parser call failed", e);
+            LOG.debug("DuckDB parser call failed", e);
             throw switch (kind) {
                 case SERIALIZE, SERIALIZE_TWO -> new GuardException(ErrorCode.SYNTAX_ERROR, "The SQL could not be parsed.", e);
                 case DESERIALIZE -> new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED,

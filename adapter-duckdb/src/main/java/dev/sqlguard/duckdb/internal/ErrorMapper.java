@@ -2,8 +2,8 @@ package dev.sqlguard.duckdb.internal;
 
 import java.sql.SQLException;
 import java.util.Locale;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -13,7 +13,7 @@ import dev.sqlguard.domain.GuardException;
  * it can hold the home directory, the database path, the Java binary path and the process id.
  */
 final class ErrorMapper {
-    private static final Logger LOG = Logger.getLogger(ErrorMapper.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
 
     private ErrorMapper() {
     }
@@ -28,7 +28,7 @@ final class ErrorMapper {
     }
 
     static GuardException map(SQLException e) {
-        LOG.log(Level.FINE, "DuckDB error", e);
+        LOG.debug("DuckDB error", e);
         String text = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         if (text.contains("out of memory")) {
             return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT,

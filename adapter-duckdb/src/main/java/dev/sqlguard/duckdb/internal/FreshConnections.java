@@ -9,8 +9,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Per-call connections off the critical path. Every call still gets a connection that no other
@@ -29,7 +29,7 @@ import java.util.logging.Logger;
  * settings). A connection still in use by a running call is closed when that call ends.
  */
 final class FreshConnections implements AutoCloseable {
-    private static final Logger LOG = Logger.getLogger(FreshConnections.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(FreshConnections.class);
     /** Connections kept open and unused, ready for the next calls. */
     static final int READY = 2;
 
@@ -171,7 +171,7 @@ final class FreshConnections implements AutoCloseable {
         try {
             connection = instance.duplicate();
         } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "could not prepare a DuckDB connection", e);
+            LOG.debug("could not prepare a DuckDB connection", e);
             return false;
         }
         open.add(connection);

@@ -9,8 +9,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.stream.Stream;
 
 import dev.sqlguard.domain.ErrorCode;
@@ -25,7 +25,7 @@ import dev.sqlguard.domain.GuardException;
  * Thread-safe.
  */
 final class SpillGuard implements AutoCloseable {
-    private static final Logger LOG = Logger.getLogger(SpillGuard.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(SpillGuard.class);
     static final long PERIOD_MILLIS = 100;
     private static final String SPILL_PREFIX = "duckdb_temp";
 
@@ -79,7 +79,7 @@ final class SpillGuard implements AutoCloseable {
         }
         long size = size(folder);
         if (size > bound) {
-            LOG.fine(() -> "spill folder at " + size + " bytes, bound " + bound + ": stopping " + running.size() + " queries");
+            LOG.atDebug().log(() -> "spill folder at " + size + " bytes, bound " + bound + ": stopping " + running.size() + " queries");
             for (Query query : running) {
                 query.stop(new GuardException(ErrorCode.EXCEEDED_DISK_LIMIT));
             }
@@ -128,11 +128,11 @@ final class SpillGuard implements AutoCloseable {
                 try {
                     Files.deleteIfExists(p);
                 } catch (IOException e) {
-                    LOG.log(Level.FINE, "could not delete a spill file", e);
+                    LOG.debug("could not delete a spill file", e);
                 }
             });
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "could not clean the spill folder", e);
+            LOG.debug("could not clean the spill folder", e);
         }
     }
 }

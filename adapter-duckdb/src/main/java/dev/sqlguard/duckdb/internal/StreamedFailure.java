@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.duckdb.DuckDBChunkedResult;
 import org.duckdb.DuckDBPreparedStatement;
@@ -33,7 +33,7 @@ import dev.sqlguard.domain.QueryPlan;
  * original failure. A cancel during the re-run ends the call as {@code CANCELLED}.
  */
 final class StreamedFailure implements SpillGuard.Query {
-    private static final Logger LOG = Logger.getLogger(StreamedFailure.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(StreamedFailure.class);
 
     private final Object lock = new Object();
     /** Guarded by {@link #lock}: the statement of the re-run while it runs. */
@@ -90,10 +90,10 @@ final class StreamedFailure implements SpillGuard.Query {
                 return outcome(original);
             }
             GuardException diagnosed = ErrorMapper.map(e);
-            LOG.fine(() -> "a streamed query's opaque failure was " + diagnosed.code() + " when run again");
+            LOG.atDebug().log(() -> "a streamed query's opaque failure was " + diagnosed.code() + " when run again");
             return diagnosed;
         } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "the re-run of a failed streamed query failed", e);
+            LOG.debug("the re-run of a failed streamed query failed", e);
             return outcome(original);
         } finally {
             if (timer != null) {
@@ -115,7 +115,7 @@ final class StreamedFailure implements SpillGuard.Query {
                 try {
                     statement.cancel();
                 } catch (SQLException | RuntimeException e) {
-                    LOG.log(Level.FINE, "could not stop the re-run of a failed query", e);
+                    LOG.debug("could not stop the re-run of a failed query", e);
                 }
             }
         }

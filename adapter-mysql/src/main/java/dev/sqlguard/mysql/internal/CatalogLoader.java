@@ -10,7 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.regex.Pattern;
 import java.sql.Statement;
 
@@ -30,7 +31,7 @@ import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
 /** Reads the allowlisted tables from {@code information_schema} once, at startup. */
 public final class CatalogLoader {
-    private static final Logger LOG = Logger.getLogger(CatalogLoader.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(CatalogLoader.class);
 
     private static final String COLUMNS = "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS"
             + " WHERE LOWER(TABLE_SCHEMA) = ? AND LOWER(TABLE_NAME) = ? ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION";
@@ -99,7 +100,7 @@ public final class CatalogLoader {
                 }
             }
             if (byTable.isEmpty()) {
-                LOG.warning("source '" + sourceId + "': allowlisted table " + ref + " does not exist or is not visible; queries on it are refused");
+                LOG.warn("source '" + sourceId + "': allowlisted table " + ref + " does not exist or is not visible; queries on it are refused");
                 continue;
             }
             if (byTable.size() > 1) {
@@ -112,7 +113,7 @@ public final class CatalogLoader {
             for (String column : entry.getValue()) {
                 if (!TableAllowlist.ALL_COLUMNS.equals(column)
                         && columns.stream().noneMatch(c -> Names.fold(c.name()).equals(column))) {
-                    LOG.warning("source '" + sourceId + "': allowlisted column " + ref + "." + column + " does not exist");
+                    LOG.warn("source '" + sourceId + "': allowlisted column " + ref + "." + column + " does not exist");
                 }
             }
             if (ref.schema().isEmpty()) {
@@ -263,7 +264,7 @@ public final class CatalogLoader {
                 return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
             }
         } catch (SQLException e) {
-            LOG.fine("row count of a table not taken (error " + e.getErrorCode() + "); its estimate is marked approximate");
+            LOG.debug("row count of a table not taken (error " + e.getErrorCode() + "); its estimate is marked approximate");
             return OptionalLong.empty();
         }
     }

@@ -17,8 +17,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 
@@ -43,7 +43,7 @@ import dev.sqlguard.jdbc.JdbcParameters;
  * after the kill by aborting its connection. Thread-safe.
  */
 public final class MySqlExecutor implements ExecutionPort {
-    private static final Logger LOG = Logger.getLogger(MySqlExecutor.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(MySqlExecutor.class);
     /** How long a kill, and the wait for a killed query to return, may take past the deadline. */
     static final long GRACE_MILLIS = 500;
     /** How long a killed query is waited for before its concurrency slot is given back anyway. */
@@ -112,7 +112,7 @@ public final class MySqlExecutor implements ExecutionPort {
             try {
                 connection = Checkout.within(queries, Math.max(1, remainingMillis(deadline)));
             } catch (SQLException e) {
-                LOG.log(Level.FINE, "pool checkout failed", e);
+                LOG.debug("pool checkout failed", e);
                 if (System.nanoTime() - deadline >= 0) {
                     throw new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.EXCEEDED_TIME_LIMIT.defaultMessage(), e);
                 }
@@ -161,7 +161,7 @@ public final class MySqlExecutor implements ExecutionPort {
                 }
                 throw e;
             } catch (SQLException e) {
-                LOG.log(Level.FINE, "query failed to start", e);
+                LOG.debug("query failed to start", e);
                 if (!handedOver) {
                     inUse.remove(inUseId);
                 }
@@ -210,7 +210,7 @@ public final class MySqlExecutor implements ExecutionPort {
         try {
             connection.abort(Runnable::run);
         } catch (SQLException | RuntimeException e) {
-            LOG.log(Level.FINE, "abort failed", e);
+            LOG.debug("abort failed", e);
         }
     }
 
@@ -410,7 +410,7 @@ public final class MySqlExecutor implements ExecutionPort {
                 connection.setNetworkTimeout(background, (int) Math.max(1, waitMillis));
                 return Optional.ofNullable(call.apply(connection));
             } catch (SQLException e) {
-                LOG.log(Level.WARNING, "the reserved kill connection failed (error " + e.getErrorCode() + "); re-opening it");
+                LOG.warn("the reserved kill connection failed (error " + e.getErrorCode() + "); re-opening it");
                 JdbcCursor.closeQuietly(connection);
                 connection = null;
                 reopenSoon(0);
@@ -437,7 +437,7 @@ public final class MySqlExecutor implements ExecutionPort {
             try {
                 fresh = opener.open(); // outside the lock: a kill never waits for a connect
             } catch (SQLException e) {
-                LOG.log(Level.FINE, "re-opening the kill connection failed", e);
+                LOG.debug("re-opening the kill connection failed", e);
                 reopening = false;
                 reopenSoon(1_000);
                 return;

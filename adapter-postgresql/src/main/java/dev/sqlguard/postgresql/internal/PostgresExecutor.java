@@ -17,8 +17,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.postgresql.PGConnection;
 
@@ -47,7 +47,7 @@ import dev.sqlguard.jdbc.JdbcParameters;
  * Thread-safe.
  */
 public final class PostgresExecutor implements ExecutionPort {
-    private static final Logger LOG = Logger.getLogger(PostgresExecutor.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresExecutor.class);
     /** Rows fetched per round trip when a result streams. */
     static final int FETCH_SIZE = 256;
     /**
@@ -123,7 +123,7 @@ public final class PostgresExecutor implements ExecutionPort {
                 // the server confirmed the session but not the backend the driver names: a pooler between
                 // us and the server hands out backends of its own, so every later query reads the pid back first
                 pipelined = false;
-                LOG.warning("the PostgreSQL backend the driver names is not the one that answers (a connection pooler?);"
+                LOG.warn("the PostgreSQL backend the driver names is not the one that answers (a connection pooler?);"
                         + " each query now reads the session back in a round trip of its own");
             }
         }
@@ -193,7 +193,7 @@ public final class PostgresExecutor implements ExecutionPort {
             }
             throw e;
         } catch (SQLException e) {
-            LOG.log(Level.FINE, "query failed to start", e);
+            LOG.debug("query failed to start", e);
             JdbcCursor.closeQuietly(statement);
             release(connection, false);
             throw SqlErrors.map(e);
@@ -256,7 +256,7 @@ public final class PostgresExecutor implements ExecutionPort {
         try {
             c = Checkout.within(control, GRACE.toMillis());
         } catch (SQLException e) {
-            LOG.log(Level.WARNING, "could not cancel a running query (SQLSTATE " + e.getSQLState() + ")");
+            LOG.warn("could not cancel a running query (SQLSTATE " + e.getSQLState() + ")");
             return false;
         }
         try {
@@ -275,7 +275,7 @@ public final class PostgresExecutor implements ExecutionPort {
             }
             return sent;
         } catch (SQLException e) {
-            LOG.log(Level.WARNING, "could not cancel a running query (SQLSTATE " + e.getSQLState() + ")");
+            LOG.warn("could not cancel a running query (SQLSTATE " + e.getSQLState() + ")");
             abort(c); // a control connection that did not answer in time is not waited for again
             control.evictConnection(c);
             return false;
@@ -287,7 +287,7 @@ public final class PostgresExecutor implements ExecutionPort {
         try {
             connection.abort(Runnable::run);
         } catch (SQLException | RuntimeException e) {
-            LOG.log(Level.FINE, "abort failed", e);
+            LOG.debug("abort failed", e);
         }
     }
 
@@ -313,7 +313,7 @@ public final class PostgresExecutor implements ExecutionPort {
         try {
             connection.rollback();
         } catch (SQLException e) {
-            LOG.log(Level.FINE, "rollback failed", e);
+            LOG.debug("rollback failed", e);
             evict = true;
         }
         if (evict) {

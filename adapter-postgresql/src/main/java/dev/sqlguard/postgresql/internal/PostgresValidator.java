@@ -7,8 +7,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 
@@ -35,7 +35,7 @@ import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
  * parameters are bound per call. Thread-safe.
  */
 public final class PostgresValidator implements StatementValidator {
-    private static final Logger LOG = Logger.getLogger(PostgresValidator.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresValidator.class);
 
     private final SchemaSnapshot schema;
     private final DataSource explain;
@@ -85,7 +85,7 @@ public final class PostgresValidator implements StatementValidator {
                 c.rollback();
             }
         } catch (SQLException e) {
-            LOG.log(Level.FINE, "EXPLAIN failed", e);
+            LOG.debug("EXPLAIN failed", e);
             throw SqlErrors.map(e);
         }
         return ExplainCheck.read(json,

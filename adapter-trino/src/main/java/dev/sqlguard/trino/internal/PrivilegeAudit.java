@@ -5,8 +5,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashSet;
 import java.util.Set;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.TableRef;
 
@@ -22,7 +22,7 @@ import dev.sqlguard.domain.TableRef;
  * reported as such (the source is then unavailable, and the host retries it).
  */
 final class PrivilegeAudit {
-    private static final Logger LOG = Logger.getLogger(PrivilegeAudit.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(PrivilegeAudit.class);
 
     private PrivilegeAudit() {
     }
@@ -48,7 +48,7 @@ final class PrivilegeAudit {
                 throw e;
             }
             if (e.getErrorCode() != SqlErrors.PERMISSION_DENIED) {
-                LOG.log(Level.FINE, "write probe failed otherwise", e);
+                LOG.debug("write probe failed otherwise", e);
                 risky.add(what + " (not ruled out)");
             }
         }

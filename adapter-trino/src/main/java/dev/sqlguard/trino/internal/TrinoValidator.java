@@ -9,8 +9,8 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -36,7 +36,7 @@ import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
  * are cached by SQL text; parameters are bound per call.
  */
 public final class TrinoValidator implements StatementValidator {
-    private static final Logger LOG = Logger.getLogger(TrinoValidator.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(TrinoValidator.class);
     private static final int CACHE_SIZE = 512;
 
     /** Opens a connection for EXPLAIN. */
@@ -123,7 +123,7 @@ public final class TrinoValidator implements StatementValidator {
             }
             return rs.getString(1);
         } catch (SQLException e) {
-            LOG.log(Level.FINE, "EXPLAIN failed", e);
+            LOG.debug("EXPLAIN failed", e);
             throw SqlErrors.map(e);
         }
     }

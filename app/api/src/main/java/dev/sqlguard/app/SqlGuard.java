@@ -20,8 +20,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.stream.Collectors;
 
 import dev.sqlguard.app.SqlGuardConfig.AuditConfig;
@@ -31,6 +31,7 @@ import dev.sqlguard.app.internal.config.ConfigReader;
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
 import dev.sqlguard.app.internal.wiring.JsonLinesAuditSink;
+import dev.sqlguard.app.internal.wiring.LoggerAuditSink;
 import dev.sqlguard.app.internal.wiring.SecretMasker;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
 import dev.sqlguard.domain.ErrorCode;
@@ -75,7 +76,7 @@ import dev.sqlguard.ports.TableDescription;
  * the source is served again soon after it comes back, without a restart.
  */
 public final class SqlGuard implements AutoCloseable {
-    private static final Logger LOG = Logger.getLogger(SqlGuard.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(SqlGuard.class);
     /** The first background retry of a source that could not open, after this many milliseconds. */
     static final long FIRST_RETRY_MS = 100;
     /** Background retries double their wait up to this many milliseconds. */
@@ -125,13 +126,16 @@ public final class SqlGuard implements AutoCloseable {
 
     /**
      * Checks that every source's engine exists, and only then opens the audit sink (the given one,
-     * else the configured file or stderr), so that a refused configuration leaves no file open.
+     * else the configured file, else the SLF4J logger {@code sqlguard.audit}), so that a refused
+     * configuration leaves no file open. A library never writes its audit on stderr unless asked
+     * ({@link Builder#auditToStderr()}).
      */
     private static SqlGuard open(SqlGuardConfig config, EngineRegistry registry, Optional<AuditSink> auditSink) {
         for (SourceConfig source : config.sources().values()) {
             registry.require(source.engine(), "source '" + source.id() + "': ");
         }
-        AuditSink audit = auditSink.orElseGet(() -> JsonLinesAuditSink.of(config.audit(), System.err));
+        AuditSink audit = auditSink.orElseGet(() -> config.audit().file().isPresent()
+                ? JsonLinesAuditSink.of(config.audit(), System.err) : new LoggerAuditSink());
         return new SqlGuard(config, registry, audit, Clock.systemUTC());
     }
 
@@ -195,7 +199,7 @@ public final class SqlGuard implements AutoCloseable {
             } catch (GuardException e) {
                 throw masked(e);
             } catch (RuntimeException e) {
-                LOG.log(Level.FINE, "catalog failed", e);
+                LOG.debug("catalog failed", e);
                 throw new GuardException(ErrorCode.INTERNAL_ERROR);
             }
         });
@@ -279,7 +283,7 @@ public final class SqlGuard implements AutoCloseable {
                 try {
                     closeable.close();
                 } catch (Exception e) {
-                    LOG.log(Level.FINE, "audit sink close failed", e);
+                    LOG.debug("audit sink close failed", e);
                 }
             }
             deleteWorkDirectory();
@@ -406,7 +410,7 @@ public final class SqlGuard implements AutoCloseable {
             return;
         }
         if (!dev.sqlguard.app.internal.wiring.WorkFolders.deleteTree(workDirectory)) {
-            LOG.fine("could not remove the engines' working folder");
+            LOG.debug("could not remove the engines' working folder");
         }
         workDirectory = null;
         if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
@@ -452,7 +456,7 @@ public final class SqlGuard implements AutoCloseable {
         } catch (GuardException e) {
             // recorded by the slot, which scheduled the next attempt
         } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "background source retry failed", e);
+            LOG.debug("background source retry failed", e);
         }
     }
 
@@ -570,7 +574,7 @@ public final class SqlGuard implements AutoCloseable {
             }
             if (failures > 0) {
                 int failed = failures;
-                LOG.info(() -> "source '" + config.id() + "' is available again after " + failed + " failed attempt(s)");
+                LOG.atInfo().log(() -> "source '" + config.id() + "' is available again after " + failed + " failed attempt(s)");
             }
             lastError = Optional.empty();
             failures = 0;
@@ -641,14 +645,14 @@ public final class SqlGuard implements AutoCloseable {
         private Engine create() {
             EngineFactory factory = engines.require(config.engine(), "source '" + config.id() + "': ");
             EngineConfig engineConfig = new EngineConfig(config.id(), config.properties(), config.policy());
-            LOG.fine(() -> "starting source " + config);
+            LOG.atDebug().log(() -> "starting source " + config);
             try {
                 Engine created = factory.create(engineConfig, EngineContext.of(workDirectory(), clock));
                 return requireNonNull(created, "engine factory returned null");
             } catch (GuardException e) {
                 throw masked(e);
             } catch (RuntimeException | LinkageError e) {
-                LOG.log(Level.FINE, "engine start failed", e);
+                LOG.debug("engine start failed", e);
                 throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE,
                         "The engine '" + config.engine() + "' of source '" + config.id() + "' could not start.");
             }
@@ -674,7 +678,7 @@ public final class SqlGuard implements AutoCloseable {
                 try {
                     engine.close();
                 } catch (RuntimeException e) {
-                    LOG.log(Level.FINE, "engine close failed", e);
+                    LOG.debug("engine close failed", e);
                 }
                 engine = null;
             }
@@ -744,6 +748,7 @@ public final class SqlGuard implements AutoCloseable {
         private Optional<ModelConfig> model = Optional.empty();
         private Optional<AuditSink> auditSink = Optional.empty();
         private AuditConfig auditConfig = AuditConfig.stderr();
+        private boolean auditToStderr;
         private ClassLoader classLoader = SqlGuard.class.getClassLoader();
 
         private Builder() {
@@ -807,15 +812,44 @@ public final class SqlGuard implements AutoCloseable {
             return this;
         }
 
-        /** Where audit events go; by default one JSON line per event on standard error. */
+        /*
+         * The audit destination: exactly one of auditToLogger() (the default), auditFile, auditToStderr
+         * and auditSink; the last one called wins.
+         */
+
+        /** Audit events go to {@code sink} (its own destination; it may throw to refuse a call, see {@link #onAuditFailure}). */
         public Builder auditSink(AuditSink sink) {
             this.auditSink = Optional.of(requireNonNull(sink, "sink is null"));
+            this.auditConfig = new AuditConfig(Optional.empty(), auditConfig.onFailure());
+            this.auditToStderr = false;
             return this;
         }
 
-        /** Appends audit events as JSON lines to {@code file} instead of standard error. */
+        /** Audit events are appended as JSON lines to {@code file} (created with its folder when needed). */
         public Builder auditFile(Path file) {
+            this.auditSink = Optional.empty();
             this.auditConfig = new AuditConfig(Optional.of(requireNonNull(file, "file is null")), auditConfig.onFailure());
+            this.auditToStderr = false;
+            return this;
+        }
+
+        /**
+         * The default: one JSON line per call at INFO on the SLF4J logger {@code sqlguard.audit} (the
+         * statements' lifecycle records at DEBUG), written where the application's logging sends it.
+         * With no SLF4J provider on the class path the lines are dropped.
+         */
+        public Builder auditToLogger() {
+            this.auditSink = Optional.empty();
+            this.auditConfig = new AuditConfig(Optional.empty(), auditConfig.onFailure());
+            this.auditToStderr = false;
+            return this;
+        }
+
+        /** Audit events as JSON lines on standard error, as the CLI writes them. */
+        public Builder auditToStderr() {
+            this.auditSink = Optional.empty();
+            this.auditConfig = new AuditConfig(Optional.empty(), auditConfig.onFailure());
+            this.auditToStderr = true; // the stderr of build() time
             return this;
         }
 
@@ -843,13 +877,14 @@ public final class SqlGuard implements AutoCloseable {
                 throw new ConfigException("add at least one source.");
             }
             List<EngineFactory> base = onlyEngines.orElseGet(
-                    () -> ServiceDiscovery.load(EngineFactory.class, classLoader, ServiceDiscovery.WARN_ON_STDERR));
+                    () -> ServiceDiscovery.load(EngineFactory.class, classLoader, ServiceDiscovery.WARN_TO_LOG));
             EngineRegistry registry = EngineRegistry.of(base).with(addedEngines);
             Map<String, SourceConfig> checked = new LinkedHashMap<>();
             for (SourceConfig source : sources.values()) {
                 checked.put(source.id(), unchecked.contains(source.id()) ? checked(source, registry) : source);
             }
-            return open(new SqlGuardConfig(checked, model, auditConfig), registry, auditSink);
+            return open(new SqlGuardConfig(checked, model, auditConfig), registry,
+                    auditToStderr ? Optional.of(JsonLinesAuditSink.to(System.err)) : auditSink);
         }
 
         /** The source with its properties checked against its engine's settings and its secrets marked. */

@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -38,7 +38,7 @@ import dev.sqlguard.ports.model.ToolSpec;
  * tool names become a {@code REJECTED} outcome with code {@code INVALID_ARGUMENT}. Thread-safe.
  */
 public final class AgentTools {
-    private static final Logger LOG = Logger.getLogger(AgentTools.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(AgentTools.class);
 
     public static final String DESCRIBE_SOURCE = DescribeSourceTool.NAME;
     public static final String QUERY_DATA = QueryDataTool.NAME;
@@ -119,6 +119,11 @@ public final class AgentTools {
         try {
             arguments = AgentJson.parseArguments(call.argumentsJson());
             tool.schema().check(arguments, "");
+            if (call.argumentsJson().length() > AgentJson.MAX_ARGUMENT_CHARS) {
+                // each field is within its bounds (else its own code, QUERY_TOO_LONG for a long sql, came above)
+                throw new ArgSchema.InvalidArgumentException(
+                        "The arguments are longer than " + AgentJson.MAX_ARGUMENT_CHARS + " characters.");
+            }
             return tool.call(arguments);
         } catch (ArgSchema.InvalidArgumentException e) {
             return refused(tool, arguments, new GuardException(e.code(), e.getMessage()));
@@ -128,8 +133,8 @@ public final class AgentTools {
             }
             return ToolContext.outcome(tool.name(), ToolContext.failure(sourceOf(arguments), ToolStatus.ERROR, e));
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "tool " + tool.name() + " failed: " + e.getClass().getSimpleName());
-            LOG.log(Level.FINE, "tool failure", e);
+            LOG.warn("tool " + tool.name() + " failed: " + e.getClass().getSimpleName());
+            LOG.debug("tool failure", e);
             GuardException error = new GuardException(ErrorCode.INTERNAL_ERROR);
             return ToolContext.outcome(tool.name(), ToolContext.failure(sourceOf(arguments), ToolStatus.ERROR, error));
         }
@@ -147,11 +152,15 @@ public final class AgentTools {
         return ToolContext.outcome(tool.name(), result);
     }
 
-    private String sourceOf(JsonNode arguments) {
+    /** The source id the call sent (an unknown one too, so that the answer names what was asked), or "". */
+    private static String sourceOf(JsonNode arguments) {
         JsonNode source = arguments == null || !arguments.isObject() ? null : arguments.get("source");
-        return source != null && source.isTextual() && context.sourceIds().contains(source.textValue())
+        return source != null && source.isTextual() && source.textValue().length() <= MAX_SOURCE_ECHO
                 ? source.textValue() : "";
     }
+
+    /** The longest source id repeated in an answer (the schema's bound for a source id). */
+    private static final int MAX_SOURCE_ECHO = 256;
 
     /** For tests and the MCP layer: the outcome of a call given by name and raw arguments. */
     public ToolOutcome call(String name, String argumentsJson) {

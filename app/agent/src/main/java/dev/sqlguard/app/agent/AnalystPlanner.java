@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.app.GuardedPath;
 import dev.sqlguard.app.SqlGuard;
@@ -41,7 +41,7 @@ import dev.sqlguard.ports.model.ToolSpec;
  * response with a status. Thread-safe: each {@link #ask} keeps its own conversation.
  */
 public final class AnalystPlanner {
-    private static final Logger LOG = Logger.getLogger(AnalystPlanner.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(AnalystPlanner.class);
 
     private final ModelPort model;
     private final QueryService service;
@@ -140,8 +140,8 @@ public final class AnalystPlanner {
                 } catch (GuardException e) {
                     return unavailable(SafeText.clean(e.safeMessage(), ErrorCode.MODEL_UNAVAILABLE));
                 } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "model port failed: " + e.getClass().getSimpleName());
-                    LOG.log(Level.FINE, "model port failure", e);
+                    LOG.warn("model port failed: " + e.getClass().getSimpleName());
+                    LOG.debug("model port failure", e);
                     return unavailable(ErrorCode.MODEL_UNAVAILABLE.defaultMessage());
                 }
                 turns++;
@@ -219,8 +219,8 @@ public final class AnalystPlanner {
                         new ConversationEvidence(evidenceResults, evidenceValues));
                 performed = true;
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "claim verifier failed: " + e.getClass().getSimpleName());
-                LOG.log(Level.FINE, "claim verifier failure", e);
+                LOG.warn("claim verifier failed: " + e.getClass().getSimpleName());
+                LOG.debug("claim verifier failure", e);
                 check = ClaimCheck.none();
                 performed = false;
             }

@@ -23,8 +23,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * decimals. Tool results use the one public mapping, {@link dev.sqlguard.app.internal.json.ToolResultJson}.
  */
 public final class AgentJson {
-    /** Longest argument text parsed at all; longer text is refused before parsing. */
+    /** Longest argument text accepted; longer text is refused, with the code of the field that is too long when one is. */
     public static final int MAX_ARGUMENT_CHARS = 256 * 1024;
+    /**
+     * Longest argument text parsed at all (an MCP input line is at most 16 MiB), so that a too long
+     * {@code sql} gets {@code QUERY_TOO_LONG} with its source rather than a generic refusal.
+     */
+    public static final int MAX_PARSED_CHARS = 16 * 1024 * 1024;
 
     public static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -42,6 +47,18 @@ public final class AgentJson {
 
     private static final ObjectMapper PRETTY = MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT);
 
+    /** The parser of over-long argument text: the same bounds but for the length of a string. */
+    private static final ObjectMapper OVERSIZED = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(32).maxStringLength(MAX_PARSED_CHARS).maxNumberLength(100).build())
+                    .build())
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .nodeFactory(NODES)
+            .build();
+
     private AgentJson() {
     }
 
@@ -53,17 +70,20 @@ public final class AgentJson {
      * Parses untrusted argument text. Blank text counts as an empty object (some endpoints send
      * {@code ""} for a call without arguments).
      *
-     * @throws ArgSchema.InvalidArgumentException when the text is too long or not valid JSON
+     * Text longer than {@link #MAX_ARGUMENT_CHARS} (up to {@link #MAX_PARSED_CHARS}) is parsed too,
+     * so that the caller can name the field that is too long; the caller refuses it.
+     *
+     * @throws ArgSchema.InvalidArgumentException when the text is longer than {@link #MAX_PARSED_CHARS} or not valid JSON
      */
     public static JsonNode parseArguments(String text) {
-        if (text.length() > MAX_ARGUMENT_CHARS) {
+        if (text.length() > MAX_PARSED_CHARS) {
             throw new ArgSchema.InvalidArgumentException("The arguments are longer than " + MAX_ARGUMENT_CHARS + " characters.");
         }
         if (text.isBlank()) {
             return NODES.objectNode();
         }
         try {
-            JsonNode node = MAPPER.readTree(text);
+            JsonNode node = (text.length() > MAX_ARGUMENT_CHARS ? OVERSIZED : MAPPER).readTree(text);
             if (node == null || node.isMissingNode()) {
                 return NODES.objectNode();
             }

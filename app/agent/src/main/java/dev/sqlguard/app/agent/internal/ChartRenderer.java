@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -42,7 +42,7 @@ import dev.sqlguard.app.internal.json.ToolResultJson;
 
 /** Draws a {@link ChartData} as a PNG headless with JFreeChart, and as the matching Vega-Lite v5 specification. */
 public final class ChartRenderer {
-    private static final Logger LOG = Logger.getLogger(ChartRenderer.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(ChartRenderer.class);
     static final int WIDTH = 800;
     static final int HEIGHT = 500;
     /** The colour of the NULL and empty markers. */
@@ -79,7 +79,7 @@ public final class ChartRenderer {
             ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
             return Optional.of(file);
         } catch (IOException | RuntimeException | LinkageError e) {
-            LOG.log(Level.FINE, "chart rendering failed", e);
+            LOG.debug("chart rendering failed", e);
             return Optional.empty();
         }
     }

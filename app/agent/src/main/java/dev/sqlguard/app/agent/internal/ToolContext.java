@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.agent.AgentSource;
@@ -30,7 +30,7 @@ import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
 /** What every tool shares: the sources, the guarded use case, and catalog lookups. */
 public final class ToolContext {
-    private static final Logger LOG = Logger.getLogger(ToolContext.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(ToolContext.class);
 
     private final QueryService service;
     private final Map<String, AgentSource> sources;
@@ -147,7 +147,7 @@ public final class ToolContext {
         } catch (GuardException e) {
             throw e;
         } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "catalog failed", e);
+            LOG.debug("catalog failed", e);
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The catalog of the source could not be read.");
         }
     }

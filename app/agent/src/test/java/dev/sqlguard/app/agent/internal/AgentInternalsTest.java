@@ -125,9 +125,12 @@ class AgentInternalsTest {
 
     @Test
     void argumentsThatAreTooLongAreRefusedBeforeParsing() {
-        String huge = "{\"sql\":\"" + "x".repeat(AgentJson.MAX_ARGUMENT_CHARS) + "\"}";
+        String huge = "{\"sql\":\"" + "x".repeat(AgentJson.MAX_PARSED_CHARS) + "\"}";
         assertThatThrownBy(() -> AgentJson.parseArguments(huge)).isInstanceOf(ArgSchema.InvalidArgumentException.class)
                 .hasMessageContaining("longer than");
+        // longer than accepted but still parsed, so that the field that is too long can be named
+        String long1 = "{\"sql\":\"" + "x".repeat(AgentJson.MAX_ARGUMENT_CHARS) + "\"}";
+        assertThat(AgentJson.parseArguments(long1).get("sql").textValue()).hasSize(AgentJson.MAX_ARGUMENT_CHARS);
         assertThat(AgentJson.parseArguments("  ").isObject()).isTrue();
     }
 

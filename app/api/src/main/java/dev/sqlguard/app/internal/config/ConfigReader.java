@@ -79,7 +79,7 @@ public final class ConfigReader {
 
     /** Reads and checks a configuration file; {@code env} resolves {@code ${VAR}}. */
     public static SqlGuardConfig read(Path file, Function<String, String> env, EngineRegistry engines) {
-        return read(file, env, engines, ModelRegistry.discover(ConfigReader.class.getClassLoader(), ServiceDiscovery.WARN_ON_STDERR));
+        return read(file, env, engines, ModelRegistry.discover(ConfigReader.class.getClassLoader(), ServiceDiscovery.WARN_TO_LOG));
     }
 
     public static SqlGuardConfig read(Path file, Function<String, String> env, EngineRegistry engines, ModelRegistry models) {

@@ -41,6 +41,11 @@ public final class AuditJson {
             g.writeEndArray();
             g.writeNumberField("duration_ms", e.durationMs());
             g.writeNumberField("row_count", e.rowCount());
+            if (e.caller().isPresent()) {
+                // written only when known, so that records of the other surfaces keep their shape
+                g.writeStringField("client_request_id", e.caller().get().requestId());
+                g.writeStringField("client", e.caller().get().client());
+            }
             g.writeEndObject();
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);

@@ -29,7 +29,7 @@ public final class EngineRegistry {
     }
 
     public static EngineRegistry discover() {
-        return discover(EngineRegistry.class.getClassLoader(), ServiceDiscovery.WARN_ON_STDERR);
+        return discover(EngineRegistry.class.getClassLoader(), ServiceDiscovery.WARN_TO_LOG);
     }
 
     /** A registry of exactly these factories; fails on a duplicate or blank name. */

@@ -17,7 +17,8 @@ public final class ServiceDiscovery {
     private static final int MAX_FAILURES = 100;
 
     /** Where warnings go when the caller has no channel of its own: one line on standard error. */
-    public static final Consumer<String> WARN_ON_STDERR = message -> System.err.println("sqlguard: " + message);
+    /** Warnings as SLF4J warnings of this class's logger: what a library does (its host owns stderr). */
+    public static final Consumer<String> WARN_TO_LOG = message -> org.slf4j.LoggerFactory.getLogger(ServiceDiscovery.class).warn(message);
 
     private ServiceDiscovery() {
     }

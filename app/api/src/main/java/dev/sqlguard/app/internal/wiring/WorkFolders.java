@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The engines' working folders ({@code sqlguard-work-<pid>-*} in the temporary folder, where DuckDB
@@ -27,7 +27,7 @@ import java.util.logging.Logger;
  * one is created. A folder of a live process, or one without an owner record, is never touched.
  */
 public final class WorkFolders {
-    private static final Logger LOG = Logger.getLogger(WorkFolders.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(WorkFolders.class);
 
     public static final String PREFIX = "sqlguard-work-";
     /** The owner record: {@code <pid> <start instant or ->}. */
@@ -63,14 +63,45 @@ public final class WorkFolders {
         try (DirectoryStream<Path> folders = Files.newDirectoryStream(parent, PREFIX + "*")) {
             for (Path folder : folders) {
                 if (Files.isDirectory(folder) && !Files.isSymbolicLink(folder) && ownerIsGone(folder)) {
+                    removeLeftovers(parent, folder);
                     delete(folder);
                     removed++;
                 }
             }
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "could not look for stale working folders", e);
+            LOG.debug("could not look for stale working folders", e);
         }
         return removed;
+    }
+
+    /**
+     * Removes the files a dead owner recorded as going with its folder
+     * ({@link dev.sqlguard.ports.EngineContext#LEFTOVERS}: DuckDB's extracted native library). Only
+     * regular files directly in {@code parent}, never a link, a folder or another working folder:
+     * whatever else a record names is left alone.
+     */
+    private static void removeLeftovers(Path parent, Path folder) {
+        Path record = folder.resolve(dev.sqlguard.ports.EngineContext.LEFTOVERS);
+        if (!Files.isRegularFile(record, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Path where = parent.toAbsolutePath().normalize();
+        try {
+            for (String line : Files.readAllLines(record, StandardCharsets.UTF_8)) {
+                Path file;
+                try {
+                    file = Path.of(line.strip()).normalize();
+                } catch (java.nio.file.InvalidPathException e) {
+                    continue;
+                }
+                if (file.isAbsolute() && where.equals(file.getParent()) && !file.getFileName().toString().startsWith(PREFIX)
+                        && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("could not remove the files a stale working folder recorded", e);
+        }
     }
 
     /**
@@ -137,7 +168,7 @@ public final class WorkFolders {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "could not look for this process's working folders", e);
+            LOG.debug("could not look for this process's working folders", e);
         }
         return List.copyOf(own);
     }
@@ -217,7 +248,7 @@ public final class WorkFolders {
                     @Override
                     public FileVisitResult visitFileFailed(Path file, IOException e) {
                         if (!(e instanceof NoSuchFileException)) {
-                            LOG.log(Level.FINE, "a working folder entry could not be read", e);
+                            LOG.debug("a working folder entry could not be read", e);
                         }
                         return FileVisitResult.CONTINUE;
                     }
@@ -237,7 +268,7 @@ public final class WorkFolders {
             } catch (NoSuchFileException e) {
                 // gone already
             } catch (IOException | RuntimeException e) {
-                LOG.log(Level.FINE, "a pass over a working folder failed", e);
+                LOG.debug("a pass over a working folder failed", e);
             }
             if (!Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
                 CREATED.remove(folder.toAbsolutePath());
@@ -258,7 +289,7 @@ public final class WorkFolders {
         try {
             Files.deleteIfExists(entry);
         } catch (IOException e) {
-            LOG.log(Level.FINE, "a working folder entry could not be removed yet", e);
+            LOG.debug("a working folder entry could not be removed yet", e);
         }
     }
 

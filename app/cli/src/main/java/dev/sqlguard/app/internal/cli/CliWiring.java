@@ -48,8 +48,13 @@ final class CliWiring {
      *     message when that is the cause)
      */
     static App open(Configs.Resolved resolved, PrintStream stderr) {
+        return open(resolved, stderr, java.util.function.UnaryOperator.identity());
+    }
+
+    /** As {@link #open(Configs.Resolved, PrintStream)}, with the audit sink wrapped by {@code around}. */
+    static App open(Configs.Resolved resolved, PrintStream stderr, java.util.function.UnaryOperator<AuditSink> around) {
         try {
-            AuditSink audit = auditSink(resolved.config(), stderr);
+            AuditSink audit = around.apply(auditSink(resolved.config(), stderr));
             return new App(sqlGuard(resolved, audit), queryService(audit, resolved.config()));
         } catch (ConfigException e) {
             throw new CommandExit(ExitCodes.USAGE, e.getMessage());

@@ -11,6 +11,7 @@ import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SourceStatus;
 import dev.sqlguard.app.agent.AgentTools;
 import dev.sqlguard.app.SqlGuardConfig;
+import dev.sqlguard.app.internal.mcp.CallerAudit;
 import dev.sqlguard.app.internal.mcp.McpProcess;
 import dev.sqlguard.app.internal.mcp.McpStdioServer;
 import dev.sqlguard.app.internal.mcp.McpToolServer;
@@ -59,7 +60,8 @@ final class McpCommand extends CliCommand {
     private int serve(Configs.Resolved resolved) throws IOException, InterruptedException {
         // what the first request needs loads on another core while the engines start
         McpStdioServer.warmUpInBackground();
-        SqlGuard guard = CliWiring.open(resolved, ctx.stderr()).guard();
+        // each audit record of a tool call names its MCP request id and the client (CallerAudit)
+        SqlGuard guard = CliWiring.open(resolved, ctx.stderr(), CallerAudit::tagging).guard();
         // a work folder with its owner on record: one left by a killed server goes at the next start
         Path charts = dev.sqlguard.app.internal.wiring.WorkFolders.create();
         try {

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the MCP server process needs around its protocol: where its audit lines go by default, and
@@ -15,7 +15,7 @@ import java.util.logging.Logger;
  * after SIGTERM, whatever is still running.
  */
 public final class McpProcess {
-    private static final Logger LOG = Logger.getLogger(McpProcess.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(McpProcess.class);
 
     private McpProcess() {
     }
@@ -50,7 +50,7 @@ public final class McpProcess {
             try {
                 resource.close();
             } catch (Exception | LinkageError e) {
-                LOG.log(Level.FINE, "close failed", e);
+                LOG.debug("close failed", e);
             }
         }, "sqlguard-mcp-close");
         closer.setDaemon(true);

@@ -31,6 +31,7 @@ import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.ToolStatus;
+import dev.sqlguard.domain.port.AuditEvent;
 
 /**
  * The MCP server's JSON-RPC layer on stdio: one JSON-RPC message (or, under protocol 2025-03-26,
@@ -45,8 +46,13 @@ import dev.sqlguard.domain.ToolStatus;
  *       is sent, as the specification asks.</li>
  *   <li>Tool calls run on a bounded pool with a bounded queue; a call past the queue is answered
  *       at once with a {@code SERVER_BUSY} tool error ({@code retryable: true}).</li>
- *   <li>When the input ends, calls still running get {@link Settings#grace()} to finish, then are
- *       cancelled and answered with {@code CANCELLED}, and {@link #serve} returns.</li>
+ *   <li>When the input ends, each call still running or waiting gets {@link Settings#grace()} to
+ *       finish, counted from the end of input or from its own start, whichever is later (at most
+ *       {@link #DRAIN_CAP} in all, and no longer once nothing starts or ends): waiting quick calls
+ *       are all answered. A call past its grace is cancelled and answered with {@code CANCELLED};
+ *       then {@link #serve} returns.</li>
+ *   <li>JSON-RPC 2.0 as written: a line that is not JSON is answered {@code -32700} (id null), a
+ *       message that is not a valid request object {@code -32600}.</li>
  *   <li>Log messages ({@code notifications/message}) report what also goes to stderr as a warning;
  *       {@code logging/setLevel} sets the least severe level sent.</li>
  * </ul>
@@ -68,8 +74,19 @@ public final class McpStdioServer {
 
     /** Longest input line read (tool arguments are refused far below this anyway). */
     static final int MAX_LINE = 16 << 20;
+    /** Deepest nesting read; deeper input is a parse error. */
+    static final int MAX_DEPTH = 1000;
+    /** Longest wait for calls still answering after the input ended (each call has the grace from its own start). */
+    static final Duration DRAIN_CAP = Duration.ofSeconds(10);
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * The reader of input lines: nesting beyond {@value #MAX_DEPTH} levels, or a string longer than a line
+     * may be, is a parse error ({@code -32700}), never a stack overflow. MCP messages nest about six deep.
+     */
+    private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                    .maxNestingDepth(McpStdioServer.MAX_DEPTH).maxStringLength(MAX_LINE).build())
+            .build());
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final List<String> LEVELS = List.of("debug", "info", "notice", "warning", "error", "critical",
             "alert", "emergency");
@@ -96,9 +113,20 @@ public final class McpStdioServer {
     private enum Phase { NEW, INITIALIZING, READY }
 
     /** One tool call in flight; {@code task} is what runs it on the pool. */
-    private record Call(JsonNode id, String callId, Batch batch, Runnable[] task) {
+    private record Call(JsonNode id, String callId, Batch batch, Runnable[] task, long[] started) {
         Call(JsonNode id, String callId, Batch batch) {
-            this(id, callId, batch, new Runnable[1]);
+            this(id, callId, batch, new Runnable[1], new long[1]);
+        }
+
+        // identity, not the arrays' contents: a call is one request in flight
+        @Override
+        public boolean equals(Object other) {
+            return this == other;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(this);
         }
     }
 
@@ -136,10 +164,16 @@ public final class McpStdioServer {
     private final Map<String, Call> inFlight = new ConcurrentHashMap<>();
     /** Answers being written by workers: a call leaves {@link #inFlight} just before its answer is written. */
     private final java.util.concurrent.atomic.AtomicInteger answering = new java.util.concurrent.atomic.AtomicInteger();
+    /** Tool calls answered so far: while this grows after the input ended, the calls left are given more time. */
+    private final java.util.concurrent.atomic.AtomicLong answered = new java.util.concurrent.atomic.AtomicLong();
+    /** Tool calls started on a worker so far. */
+    private final java.util.concurrent.atomic.AtomicLong started = new java.util.concurrent.atomic.AtomicLong();
     private final Object writeLock = new Object();
 
     private volatile Phase phase = Phase.NEW;
     private volatile String protocol = "";
+    /** The client's name from {@code initialize} ({@code clientInfo.name}), recorded in the audit. */
+    private volatile String clientName = "";
     private volatile int logLevel = LEVELS.indexOf("info");
     private volatile OutputStream out;
     private volatile boolean outputBroken;
@@ -192,8 +226,41 @@ public final class McpStdioServer {
      * its engine and answered with {@code CANCELLED}. Used when the input ends and on SIGTERM.
      */
     public void stop() {
-        long deadline = System.nanoTime() + settings.grace().toNanos();
-        while (!inFlight.isEmpty() && System.nanoTime() < deadline) {
+        // each call gets the grace from the end of input or from its own start, whichever is later: requests
+        // piped just before the end are all answered however long the queue ahead of them, while a call that
+        // runs on is cancelled; the wait ends when nothing starts or ends for a while (every worker stuck)
+        long grace = settings.grace().toNanos();
+        long end = System.nanoTime();
+        long cap = end + DRAIN_CAP.toNanos();
+        long progress = answered.get() + started.get();
+        long lastProgress = end;
+        Map<Call, Long> cancelledAt = new java.util.HashMap<>();
+        while (!inFlight.isEmpty()) {
+            long now = System.nanoTime();
+            long seen = answered.get() + started.get();
+            if (seen != progress) {
+                progress = seen;
+                lastProgress = now;
+            }
+            if (now >= cap || now - lastProgress > grace + STUCK_NANOS) {
+                break;
+            }
+            for (Call call : List.copyOf(inFlight.values())) {
+                long since;
+                synchronized (call) {
+                    since = call.started()[0];
+                }
+                if (since != 0 && now - Math.max(since, end) >= grace && !cancelledAt.containsKey(call)) {
+                    cancelledAt.put(call, now);
+                    tools.cancel(call.callId());
+                }
+            }
+            // a cancelled statement answers by itself within milliseconds; a stuck one is answered here
+            cancelledAt.forEach((call, at) -> {
+                if (now - at > STUCK_NANOS && inFlight.remove(key(call.id()), call)) {
+                    deliver(call.batch(), response(call.id(), stopping()));
+                }
+            });
             sleep(5);
         }
         for (Call call : List.copyOf(inFlight.values())) {
@@ -206,9 +273,7 @@ public final class McpStdioServer {
         }
         for (Map.Entry<String, Call> e : List.copyOf(inFlight.entrySet())) {
             if (inFlight.remove(e.getKey(), e.getValue())) {
-                ObjectNode result = McpToolServer.failure(ToolStatus.ERROR,
-                        new GuardException(ErrorCode.CANCELLED, "The server is stopping; the call was cancelled."));
-                deliver(e.getValue().batch(), response(e.getValue().id(), result));
+                deliver(e.getValue().batch(), response(e.getValue().id(), stopping()));
             }
         }
         // an answer a worker is writing now must reach the client before the process may end (SIGTERM)
@@ -219,6 +284,14 @@ public final class McpStdioServer {
         pool.shutdownNow();
     }
 
+    private static ObjectNode stopping() {
+        return McpToolServer.failure(ToolStatus.ERROR,
+                new GuardException(ErrorCode.CANCELLED, "The server is stopping; the call was cancelled."));
+    }
+
+    /** How long a cancelled call may take to answer by itself before the server answers it. */
+    private static final long STUCK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
@@ -227,7 +300,10 @@ public final class McpStdioServer {
         }
     }
 
-    /** The next line without its line end, {@code null} at the end of input; an over-long line comes back empty. */
+    /** What {@link #nextLine} returns for a line longer than {@link #MAX_LINE}: answered as a parse error. */
+    private static final byte[] TOO_LONG = new byte[0];
+
+    /** The next line without its line end, {@code null} at the end of input; an over-long line comes back as {@link #TOO_LONG}. */
     private byte[] nextLine(InputStream in) throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream();
         boolean tooLong = false;
@@ -243,21 +319,30 @@ public final class McpStdioServer {
             return null;
         }
         if (tooLong) {
-            warning("an input line longer than " + MAX_LINE + " bytes was dropped.");
-            return new byte[0];
+            return TOO_LONG;
         }
         return line.toByteArray();
     }
 
     private void receive(byte[] line) {
+        if (line == TOO_LONG) {
+            warning("an input line longer than " + MAX_LINE + " bytes was answered as a parse error.");
+            write(error(NODES.nullNode(), PARSE_ERROR, "Parse error: the line is longer than " + MAX_LINE + " bytes."));
+            return;
+        }
         if (new String(line, StandardCharsets.UTF_8).isBlank()) {
             return;
         }
         JsonNode message;
         try {
             message = JSON.readTree(line);
-        } catch (IOException e) {
-            message = null;
+        } catch (IOException | StackOverflowError e) {
+            // JSON-RPC 2.0: invalid JSON is answered with a parse error, id null; the line is never repeated
+            warning("an input line that is not JSON was answered as a parse error.");
+            write(error(NODES.nullNode(), PARSE_ERROR, "Parse error: the line is not valid JSON"
+                    + (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException
+                            ? " within this server's bounds (nesting at most " + MAX_DEPTH + " deep)." : ".")));
+            return;
         }
         if (message != null && message.isArray()) {
             batch((ArrayNode) message);
@@ -267,8 +352,8 @@ public final class McpStdioServer {
                 write(answer);
             }
         } else {
-            // not JSON-RPC at all: the line is never repeated, since it may hold anything
-            warning("an input line that is not a JSON-RPC message was dropped.");
+            // JSON, but neither an object nor an array (a number, a string, null)
+            write(error(NODES.nullNode(), INVALID_REQUEST, "Invalid Request: a JSON-RPC message is a JSON object."));
         }
     }
 
@@ -303,22 +388,28 @@ public final class McpStdioServer {
     private ObjectNode handle(ObjectNode message, Batch batch) {
         JsonNode id = message.get("id");
         JsonNode method = message.get("method");
-        if (method == null) {
-            if (message.has("result") || message.has("error")) {
-                return null; // a response: this server sends no requests, so there is nothing to match
-            }
-            return id == null ? null : error(id, INVALID_REQUEST, "A request needs a method.");
+        if (method == null && (message.has("result") || message.has("error"))) {
+            return null; // a response: this server sends no requests, so there is nothing to match
         }
-        if (!method.isTextual()) {
-            return id == null ? null : error(id, INVALID_REQUEST, "The method must be a string.");
+        boolean validId = id != null && (id.isTextual() || id.isIntegralNumber());
+        JsonNode answerId = validId ? id : NODES.nullNode();
+        JsonNode version = message.get("jsonrpc");
+        if (version == null || !version.isTextual() || !version.textValue().equals("2.0")) {
+            return error(answerId, INVALID_REQUEST, "Invalid Request: \"jsonrpc\" must be exactly \"2.0\".");
+        }
+        if (id != null && !validId) {
+            return error(NODES.nullNode(), INVALID_REQUEST, "Invalid Request: a request id must be a string or an integer.");
+        }
+        if (method == null || !method.isTextual()) {
+            return error(answerId, INVALID_REQUEST, "Invalid Request: \"method\" must be a string.");
         }
         JsonNode params = message.get("params");
         if (id == null) {
             notification(method.textValue(), params);
             return null;
         }
-        if (!(id.isTextual() || id.isIntegralNumber())) {
-            return error(NODES.nullNode(), INVALID_REQUEST, "A request id must be a string or an integer.");
+        if (params != null && !params.isObject() && !params.isArray()) {
+            return error(id, INVALID_REQUEST, "Invalid Request: \"params\" must be an object.");
         }
         return request(id, method.textValue(), params, batch);
     }
@@ -390,6 +481,8 @@ public final class McpStdioServer {
         String chosen = requested != null && requested.isTextual() && PROTOCOL_VERSIONS.contains(requested.textValue())
                 ? requested.textValue() : PROTOCOL_VERSIONS.get(0);
         protocol = chosen;
+        JsonNode name = params == null ? null : params.path("clientInfo").get("name");
+        clientName = name != null && name.isTextual() ? name.textValue() : "";
         phase = Phase.INITIALIZING;
         ObjectNode result = NODES.objectNode().put("protocolVersion", chosen);
         ObjectNode capabilities = result.putObject("capabilities");
@@ -429,20 +522,26 @@ public final class McpStdioServer {
         if (batch != null) {
             batch.hold();
         }
+        AuditEvent.Caller caller = new AuditEvent.Caller(id.isTextual() ? id.textValue() : id.toString(), clientName);
         call.task()[0] = () -> {
             if (inFlight.get(key) != call) {
                 // cancelled while it waited, or answered as the server stopped: it starts cancelled, so the
                 // tool runs no statement, and the call is audited as CANCELLED without another response
-                tools.call(name.textValue(), arguments, call.callId());
+                CallerAudit.as(caller, () -> tools.call(name.textValue(), arguments, call.callId()));
                 return;
             }
-            ObjectNode result = tools.call(name.textValue(), arguments, call.callId());
+            synchronized (call) {
+                call.started()[0] = Math.max(1, System.nanoTime());
+            }
+            started.incrementAndGet();
+            ObjectNode result = CallerAudit.as(caller, () -> tools.call(name.textValue(), arguments, call.callId()));
             answering.incrementAndGet(); // before the call leaves inFlight: stop() waits for this answer to be written
             try {
                 if (inFlight.remove(key, call)) {
                     deliver(batch, response(id, result));
                 }
             } finally {
+                answered.incrementAndGet();
                 answering.decrementAndGet();
             }
         };

@@ -15,8 +15,8 @@ import java.util.Set;
 import java.util.function.Supplier;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -49,7 +49,7 @@ import dev.sqlguard.ports.model.ToolSpec;
  * {@code outputSchema}) and as the first text content, for older clients. Thread-safe.
  */
 public final class McpToolServer {
-    private static final Logger LOG = Logger.getLogger(McpToolServer.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(McpToolServer.class);
 
     public static final String LIST_SOURCES = "list_sources";
     /** The agent tools offered over MCP; {@code clarify} is for the planner's own user only. */
@@ -156,8 +156,8 @@ public final class McpToolServer {
             String json = arguments == null || arguments.isNull() ? "{}" : JSON.writeValueAsString(arguments);
             return result(tools.call(new ToolCall(callId, name, json)));
         } catch (JsonProcessingException | RuntimeException e) {
-            LOG.log(Level.WARNING, "tool " + name + " failed: " + e.getClass().getSimpleName());
-            LOG.log(Level.FINE, "tool failure", e);
+            LOG.warn("tool " + name + " failed: " + e.getClass().getSimpleName());
+            LOG.debug("tool failure", e);
             return failure(ToolStatus.ERROR, new GuardException(ErrorCode.INTERNAL_ERROR));
         }
     }
@@ -234,7 +234,7 @@ public final class McpToolServer {
             Files.deleteIfExists(png);
             return Optional.of(bytes);
         } catch (IOException e) {
-            LOG.log(Level.WARNING, "chart image unreadable: " + e.getClass().getSimpleName());
+            LOG.warn("chart image unreadable: " + e.getClass().getSimpleName());
             return Optional.empty();
         }
     }

@@ -79,7 +79,7 @@ final class McpHarness implements AutoCloseable {
         };
         InMemoryEngine engine = new InMemoryEngine("claims_db", policy,
                 InMemoryEngine.tables(ContractTables.claims()), sql -> sql.contains("'RUNAWAY'"));
-        AgentTools tools = new AgentTools(new QueryService(sink),
+        AgentTools tools = new AgentTools(new QueryService(CallerAudit.tagging(sink)),
                 List.of(new AgentSource(engine, InMemoryEngineFactory.NAME, InMemoryEngineFactory.DIALECT)), charts);
         McpToolServer toolServer = new McpToolServer(tools, List.of(
                 new McpToolServer.SourceInfo("claims_db", InMemoryEngineFactory.NAME, Optional.empty()),

@@ -287,15 +287,20 @@ class McpStdioServerTest {
         mcp.send("garbage with a secret sk-123");
         JsonNode dropped = mcp.next();
         assertThat(dropped.get("method").asText()).isEqualTo("notifications/message");
-        assertThat(dropped.at("/params/data").asText()).contains("dropped").doesNotContain("sk-123");
-        assertThat(mcp.warnings).anySatisfy(w -> assertThat(w).contains("dropped").doesNotContain("sk-123"));
+        assertThat(dropped.at("/params/data").asText()).contains("parse error").doesNotContain("sk-123");
+        assertThat(mcp.warnings).anySatisfy(w -> assertThat(w).contains("parse error").doesNotContain("sk-123"));
+        JsonNode parseError = mcp.nextResponse();
+        assertThat(parseError.at("/error/code").asInt()).isEqualTo(McpStdioServer.PARSE_ERROR);
+        assertThat(parseError.toString()).doesNotContain("sk-123");
 
         assertThat(mcp.send(request(1, "logging/setLevel", "{\"level\":\"loud\"}")).response(1).at("/error/code").asInt())
                 .isEqualTo(McpStdioServer.INVALID_PARAMS);
         assertThat(mcp.send(request(2, "logging/setLevel", "{\"level\":\"error\"}")).response(2).get("result"))
                 .isEqualTo(JSON.createObjectNode());
         mcp.send("more garbage");
-        assertThat(mcp.send(request(3, "ping", null)).next().get("id").asInt()).as("no warning below error").isEqualTo(3);
+        assertThat(mcp.next().at("/error/code").asInt()).as("no warning below error, only the answer")
+                .isEqualTo(McpStdioServer.PARSE_ERROR);
+        assertThat(mcp.send(request(3, "ping", null)).next().get("id").asInt()).isEqualTo(3);
     }
 
     @Test
