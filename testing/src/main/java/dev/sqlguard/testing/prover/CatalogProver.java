@@ -73,7 +73,9 @@ public final class CatalogProver {
             for (int i = 0; i < s.types().size(); i++) {
                 CostClass claimed = classes.argument(s.function(), i);
                 findings.addAll(values(s, base.get(), i, claimed));
-                growth(s, base.get(), i, claimed).ifPresent(findings::add);
+                for (String type : dialect.growthTypes(s.types().get(i))) {
+                    growth(s, base.get(), i, type, claimed).ifPresent(findings::add);
+                }
             }
         }
         Set<String> unproven = new TreeSet<>(only);
@@ -83,6 +85,9 @@ public final class CatalogProver {
 
     private List<Finding> values(Signature s, List<String> base, int position, CostClass claimed) throws SQLException {
         List<Finding> out = new ArrayList<>();
+        if (claimed == CostClass.AMPLIFYING || (claimed == CostClass.PARTIAL && !dialect.interruptsLongCalls())) {
+            return out; // nothing such an argument could show
+        }
         for (String value : dialect.adversarial(s.types().get(position))) {
             if (!works(value)) {
                 continue;
@@ -104,8 +109,8 @@ public final class CatalogProver {
         return out;
     }
 
-    private Optional<Finding> growth(Signature s, List<String> base, int position, CostClass claimed) throws SQLException {
-        String type = s.types().get(position);
+    private Optional<Finding> growth(Signature s, List<String> base, int position, String type, CostClass claimed)
+            throws SQLException {
         Optional<String> small = dialect.sized(type, SMALL);
         if (small.isEmpty() || claimed == CostClass.AMPLIFYING) {
             return Optional.empty();
@@ -144,7 +149,7 @@ public final class CatalogProver {
     private Optional<List<String>> base(Signature s) throws SQLException {
         List<List<String>> choices = new ArrayList<>();
         for (String t : s.types()) {
-            List<String> ordinary = dialect.ordinary(t).stream().filter(this::worksUnchecked).toList();
+            List<String> ordinary = dialect.ordinary(t);
             if (ordinary.isEmpty()) {
                 return Optional.empty();
             }
@@ -172,14 +177,6 @@ public final class CatalogProver {
             }
         }
         return Optional.empty();
-    }
-
-    private boolean worksUnchecked(String value) {
-        try {
-            return works(value);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** Whether a value can be written at all on this engine: one that fails alone proves nothing about a function. */

@@ -42,6 +42,24 @@ public interface ProverDialect {
      */
     String measure(Signature s, List<String> arguments);
 
+    /**
+     * The types whose {@link #sized} values are measured at an argument of {@code type}: the type
+     * itself, or for an engine that reads one untyped argument as text or as a number (MariaDB),
+     * each of those.
+     */
+    default List<String> growthTypes(String type) {
+        return List.of(type);
+    }
+
     /** Whether {@code e} is the engine's statement timeout rather than an error about the values. */
     boolean isTimeout(SQLException e);
+
+    /**
+     * Whether the engine interrupts a long call at a statement timeout. Only then are adversarial
+     * values run at arguments the catalog already calls partial (to catch one that runs too long);
+     * on an engine that cannot interrupt a scalar call (DuckDB) they are left out.
+     */
+    default boolean interruptsLongCalls() {
+        return true;
+    }
 }
