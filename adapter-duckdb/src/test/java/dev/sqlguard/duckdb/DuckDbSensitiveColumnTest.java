@@ -141,6 +141,8 @@ class DuckDbSensitiveColumnTest {
     /** A value derived from a sensitive column that feeds a construct which may fail, branch or allocate by content. */
     static List<String> errorOracles() {
         return List.of(
+                // the top-n count is a partial argument (the catalog prover: "n value must be > 0"): empty api_key fails
+                "SELECT max(password, length(api_key)) AS v FROM users",
                 // the measured one: a conversion error only when some password starts with 'a'
                 "SELECT CAST(CASE WHEN password LIKE 'a%' THEN 'x' ELSE '1' END AS INTEGER) AS v FROM users",
                 "SELECT CASE WHEN password LIKE 'a%' THEN 1 ELSE 0 END AS v FROM users",
@@ -217,7 +219,7 @@ class DuckDbSensitiveColumnTest {
                 "SELECT lag(name, length(password)) OVER (ORDER BY id) AS v FROM users",
                 "SELECT arg_max(name, password) AS v FROM users",
                 "SELECT arg_min(id, api_key) AS v FROM users",
-                "SELECT max(password, length(api_key)) AS v FROM users",
+                "SELECT max(password, 2) AS v FROM users",
                 "SELECT hash(name, password) AS v FROM users",
                 "SELECT concat_ws(password, name, 'x') AS v FROM users",
                 "SELECT password COLLATE nocase AS v FROM users",

@@ -354,7 +354,20 @@ final class BoundExpressions {
         if (!listLength) {
             work(sumSize(args).plus(fixed(e) ? Size.NONE : size));
         }
-        return merge(args, step).withSize(fixed(e) ? Size.FIXED : size);
+        return argumentSteps(name, cost, args, step).withSize(fixed(e) ? Size.FIXED : size);
+    }
+
+    /** The arguments of a call, each after the step its position takes ({@link FunctionCosts#argumentClass}). */
+    private static PlanValue argumentSteps(String name, FunctionCosts.Cost cost, List<PlanValue> args, FlowStep step) {
+        if (FunctionCosts.PARAMETER_ARGUMENTS.get(name) == null) {
+            return merge(args, step);
+        }
+        List<PlanValue> stepped = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            CostClass c = FunctionCosts.argumentClass(name, i, cost.costClass());
+            stepped.add(args.get(i).through(c == step.costClass() ? step : new FlowStep(name, c)));
+        }
+        return PlanValue.merge(stepped, true);
     }
 
     /** Adds to the work of the innermost lambda body being read, if any. */

@@ -106,7 +106,26 @@ final class FunctionCosts {
             "regexp_extract", 1, "regexp_extract_all", 1, "regexp_replace", 1, "regexp_split_to_array", 1,
             "string_split_regex", 1, "str_split_regex", 1);
 
+    /**
+     * Argument positions (from 0) at which an otherwise total function reads a parameter and fails on
+     * an invalid one, found by the catalog prover on DuckDB 2.0 ({@code DuckDbCatalogProverTest}): the
+     * count of the top-n forms {@code max(x, n)}, {@code min(x, n)} ("Invalid input for MIN/MAX: n value
+     * cannot be NULL", "must be > 0") and {@code arg_max(x, y, n)} and its aliases ("Invalid input for
+     * arg_min/arg_max: n value cannot be NULL"), the dimension of {@code array_length(l, d)} ("array_length for
+     * lists with dimensions other than 1 not implemented") and the bins of {@code histogram(x, bins)} ("Histogram
+     * bin list cannot be NULL"). A value reaching one passes a partial step.
+     */
+    static final Map<String, Set<Integer>> PARAMETER_ARGUMENTS = Map.of("min", Set.of(1), "max", Set.of(1),
+            "arg_min", Set.of(2), "arg_max", Set.of(2), "argmin", Set.of(2), "argmax", Set.of(2), "min_by", Set.of(2),
+            "max_by", Set.of(2), "array_length", Set.of(1), "histogram", Set.of(1));
+
     private FunctionCosts() {
+    }
+
+    /** The class of one argument of a call: {@link CostClass#PARTIAL} at a parameter position of a total function, else the function's. */
+    static CostClass argumentClass(String name, int position, CostClass function) {
+        return function == CostClass.TOTAL && PARAMETER_ARGUMENTS.getOrDefault(name, Set.of()).contains(position)
+                ? CostClass.PARTIAL : function;
     }
 
     /** The cost of a function by its lower-case name, or empty when sqlguard does not know it. */

@@ -683,7 +683,19 @@ final class ExpressionRenderer {
         if (entry.costClass() == CostClass.AMPLIFYING) {
             facts.amplification(amplification(name, entry.rule(), args));
         }
-        return Value.combine(sql.toString(), new FlowStep(name, entry.costClass()), args);
+        return call(sql.toString(), name, entry, args);
+    }
+
+    /** A call's value: each argument after the step its position takes ({@link MySqlFunctions#argumentClass}). */
+    private static Value call(String sql, String name, MySqlFunctions.Entry entry, List<Value> args) {
+        if (!MySqlFunctions.PARAMETER_ARGUMENTS.containsKey(name)) {
+            return Value.combine(sql, new FlowStep(name, entry.costClass()), args);
+        }
+        List<Value> stepped = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            stepped.add(args.get(i).through(new FlowStep(name, MySqlFunctions.argumentClass(name, i, entry.costClass()))));
+        }
+        return Value.combine(sql, null, stepped);
     }
 
     /**
@@ -877,7 +889,7 @@ final class ExpressionRenderer {
             over.append(over.isEmpty() ? "" : " ").append(frame(frame));
         }
         String sql = name + "(" + String.join(", ", rendered) + ") OVER (" + over + ")";
-        return Value.combine(sql, new FlowStep(name, entry.costClass()), args);
+        return call(sql, name, entry, args);
     }
 
     private static String frame(WindowElement w) {

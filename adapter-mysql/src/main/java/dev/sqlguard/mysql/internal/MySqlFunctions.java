@@ -66,6 +66,20 @@ public final class MySqlFunctions {
 
     private static final Map<String, Entry> CATALOGUE = catalogue();
 
+    /**
+     * Argument positions (from 0) at which an otherwise total function reads a parameter and fails on
+     * an invalid one, found by the catalog prover against the server ({@code MySqlCatalogProverTest}).
+     * A value reaching one passes a partial step. On MariaDB 10.11: the position of
+     * {@code nth_value(x, n)} ("BIGINT value is out of range in '-9223372036854775808 - 1'").
+     */
+    static final Map<String, Set<Integer>> PARAMETER_ARGUMENTS = Map.of("nth_value", Set.of(1));
+
+    /** The class of one argument of a call: {@link CostClass#PARTIAL} at a parameter position of a total function, else the function's. */
+    static CostClass argumentClass(String name, int position, CostClass function) {
+        return function == CostClass.TOTAL && PARAMETER_ARGUMENTS.getOrDefault(name, Set.of()).contains(position)
+                ? CostClass.PARTIAL : function;
+    }
+
     private MySqlFunctions() {
     }
 

@@ -73,12 +73,33 @@ public final class FunctionCatalog {
             // output or work grows faster than the input
             Set.of("repeat", "lpad", "rpad", "generate_series", "replace"));
 
+    /**
+     * Argument positions (from 0) at which an otherwise total function reads a parameter and fails on an
+     * invalid one, found by the catalog prover on PostgreSQL 15 ({@code PostgresCatalogProverTest}):
+     * the {@code date_trunc} unit ({@code unit "" not recognized}) and time zone ({@code time zone "" not
+     * recognized}), the {@code date_part} and {@code extract} unit, {@code date_part}'s date (a date
+     * past 294276 AD: {@code date out of range for timestamp}) and the {@code to_char} format
+     * ({@code cannot use "V" and decimal point together}, {@code invalid format specification for an
+     * interval value}).
+     */
+    static final Map<String, Set<Integer>> PARAMETER_ARGUMENTS = Map.of("date_trunc", Set.of(0, 2), "date_part", Set.of(0, 1),
+            "extract", Set.of(0), "to_char", Set.of(1));
+
+    /**
+     * Argument positions whose value sets the output's size, found by the catalog prover: {@code round}
+     * and {@code trunc} scales ({@code round(1, 9999)} is 10,001 characters), {@code power}/{@code pow}
+     * exponents ({@code power(2.0, 9999)} 1,778), {@code factorial} (35,656 digits for 9999) and
+     * {@code exp} (434 digits for 999).
+     */
+    static final Map<String, Set<Integer>> SIZE_ARGUMENTS = Map.of("round", Set.of(1), "trunc", Set.of(1), "power", Set.of(1),
+            "pow", Set.of(1), "factorial", Set.of(0), "exp", Set.of(0));
+
     private FunctionCatalog() {
     }
 
     /** The rules the shared renderer applies. */
     static final FunctionRules RULES = new FunctionRules("PostgreSQL", CLASSES, NEVER, NEVER_PREFIXES, EXTERNAL, Set.of("lo_", "dblink"), SYNTAX,
-            AGGREGATES, WINDOW, Map.of(), Map.of());
+            AGGREGATES, WINDOW, PARAMETER_ARGUMENTS, Map.of(), SIZE_ARGUMENTS, FunctionRules.TEXT_CASTS);
 
     /** The default allowlist: every classified function. */
     public static Set<String> defaults() {

@@ -106,9 +106,17 @@ public final class FunctionCatalog {
     private FunctionCatalog() {
     }
 
+    /**
+     * The cast targets that never fail: unbounded {@code varchar} only. Trino 483 fails a cast of a
+     * number to {@code varchar(n)} or {@code char(n)} whose text does not fit ({@code CAST(12345 AS
+     * varchar(3))}, found by {@code TrinoCatalogProverTest}), and the renderer does not know the source
+     * type, so every cast with a length is partial.
+     */
+    static final Set<String> TOTAL_CASTS = Set.of("varchar");
+
     /** The rules the shared renderer applies. */
     static final FunctionRules RULES = new FunctionRules("Trino", CLASSES, NEVER, NEVER_PREFIXES, EXTERNAL, Set.of("url_"), SYNTAX,
-            AGGREGATES, WINDOW, PARAMETER_ARGUMENTS, ABSENT);
+            AGGREGATES, WINDOW, PARAMETER_ARGUMENTS, ABSENT, Map.of(), TOTAL_CASTS);
 
     /** The default allowlist: every classified function. */
     public static Set<String> defaults() {

@@ -517,7 +517,7 @@ public final class SqlGuard implements AutoCloseable {
                 if (e.getCause() instanceof GuardException g) {
                     throw g;
                 }
-                LOG.log(Level.FINE, "source start failed", e.getCause());
+                LOG.debug("source start failed", e.getCause());
                 throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e.getCause());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -33,10 +33,27 @@ import dev.sqlguard.domain.SafeText;
  *     parameter, not data, and fails on an invalid one: a value reaching one passes a partial step
  * @param absent functions other engines have and this one does not, with its nearest: a policy may
  *     list them, a call is refused naming the nearest
+ * @param sizeArguments argument positions (from 0) whose value sets how large the output is
+ *     ({@code round}'s scale, {@code power}'s exponent): the argument is {@link CostClass#AMPLIFYING},
+ *     so a call needs a small literal there
+ * @param totalCasts the cast target types, as rendered, that never fail on a value: a name, or a name
+ *     ending in {@code *} for every type it starts (lengths and precisions included)
  */
 public record FunctionRules(String engine, Map<String, CostClass> classes, Set<String> never, Set<String> neverPrefixes,
                             Set<String> external, Set<String> externalPrefixes, Set<String> syntax, Set<String> aggregates,
-                            Set<String> window, Map<String, Set<Integer>> parameterArguments, Map<String, String> absent) {
+                            Set<String> window, Map<String, Set<Integer>> parameterArguments, Map<String, String> absent,
+                            Map<String, Set<Integer>> sizeArguments, Set<String> totalCasts) {
+    /** Casts to text, of any length, are total unless an engine's catalog says otherwise. */
+    public static final Set<String> TEXT_CASTS = Set.of("text", "varchar*", "char*");
+
+    /** Rules without size arguments whose casts to text of any length are total. */
+    public FunctionRules(String engine, Map<String, CostClass> classes, Set<String> never, Set<String> neverPrefixes,
+                         Set<String> external, Set<String> externalPrefixes, Set<String> syntax, Set<String> aggregates,
+                         Set<String> window, Map<String, Set<Integer>> parameterArguments, Map<String, String> absent) {
+        this(engine, classes, never, neverPrefixes, external, externalPrefixes, syntax, aggregates, window, parameterArguments,
+                absent, Map.of(), TEXT_CASTS);
+    }
+
     public FunctionRules {
         requireNonNull(engine, "engine is null");
         classes = Map.copyOf(requireNonNull(classes, "classes is null"));
@@ -49,6 +66,8 @@ public record FunctionRules(String engine, Map<String, CostClass> classes, Set<S
         window = Set.copyOf(requireNonNull(window, "window is null"));
         parameterArguments = Map.copyOf(requireNonNull(parameterArguments, "parameterArguments is null"));
         absent = Map.copyOf(requireNonNull(absent, "absent is null"));
+        sizeArguments = Map.copyOf(requireNonNull(sizeArguments, "sizeArguments is null"));
+        totalCasts = Set.copyOf(requireNonNull(totalCasts, "totalCasts is null"));
     }
 
     /**
@@ -73,10 +92,27 @@ public record FunctionRules(String engine, Map<String, CostClass> classes, Set<S
         return Optional.ofNullable(classes.get(name));
     }
 
-    /** The class of one argument of a call: {@link CostClass#PARTIAL} at a parameter position, else the function's. */
+    /**
+     * The class of one argument of a call: {@link CostClass#AMPLIFYING} at a size position,
+     * {@link CostClass#PARTIAL} at a parameter position of a total function, else the function's.
+     */
     public CostClass argumentClass(String name, int position, CostClass function) {
+        if (sizeArguments.getOrDefault(name, Set.of()).contains(position)) {
+            return CostClass.AMPLIFYING;
+        }
         return parameterArguments.getOrDefault(name, Set.of()).contains(position) && function == CostClass.TOTAL
                 ? CostClass.PARTIAL : function;
+    }
+
+    /** Whether a cast to {@code renderedType} (lower case, as the dialect renders it) never fails on a value. */
+    public boolean totalCast(String renderedType) {
+        String type = renderedType.toLowerCase(java.util.Locale.ROOT).strip();
+        for (String pattern : totalCasts) {
+            if (pattern.endsWith("*") ? type.startsWith(pattern.substring(0, pattern.length() - 1)) : type.equals(pattern)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The default allowlist: every classified function. */
