@@ -351,7 +351,7 @@ public final class QueryGenerator {
                 return null;
             } else if (way < 6) {
                 name = cols.get(random.nextInt(cols.size())).name;
-            } else if (way < 8 || !probe) {
+            } else if (way < 8 || !probe || grammar.aliasFallback()) {
                 name = "x" + (fresh++);
             } else {
                 name = Sql.PROBE;
