@@ -113,7 +113,10 @@ class DuckDbDifferentialTest {
                 "SELECT count(*) FROM users NATURAL JOIN (SELECT 1 AS %s) x")) {
             Outcome hidden = target().guarded(sql.replace("%s", "password"));
             Outcome absent = target().guarded(sql.replace("%s", "nosuch"));
-            assertThat(absent).as(sql).isInstanceOf(Outcome.Rows.class);
+            if (!(absent instanceof Outcome.Rows)) {
+                assertThat(hidden).as(sql).isEqualTo(absent); // NATURAL joins are refused on DuckDB, whatever the names
+                continue;
+            }
             assertThat(hidden).as(sql).isInstanceOf(Outcome.Rows.class);
             List<List<String>> h = ((Outcome.Rows) hidden).rows();
             List<List<String>> a = ((Outcome.Rows) absent).rows();

@@ -44,12 +44,22 @@ final class ReadingComparison {
     private ReadingComparison() {
     }
 
-    /** The server's plan of the text as written, or null when it cannot plan it. */
+    /**
+     * The server's plan of the text as written, or null when it cannot plan it.
+     *
+     * @throws GuardException SYNTAX_ERROR when the server's grammar refuses the text
+     */
     static String asWritten(QueryPlan plan, Explainer explainer) {
         try {
             return explainer.explain(plan.originalSql());
         } catch (SQLException e) {
             LOG.log(Level.FINE, "EXPLAIN of the text as written failed", e);
+            if ("42601".equals(e.getSQLState())) {
+                // the server's grammar refuses the text before it resolves any name (JSqlParser 5.4 accepts
+                // FALSE NOT BETWEEN NOT TRUE AND FALSE): no answer to a question the database cannot read
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The database cannot parse this query as written; write it more"
+                        + " plainly, with parentheses around each operator and its operands.");
+            }
             return null;
         }
     }

@@ -605,11 +605,13 @@ public final class QueryGenerator {
                 return binary('B', l, new String[] {"=", "<>", "<", "<=", ">", ">="}[random.nextInt(6)], r, t, t);
             }
             case 3 -> {
-                Sql x = expr(t, depth - 1, cols, probes);
-                Sql lo = expr(t, depth - 1, cols, probes);
-                Sql hi = expr(t, depth - 1, cols, probes);
+                // over booleans every other time a date is picked: then a misread a BETWEEN b AND c = d still type-checks
+                char bt = t == 'D' && fresh % 2 == 0 ? 'B' : t;
+                Sql x = expr(bt, depth - 1, cols, probes);
+                Sql lo = expr(bt, depth - 1, cols, probes);
+                Sql hi = expr(bt, depth - 1, cols, probes);
                 return composite(Sql.of(x, random.nextInt(3) == 0 ? " NOT BETWEEN " : " BETWEEN ", lo, " AND ", hi), 'B',
-                        List.of(x, lo, hi), List.of(t, t, t));
+                        List.of(x, lo, hi), List.of(bt, bt, bt));
             }
             case 4 -> {
                 // a boolean compared with a boolean: a BETWEEN or a comparison on the left reads differently by precedence
