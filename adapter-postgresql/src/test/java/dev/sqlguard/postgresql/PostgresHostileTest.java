@@ -184,7 +184,6 @@ class PostgresHostileTest {
                 "SELECT replace(name, 'a', repeat('b', 1000000)) AS r FROM users",
                 "SELECT levenshtein(name, name) AS d FROM users", "SELECT id FROM claims ORDER BY random()",
                 // USING and NATURAL joins: a hidden or sensitive column as the join key, the merged output, a filter or an ordering
-                "SELECT x.id FROM users NATURAL JOIN (SELECT 1 AS id, 'ak_live_alice_0001' AS api_key) x",
                 "SELECT count(*) AS n FROM users JOIN (SELECT 'ak_live_alice_0001' AS api_key) x USING (api_key)",
                 "SELECT api_key FROM users u JOIN users v USING (id)", "SELECT u.api_key FROM users u NATURAL JOIN users v",
                 "SELECT * FROM users u JOIN (SELECT 1 AS id) x USING (id)", "SELECT u.* FROM users u JOIN regions r ON TRUE",
@@ -265,6 +264,25 @@ class PostgresHostileTest {
         if (result.status() == ToolStatus.ERROR) {
             // an error that reached the server is never a permission error: sqlguard refuses first, whatever the role may do
             assertThat(result.error().orElseThrow().code()).as(sql).isNotIn(ErrorCode.PERMISSION_DENIED, ErrorCode.READ_ONLY_NOT_ENFORCED);
+        }
+    }
+
+    /**
+     * A hidden column is absent (issue 25): NATURAL does not join on the hidden {@code api_key}, so a
+     * guessed key changes nothing in the answer, which is the same as for a name that exists nowhere.
+     */
+    @Test
+    void aNaturalJoinOnAHiddenColumnAnswersAsIfItDidNotExist() {
+        for (Engine engine : List.of(roEngine, adminEngine)) {
+            List<String> answers = new java.util.ArrayList<>();
+            for (String key : List.of("ak_live_alice_0001", "nope")) {
+                for (String column : List.of("api_key", "zzzz")) {
+                    ToolResult r = service.query(engine.binding(), new QueryRequest("hostile",
+                            "SELECT x.id FROM users NATURAL JOIN (SELECT 1 AS id, '" + key + "' AS " + column + ") x", List.of(), "n"));
+                    answers.add(r.status() + " " + r.rows());
+                }
+            }
+            assertThat(new java.util.HashSet<>(answers)).as(answers.toString()).hasSize(1);
         }
     }
 

@@ -406,7 +406,7 @@ final class ExpressionChecks {
             for (Source source : scope.sources) {
                 if (matches(source, parts.subList(0, prefix))) {
                     Col col = findColumn(source.columns(), column);
-                    if (col != null) {
+                    if (col != null && state.visible(col)) {
                         state.requireNamedVisible(col, parts);
                         state.record(col);
                         return Lineage.of(col);
@@ -414,12 +414,13 @@ final class ExpressionChecks {
                 }
             }
         }
-        // unqualified: [column, fields...]
+        // unqualified: [column, fields...]; a hidden column is absent here, as for every name the query
+        // writes (DuckDB's bound plan then shows whether it read one, which is refused as a missing name)
         String column = parts.get(0);
         Lineage found = null;
         for (Source source : scope.sources) {
             Col col = findColumn(source.columns(), column);
-            if (col != null) {
+            if (col != null && state.visible(col)) {
                 state.requireNamedVisible(col, parts);
                 state.record(col);
                 found = found == null ? Lineage.of(col) : found.plus(Lineage.of(col));

@@ -174,8 +174,9 @@ final class FromRenderer {
                 keys.add(key);
             }
         } else {
+            // a hidden column is absent: NATURAL joins on the names both sides show, as if it did not exist
             for (Slot s : left) {
-                if (!keys.contains(s.key()) && !withKey(right, s.key()).isEmpty()) {
+                if (!keys.contains(s.key()) && !s.hidden() && withKey(right, s.key()).stream().anyMatch(r -> !r.hidden())) {
                     keys.add(s.key());
                 }
             }

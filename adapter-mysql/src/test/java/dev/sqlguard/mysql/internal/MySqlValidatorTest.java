@@ -133,7 +133,6 @@ class MySqlValidatorTest {
                 Arguments.of("SELECT id FROM claims WHERE id IN (SELECT id, name FROM users)", ErrorCode.SYNTAX_ERROR),
                 Arguments.of("SELECT id FROM (SELECT id FROM claims)", ErrorCode.SYNTAX_ERROR),
                 Arguments.of("SELECT id FROM claims MINUS SELECT id FROM users", null),
-                Arguments.of("SELECT * FROM (SELECT id AS ssn FROM users) x NATURAL JOIN claims", ErrorCode.JOIN_NOT_ALLOWED),
                 Arguments.of("SELECT id FROM claims FULL JOIN regions ON claims.region = regions.region", ErrorCode.JOIN_NOT_ALLOWED),
                 Arguments.of("SELECT id FROM claims WINDOW w AS (ORDER BY id)", ErrorCode.CONSTRUCT_NOT_ALLOWED),
                 Arguments.of("SELECT repeat(name, id) FROM users", ErrorCode.UNBOUNDED_COST),

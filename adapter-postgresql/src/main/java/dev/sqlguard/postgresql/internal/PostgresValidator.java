@@ -40,6 +40,9 @@ public final class PostgresValidator implements StatementValidator {
     private final SchemaSnapshot schema;
     private final DataSource explain;
     private final AnsiCheck check;
+    private final GuardrailPolicy policy;
+    /** The names, lower case, of the columns the allowlist hides. */
+    private final java.util.Set<String> hiddenNames = new java.util.HashSet<>();
 
     /**
      * @param explain pinned read-only connections for EXPLAIN, or null to skip the server's reading (unit tests only)
@@ -47,6 +50,12 @@ public final class PostgresValidator implements StatementValidator {
     public PostgresValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, DataSource explain) {
         this.schema = requireNonNull(schema, "schema is null");
         this.explain = explain;
+        this.policy = requireNonNull(policy, "policy is null");
+        schema.tables().forEach((table, info) -> info.columns().forEach(c -> {
+            if (!policy.tables().allowsColumn(table, c.name())) {
+                hiddenNames.add(c.name().toLowerCase(java.util.Locale.ROOT));
+            }
+        }));
         this.check = new AnsiCheck(sourceId, PostgresDialect.INSTANCE, schema, policy,
                 sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
     }
@@ -66,13 +75,41 @@ public final class PostgresValidator implements StatementValidator {
         return c.prepareStatement(sql);
     }
 
-    /** The base relations and columns the server reads for the plan's text. */
+    /**
+     * The base relations and columns the server reads for the plan's text, after the server's reading
+     * of the text as written has been compared with its reading of the rendered text
+     * ({@link ReadingComparison}).
+     */
     private EngineReading read(QueryPlan plan) {
         String json;
-        // the call's deadline bounds the checkout and the round trip (each once had a timeout of its own)
+        try {
+            json = explain(plan.executableSql(), plan);
+        } catch (SQLException e) {
+            LOG.debug("EXPLAIN failed", e);
+            throw ReadingComparison.renderedFailed(e, SqlErrors.map(e));
+        }
+        // planned even when it names a hidden column, for its syntax only: the comparison is skipped then
+        String planned = ReadingComparison.asWritten(plan, sql -> explain(sql, plan));
+        String asWritten = ReadingComparison.namesHidden(plan.originalSql(), hiddenNames) ? null : planned;
+        EngineReading reading = ExplainCheck.read(json, this::physical);
+        if (asWritten != null) {
+            ReadingComparison.compare(plan, asWritten, json, policy, this::physical, hiddenNames, sql -> explain(sql, plan));
+        }
+        return reading;
+    }
+
+    private java.util.List<String> physical(dev.sqlguard.domain.TableRef t) {
+        return schema.tables().containsKey(t) ? schema.tables().get(t).columns().stream().map(SchemaSnapshot.ColumnInfo::name).toList() : null;
+    }
+
+    /**
+     * {@code EXPLAIN (VERBOSE, COSTS OFF, FORMAT JSON)} of {@code sql}, every parameter NULL, on a pinned
+     * read-only connection; the call's deadline bounds the checkout and the round trip.
+     */
+    private String explain(String sql, QueryPlan plan) throws SQLException {
         Duration limit = plan.limits().timeout();
         try (Connection c = CallConnection.open(ms -> Checkout.within(explain, ms), limit);
-             PreparedStatement ps = prepareBounded(c, "EXPLAIN (VERBOSE, FORMAT JSON) " + plan.executableSql(), limit)) {
+             PreparedStatement ps = prepareBounded(c, "EXPLAIN (VERBOSE, COSTS OFF, FORMAT JSON) " + sql, limit)) {
             for (int i = 1; i <= plan.parameters().size(); i++) {
                 ps.setNull(i, java.sql.Types.OTHER);
             }
@@ -80,15 +117,10 @@ public final class PostgresValidator implements StatementValidator {
                 if (!rs.next()) {
                     throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database returned no plan.");
                 }
-                json = rs.getString(1);
+                return rs.getString(1);
             } finally {
                 c.rollback();
             }
-        } catch (SQLException e) {
-            LOG.debug("EXPLAIN failed", e);
-            throw SqlErrors.map(e);
         }
-        return ExplainCheck.read(json,
-                t -> schema.tables().containsKey(t) ? schema.tables().get(t).columns().stream().map(SchemaSnapshot.ColumnInfo::name).toList() : null);
     }
 }

@@ -184,8 +184,14 @@ public final class AnsiRenderer {
             this(visibleName, baseSchema, renderedAlias, columns, true);
         }
 
+        /**
+         * The columns a name reaches: only allowlisted ones. A hidden column is absent for name
+         * resolution (a bare or qualified name, USING, NATURAL, GROUP BY and ORDER BY names), so that a
+         * query cannot tell it from a column that exists nowhere; every name is rendered qualified, so
+         * the engine reads what this resolution chose, and its own reading is cross-checked.
+         */
         List<Col> find(String name) {
-            return columns.stream().filter(c -> c.name().equals(name)).toList();
+            return columns.stream().filter(c -> c.name().equals(name) && !c.hidden()).toList();
         }
 
         boolean named() {
@@ -1456,8 +1462,8 @@ public final class AnsiRenderer {
      * right); {@code COALESCE(right.k, left.k)} would give {@code char(4)} where the server gives
      * {@code text} (the honest corpus caught it). The condition is rendered as {@code ON} with every
      * column explicit; the items it joins keep their
-     * columns for {@code alias.column} and {@code alias.*}. A common column hidden by the allowlist
-     * refuses the join without naming it.
+     * columns for {@code alias.column} and {@code alias.*}. A column hidden by the allowlist is absent
+     * here: NATURAL does not join on it, and USING refuses it as a column that does not exist.
      *
      * @param group the index of the first source of the join's left input
      * @param rightIndex the index of the right item's source
@@ -1477,7 +1483,7 @@ public final class AnsiRenderer {
         List<String> names = new ArrayList<>();
         if (join.isNatural()) {
             for (Col c : leftColumns) {
-                if (!right.find(c.name()).isEmpty() && !names.contains(c.name())) {
+                if (!c.hidden() && !right.find(c.name()).isEmpty() && !names.contains(c.name())) {
                     names.add(c.name());
                 }
             }
@@ -1499,14 +1505,9 @@ public final class AnsiRenderer {
         Set<Col> taken = new java.util.HashSet<>();
         Value on = null;
         for (String name : names) {
-            List<Col> l = leftColumns.stream().filter(c -> c.name().equals(name)).toList();
+            List<Col> l = leftColumns.stream().filter(c -> c.name().equals(name) && !c.hidden()).toList();
             List<Col> r = right.find(name);
-            boolean hidden = l.stream().anyMatch(Col::hidden) || r.stream().anyMatch(Col::hidden);
-            if (hidden && join.isNatural()) {
-                // the user did not name it: say nothing about which column it is
-                throw Refusals.hiddenColumnRead();
-            }
-            if (hidden || l.isEmpty() || r.isEmpty()) {
+            if (l.isEmpty() || r.isEmpty()) {
                 throw Refusals.unknownColumn(name);
             }
             if (l.size() > 1 || r.size() > 1) {

@@ -1,0 +1,130 @@
+package dev.sqlguard.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.ResultProjector;
+import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.testing.FixtureEngine;
+import dev.sqlguard.testing.HonestCorpus;
+import dev.sqlguard.testing.differential.Differential;
+import dev.sqlguard.testing.differential.Grammar;
+import dev.sqlguard.testing.differential.Outcome;
+import dev.sqlguard.testing.differential.Outcomes;
+import dev.sqlguard.testing.differential.QueryGenerator;
+import dev.sqlguard.testing.differential.Target;
+
+/**
+ * The differential generator on the MySQL-compatible server: generated SELECTs (MySQL's grammar:
+ * {@code XOR}, {@code !}, {@code <=>}, no {@code ||} concatenation) run raw on the least-privilege
+ * account and guarded through MySQL's own renderer, with the same outcome; probe pairs give the same
+ * outcome guarded. Sized by {@code -Dsqlguard.differential.count} (default 5,000) and
+ * {@code -Dsqlguard.differential.probes} (default 500); first seed {@code -Dsqlguard.differential.seed}.
+ */
+@Tag("mysql")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MySqlDifferentialTest {
+    private String database;
+    private Engine engine;
+    private Connection raw;
+    private final QueryService service = new QueryService(AuditSink.discarding());
+
+    @BeforeAll
+    void start() throws SQLException {
+        assumeTrue(TestServer.available(), "no MySQL-compatible server");
+        database = TestServer.createDatabase();
+        GuardrailPolicy policy = FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS);
+        engine = MySqlServerTest.engine(database, false, policy.withLimits(policy.limits().withMaxRows(100_000)), Map.of());
+        raw = DriverManager.getConnection(TestServer.url() + "/" + database, TestServer.roUser(), TestServer.roPassword());
+    }
+
+    @AfterAll
+    void stop() throws SQLException {
+        if (raw != null) {
+            raw.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+        if (database != null) {
+            TestServer.dropDatabase(database);
+        }
+    }
+
+    private Target target() {
+        return new Target() {
+            @Override
+            public Outcome raw(String sql) {
+                return Outcomes.raw(raw, sql, HonestCorpus::plainCell);
+            }
+
+            @Override
+            public Outcome guarded(String sql) {
+                return Outcomes.guarded(service.query(engine.binding(), new QueryRequest("db", sql, List.of(), "d")),
+                        HonestCorpus::plainCell);
+            }
+        };
+    }
+
+    private Differential differential() {
+        // AMBIGUOUS_COLUMN: MySQL's renderer refuses, by design, a name that is both an output alias and an input column
+        // in GROUP BY, HAVING and ORDER BY (MariaDB's choice differs by clause), asking to rename the alias
+        java.util.Set<String> refusals = new java.util.TreeSet<>(Outcomes.refusalCodes());
+        refusals.add("AMBIGUOUS_COLUMN");
+        return new Differential("mysql", new QueryGenerator(Grammar.mysql()), target(), refusals);
+    }
+
+    /** Open findings of issue 25 (seeds 23, 81, 149, 172, 205, 213 from seed 1; docs/testing.md): enable once fixed. */
+    @org.junit.jupiter.api.Disabled("issue 25: MySQL's renderer disagrees with MariaDB on generated cases (docs/testing.md)")
+    @Test
+    void generatedQueriesGiveTheRawOutcome() {
+        Outcomes.assertNoFindings(differential().differential(Differential.seed(1),
+                Differential.count("sqlguard.differential.count", 5_000), 10));
+    }
+
+    @Test
+    void probePairsCannotTellAHiddenColumnFromAMissingOne() {
+        Outcomes.assertNoFindings(differential().probes(Differential.seed(1),
+                Differential.count("sqlguard.differential.probes", 500), 10));
+    }
+
+    /** Aliases named like a hidden column answer as aliases of a name that exists nowhere. */
+    @Test
+    void anAliasNamedLikeAHiddenColumnAnswersAsAnyAlias() {
+        for (String sql : List.of("SELECT id AS %s FROM users ORDER BY %s",
+                "SELECT id AS %s FROM users ORDER BY 1, %s",
+                "SELECT upper(name) AS %s, count(*) AS n FROM users GROUP BY %s ORDER BY 2, 1",
+                "SELECT name, count(*) AS %s FROM users GROUP BY name HAVING %s > 0 ORDER BY 1")) {
+            Outcome hidden = target().guarded(sql.replace("%s", "password"));
+            Outcome absent = target().guarded(sql.replace("%s", "nosuch"));
+            if (hidden instanceof Outcome.Rows h && absent instanceof Outcome.Rows a) {
+                assertThat(h.rows()).as(sql).hasSameSizeAs(a.rows());
+                for (int i = 0; i < h.rows().size(); i++) {
+                    for (int j = 0; j < h.rows().get(i).size(); j++) {
+                        if (!h.rows().get(i).get(j).equals(ResultProjector.REDACTED)) {
+                            assertThat(h.rows().get(i).get(j)).as(sql).isEqualTo(a.rows().get(i).get(j));
+                        }
+                    }
+                }
+            } else {
+                assertThat(hidden).as(sql).isEqualTo(absent);
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package dev.sqlguard.postgresql.internal;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.jdbc.ansi.AnsiRenderer;
+import dev.sqlguard.jdbc.ansi.EngineReading;
+
+/**
+ * The server's reading of the text as written against its reading of the rendered text. JSqlParser
+ * does not always read PostgreSQL's grammar as PostgreSQL does (measured with 5.4: {@code a BETWEEN b
+ * AND c = d}, {@code 'x' || 3 - 2}); the renderer writes what JSqlParser read, with every operator
+ * parenthesized, so a misreading makes the rendered text mean something else. Rather than guess the
+ * grammar, both texts are planned by the server ({@code EXPLAIN}, which checks without running) and
+ * their {@link PlanShape}s compared: a difference refuses the statement with advice to write it more
+ * plainly; a rendering the server cannot analyse is refused the same way ({@link #renderedFailed}).
+ *
+ * <p>Hidden names are absent: where the text as written names or reads a column the allowlist hides (a name
+ * the check resolved elsewhere because, for it, that column does not exist), the two readings differ
+ * by design, and the rendered one stands (its own reading is still cross-checked). A text as written
+ * that the server cannot plan is not compared either: the rendered text decides, as before.
+ *
+ * <p>The text as written has passed the lexical pre-check (one statement, no comment or quoting form
+ * that parsers read differently) and the render; {@code EXPLAIN} plans it without running it.
+ */
+final class ReadingComparison {
+    private static final Logger LOG = LoggerFactory.getLogger(ReadingComparison.class);
+
+    /** Plans a text. */
+    @FunctionalInterface
+    interface Explainer {
+        String explain(String sql) throws SQLException;
+    }
+
+    private ReadingComparison() {
+    }
+
+    /**
+     * The server's plan of the text as written, or null when it cannot plan it.
+     *
+     * @throws GuardException SYNTAX_ERROR when the server's grammar refuses the text
+     */
+    static String asWritten(QueryPlan plan, Explainer explainer) {
+        try {
+            return explainer.explain(plan.originalSql());
+        } catch (SQLException e) {
+            LOG.debug("EXPLAIN of the text as written failed", e);
+            if ("42601".equals(e.getSQLState())) {
+                // the server's grammar refuses the text before it resolves any name (JSqlParser 5.4 accepts
+                // FALSE NOT BETWEEN NOT TRUE AND FALSE): no answer to a question the database cannot read
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "The database cannot parse this query as written; write it more"
+                        + " plainly, with parentheses around each operator and its operands.");
+            }
+            return null;
+        }
+    }
+
+    private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
+
+    /**
+     * Whether {@code sql} writes a word that is a hidden column's name. Such a text is not compared: the
+     * server may read that column where the check, for which it does not exist, reads something else,
+     * and the planner can erase the trace of it (a key that a primary key makes redundant), so the
+     * decision to compare must not depend on what the server's plan happens to show.
+     */
+    static boolean namesHidden(String sql, java.util.Set<String> hiddenNames) {
+        java.util.regex.Matcher m = WORD.matcher(sql);
+        while (m.find()) {
+            if (hiddenNames.contains(m.group().toLowerCase(java.util.Locale.ROOT))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** SQLStates of a statement the server cannot analyse: no such operator or function, mismatched types, a grouping error. */
+    private static final java.util.Set<String> ANALYSIS = java.util.Set.of("42883", "42804", "42803", "42725");
+
+    /**
+     * The refusal when the server cannot plan the rendered text. An operator or type the server cannot
+     * resolve, or a grouping error, is what a misread precedence gives ({@code 'x' || 3 - 2} read as
+     * {@code ('x' || 3) - 2}): UNSAFE_SYNTAX with the server's reason and advice to write the query more
+     * plainly. This does not depend on the server's reading of the text as written, which could depend
+     * on a hidden column. Any other failure is {@code mapped}.
+     */
+    static GuardException renderedFailed(SQLException e, GuardException mapped) {
+        if (e.getSQLState() != null && ANALYSIS.contains(e.getSQLState())) {
+            return new GuardException(ErrorCode.UNSAFE_SYNTAX, mapped.safeMessage() + " If the query runs as written, the database reads"
+                    + " it differently from the check; write it more plainly: put parentheses around each operator and its operands"
+                    + " (for example around BETWEEN ... AND ... and ||) and qualify each column name.");
+        }
+        return mapped;
+    }
+
+    /** The refusal when the two readings differ. */
+    static GuardException differs() {
+        return new GuardException(ErrorCode.UNSAFE_SYNTAX, "The database reads this query differently from the check; write it more"
+                + " plainly: put parentheses around each operator and its operands (for example around BETWEEN ... AND ..., ||"
+                + " and comparisons of comparisons) and qualify each column name.");
+    }
+
+    /**
+     * @param asWritten the server's plan of the text as written
+     * @param rendered the server's plan of the executable text
+     * @throws GuardException UNSAFE_SYNTAX when the readings differ
+     */
+    static void compare(QueryPlan plan, String asWritten, String rendered, GuardrailPolicy policy,
+                        Function<TableRef, List<String>> physical, java.util.Set<String> hiddenNames, Explainer explainer) {
+        if (namesHidden(plan.originalSql(), hiddenNames)) {
+            return; // a name the text as written uses is a hidden column's: for the check it does not exist
+        }
+        EngineReading reading;
+        try {
+            reading = ExplainCheck.read(asWritten, physical);
+        } catch (StackOverflowError e) {
+            // a literal of tens of kilobytes that the rendered plan folded away (a masked output); the
+            // rendered reading itself was read and cross-checked
+            return;
+        }
+        if (!reading.complete()) {
+            return;
+        }
+        for (ColumnRef c : reading.columns()) {
+            if (!policy.tables().allowsColumn(c.table(), c.column())) {
+                return; // the text as written reaches a hidden column, which for the check does not exist
+            }
+        }
+        String unmasked = rendered;
+        if (!plan.maskedOutputs().isEmpty()) {
+            try {
+                unmasked = explainer.explain(AnsiRenderer.unmasked(PostgresDialect.INSTANCE, plan));
+            } catch (SQLException e) {
+                throw differs();
+            }
+        }
+        PlanShape original = PlanShape.of(asWritten);
+        PlanShape checked = PlanShape.of(unmasked);
+        if (original.differsFrom(checked)) {
+            LOG.debug(() -> "readings differ:\n" + original.detail() + "----\n" + checked.detail());
+            throw differs();
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package dev.sqlguard.postgresql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.ResultProjector;
+import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.testing.FixtureEngine;
+import dev.sqlguard.testing.HonestCorpus;
+import dev.sqlguard.testing.differential.Differential;
+import dev.sqlguard.testing.differential.Grammar;
+import dev.sqlguard.testing.differential.Outcome;
+import dev.sqlguard.testing.differential.Outcomes;
+import dev.sqlguard.testing.differential.QueryGenerator;
+import dev.sqlguard.testing.differential.Target;
+
+/**
+ * The differential generator on PostgreSQL: generated SELECTs run raw (the text as written, on the
+ * least-privilege role the engine uses) and guarded, with the same outcome; probe pairs (a hidden
+ * column's name against a name that exists nowhere) give the same outcome guarded. Sized by
+ * {@code -Dsqlguard.differential.count} (default 2,000) and {@code -Dsqlguard.differential.probes}
+ * (default 1,000); the first seed is {@code -Dsqlguard.differential.seed} (default 1).
+ */
+@Tag("postgresql")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PostgresDifferentialTest {
+    private FixtureEngine<PostgresFixture> server;
+    private Connection raw;
+    private Statement rawStatement;
+    private final QueryService service = new QueryService(AuditSink.discarding());
+
+    @BeforeAll
+    void start() throws SQLException {
+        assumeTrue(TestServer.available(), "no PostgreSQL server");
+        GuardrailPolicy policy = FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS);
+        policy = policy.withLimits(policy.limits().withMaxRows(100_000));
+        server = FixtureEngine.open(new PostgresFixture(false), "diff", policy);
+        TestServer.Coordinates c = server.fixture().server();
+        raw = DriverManager.getConnection(c.url(), c.roUser(), c.roPassword());
+        rawStatement = raw.createStatement();
+        rawStatement.execute("SET search_path = " + server.fixture().schema());
+        rawStatement.setQueryTimeout(10);
+    }
+
+    @AfterAll
+    void stop() throws SQLException {
+        if (raw != null) {
+            raw.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private Differential differential() {
+        return new Differential("postgresql", new QueryGenerator(Grammar.postgresql()), target(), Outcomes.refusalCodes());
+    }
+
+    private Target target() {
+        return new Target() {
+            @Override
+            public Outcome raw(String sql) {
+                return Outcomes.raw(rawStatement, sql, HonestCorpus::plainCell);
+            }
+
+            @Override
+            public Outcome guarded(String sql) {
+                return Outcomes.guarded(service.query(server.engine().binding(), new QueryRequest("diff", sql, List.of(), "d")),
+                        HonestCorpus::plainCell);
+            }
+        };
+    }
+
+    @Test
+    void generatedQueriesGiveTheRawOutcome() {
+        Outcomes.assertNoFindings(differential().differential(Differential.seed(1),
+                Differential.count("sqlguard.differential.count", 2_000), 10));
+    }
+
+    /**
+     * The red-team cases of issue 25: JSqlParser 5.4 reads {@code a BETWEEN b AND c = d} as
+     * {@code a BETWEEN b AND (c = d)} and {@code 'x' || 3 - 2} as {@code ('x' || 3) - 2}; PostgreSQL
+     * reads {@code (a BETWEEN b AND c) = d} and {@code 'x' || (3 - 2)}. The guard answers what the server
+     * answers, or refuses with advice to write the query more plainly; never another answer.
+     */
+    @Test
+    void precedenceTheParserReadsOtherwiseIsNeverAnsweredOtherwise() {
+        for (String sql : List.of("SELECT FALSE BETWEEN FALSE AND TRUE = FALSE AS b",
+                "SELECT id FROM claims WHERE id BETWEEN 1 AND 3 = TRUE ORDER BY id",
+                "SELECT 'x' || 3 - 2 AS t",
+                "SELECT region || id - 1 AS t FROM claims WHERE id < 3 ORDER BY 1")) {
+            Outcome raw = target().raw(sql);
+            Outcome guarded = target().guarded(sql);
+            assertThat(raw).as(sql).isInstanceOf(Outcome.Rows.class);
+            if (guarded instanceof Outcome.Failed f) {
+                assertThat(f.code()).as(sql).isEqualTo("UNSAFE_SYNTAX");
+                assertThat(f.message()).as(sql).contains("more plainly");
+            } else {
+                assertThat(guarded).as(sql).isEqualTo(raw);
+            }
+        }
+    }
+
+    /**
+     * Hidden names are absent: {@code users.password} is not allowlisted, so a NATURAL JOIN with a
+     * derived column of that name joins on nothing, as with a name that exists nowhere, and
+     * {@code GROUP BY password} groups by the output alias. (An output labelled {@code password} is
+     * redacted by its name on every source, whether or not such a column exists.)
+     */
+    @Test
+    void hiddenNamesAnswerAsNamesThatExistNowhere() {
+        for (String sql : List.of("SELECT count(*) FROM users NATURAL JOIN (SELECT 1 AS %s) x",
+                "SELECT count(*) AS n FROM users u JOIN (SELECT 1 AS %s) x ON TRUE GROUP BY %s",
+                "SELECT upper(name) AS %s, count(*) AS n FROM users GROUP BY %s ORDER BY 2, 1",
+                "SELECT name AS n FROM users ORDER BY (SELECT %s FROM (SELECT 1 AS %s) x), 1")) {
+            Outcome hidden = target().guarded(sql.replace("%s", "password"));
+            Outcome absent = target().guarded(sql.replace("%s", "zzzz"));
+            if (hidden instanceof Outcome.Rows h && absent instanceof Outcome.Rows a) {
+                assertThat(h.rows().size()).as(sql).isEqualTo(a.rows().size());
+                for (int i = 0; i < h.rows().size(); i++) {
+                    List<String> hr = h.rows().get(i);
+                    List<String> ar = a.rows().get(i);
+                    for (int j = 0; j < hr.size(); j++) {
+                        if (!hr.get(j).equals(ResultProjector.REDACTED)) {
+                            assertThat(hr.get(j)).as(sql).isEqualTo(ar.get(j));
+                        }
+                    }
+                }
+            } else {
+                assertThat(hidden).as(sql).isEqualTo(absent);
+            }
+        }
+        assertThat(target().guarded("SELECT count(*) FROM users NATURAL JOIN (SELECT 1 AS password) x"))
+                .isEqualTo(new Outcome.Rows(List.of(List.of("3"))));
+    }
+
+    @Test
+    void probePairsCannotTellAHiddenColumnFromAMissingOne() {
+        Outcomes.assertNoFindings(differential().probes(Differential.seed(1),
+                Differential.count("sqlguard.differential.probes", 1_000), 10));
+    }
+}

@@ -1,0 +1,204 @@
+package dev.sqlguard.testing.differential;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Runs generated cases on one engine and reports every disagreement, shrunk to a minimal case.
+ *
+ * <p><b>Differential cases:</b> the same text raw and guarded. Both ran: the rows must be equal (in
+ * order when the case orders them, as multisets otherwise). Both failed: they agree. The guard ran a
+ * statement the engine refuses: a disagreement. The engine ran it and the guard refused it: allowed only
+ * with a code that policy explains ({@code policyCodes}), counted per code; any other refusal is a
+ * disagreement.
+ *
+ * <p><b>Probe pairs:</b> the probe case written with a hidden column's name and with a name that exists
+ * nowhere, both guarded: the same code, the same message (each name replaced by a placeholder) and the
+ * same rows. The absent name is the hidden one with {@code _zz} appended, so that both look equally
+ * sensitive to the name-based redaction of outputs, which does not depend on the schema.
+ */
+public final class Differential {
+    /** Appended to a hidden name to make the name that exists nowhere. */
+    public static final String ABSENT_SUFFIX = "_zz";
+    private static final int SHRINK_ATTEMPTS = 400;
+
+    /** One disagreement: the case as generated and shrunk, and what differed on the shrunk one. */
+    public record Finding(long seed, String generated, String minimal, String difference) {
+        @Override
+        public String toString() {
+            return "seed " + seed + ": " + difference + "\n    minimal:   " + minimal + "\n    generated: " + generated;
+        }
+    }
+
+    /**
+     * What a run found.
+     *
+     * @param cases cases run
+     * @param bothRan cases that ran raw and guarded
+     * @param bothFailed cases that failed raw and guarded
+     * @param refusals refusals that policy explains, per code, of cases that ran raw
+     * @param findings disagreements, at most the run's cap
+     * @param nanos wall time of the run, shrinking included
+     */
+    public record Report(String engine, String kind, long seed, int cases, int bothRan, int bothFailed, Map<String, Integer> refusals,
+                         List<Finding> findings, long nanos) {
+        public double perSecond() {
+            return nanos == 0 ? 0 : cases * 1e9 / nanos;
+        }
+
+        public String summary() {
+            return String.format(Locale.ROOT, "%s %s seed=%d: %d cases in %.1f s (%.0f/s), both ran %d, both failed %d, policy refusals %s,"
+                    + " disagreements %d", engine, kind, seed, cases, nanos / 1e9, perSecond(), bothRan, bothFailed, refusals, findings.size());
+        }
+    }
+
+    private final String engine;
+    private final QueryGenerator generator;
+    private final Target target;
+    private final Set<String> policyCodes;
+
+    /** @param policyCodes the guard's codes that may refuse a statement the engine runs (refusals by policy) */
+    public Differential(String engine, QueryGenerator generator, Target target, Set<String> policyCodes) {
+        this.engine = requireNonNull(engine, "engine is null");
+        this.generator = requireNonNull(generator, "generator is null");
+        this.target = requireNonNull(target, "target is null");
+        this.policyCodes = Set.copyOf(policyCodes);
+    }
+
+    /** The number of cases for a run: system property {@code property}, else {@code fallback}. */
+    public static int count(String property, int fallback) {
+        String value = System.getProperty(property);
+        return value == null || value.isBlank() ? fallback : Integer.parseInt(value.strip());
+    }
+
+    /** The first seed for a run: system property {@code sqlguard.differential.seed}, else {@code fallback}. */
+    public static long seed(long fallback) {
+        String value = System.getProperty("sqlguard.differential.seed");
+        return value == null || value.isBlank() ? fallback : Long.parseLong(value.strip());
+    }
+
+    /** Runs {@code count} differential cases, seeds {@code seed} to {@code seed + count - 1}; stops after {@code maxFindings}. */
+    public Report differential(long seed, int count, int maxFindings) {
+        long start = System.nanoTime();
+        int bothRan = 0;
+        int bothFailed = 0;
+        Map<String, Integer> refusals = new TreeMap<>();
+        List<Finding> findings = new ArrayList<>();
+        int n = 0;
+        for (; n < count && findings.size() < maxFindings; n++) {
+            QueryGenerator.Case c = generator.next(seed + n);
+            String sql = c.sql();
+            Outcome raw = target.raw(sql);
+            Outcome guarded = target.guarded(sql);
+            String difference = compare(raw, guarded, c.ordered());
+            if (difference != null) {
+                Sql minimal = Sql.shrink(c.tree(), t -> compare(c.with(t)) != null, SHRINK_ATTEMPTS);
+                QueryGenerator.Case small = c.with(minimal);
+                String why = compare(small);
+                findings.add(new Finding(c.seed(), sql, small.sql(), why == null ? difference : why));
+            } else if (raw instanceof Outcome.Rows && guarded instanceof Outcome.Rows) {
+                bothRan++;
+            } else if (raw instanceof Outcome.Failed && guarded instanceof Outcome.Failed) {
+                bothFailed++;
+            } else {
+                refusals.merge(((Outcome.Failed) guarded).code(), 1, Integer::sum);
+            }
+        }
+        return new Report(engine, "differential", seed, n, bothRan, bothFailed, refusals, findings, System.nanoTime() - start);
+    }
+
+    /** Runs {@code count} probe pairs, seeds {@code seed} on; stops after {@code maxFindings}. */
+    public Report probes(long seed, int count, int maxFindings) {
+        long start = System.nanoTime();
+        int ran = 0;
+        int failed = 0;
+        List<Finding> findings = new ArrayList<>();
+        int n = 0;
+        for (; n < count && findings.size() < maxFindings; n++) {
+            QueryGenerator.Case c = generator.probe(seed + n);
+            String difference = probe(c);
+            if (difference != null) {
+                Sql minimal = Sql.shrink(c.tree(), t -> probe(c.with(t)) != null, SHRINK_ATTEMPTS);
+                QueryGenerator.Case small = c.with(minimal);
+                String why = probe(small);
+                findings.add(new Finding(c.seed(), c.sql(c.hidden()), small.sql(small.hidden()), why == null ? difference : why));
+            } else if (target.guarded(c.sql(c.hidden())) instanceof Outcome.Rows) {
+                ran++;
+            } else {
+                failed++;
+            }
+        }
+        return new Report(engine, "probe", seed, n, ran, failed, Map.of(), findings, System.nanoTime() - start);
+    }
+
+    private String compare(QueryGenerator.Case c) {
+        String sql = c.sql();
+        return compare(target.raw(sql), target.guarded(sql), c.ordered());
+    }
+
+    /** What differs between a raw and a guarded outcome, or null when they agree. */
+    String compare(Outcome raw, Outcome guarded, boolean ordered) {
+        if (raw instanceof Outcome.Rows r && guarded instanceof Outcome.Rows g) {
+            boolean same = ordered ? r.rows().equals(g.rows()) : r.sorted().equals(g.sorted());
+            return same ? null : "rows differ: raw " + abbreviate(r.rows()) + ", guarded " + abbreviate(g.rows());
+        }
+        if (raw instanceof Outcome.Failed f && guarded instanceof Outcome.Rows) {
+            return "the guard answered a statement the engine refuses (" + abbreviate(f.message()) + ")";
+        }
+        if (raw instanceof Outcome.Rows && guarded instanceof Outcome.Failed f && !policyCodes.contains(f.code())) {
+            return "the guard refused a statement the engine runs: " + f.code() + ": " + abbreviate(f.message());
+        }
+        return null;
+    }
+
+    private String probe(QueryGenerator.Case c) {
+        String absent = c.hidden() + ABSENT_SUFFIX;
+        Outcome hidden = target.guarded(c.sql(c.hidden()));
+        Outcome missing = target.guarded(c.sql(absent));
+        return probeDifference(hidden, c.hidden(), missing, absent, c.ordered());
+    }
+
+    /** What differs between the outcomes of a probe pair, or null when they are the same. */
+    static String probeDifference(Outcome hidden, String hiddenName, Outcome missing, String absentName, boolean ordered) {
+        if (hidden instanceof Outcome.Rows h && missing instanceof Outcome.Rows m) {
+            boolean same = ordered ? h.rows().equals(m.rows()) : h.sorted().equals(m.sorted());
+            return same ? null : "rows differ: hidden " + abbreviate(h.rows()) + ", absent " + abbreviate(m.rows());
+        }
+        if (hidden instanceof Outcome.Failed h && missing instanceof Outcome.Failed m) {
+            String hm = placeholder(h.message(), hiddenName);
+            String mm = placeholder(m.message(), absentName);
+            return h.code().equals(m.code()) && hm.equals(mm) ? null
+                    : "refusals differ: hidden " + h.code() + ": " + h.message() + " | absent " + m.code() + ": " + m.message();
+        }
+        return "one ran, one failed: hidden " + describe(hidden) + " | absent " + describe(missing);
+    }
+
+    private static String describe(Outcome o) {
+        return o instanceof Outcome.Failed f ? f.code() + ": " + f.message() : "rows " + abbreviate(((Outcome.Rows) o).rows());
+    }
+
+    private static String placeholder(String message, String name) {
+        return message.replaceAll("(?i)" + java.util.regex.Pattern.quote(name), "<name>");
+    }
+
+    private static String abbreviate(Object o) {
+        String s = String.valueOf(o);
+        return s.length() > 300 ? s.substring(0, 300) + "..." : s;
+    }
+
+    /** Runs {@code sql} with {@code run} and turns an exception into a raw failure. */
+    public static Outcome rawOutcome(String sql, Function<String, List<List<String>>> run) {
+        try {
+            return new Outcome.Rows(run.apply(sql));
+        } catch (RuntimeException e) {
+            return new Outcome.Failed("RAW", String.valueOf(e.getMessage()));
+        }
+    }
+}
