@@ -149,6 +149,39 @@ class TrinoHonestRefusalsTest {
         assertThat(r.error().orElseThrow().message()).contains("LIMIT 2 OFFSET 9");
     }
 
+    /**
+     * Issue 25: inside an ORDER BY expression Trino reads a name as the output column first. Where the
+     * two readings differ the guard refuses with advice (it answered ids 1, 2, 3 where Trino gives
+     * 200, 199, 198); where the output is that very column both readings agree and it answers as raw.
+     * GROUP BY an output name that no input column has is refused as Trino refuses it, exactly like a
+     * name that exists nowhere.
+     */
+    @Test
+    void outputNamesInOrderByExpressionsAndGroupByAreReadAsTrinoReadsThem() throws SQLException {
+        ToolResult shadowed = guarded("SELECT id AS x, 0 - id AS id FROM claims ORDER BY id + 0 LIMIT 3");
+        assertThat(shadowed.status()).isNotEqualTo(ToolStatus.OK);
+        assertThat(shadowed.error().orElseThrow().code()).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertThat(shadowed.error().orElseThrow().message()).contains("output column");
+        HonestCorpus.Outcome same = compare(List.of(
+                "SELECT id, region FROM claims ORDER BY id + 0 LIMIT 3",
+                "SELECT id AS x, region FROM claims ORDER BY id + 0 DESC LIMIT 3",
+                "SELECT c.id AS x, 0 - c.id AS id FROM claims c ORDER BY c.id + 0 LIMIT 3",
+                "SELECT id AS x, 0 - id AS id FROM claims ORDER BY id LIMIT 3",
+                "SELECT region, count(*) AS n FROM claims GROUP BY region ORDER BY region"));
+        assertThat(same.different()).isEmpty();
+        assertThat(same.refused()).isEmpty();
+        try (Connection c = TestCluster.connect(TestCluster.ADMIN, server.fixture().schema()); Statement s = c.createStatement()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.executeQuery("SELECT upper(region) AS r, count(*) AS n FROM claims GROUP BY r"))
+                    .isInstanceOf(SQLException.class);
+        }
+        ToolResult byOutput = guarded("SELECT upper(region) AS r, count(*) AS n FROM claims GROUP BY r");
+        ToolResult byNothing = guarded("SELECT upper(region) AS nosuch_zz, count(*) AS n FROM claims GROUP BY nosuch");
+        assertThat(byOutput.status()).isNotEqualTo(ToolStatus.OK);
+        assertThat(byOutput.error().orElseThrow().code()).isEqualTo(byNothing.error().orElseThrow().code());
+        assertThat(byOutput.error().orElseThrow().message().replace("\"r\"", "N").replace("'r'", "N").replace(" r ", " N "))
+                .isEqualTo(byNothing.error().orElseThrow().message().replace("\"nosuch\"", "N").replace("'nosuch'", "N").replace(" nosuch ", " N "));
+    }
+
     private HonestCorpus.Outcome compare(List<String> corpus) throws SQLException {
         try (Connection raw = TestCluster.connect(TestCluster.ADMIN, server.fixture().schema()); Statement s = raw.createStatement()) {
             HonestCorpus.Outcome outcome = HonestCorpus.compare(corpus, HonestCorpus.jdbc(s), this::guarded, HonestCorpus::plainCell);

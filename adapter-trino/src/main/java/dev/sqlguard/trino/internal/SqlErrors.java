@@ -106,9 +106,11 @@ final class SqlErrors {
                 if (code >= 131072 && code < 196608) {
                     yield new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT.defaultMessage(), e);
                 }
-                if (code == 0 && !fromServer(e)) {
+                if (code == 0 && e.getCause() != null && !fromServer(e)) {
                     // no query error from the cluster: the driver could not reach a serving coordinator (refused, reset,
-                    // an HTTP 5xx of one that is starting or stopping); issue 26 counted 1,585 of these as QUERY_FAILED
+                    // an HTTP 5xx of one that is starting or stopping); issue 26 counted 1,585 of these as QUERY_FAILED.
+                    // The driver's own refusals (measured: "Unsupported object type: java.time.LocalTime" from setObject)
+                    // carry no cause: they are the query's, not the cluster's
                     yield new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
                 }
                 yield new GuardException(ErrorCode.QUERY_FAILED, ErrorCode.QUERY_FAILED.defaultMessage(), e);

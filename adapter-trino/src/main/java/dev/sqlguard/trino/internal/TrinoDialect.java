@@ -116,6 +116,18 @@ final class TrinoDialect implements AnsiDialect {
         return true;
     }
 
+    /** Trino: "Column 'x' cannot be resolved" for GROUP BY an output name that no input column has. */
+    @Override
+    public boolean outputNamesInGroupBy() {
+        return false;
+    }
+
+    /** Trino reads a name inside an ORDER BY expression as the output column first. */
+    @Override
+    public boolean outputNamesFirstInOrderByExpressions() {
+        return true;
+    }
+
     @Override
     public boolean capsGroupedAggregates() {
         return false;

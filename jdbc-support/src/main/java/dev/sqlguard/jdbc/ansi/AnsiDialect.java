@@ -149,4 +149,23 @@ public interface AnsiDialect {
     default boolean unaliasedSubqueries() {
         return false;
     }
+
+    /**
+     * Whether a bare name in GROUP BY may name an output column (PostgreSQL, MariaDB). Trino refuses
+     * {@code GROUP BY <output name>} when no input column has that name, and so does the renderer then,
+     * exactly as for a name that exists nowhere.
+     */
+    default boolean outputNamesInGroupBy() {
+        return true;
+    }
+
+    /**
+     * Whether a name inside an ORDER BY expression (not a bare key) is read as an output column before
+     * an input column (Trino: {@code SELECT id AS x, 0 - id AS id ... ORDER BY id + 0} orders by the
+     * output {@code id}); PostgreSQL reads input columns there. Where the two readings could differ,
+     * the renderer refuses with advice rather than guess.
+     */
+    default boolean outputNamesFirstInOrderByExpressions() {
+        return false;
+    }
 }

@@ -1082,9 +1082,39 @@ public final class AnsiRenderer {
             use(item.value().flows(), position);
             return new Value(Integer.toString(out.get()), item.value().flows());
         }
+        if (dialect.outputNamesFirstInOrderByExpressions()) {
+            requireOneReadingOfOrderByNames(e, scope, items);
+        }
         Value v = expr(e, scope, 0);
         use(v.flows(), position);
         return v;
+    }
+
+    /**
+     * For an engine that reads a name inside an ORDER BY expression as an output column first (Trino):
+     * every unqualified name in {@code e} that is also an output label must mean the same value either
+     * way, that is the output is that very input column, written bare; otherwise the readings differ
+     * and the key is refused with advice (the renderer would order by the input column, the engine by
+     * the output).
+     */
+    private void requireOneReadingOfOrderByNames(Expression e, Scope scope, List<Item> items) {
+        e.accept(new ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Column c, S context) {
+                if (c.getTable() == null) {
+                    String name = naming.name(c.getColumnName());
+                    for (Item item : items) {
+                        if (item.label().equals(name) && !(item.node() instanceof Column ic && ic.getTable() == null
+                                && naming.name(ic.getColumnName()).equals(name))) {
+                            throw construct("In an ORDER BY expression this engine reads " + SafeText.identifier(name)
+                                    + " as the output column of that name, not the input column: order by the output's position or"
+                                    + " name alone, qualify the input column (t." + name + "), or give the output another name.");
+                        }
+                    }
+                }
+                return super.visit(c, context);
+            }
+        }, null);
     }
 
     /** The 1-based output position a bare integer or a bare output label names, if it names one. */
@@ -1219,7 +1249,8 @@ public final class AnsiRenderer {
     /** One grouping expression: a bare name is an input column first, then an output label; a bare integer a position. */
     private String groupingElement(Expression e, Scope scope, List<Item> items) {
         boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(naming.name(c.getColumnName()), scope);
-        Optional<Integer> position = inputColumn ? Optional.empty() : outputPosition(e, items);
+        boolean bareName = e instanceof Column c2 && c2.getTable() == null;
+        Optional<Integer> position = inputColumn || (bareName && !dialect.outputNamesInGroupBy()) ? Optional.empty() : outputPosition(e, items);
         if (position.isPresent()) {
             use(items.get(position.get() - 1).value().flows(), UsePosition.GROUPING);
             return position.get().toString();
