@@ -145,7 +145,7 @@ final class ReadingComparison {
         PlanShape original = PlanShape.of(asWritten);
         PlanShape checked = PlanShape.of(unmasked);
         if (original.differsFrom(checked)) {
-            LOG.debug(() -> "readings differ:\n" + original.detail() + "----\n" + checked.detail());
+            LOG.atDebug().log(() -> "readings differ:\n" + original.detail() + "----\n" + checked.detail());
             throw differs();
         }
     }
