@@ -90,8 +90,13 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
             ScheduledExecutorService watchdog = resources.add(Watchdogs.forSource("trino", source, 2), ExecutorService::shutdownNow);
             Limits limits = effective.limits();
             SchemaSnapshot schema;
-            try (Connection bootstrap = open(driver, settings, limits)) {
-                TrinoStartup.verifySession(bootstrap, limits);
+            // the start's round trips (SHOW SESSION, the privilege probes, the catalog) may take longer than one
+            // query's limit on a cold or loaded cluster (measured: past 2 s in CI); they get at least 30 s, and
+            // the check that the cluster takes the session's time limit is made on these values
+            Limits startup = limits.timeout().compareTo(java.time.Duration.ofSeconds(30)) >= 0 ? limits
+                    : limits.withTimeout(java.time.Duration.ofSeconds(30));
+            try (Connection bootstrap = open(driver, settings, startup)) {
+                TrinoStartup.verifySession(bootstrap, startup);
                 Set<String> risky = TrinoStartup.writes(bootstrap, settings.catalog(), settings.schema(), effective.tables().tables().keySet());
                 if (!risky.isEmpty()) {
                     String message = "Source '" + source + "': the Trino user may write: " + risky
