@@ -221,19 +221,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
     }
 
     /** Connector/J, from this adapter's class loader, made once. */
-    private static final java.util.function.Supplier<java.sql.Driver> DRIVER = new java.util.function.Supplier<>() {
-        private volatile java.sql.Driver driver;
-
-        @Override
-        public java.sql.Driver get() {
-            java.sql.Driver d = driver;
-            if (d == null) {
-                d = JdbcStartup.driver(MySqlEngineFactory.class, "com.mysql.cj.jdbc.Driver");
-                driver = d;
-            }
-            return d;
-        }
-    };
+    private static final java.util.function.Supplier<java.sql.Driver> DRIVER = JdbcStartup.lazyDriver(MySqlEngineFactory.class, "com.mysql.cj.jdbc.Driver");
 
     private static Properties driverProperties(MySqlSettings settings, long timeoutMillis) {
         Properties p = networkProperties(settings, forcedProperties(), timeoutMillis);

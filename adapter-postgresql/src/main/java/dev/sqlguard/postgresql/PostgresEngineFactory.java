@@ -236,19 +236,7 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
     }
 
     /** pgjdbc, from this adapter's class loader, made once. */
-    private static final java.util.function.Supplier<java.sql.Driver> DRIVER = new java.util.function.Supplier<>() {
-        private volatile java.sql.Driver driver;
-
-        @Override
-        public java.sql.Driver get() {
-            java.sql.Driver d = driver;
-            if (d == null) {
-                d = JdbcStartup.driver(PostgresEngineFactory.class, "org.postgresql.Driver");
-                driver = d;
-            }
-            return d;
-        }
-    };
+    private static final java.util.function.Supplier<java.sql.Driver> DRIVER = JdbcStartup.lazyDriver(PostgresEngineFactory.class, "org.postgresql.Driver");
 
     private static Properties driverProperties(PostgresSettings settings) {
         Properties p = forcedProperties();

@@ -77,6 +77,26 @@ public final class JdbcStartup {
         }
     }
 
+    /**
+     * {@link #driver} made on first use and kept: a factory's one driver instance, loaded only when a
+     * source of that engine starts (not when the factory is discovered).
+     */
+    public static java.util.function.Supplier<Driver> lazyDriver(Class<?> adapter, String driverClass) {
+        return new java.util.function.Supplier<>() {
+            private volatile Driver made;
+
+            @Override
+            public Driver get() {
+                Driver d = made;
+                if (d == null) {
+                    d = driver(adapter, driverClass);
+                    made = d;
+                }
+                return d;
+            }
+        };
+    }
+
     /** A connection from {@code driver}; an SQLException, never null, when the driver does not take the URL. */
     public static Connection connect(Driver driver, String url, Properties properties) throws SQLException {
         Connection c = driver.connect(url, properties);
