@@ -38,7 +38,7 @@ public final class TrinoClusterProcess implements AutoCloseable {
      * @param nodes the number of nodes (a coordinator and {@code nodes - 1} workers)
      */
     public static TrinoClusterProcess start(Path java, Path classpath, Path launcher, Path rules, int nodes, Path log) throws IOException {
-        List<String> command = List.of(java.toString(), "-Xmx1500m", "-XX:+UseSerialGC",
+        List<String> command = List.of(java.toString(), "-Xmx3g", "-XX:+UseSerialGC",
                 "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow", "-Djdk.attach.allowAttachSelf=true",
                 "-cp", Files.readString(classpath).strip(), launcher.toAbsolutePath().toString(),
