@@ -32,10 +32,6 @@ public class TrinoTestCluster {
         Session session = testSessionBuilder().setCatalog("memory").setSchema("default").build();
         DistributedQueryRunner runner = DistributedQueryRunner.builder(session)
                 .setWorkerCount(nodes - 1)
-                // a test run sends tens of thousands of queries: keep finished ones for two minutes, not the
-                // default 15 minutes, so the cluster's heap holds the live queries and little else
-                .addCoordinatorProperty("query.min-expire-age", "2m")
-                .addCoordinatorProperty("query.max-history", "200")
                 .setSystemAccessControl("file", Map.of("security.config-file", args[0]))
                 .build();
         runner.installPlugin(new MemoryPlugin());

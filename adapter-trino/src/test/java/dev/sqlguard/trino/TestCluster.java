@@ -34,7 +34,7 @@ import dev.sqlguard.testing.PrivateDatabaseFixture;
  * memory and tpch catalogs, {@code sqlguard_rw} may write the memory catalog.
  *
  * <p>With no Java 25 or no class path, {@link #require()} skips the test (a JUnit assumption) and
- * says why.
+ * says why. A cluster that could run here but does not start fails every test that needs it.
  */
 public final class TestCluster {
     public static final String ADMIN = "admin";
@@ -44,7 +44,10 @@ public final class TestCluster {
 
     private static final Object LOCK = new Object();
     private static String url;
+    /** Why no cluster can run here (the test skips); null when one could. */
     private static String failure;
+    /** Why the cluster that could run did not start (the test fails: a broken cluster is not a missing one). */
+    private static String broken;
     private static final TrinoDriver DRIVER = new TrinoDriver();
 
     private TestCluster() {
@@ -53,10 +56,13 @@ public final class TestCluster {
     /** The coordinator's JDBC URL ({@code jdbc:trino://127.0.0.1:port}); skips the calling test when no cluster can run here. */
     public static String require() {
         synchronized (LOCK) {
-            if (url == null && failure == null) {
+            if (url == null && failure == null && broken == null) {
                 start();
             }
-            assumeTrue(url != null, failure);
+            assumeTrue(failure == null, failure);
+            if (broken != null) {
+                throw new IllegalStateException(broken);
+            }
             return url;
         }
     }
@@ -93,7 +99,7 @@ public final class TestCluster {
             Runtime.getRuntime().addShutdownHook(new Thread(started::terminate));
             url = started.awaitUrl();
         } catch (IOException e) {
-            failure = "the Trino test cluster could not start: " + e.getMessage();
+            broken = "the Trino test cluster could not start: " + e.getMessage();
         }
     }
 
