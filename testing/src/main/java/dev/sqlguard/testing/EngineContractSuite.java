@@ -335,6 +335,58 @@ public abstract class EngineContractSuite implements EngineLevelProofs {
         assertNoLifecycleFor(result);
     }
 
+    /** Ways to name a sensitive value that differ by user in whether they look like a number ({@code c p 9}, {@code u 3 a}). */
+    private static final List<String> SENSITIVE_OPERANDS = List.of(
+            "password", "substring(password, 12, 1)", "substring(password, 2, 1)", "concat(substring(password, 12, 1), '0')");
+
+    /** Every context in which an engine may convert a value to another type on its own ({@code $} is the operand, {@code K} the user). */
+    private static final List<String> IMPLICIT_CONVERSIONS = List.of(
+            "SELECT $ + 1 AS v FROM users WHERE id = K",
+            "SELECT -$ AS v FROM users WHERE id = K",
+            "SELECT $ * 1.5 AS v FROM users WHERE id = K",
+            "SELECT $ = 1 AS v FROM users WHERE id = K",
+            "SELECT $ = 1.5e0 AS v FROM users WHERE id = K",
+            "SELECT $ = TRUE AS v FROM users WHERE id = K",
+            "SELECT $ < DATE '2024-01-01' AS v FROM users WHERE id = K",
+            "SELECT $ > TIMESTAMP '2024-01-01 00:00:00' AS v FROM users WHERE id = K",
+            "SELECT $ IN (1, 2) AS v FROM users WHERE id = K",
+            "SELECT $ BETWEEN 1 AND 3 AS v FROM users WHERE id = K",
+            "SELECT CASE WHEN id > 0 THEN $ ELSE 1 END AS v FROM users WHERE id = K",
+            "SELECT coalesce($, 0) AS v FROM users WHERE id = K",
+            "SELECT concat($, 1) AS v FROM users WHERE id = K",
+            "SELECT sum($) AS v FROM users WHERE id = K",
+            "SELECT max($ + 0) AS v FROM users WHERE id = K",
+            "SELECT $ AS v FROM users WHERE id = K UNION ALL SELECT 1 AS v",
+            "SELECT $ AS v FROM users WHERE id = K UNION ALL SELECT DATE '2024-01-01' AS v",
+            "SELECT count(*) AS n FROM users WHERE id = K AND $ = 1");
+
+    static Stream<Arguments> implicitConversions() {
+        return SENSITIVE_OPERANDS.stream().flatMap(operand -> IMPLICIT_CONVERSIONS.stream()
+                .map(context -> Arguments.of(context.replace("$", operand))));
+    }
+
+    /**
+     * Implicit conversions are partial steps too: where an engine converts a sensitive value to a
+     * number, date or boolean on its own, the conversion fails for some secrets and not for others.
+     * For every context in which an engine may convert (arithmetic, comparison with each type, IN,
+     * BETWEEN, CASE and COALESCE branches, aggregates, set operations) and operands that look like a
+     * number for one user only, the guarded answer (status, code, message, rows) is the same for
+     * each user: whatever the engine does with the value, no outcome depends on it.
+     */
+    @ParameterizedTest
+    @MethodSource("implicitConversions")
+    void anImplicitConversionOfASensitiveValueIsNoOracle(String template) {
+        Set<String> functions = new java.util.HashSet<>(POLICY_FUNCTIONS);
+        functions.add("substring");
+        Engine engine = engine(contractPolicy().withFunctions(functions));
+        List<String> outcomes = new java.util.ArrayList<>();
+        for (ContractDataset.User user : ContractDataset.users()) {
+            ToolResult result = run(engine, template.replace("K", Long.toString(user.id())));
+            outcomes.add(result.status() + " " + result.error().map(e -> e.code() + ": " + e.message()).orElse("") + " " + result.rows());
+        }
+        assertThat(outcomes).as(template).containsOnly(outcomes.get(0));
+    }
+
     // ---------------------------------------------------------------- what the factory declares
 
     /**
