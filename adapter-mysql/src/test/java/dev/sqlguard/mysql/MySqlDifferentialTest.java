@@ -90,8 +90,6 @@ class MySqlDifferentialTest {
         return new Differential("mysql", new QueryGenerator(Grammar.mysql()), target(), refusals);
     }
 
-    /** Open findings of issue 25 (seeds 23, 81, 149, 172, 205, 213 from seed 1; docs/testing.md): enable once fixed. */
-    @org.junit.jupiter.api.Disabled("issue 25: MySQL's renderer disagrees with MariaDB on generated cases (docs/testing.md)")
     @Test
     void generatedQueriesGiveTheRawOutcome() {
         Outcomes.assertNoFindings(differential().differential(Differential.seed(1),
