@@ -106,6 +106,8 @@ final class Scope {
     private int visible;
     /** How many aggregate calls of this block have been rendered so far. */
     private int aggregates;
+    /** The aliases of this block's select items that call a window function. */
+    private final Set<String> windowLabels = new HashSet<>();
 
     Scope(Scope parent) {
         this.parent = parent;
@@ -114,6 +116,16 @@ final class Scope {
 
     Scope parent() {
         return parent;
+    }
+
+    /** Records the alias of a select item of this block that calls a window function. */
+    void windowLabel(String label) {
+        windowLabels.add(Names.fold(label));
+    }
+
+    /** Whether {@code name} is the alias of a select item of this block that calls a window function. */
+    boolean isWindowLabel(String name) {
+        return windowLabels.contains(Names.fold(name));
     }
 
     /** Counts an aggregate call rendered in this block (not in a subquery of it, which has its own scope). */

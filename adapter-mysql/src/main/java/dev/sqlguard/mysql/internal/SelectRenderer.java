@@ -516,7 +516,12 @@ final class SelectRenderer {
         // items with a window function last: a window may name the alias of any item, even a later one (MariaDB
         // finds it), and sees the items rendered before it; the text keeps the items in their written order
         List<List<Item>> byItem = new ArrayList<>();
-        selectItems.forEach(i -> byItem.add(null));
+        for (SelectItem<?> item : selectItems) {
+            byItem.add(null);
+            if (item.getAlias() != null && mayHoldWindow(item)) {
+                scope.windowLabel(FromRenderer.alias(item.getAlias()));
+            }
+        }
         for (boolean windows : new boolean[] {false, true}) {
             for (int k = 0; k < selectItems.size(); k++) {
                 if (mayHoldWindow(selectItems.get(k)) == windows) {
@@ -692,6 +697,17 @@ final class SelectRenderer {
         if (ctx.clause() != Clause.HAVING && ctx.clause() != Clause.HAVING_AGGREGATE && ctx.clause() != Clause.ORDER_BY
                 && ctx.clause() != Clause.WINDOW) {
             return Optional.empty();
+        }
+        if (ctx.clause() == Clause.WINDOW && ctx.scope().isWindowLabel(name)) {
+            // MariaDB reads such a name as the window function's item (4016 "Window function is not allowed in window
+            // specification", measured with rank() OVER (ORDER BY id) AS id over a table with a column id), except
+            // inside an expression, where it reads a column of that name first
+            if (ctx.scope().local(name).isPresent()) {
+                throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, SafeText.identifier(name)
+                        + " names both a window function of the select list and a table column; rename the alias.");
+            }
+            throw construct(SafeText.identifier(name) + " names a window function of the select list, and a window cannot be"
+                    + " partitioned or ordered by a window function.");
         }
         Optional<Integer> position = aliasPosition(name, ctx.scope());
         if (position.isEmpty()) {
