@@ -631,6 +631,9 @@ final class ExpressionRenderer {
             throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Only GROUP_CONCAT takes ORDER BY or SEPARATOR.");
         }
         facts.function(name);
+        if (entry.category() == MySqlFunctions.Category.AGGREGATE) {
+            ctx.scope().noteAggregate();
+        }
         ExpressionList<?> params = f.getParameters();
         boolean star = f.isAllColumns() || (params != null && params.size() == 1 && params.get(0) instanceof AllColumns a && isPlainStar(a));
         if (star) {
@@ -765,7 +768,7 @@ final class ExpressionRenderer {
             if (Literals.positionLiteral(o.getExpression()).isPresent()) {
                 throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Order a window or an aggregate by expressions, not by positions.");
             }
-            Value v = render(o.getExpression(), ctx);
+            Value v = ctx.clause() == Clause.WINDOW ? windowKey(o.getExpression(), ctx) : render(o.getExpression(), ctx);
             facts.use(v, position);
             mayFail |= v.mayFail();
             out.add(v.sql() + (o.isAscDescPresent() ? (o.isAsc() ? " ASC" : " DESC") : ""));
@@ -876,7 +879,7 @@ final class ExpressionRenderer {
         if (partition != null && !partition.isEmpty()) {
             List<String> keys = new ArrayList<>();
             for (Expression p : partition) {
-                Value v = render(p, windowCtx);
+                Value v = windowKey(p, windowCtx);
                 facts.use(v, UsePosition.WINDOW);
                 keys.add(v.sql());
             }
@@ -890,6 +893,43 @@ final class ExpressionRenderer {
         }
         String sql = name + "(" + String.join(", ", rendered) + ") OVER (" + over + ")";
         return call(sql, name, entry, args);
+    }
+
+    /**
+     * A window's PARTITION BY or ORDER BY key. A key that is a bare name (parentheses aside) and no column
+     * of the FROM tables means the select item of that alias on MariaDB 10.11, wherever the item stands in
+     * the list (measured: {@code rank() OVER (ORDER BY x) AS r, a AS x} orders by {@code a}); the item's
+     * expression is written in its place, so the server has no name to resolve. A name that is both an
+     * alias and a column is refused ({@link SelectRenderer#aliasReference}): MariaDB reads the column in a
+     * query without GROUP BY and the alias in a grouped one.
+     */
+    private Value windowKey(Expression e, Ctx ctx) {
+        Expression inner = unwrap(e);
+        if (inner.getClass() == Column.class && (((Column) inner).getTable() == null || ((Column) inner).getTable().getName() == null)) {
+            Column c = (Column) inner;
+            String name = MySqlQuoting.unquote(c.getColumnName());
+            if (c.getColumnName().startsWith("`") || !SERVER_VALUE_WORDS.contains(name.toLowerCase(Locale.ROOT))) {
+                Optional<Value> alias = queries.aliasReference(name, ctx, true);
+                if (alias.isPresent()) {
+                    return alias.get();
+                }
+            }
+        }
+        return render(e, ctx);
+    }
+
+    /** The expression inside any number of parentheses. */
+    static Expression unwrap(Expression e) {
+        Expression out = e;
+        while (true) {
+            if (out instanceof Parenthesis p) {
+                out = p.getExpression();
+            } else if (out != null && out.getClass() == ParenthesedExpressionList.class && ((ParenthesedExpressionList<?>) out).size() == 1) {
+                out = ((ParenthesedExpressionList<?>) out).get(0);
+            } else {
+                return out;
+            }
+        }
     }
 
     private static String frame(WindowElement w) {

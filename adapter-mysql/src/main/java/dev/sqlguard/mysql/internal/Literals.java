@@ -144,6 +144,30 @@ final class Literals {
         return Optional.empty();
     }
 
+    /**
+     * Whether the signs around a {@link #positionLiteral} make it negative (an odd number of minus signs).
+     * MariaDB 10.11 folds them into the literal and reads {@code GROUP BY -1}, {@code - 1}, {@code -(1)},
+     * {@code (-1)}, {@code +-1} and {@code - - - 1} as position -1, which it refuses (1054 "Unknown column
+     * '-1' in 'GROUP BY'"), and {@code - -1} as position 1 (measured).
+     */
+    static boolean negativePosition(Expression e) {
+        boolean negative = false;
+        Expression inner = e;
+        for (int i = 0; i <= MAX_NESTING && inner != null; i++) {
+            if (inner.getClass() == SignedExpression.class) {
+                negative ^= ((SignedExpression) inner).getSign() == '-';
+                inner = ((SignedExpression) inner).getExpression();
+            } else if (inner instanceof Parenthesis p) {
+                inner = p.getExpression();
+            } else if (inner.getClass() == ParenthesedExpressionList.class && ((ParenthesedExpressionList<?>) inner).size() == 1) {
+                inner = ((ParenthesedExpressionList<?>) inner).get(0);
+            } else {
+                break;
+            }
+        }
+        return negative;
+    }
+
     /** A LIMIT or OFFSET number. */
     static long limitNumber(Expression e) {
         if (!(e instanceof LongValue v) || !DIGITS.matcher(v.getStringValue()).matches()) {

@@ -81,8 +81,16 @@ final class Scope {
         }
     }
 
-    /** A rendered select item. */
-    record Item(String label, Value value, Optional<Object> bareColumn, boolean hasParameter) {
+    /**
+     * A rendered select item.
+     *
+     * @param aggregate whether the item calls an aggregate of this block (MariaDB refuses its alias inside an
+     *     ORDER BY or window expression: 1247 "reference to group function")
+     */
+    record Item(String label, Value value, Optional<Object> bareColumn, boolean hasParameter, boolean aggregate) {
+        Item(String label, Value value, Optional<Object> bareColumn, boolean hasParameter) {
+            this(label, value, bareColumn, hasParameter, false);
+        }
     }
 
     private final Scope parent;
@@ -96,6 +104,10 @@ final class Scope {
     private final Set<String> usedWindows = new HashSet<>();
     /** How many relations the expression being rendered may see (a join's ON sees the tables before it). */
     private int visible;
+    /** How many aggregate calls of this block have been rendered so far. */
+    private int aggregates;
+    /** The aliases of this block's select items that call a window function. */
+    private final Set<String> windowLabels = new HashSet<>();
 
     Scope(Scope parent) {
         this.parent = parent;
@@ -104,6 +116,26 @@ final class Scope {
 
     Scope parent() {
         return parent;
+    }
+
+    /** Records the alias of a select item of this block that calls a window function. */
+    void windowLabel(String label) {
+        windowLabels.add(Names.fold(label));
+    }
+
+    /** Whether {@code name} is the alias of a select item of this block that calls a window function. */
+    boolean isWindowLabel(String name) {
+        return windowLabels.contains(Names.fold(name));
+    }
+
+    /** Counts an aggregate call rendered in this block (not in a subquery of it, which has its own scope). */
+    void noteAggregate() {
+        aggregates++;
+    }
+
+    /** How many aggregate calls of this block have been rendered so far. */
+    int aggregates() {
+        return aggregates;
     }
 
     void addCte(String name, Cte cte) {

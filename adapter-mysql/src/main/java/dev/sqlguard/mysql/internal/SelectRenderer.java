@@ -71,6 +71,7 @@ final class SelectRenderer {
     /** A label that a bare name in HAVING may stand for (see {@link #onlyTheItemIsNamed}). */
     private static final Pattern PLAIN_LABEL = Pattern.compile("[A-Za-z0-9_$]{1,64}");
     private static final Pattern ASCII = Pattern.compile("[\\x20-\\x7e]*");
+    private static final Pattern OVER = Pattern.compile("\\bOVER\\b", Pattern.CASE_INSENSITIVE);
     /** Query blocks per statement at most. */
     private static final int MAX_BLOCKS = 64;
 
@@ -127,11 +128,28 @@ final class SelectRenderer {
         }
         Set<Integer> masked = policy.outputsToMask(facts.outputs());
         String hint = hintMillis.map(ms -> "/*+ MAX_EXECUTION_TIME(" + ms + ") */ ").orElse("");
-        String sql = masked.isEmpty() ? q.sql().replace(HINT_SLOT, hint)
+        String sql = masked.isEmpty() && !repeatsAValue(q.values()) ? q.sql().replace(HINT_SLOT, hint)
                 : masked(q.sql().replace(HINT_SLOT, ""), hint, q.labels(), masked, (long) policy.limits().maxRows() + 1);
         ParameterMarkers.Bound bound = ParameterMarkers.bind(sql);
         return new Rendered(bound.sql(), facts.outputs(), facts.tables(), facts.uses(), facts.functions(),
                 facts.amplifications(), bound.count(), masked);
+    }
+
+    /**
+     * Whether two outputs of the statement are written alike (parentheses aside). MariaDB 10.11 labels such
+     * outputs unreliably: in a grouped or aggregating query, {@code SELECT s.x AS a, s.x AS b ... GROUP BY 1}
+     * over a derived table whose {@code x} is {@code abs(0)} labels both columns {@code b} (measured), so the
+     * result no longer shows which output is which. Such a statement runs under the query of {@link #masked}
+     * (masking nothing), whose outer select list names each output once.
+     */
+    private static boolean repeatsAValue(List<Value> values) {
+        Set<String> seen = new java.util.HashSet<>();
+        for (Value v : values) {
+            if (!seen.add(v.sql().replace("(", "").replace(")", ""))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -495,11 +513,28 @@ final class SelectRenderer {
         if (selectItems == null || selectItems.isEmpty()) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SELECT list is empty.");
         }
-        List<String> rendered = new ArrayList<>();
-        int ordinal = 0;
+        // items with a window function last: a window may name the alias of any item, even a later one (MariaDB
+        // finds it), and sees the items rendered before it; the text keeps the items in their written order
+        List<List<Item>> byItem = new ArrayList<>();
         for (SelectItem<?> item : selectItems) {
-            ordinal++;
-            for (Item i : selectItem(item, ordinal, scope)) {
+            byItem.add(null);
+            if (item.getAlias() != null && mayHoldWindow(item)) {
+                scope.windowLabel(FromRenderer.alias(item.getAlias()));
+            }
+        }
+        for (boolean windows : new boolean[] {false, true}) {
+            for (int k = 0; k < selectItems.size(); k++) {
+                if (mayHoldWindow(selectItems.get(k)) == windows) {
+                    List<Item> items = selectItem(selectItems.get(k), k + 1, scope);
+                    byItem.set(k, items);
+                    scope.items().addAll(items);
+                }
+            }
+        }
+        scope.items().clear();
+        List<String> rendered = new ArrayList<>();
+        for (List<Item> items : byItem) {
+            for (Item i : items) {
                 scope.items().add(i);
                 rendered.add(i.value().sql() + " AS " + MySqlQuoting.identifier(i.label()));
             }
@@ -549,6 +584,11 @@ final class SelectRenderer {
         return new Query(sql.toString(), labels, values);
     }
 
+    /** Whether a select item may call a window function (any {@code OVER} in its text; a false alarm only reorders rendering). */
+    private static boolean mayHoldWindow(SelectItem<?> item) {
+        return item.getExpression() != null && OVER.matcher(item.getExpression().toString()).find();
+    }
+
     private List<Item> selectItem(SelectItem<?> item, int ordinal, Scope scope) {
         Expression e = item.getExpression();
         if (e != null && e.getClass() == AllColumns.class) {
@@ -577,7 +617,9 @@ final class SelectRenderer {
         if (e instanceof AllColumns) {
             throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Write * or t.* without modifiers.");
         }
+        int aggregatesBefore = scope.aggregates();
         Value value = expressions.render(e, new Ctx(scope, Clause.SELECT, 0));
+        boolean aggregate = scope.aggregates() > aggregatesBefore;
         String label;
         Optional<String> bare = bareName(e);
         if (item.getAlias() != null) {
@@ -590,7 +632,7 @@ final class SelectRenderer {
             label = derivedLabel(e, ordinal);
         }
         boolean column = e instanceof Column || e instanceof DateUnitExpression;
-        return List.of(new Item(label, value, column ? Optional.of(value.sql()) : Optional.empty(), false));
+        return List.of(new Item(label, value, column ? Optional.of(value.sql()) : Optional.empty(), false, aggregate));
     }
 
     /** {@code *} or {@code t.*}: the visible (allowlisted) columns, never a hidden one. */
@@ -639,14 +681,43 @@ final class SelectRenderer {
      * the FROM tables instead.
      */
     Optional<Value> aliasReference(String name, Ctx ctx) {
-        if (ctx.clause() != Clause.HAVING && ctx.clause() != Clause.HAVING_AGGREGATE && ctx.clause() != Clause.ORDER_BY) {
+        return aliasReference(name, ctx, false);
+    }
+
+    /**
+     * {@link #aliasReference(String, Ctx)}, also in a window's PARTITION BY and ORDER BY, where MariaDB
+     * looks a name up among the FROM columns and then among the select items' aliases.
+     *
+     * @param whole whether the name is a whole window key (parentheses aside) rather than part of an expression:
+     *     inside an expression MariaDB refuses the alias of an item that calls an aggregate (1247 "Reference 's'
+     *     not supported (reference to group function)", in ORDER BY as in a window), so the guard refuses it too
+     *     instead of answering with the aggregate written out
+     */
+    Optional<Value> aliasReference(String name, Ctx ctx, boolean whole) {
+        if (ctx.clause() != Clause.HAVING && ctx.clause() != Clause.HAVING_AGGREGATE && ctx.clause() != Clause.ORDER_BY
+                && ctx.clause() != Clause.WINDOW) {
             return Optional.empty();
+        }
+        if (ctx.clause() == Clause.WINDOW && ctx.scope().isWindowLabel(name)) {
+            // MariaDB reads such a name as the window function's item (4016 "Window function is not allowed in window
+            // specification", measured with rank() OVER (ORDER BY id) AS id over a table with a column id), except
+            // inside an expression, where it reads a column of that name first
+            if (ctx.scope().local(name).isPresent()) {
+                throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, SafeText.identifier(name)
+                        + " names both a window function of the select list and a table column; rename the alias.");
+            }
+            throw construct(SafeText.identifier(name) + " names a window function of the select list, and a window cannot be"
+                    + " partitioned or ordered by a window function.");
         }
         Optional<Integer> position = aliasPosition(name, ctx.scope());
         if (position.isEmpty()) {
             return Optional.empty();
         }
         Item item = ctx.scope().items().get(position.get() - 1);
+        if (!whole && item.aggregate() && (ctx.clause() == Clause.ORDER_BY || ctx.clause() == Clause.WINDOW)) {
+            throw construct("The alias " + SafeText.identifier(name) + " stands for an aggregate, and MariaDB does not read such an"
+                    + " alias inside an ORDER BY or window expression; write the aggregate itself there, or order by the alias alone.");
+        }
         String sql = ctx.clause() == Clause.HAVING && item.bareColumn().isEmpty() && onlyTheItemIsNamed(position.get(), ctx.scope())
                 ? MySqlQuoting.identifier(item.label())
                 : "(" + item.value().sql() + ")";
@@ -723,7 +794,8 @@ final class SelectRenderer {
 
     /** A GROUP BY or ORDER BY item: a select-list alias or position becomes a position, anything else an expression. */
     private String wholeItem(Expression e, Clause clause, Scope scope, UsePosition position) {
-        Optional<String> bare = bareName(e);
+        // MariaDB reads (name) as it reads name here (measured: ORDER BY (s) with s the alias of sum(a) runs)
+        Optional<String> bare = bareName(ExpressionRenderer.unwrap(e));
         if (bare.isPresent()) {
             Optional<Integer> alias = aliasPosition(bare.get(), scope);
             if (alias.isPresent()) {
@@ -736,6 +808,10 @@ final class SelectRenderer {
             // the server reads a bare integer as a select-list position; fail closed for parenthesised ones too
             String text = Literals.integer(literal.get());
             BigInteger n = new BigInteger(text);
+            if (Literals.negativePosition(e)) {
+                // a negative position: the server refuses it, and nothing is read
+                return "-" + text;
+            }
             if (n.signum() > 0 && n.compareTo(BigInteger.valueOf(scope.items().size())) <= 0) {
                 facts.use(scope.items().get(n.intValueExact() - 1).value(), position);
                 return String.valueOf(n.intValueExact());

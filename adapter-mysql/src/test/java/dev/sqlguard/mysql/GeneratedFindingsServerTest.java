@@ -1,0 +1,183 @@
+package dev.sqlguard.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.ResultColumn;
+import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.ports.Engine;
+import dev.sqlguard.testing.FixtureEngine;
+import dev.sqlguard.testing.HonestCorpus;
+import dev.sqlguard.testing.differential.Outcome;
+import dev.sqlguard.testing.differential.Outcomes;
+
+/**
+ * The cases the MariaDB differential generator found (issue 25, docs/testing.md), each run raw on the
+ * least-privilege account and through the engine over the contract dataset: the guarded outcome is
+ * the raw one (the same rows, or a refusal where MariaDB refuses too), or a refusal that says how to
+ * write the query more plainly where MariaDB's reading of a name depends on more than the text shows.
+ */
+@Tag("mysql")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(300)
+class GeneratedFindingsServerTest {
+    private String database;
+    private Engine engine;
+    private Connection raw;
+    private final QueryService service = new QueryService(AuditSink.discarding());
+
+    @BeforeAll
+    void start() throws SQLException {
+        assumeTrue(TestServer.available(), "no MySQL-compatible server");
+        database = TestServer.createDatabase();
+        engine = MySqlServerTest.engine(database, false, FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS), Map.of());
+        raw = DriverManager.getConnection(TestServer.url() + "/" + database, TestServer.roUser(), TestServer.roPassword());
+    }
+
+    @AfterAll
+    void stop() throws SQLException {
+        if (raw != null) {
+            raw.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+        if (database != null) {
+            TestServer.dropDatabase(database);
+        }
+    }
+
+    private ToolResult guardedResult(String sql) {
+        return service.query(engine.binding(), new QueryRequest("db", sql, List.of(), "d"));
+    }
+
+    private Outcome guarded(String sql) {
+        return Outcomes.guarded(guardedResult(sql), HonestCorpus::plainCell);
+    }
+
+    private Outcome raw(String sql) {
+        return Outcomes.raw(raw, sql, HonestCorpus::plainCell);
+    }
+
+    /** The query runs raw, and gives the same rows (at least one) through the engine. */
+    private void sameRows(String sql) {
+        Outcome expected = raw(sql);
+        assertThat(expected).as("raw: %s", sql).isInstanceOf(Outcome.Rows.class);
+        assertThat(((Outcome.Rows) expected).rows()).as("raw: %s", sql).isNotEmpty();
+        assertThat(guarded(sql)).as(sql).isEqualTo(expected);
+    }
+
+    /** MariaDB refuses the query, and so does the engine, with {@code code}. */
+    private void refusedAsRaw(String sql, String code) {
+        assertThat(raw(sql)).as("raw: %s", sql).isInstanceOf(Outcome.Failed.class);
+        Outcome g = guarded(sql);
+        assertThat(g).as(sql).isInstanceOf(Outcome.Failed.class);
+        assertThat(((Outcome.Failed) g).code()).as(sql).isEqualTo(code);
+    }
+
+    /** Seeds 23, 34, 44, 60, 146: a window's PARTITION BY and ORDER BY read a select-list alias, wherever the item stands. */
+    @Test
+    void aWindowReadsASelectListAlias() {
+        sameRows("SELECT id, amount AS x, rank() OVER (ORDER BY x, id) AS r FROM claims ORDER BY 1");
+        sameRows("SELECT id, region AS g, count(*) OVER (PARTITION BY g) AS n FROM claims ORDER BY 1");
+        sameRows("SELECT rank() OVER (ORDER BY x DESC, id) AS r, amount AS x, id FROM claims ORDER BY 3");
+        sameRows("SELECT id, 0 - amount AS x, rank() OVER (ORDER BY (x), id) AS r, rank() OVER (ORDER BY x + 0, id) AS r2"
+                + " FROM claims ORDER BY 1");
+        sameRows("SELECT region, sum(amount) AS s, rank() OVER (ORDER BY s) AS r, count(*) OVER (PARTITION BY s) AS n"
+                + " FROM claims GROUP BY region ORDER BY 1");
+        sameRows("SELECT c.id, c.status AS st, dense_rank() OVER w AS r FROM claims c WINDOW w AS (PARTITION BY st ORDER BY c.id)"
+                + " ORDER BY 1");
+    }
+
+    /**
+     * Seeds 149, 205: a window key named both as an alias and as a column. MariaDB reads the column in a
+     * query without GROUP BY and the alias in a grouped one; the guard asks for another alias.
+     */
+    @Test
+    void aWindowKeyThatIsBothAnAliasAndAColumnIsRefused() {
+        for (String sql : List.of("SELECT id, 0 - amount AS amount, rank() OVER (ORDER BY amount, id) AS r FROM claims ORDER BY 1",
+                "SELECT region, 0 - sum(amount) AS amount, rank() OVER (ORDER BY amount) AS r FROM claims GROUP BY region ORDER BY 1",
+                "SELECT id, upper(status) AS status, count(*) OVER (PARTITION BY status) AS n FROM claims ORDER BY 1")) {
+            assertThat(raw(sql)).as("raw: %s", sql).isInstanceOf(Outcome.Rows.class);
+            Outcome g = guarded(sql);
+            assertThat(g).as(sql).isInstanceOf(Outcome.Failed.class);
+            assertThat(((Outcome.Failed) g).code()).as(sql).isEqualTo("AMBIGUOUS_COLUMN");
+            assertThat(((Outcome.Failed) g).message()).as(sql).contains("rename the alias");
+        }
+        // the alias of the very column it names is that column
+        sameRows("SELECT id, amount AS amount, rank() OVER (ORDER BY amount, id) AS r FROM claims ORDER BY 1");
+    }
+
+    /**
+     * Seeds 597, 657, 1576, 2011, 3549, 4277 (a run of 5,000 from seed 1): a window keyed by the alias of a window
+     * function, its own included, is refused by MariaDB (4016) even where a table column has the name.
+     */
+    @Test
+    void aWindowKeyedByAWindowFunctionsAliasIsRefused() {
+        refusedAsRaw("SELECT 7 AS amount, rank() OVER (ORDER BY id) AS id FROM claims c", "AMBIGUOUS_COLUMN");
+        refusedAsRaw("SELECT id, dense_rank() OVER (PARTITION BY region ORDER BY region DESC) AS region FROM claims ORDER BY 1",
+                "AMBIGUOUS_COLUMN");
+        refusedAsRaw("SELECT 6 AS k, rank() OVER (ORDER BY x0) AS x0 FROM claims ORDER BY 1, 2", "CONSTRUCT_NOT_ALLOWED");
+        refusedAsRaw("SELECT id, count(*) OVER (PARTITION BY r) AS n, rank() OVER (ORDER BY id) AS r FROM claims", "CONSTRUCT_NOT_ALLOWED");
+        // qualified, the name is the column
+        sameRows("SELECT 7 AS amount, rank() OVER (ORDER BY c.id) AS id FROM claims c ORDER BY 2");
+    }
+
+    /**
+     * Seeds 81, 172: MariaDB labels a repeated output of a grouped query unreliably (both columns of
+     * {@code s1.x0, s1.x0 AS manager ... GROUP BY ...} come back labelled {@code manager} when {@code x0} is
+     * {@code abs(0)}); the engine answered INTERNAL_ERROR. The statement now runs under a query that names
+     * each output once.
+     */
+    @Test
+    void repeatedOutputsOfAGroupedQueryKeepTheirLabels() {
+        String sql = "SELECT s1.x0, s1.x0 AS manager, max(abs(40)) AS x2, max(40) FROM (SELECT abs(0) AS x0, 1 AS manager"
+                + " FROM regions) s1 GROUP BY s1.x0, 2 ORDER BY 1, 2, 3, 4";
+        sameRows(sql);
+        assertThat(guardedResult(sql).columns()).extracting(ResultColumn::name).containsExactly("x0", "manager", "x2", "max(40)");
+        sameRows("SELECT s1.x0 AS a, (s1.x0) AS b, count(*) AS n FROM (SELECT abs(0) AS x0 FROM claims) s1 GROUP BY 1 ORDER BY 1");
+    }
+
+    /** Seed 213: MariaDB refuses an aggregate's alias inside an ORDER BY or window expression (1247), and so does the guard. */
+    @Test
+    void anAggregatesAliasInsideAnOrderExpressionIsRefusedAsMariaDbDoes() {
+        refusedAsRaw("SELECT region, sum(amount) AS s FROM claims GROUP BY region ORDER BY s + 0", "CONSTRUCT_NOT_ALLOWED");
+        refusedAsRaw("SELECT region, max(amount) AS s FROM claims GROUP BY region ORDER BY 0 - s, 1", "CONSTRUCT_NOT_ALLOWED");
+        refusedAsRaw("SELECT region, sum(amount) AS s, rank() OVER (ORDER BY s + 0) AS r FROM claims GROUP BY region",
+                "CONSTRUCT_NOT_ALLOWED");
+        // the alias alone, in parentheses or not, is the aggregate
+        sameRows("SELECT region, sum(amount) AS s FROM claims GROUP BY region ORDER BY (s), 1");
+        sameRows("SELECT region, sum(amount) AS s FROM claims GROUP BY region ORDER BY s DESC, 1");
+        // HAVING reads it inside an expression
+        sameRows("SELECT region, sum(amount) AS s FROM claims GROUP BY region HAVING s + 0 > 0 ORDER BY 1");
+    }
+
+    /** Seed 254: a negative position ({@code - 1}, {@code -(1)}) is refused by MariaDB, never read as position 1. */
+    @Test
+    void aNegativePositionIsNoPosition() {
+        for (String sql : List.of("SELECT status, count(*) AS n FROM claims GROUP BY status, - 1",
+                "SELECT id FROM claims ORDER BY -1", "SELECT id FROM claims ORDER BY (-(1))")) {
+            assertThat(raw(sql)).as("raw: %s", sql).isInstanceOf(Outcome.Failed.class);
+            assertThat(guarded(sql)).as(sql).isInstanceOf(Outcome.Failed.class);
+            assertThat(((Outcome.Failed) guarded(sql)).code()).as(sql).isNotEqualTo("INTERNAL_ERROR");
+        }
+        sameRows("SELECT id, status FROM claims ORDER BY +2, (1)");
+    }
+}
