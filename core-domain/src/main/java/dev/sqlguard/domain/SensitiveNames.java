@@ -20,6 +20,11 @@ public final class SensitiveNames {
     private static final Set<String> WORD_ONLY = Set.of("pin", "pwd", "ssn", "cvv", "salt", "hash", "iban");
 
     private static final Pattern SEPARATORS = Pattern.compile("[_\\-\\s.$]+");
+    /**
+     * What ends a word: anything but a letter or digit. An unaliased output is labelled with its own
+     * text on some engines ({@code rank() OVER (ORDER BY ssn)}), where a name stands next to a bracket.
+     */
+    private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
 
     private SensitiveNames() {
     }
@@ -48,7 +53,7 @@ public final class SensitiveNames {
     private static boolean matchesBuiltIn(String column) {
         String folded = Names.fold(column);
         String compact = SEPARATORS.matcher(folded).replaceAll("");
-        List<String> words = List.of(SEPARATORS.split(splitCamel(column)));
+        List<String> words = List.of(NON_WORD.split(splitCamel(column)));
         for (String fragment : BUILT_IN_FRAGMENTS) {
             if (WORD_ONLY.contains(fragment)) {
                 if (words.contains(fragment)) {
