@@ -81,7 +81,7 @@ class PartialArgumentOraclesIT {
                     int first = o * 2 * n;
                     List<JsonNode> attacks = lines.subList(first, first + n);
                     check(source, list.get(o), attacks, lines.subList(first + n, first + 2 * n));
-                    assertThat(attacks.toString()).doesNotContain("pabc").doesNotContain("Qab!").doesNotContain("9223372036854775808");
+                    assertThat(attacks.toString()).doesNotContain("pabc").doesNotContain("Qab!").doesNotContain("9223372036854775808").doesNotContain("294277");
                 }
             }
         }
@@ -106,7 +106,7 @@ class PartialArgumentOraclesIT {
                         controls.add(json(queryData(client, source, oracle.control(), id)));
                     }
                     check(source, oracle, attacks, controls);
-                    assertThat(attacks.toString()).doesNotContain("pabc").doesNotContain("Qab!").doesNotContain("9223372036854775808");
+                    assertThat(attacks.toString()).doesNotContain("pabc").doesNotContain("Qab!").doesNotContain("9223372036854775808").doesNotContain("294277");
                 }
             }
         }

@@ -23,11 +23,12 @@ import dev.sqlguard.domain.ErrorCode;
  * their servers), and per engine one query for each partial-argument class its engine test covers
  * ({@code DuckDbPartialArgumentTest}, {@code PostgresPartialArgumentTest}, {@code MySqlPartialArgumentTest}).
  *
- * <p>The table: {@code (id, note, password, created, score, ssn)}. {@code password} and {@code ssn} are
- * sensitive by their built-in names; {@code note} and {@code score} hold the same values and are not, so the
+ * <p>The table: {@code (id, note, password, created, score, ssn)}, and on PostgreSQL {@code (born, since)}
+ * dates. {@code password} and {@code ssn} are sensitive by their built-in names, {@code born} by the policy's
+ * {@code redact}; {@code note}, {@code score} and {@code since} hold the same values and are not, so the
  * same query over them (the control) shows that the shape really is an oracle on that engine, through the
  * product: its outcome differs from one row to another. Rows {@link #IDS}: {@code 'pabc'} and the smallest
- * BIGINT, {@code 'Qab!'} and 5, NULL and NULL. Each query has one parameter, the row's id. Closing drops
+ * BIGINT (and the date 294277-01-01), {@code 'Qab!'} and 5 (2020-01-01), NULL and NULL (NULL). Each query has one parameter, the row's id. Closing drops
  * what was created (the DuckDB file lives in the caller's folder).
  */
 final class PartialOracles implements AutoCloseable {
@@ -35,19 +36,20 @@ final class PartialOracles implements AutoCloseable {
     static final List<Long> IDS = List.of(1L, 2L, 3L);
 
     /**
-     * One oracle. {@code template} reads {@code {text}} and {@code {number}}: the sensitive {@code password}
-     * and {@code ssn} in the attack, {@code note} and {@code score} in the control. The attack must be refused
+     * One oracle. {@code template} reads {@code {text}}, {@code {number}} and {@code {date}}: the sensitive
+     * {@code password}, {@code ssn} and {@code born} in the attack, {@code note}, {@code score} and {@code since}
+     * in the control. The attack must be refused
      * with {@code refusal} whatever the secret; the control either answers differently for different rows
      * ({@code controlRefusal} null) or is refused with {@code controlRefusal} (a size argument that is not a
      * small literal is refused whatever its lineage).
      */
     record Oracle(String name, String template, ErrorCode refusal, ErrorCode controlRefusal) {
         String attack() {
-            return template.replace("{text}", "u.password").replace("{number}", "u.ssn");
+            return template.replace("{text}", "u.password").replace("{number}", "u.ssn").replace("{date}", "u.born");
         }
 
         String control() {
-            return template.replace("{text}", "u.note").replace("{number}", "u.score");
+            return template.replace("{text}", "u.note").replace("{number}", "u.score").replace("{date}", "u.since");
         }
     }
 
@@ -57,11 +59,16 @@ final class PartialOracles implements AutoCloseable {
     /** DuckDB: the classes of {@code DuckDbPartialArgumentTest} and a narrowing cast. */
     static final List<Oracle> DUCKDB = List.of(
             new Oracle("top-n max count", "SELECT max(u.id, {number}) AS v" + BY_ID, COLUMN, null),
+            // the engine test's shape: total steps (ltrim, length) between the secret and the count; 0 for 'pabc'
+            new Oracle("top-n max count through total steps",
+                    "SELECT max(u.id, length(ltrim({text}, 'abcdefghijklmnopqrstuvwxyz'))) AS v" + BY_ID, COLUMN, null),
             new Oracle("top-n min count", "SELECT min(u.id, {number}) AS v" + BY_ID, COLUMN, null),
             new Oracle("arg_max count", "SELECT arg_max(u.id, u.id, {number}) AS v" + BY_ID, COLUMN, null),
             new Oracle("max_by count", "SELECT max_by(u.id, u.id, {number}) AS v" + BY_ID, COLUMN, null),
             new Oracle("array_length dimension", "SELECT array_length([1, 2], length(rtrim({text}, 'abc'))) AS v" + BY_ID, COLUMN, null),
             new Oracle("histogram bins", "SELECT histogram(u.id, list_value({number})) AS v" + BY_ID, COLUMN, null),
+            new Oracle("histogram bins through total steps", "SELECT histogram(u.id, list_value(length({text}))) AS v" + BY_ID,
+                    COLUMN, null),
             new Oracle("narrowing cast", "SELECT CAST({number} AS INTEGER) AS v" + BY_ID, COLUMN, null));
 
     /** PostgreSQL: the classes of {@code PostgresPartialArgumentTest}. */
@@ -72,6 +79,8 @@ final class PartialOracles implements AutoCloseable {
                     "SELECT date_trunc('day', u.created, concat('UT', translate(left({text}, 1), 'p', 'C'))) AS v" + BY_ID, COLUMN, null),
             new Oracle("date_part unit", "SELECT date_part(concat('da', translate(left({text}, 1), 'p', 'y')), u.created) AS v" + BY_ID,
                     COLUMN, null),
+            // a date past 294276 AD fails: date_part casts it to a timestamp
+            new Oracle("date_part date", "SELECT date_part('year', {date}) AS v" + BY_ID, COLUMN, null),
             new Oracle("to_char format", "SELECT to_char(u.id, concat('9', translate(left({text}, 1), 'p', '.'), '9V9')) AS v" + BY_ID,
                     COLUMN, null),
             new Oracle("to_char format in a filter",
@@ -88,6 +97,7 @@ final class PartialOracles implements AutoCloseable {
 
     private final Map<String, List<Oracle>> sources = new LinkedHashMap<>();
     private final Map<String, String> blocks = new LinkedHashMap<>();
+    private final Map<String, String> policies = new LinkedHashMap<>();
     private String pgSchema;
     private String mysqlDatabase;
 
@@ -121,7 +131,7 @@ final class PartialOracles implements AutoCloseable {
     String config() {
         StringBuilder yaml = new StringBuilder("sources:\n");
         blocks.forEach((name, block) -> yaml.append("  ").append(name).append(":\n").append(block)
-                .append("    policy:\n      tables: {users: [\"*\"]}\n"));
+                .append("    policy:\n      tables: {users: [\"*\"]}\n").append(policies.getOrDefault(name, "")));
         return yaml.toString();
     }
 
@@ -161,10 +171,14 @@ final class PartialOracles implements AutoCloseable {
             s.execute("CREATE SCHEMA " + pgSchema);
             s.execute("CREATE TABLE " + pgSchema + ".users (id bigint, note text, password text, created timestamptz, score bigint, ssn bigint)");
             s.execute("INSERT INTO " + pgSchema + ".users VALUES " + rows(SMALLEST));
+            s.execute("ALTER TABLE " + pgSchema + ".users ADD COLUMN born date, ADD COLUMN since date");
+            s.execute("UPDATE " + pgSchema + ".users SET since = CASE id WHEN 1 THEN DATE '294277-01-01' WHEN 2 THEN DATE '2020-01-01' END,"
+                    + " born = CASE id WHEN 1 THEN DATE '294277-01-01' WHEN 2 THEN DATE '2020-01-01' END");
             s.execute("GRANT USAGE ON SCHEMA " + pgSchema + " TO " + env("SQLGUARD_PG_RO_USER"));
             s.execute("GRANT SELECT ON ALL TABLES IN SCHEMA " + pgSchema + " TO " + env("SQLGUARD_PG_RO_USER"));
         }
         sources.put("oracles_postgresql", POSTGRESQL);
+        policies.put("oracles_postgresql", "      redact: [born]\n");
         blocks.put("oracles_postgresql", "    engine: postgresql\n    url: " + url + "\n    username: " + env("SQLGUARD_PG_RO_USER")
                 + "\n    password: " + env("SQLGUARD_PG_RO_PASSWORD") + "\n    defaultSchema: " + pgSchema + "\n");
     }
