@@ -28,8 +28,8 @@ import dev.sqlguard.domain.ErrorCode;
  * {@code redact}; {@code note}, {@code score} and {@code since} hold the same values and are not, so the
  * same query over them (the control) shows that the shape really is an oracle on that engine, through the
  * product: its outcome differs from one row to another. Rows {@link #IDS}: {@code 'pabc'} and the smallest
- * BIGINT (and the date 294277-01-01), {@code 'Qab!'} and 5 (2020-01-01), NULL and NULL (NULL). Each query has one parameter, the row's id. Closing drops
- * what was created (the DuckDB file lives in the caller's folder).
+ * BIGINT (and the date 294277-01-01), {@code 'Qab!'} and 5 (2020-01-01), NULL and NULL (NULL). Each query has
+ * one parameter, the row's id. Closing drops what was created (the DuckDB file lives in the caller's folder).
  */
 final class PartialOracles implements AutoCloseable {
     /** The rows' ids: three different secrets. */
@@ -38,14 +38,26 @@ final class PartialOracles implements AutoCloseable {
     /**
      * One oracle. {@code template} reads {@code {text}}, {@code {number}} and {@code {date}}: the sensitive
      * {@code password}, {@code ssn} and {@code born} in the attack, {@code note}, {@code score} and {@code since}
-     * in the control. The attack must be refused
-     * with {@code refusal} whatever the secret; the control either answers differently for different rows
-     * ({@code controlRefusal} null) or is refused with {@code controlRefusal} (a size argument that is not a
-     * small literal is refused whatever its lineage).
+     * in the control. The attack must be refused with {@code COLUMN_NOT_ALLOWED} whatever the secret, at the
+     * step {@code refusedAt} (the partial function or cast the secret reaches, or {@code filter} / {@code order}
+     * where the secret's position is refused first); the control either answers differently for different
+     * rows ({@code controlRefusal} null) or is refused with {@code controlRefusal} (a size argument that is not
+     * a small literal is refused whatever its lineage).
      */
-    record Oracle(String name, String template, ErrorCode refusal, ErrorCode controlRefusal) {
+    record Oracle(String name, String template, String refusedAt, ErrorCode controlRefusal) {
         String attack() {
             return template.replace("{text}", "u.password").replace("{number}", "u.ssn").replace("{date}", "u.born");
+        }
+
+        /** The refusal's message: the threat model's sentence for the sensitive column and the refused step. */
+        String message() {
+            String column = template.contains("{text}") ? "password" : template.contains("{number}") ? "ssn" : "born";
+            String step = switch (refusedAt) {
+                case FILTER -> "used to filter rows.";
+                case ORDER -> "used to order rows.";
+                default -> "computed on or compared, as '" + refusedAt + "' does.";
+            };
+            return "Column '" + column + "' is sensitive: its values may be selected (they come back redacted) but not " + step;
         }
 
         String control() {
@@ -53,47 +65,72 @@ final class PartialOracles implements AutoCloseable {
         }
     }
 
-    private static final ErrorCode COLUMN = ErrorCode.COLUMN_NOT_ALLOWED;
+    /** {@link Oracle#refusedAt} of an attack refused because the secret filters rows. */
+    private static final String FILTER = "filter";
+    /** {@link Oracle#refusedAt} of an attack refused because the secret orders rows. */
+    private static final String ORDER = "order";
     private static final String BY_ID = " FROM users u WHERE u.id = ?";
 
     /** DuckDB: the classes of {@code DuckDbPartialArgumentTest} and a narrowing cast. */
     static final List<Oracle> DUCKDB = List.of(
-            new Oracle("top-n max count", "SELECT max(u.id, {number}) AS v" + BY_ID, COLUMN, null),
+            new Oracle("top-n max count", "SELECT max(u.id, {number}) AS v" + BY_ID, "max", null),
             // the engine test's shape: total steps (ltrim, length) between the secret and the count; 0 for 'pabc'
             new Oracle("top-n max count through total steps",
-                    "SELECT max(u.id, length(ltrim({text}, 'abcdefghijklmnopqrstuvwxyz'))) AS v" + BY_ID, COLUMN, null),
-            new Oracle("top-n min count", "SELECT min(u.id, {number}) AS v" + BY_ID, COLUMN, null),
-            new Oracle("arg_max count", "SELECT arg_max(u.id, u.id, {number}) AS v" + BY_ID, COLUMN, null),
-            new Oracle("max_by count", "SELECT max_by(u.id, u.id, {number}) AS v" + BY_ID, COLUMN, null),
-            new Oracle("array_length dimension", "SELECT array_length([1, 2], length(rtrim({text}, 'abc'))) AS v" + BY_ID, COLUMN, null),
-            new Oracle("histogram bins", "SELECT histogram(u.id, list_value({number})) AS v" + BY_ID, COLUMN, null),
+                    "SELECT max(u.id, length(ltrim({text}, 'abcdefghijklmnopqrstuvwxyz'))) AS v" + BY_ID, "max", null),
+            new Oracle("top-n min count", "SELECT min(u.id, {number}) AS v" + BY_ID, "min", null),
+            new Oracle("arg_max count", "SELECT arg_max(u.id, u.id, {number}) AS v" + BY_ID, "arg_max", null),
+            new Oracle("max_by count", "SELECT max_by(u.id, u.id, {number}) AS v" + BY_ID, "max_by", null),
+            new Oracle("array_length dimension", "SELECT array_length([1, 2], length(rtrim({text}, 'abc'))) AS v" + BY_ID, "array_length", null),
+            new Oracle("histogram bins", "SELECT histogram(u.id, list_value({number})) AS v" + BY_ID, "histogram", null),
             new Oracle("histogram bins through total steps", "SELECT histogram(u.id, list_value(length({text}))) AS v" + BY_ID,
-                    COLUMN, null),
-            new Oracle("narrowing cast", "SELECT CAST({number} AS INTEGER) AS v" + BY_ID, COLUMN, null));
+                    "histogram", null),
+            new Oracle("narrowing cast", "SELECT CAST({number} AS INTEGER) AS v" + BY_ID, "cast", null),
+            // lineage through a renaming CTE and a derived table in a filter
+            new Oracle("top-n count from a renaming CTE",
+                    "WITH s AS (SELECT u.id, {number} AS k FROM users u) SELECT max(s.id, s.k) AS v FROM s WHERE s.id = ?", "max", null),
+            new Oracle("array_length dimension in a filter over a derived table",
+                    "SELECT count(*) AS n FROM (SELECT u.id, length(rtrim({text}, 'abc')) AS k FROM users u) s"
+                            + " WHERE s.id = ? AND array_length([1, 2], s.k) = 2", FILTER, null));
 
     /** PostgreSQL: the classes of {@code PostgresPartialArgumentTest}. */
     static final List<Oracle> POSTGRESQL = List.of(
             new Oracle("date_trunc unit", "SELECT date_trunc(concat('da', translate(left({text}, 1), 'p', 'y')), u.created) AS v" + BY_ID,
-                    COLUMN, null),
+                    "date_trunc", null),
             new Oracle("date_trunc time zone",
-                    "SELECT date_trunc('day', u.created, concat('UT', translate(left({text}, 1), 'p', 'C'))) AS v" + BY_ID, COLUMN, null),
+                    "SELECT date_trunc('day', u.created, concat('UT', translate(left({text}, 1), 'p', 'C'))) AS v" + BY_ID, "date_trunc", null),
             new Oracle("date_part unit", "SELECT date_part(concat('da', translate(left({text}, 1), 'p', 'y')), u.created) AS v" + BY_ID,
-                    COLUMN, null),
+                    "date_part", null),
             // a date past 294276 AD fails: date_part casts it to a timestamp
-            new Oracle("date_part date", "SELECT date_part('year', {date}) AS v" + BY_ID, COLUMN, null),
+            new Oracle("date_part date", "SELECT date_part('year', {date}) AS v" + BY_ID, "date_part", null),
             new Oracle("to_char format", "SELECT to_char(u.id, concat('9', translate(left({text}, 1), 'p', '.'), '9V9')) AS v" + BY_ID,
-                    COLUMN, null),
+                    "to_char", null),
             new Oracle("to_char format in a filter",
                     "SELECT count(*) AS n" + BY_ID + " AND to_char(u.id, concat('9', translate(left({text}, 1), 'p', '.'), '9V9')) IS NOT NULL",
-                    COLUMN, null),
-            new Oracle("cast to numeric(1, 0)", "SELECT CAST({number} AS numeric(1, 0)) AS v" + BY_ID, COLUMN, null),
-            new Oracle("round scale", "SELECT round(1.5, {number}) AS v" + BY_ID, COLUMN, ErrorCode.UNBOUNDED_COST),
-            new Oracle("factorial", "SELECT factorial({number}) AS v" + BY_ID, COLUMN, ErrorCode.UNBOUNDED_COST));
+                    FILTER, null),
+            new Oracle("date_trunc unit from a renaming CTE", "WITH s AS (SELECT u.id, u.created, {text} AS k FROM users u)"
+                    + " SELECT date_trunc(concat('da', translate(left(s.k, 1), 'p', 'y')), s.created) AS v FROM s WHERE s.id = ?",
+                    "date_trunc", null),
+            new Oracle("date_part unit in a filter over a derived table",
+                    "SELECT count(*) AS n FROM (SELECT u.id, u.created, {text} AS k FROM users u) s WHERE s.id = ?"
+                            + " AND date_part(concat('da', translate(left(s.k, 1), 'p', 'y')), s.created) > 0", FILTER, null),
+            new Oracle("cast to numeric(1, 0)", "SELECT CAST({number} AS numeric(1, 0)) AS v" + BY_ID, "cast", null),
+            new Oracle("round scale", "SELECT round(1.5, {number}) AS v" + BY_ID, "round", ErrorCode.UNBOUNDED_COST),
+            new Oracle("factorial", "SELECT factorial({number}) AS v" + BY_ID, "factorial", ErrorCode.UNBOUNDED_COST));
 
-    /** MariaDB/MySQL: the class of {@code MySqlPartialArgumentTest} and the {@code pow} overflow of issue 24. */
+    /**
+     * MariaDB/MySQL: the class of {@code MySqlPartialArgumentTest} and the {@code pow} overflow of issue 24. On
+     * MariaDB 10.11 only a position of -2^63 fails {@code nth_value} (0, -1, a numeric string and any
+     * {@code crc32} answer NULL), so its oracle reads a numeric secret.
+     */
     static final List<Oracle> MYSQL = List.of(
-            new Oracle("nth_value position", "SELECT nth_value(u.id, {number}) OVER (ORDER BY u.id) AS v" + BY_ID, COLUMN, null),
-            new Oracle("pow overflow", "SELECT pow(2, ascii({text}) * 10) AS v" + BY_ID, COLUMN, null));
+            new Oracle("nth_value position", "SELECT nth_value(u.id, {number}) OVER (ORDER BY u.id) AS v" + BY_ID, "nth_value", null),
+            // crc32 is total: 2149508944^40 overflows a DOUBLE, 4329399^40 does not
+            new Oracle("pow overflow through total steps", "SELECT pow(crc32({text}), 40) AS v" + BY_ID, "pow", null),
+            new Oracle("pow overflow of ascii", "SELECT pow(2, ascii({text}) * 10) AS v" + BY_ID, "ascii", null),
+            new Oracle("nth_value position from a renaming CTE", "WITH s AS (SELECT u.id, {number} AS k FROM users u)"
+                    + " SELECT nth_value(s.id, s.k) OVER (ORDER BY s.id) AS v FROM s WHERE s.id = ?", "nth_value", null),
+            new Oracle("nth_value position in an ordering",
+                    "SELECT u.id AS v" + BY_ID + " ORDER BY nth_value(u.id, {number}) OVER (ORDER BY u.id)", ORDER, null));
 
     private final Map<String, List<Oracle>> sources = new LinkedHashMap<>();
     private final Map<String, String> blocks = new LinkedHashMap<>();
