@@ -86,6 +86,9 @@ final class PartialOracles implements AutoCloseable {
                     "histogram", null),
             new Oracle("narrowing cast", "SELECT CAST({number} AS INTEGER) AS v" + BY_ID, "cast", null),
             // lineage through a renaming CTE and a derived table in a filter
+            // computed but never output: no mask prunes it (with max's count marked total, ids 1 and 3 failed and 2 answered)
+            new Oracle("top-n count in a materialized CTE whose value is not output",
+                    "WITH s AS MATERIALIZED (SELECT max(u.id, {number}) AS m" + BY_ID + ") SELECT count(*) AS n FROM s", "max", null),
             new Oracle("top-n count from a renaming CTE",
                     "WITH s AS (SELECT u.id, {number} AS k FROM users u) SELECT max(s.id, s.k) AS v FROM s WHERE s.id = ?", "max", null),
             new Oracle("array_length dimension in a filter over a derived table",
@@ -129,6 +132,9 @@ final class PartialOracles implements AutoCloseable {
             new Oracle("pow overflow of ascii", "SELECT pow(2, ascii({text}) * 10) AS v" + BY_ID, "ascii", null),
             new Oracle("nth_value position from a renaming CTE", "WITH s AS (SELECT u.id, {number} AS k FROM users u)"
                     + " SELECT nth_value(s.id, s.k) OVER (ORDER BY s.id) AS v FROM s WHERE s.id = ?", "nth_value", null),
+            new Oracle("nth_value position in a derived table whose value is not output",
+                    "SELECT count(*) AS n FROM (SELECT nth_value(u.id, {number}) OVER (ORDER BY u.id) AS m" + BY_ID + ") t", "nth_value",
+                    null),
             new Oracle("nth_value position in an ordering",
                     "SELECT u.id AS v" + BY_ID + " ORDER BY nth_value(u.id, {number}) OVER (ORDER BY u.id)", ORDER, null));
 
