@@ -526,6 +526,9 @@ public final class AnsiRenderer {
                 renderedName = "q" + (++aliases);
             }
             requireUniqueLabels(q);
+            // the engine may compute a column nobody reads (PostgreSQL materializes a CTE read twice):
+            // each is checked as an output, so a partial step on a sensitive value fails nowhere unseen
+            q.outputs().forEach(o -> use(o.flows(), UsePosition.OUTPUT));
             scope.pendingCtes.remove(name);
             scope.ctes.put(name, q);
             scope.cteNames.put(name, renderedName);
@@ -1606,6 +1609,8 @@ public final class AnsiRenderer {
         String visible = p.getAlias() == null ? "\0subquery" + (aliases + 1) : relationAlias(p.getAlias());
         Query q = query(p.getSelect(), outer, scope, false);
         requireUniqueLabels(q);
+        // as for a CTE: under a plain UNION PostgreSQL computes every column of a derived table, read or not
+        q.outputs().forEach(o -> use(o.flows(), UsePosition.OUTPUT));
         String rendered = "t" + (++aliases);
         List<Col> cols = new ArrayList<>();
         for (Out o : q.outputs()) {
