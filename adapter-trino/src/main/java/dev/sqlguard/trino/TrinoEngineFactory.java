@@ -12,12 +12,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.trino.jdbc.TrinoDriver;
-
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
+import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
@@ -32,6 +31,7 @@ import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.EngineParts;
 import dev.sqlguard.ports.EngineResources;
 import dev.sqlguard.ports.PropertySpec;
+import dev.sqlguard.trino.internal.BoundedTrinoDriver;
 import dev.sqlguard.trino.internal.CatalogLoader;
 import dev.sqlguard.trino.internal.FunctionCatalog;
 import dev.sqlguard.trino.internal.TrinoExecutor;
@@ -49,6 +49,8 @@ import dev.sqlguard.trino.internal.TrinoValidator;
  */
 public final class TrinoEngineFactory extends AbstractEngineFactory {
     private static final Logger LOG = LoggerFactory.getLogger(TrinoEngineFactory.class);
+    /** The least time the start's round trips get together, however short a query's limit. */
+    private static final java.time.Duration START_BUDGET = java.time.Duration.ofSeconds(60);
 
     private static final List<PropertySpec> PROPERTIES = List.of(
             PropertySpec.required(TrinoSettings.URL, "jdbc:trino://host[:port], one plain host; nothing else in the URL."),
@@ -86,7 +88,7 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
 
         EngineResources resources = new EngineResources();
         try {
-            TrinoDriver driver = resources.add(new TrinoDriver());
+            BoundedTrinoDriver driver = resources.add(new BoundedTrinoDriver());
             ScheduledExecutorService watchdog = resources.add(Watchdogs.forSource("trino", source, 2), ExecutorService::shutdownNow);
             Limits limits = effective.limits();
             SchemaSnapshot schema;
@@ -95,7 +97,9 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
             // the check that the cluster takes the session's time limit is made on these values
             Limits startup = limits.timeout().compareTo(java.time.Duration.ofSeconds(30)) >= 0 ? limits
                     : limits.withTimeout(java.time.Duration.ofSeconds(30));
-            try (Connection bootstrap = open(driver, settings, startup)) {
+            // the start's round trips together get at least a minute (each HTTP round trip of a connection ends by its deadline)
+            long startDeadline = System.nanoTime() + Math.max(startup.timeout().toNanos(), START_BUDGET.toNanos());
+            try (Connection bootstrap = open(driver, settings, startup, startDeadline)) {
                 TrinoStartup.verifySession(bootstrap, startup);
                 Set<String> risky = TrinoStartup.writes(bootstrap, settings.catalog(), settings.schema(), effective.tables().tables().keySet());
                 if (!risky.isEmpty()) {
@@ -118,8 +122,17 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
         }
     }
 
-    private static Connection open(TrinoDriver driver, TrinoSettings settings, Limits limits) throws SQLException {
-        Connection c = driver.connect(settings.jdbcUrl(), settings.driverProperties(limits));
+    /**
+     * A connection for one call (a query, or validation's {@code EXPLAIN}s), opened on the calling
+     * thread: each of its HTTP round trips ends by the call's one deadline (or, outside a call, by
+     * the limit from now), so a coordinator that stops answering cannot hold the call past it.
+     */
+    private static Connection open(BoundedTrinoDriver driver, TrinoSettings settings, Limits limits) throws SQLException {
+        return open(driver, settings, limits, CallConnection.deadlineNanos(limits.timeout()));
+    }
+
+    private static Connection open(BoundedTrinoDriver driver, TrinoSettings settings, Limits limits, long deadlineNanos) throws SQLException {
+        Connection c = driver.connect(settings.jdbcUrl(), settings.driverProperties(limits), deadlineNanos);
         if (c == null) {
             throw new SQLException("the driver does not accept the URL");
         }

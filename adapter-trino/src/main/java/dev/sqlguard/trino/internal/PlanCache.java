@@ -26,6 +26,14 @@ final class PlanCache<V> {
 
     /** The cached value, or computes it outside the lock and caches it. */
     V get(String key, Function<String, V> compute) {
+        return get(key, compute, v -> true);
+    }
+
+    /**
+     * The cached value, or computes it outside the lock and caches it when {@code keep} holds (an
+     * outcome of the moment, such as a round trip that ran out of time, is not the text's).
+     */
+    V get(String key, Function<String, V> compute, java.util.function.Predicate<V> keep) {
         synchronized (map) {
             V hit = map.get(key);
             if (hit != null) {
@@ -33,8 +41,10 @@ final class PlanCache<V> {
             }
         }
         V value = compute.apply(key);
-        synchronized (map) {
-            map.put(key, value);
+        if (keep.test(value)) {
+            synchronized (map) {
+                map.put(key, value);
+            }
         }
         return value;
     }

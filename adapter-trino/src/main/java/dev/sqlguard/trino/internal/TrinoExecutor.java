@@ -24,7 +24,9 @@ import dev.sqlguard.jdbc.JdbcParameters;
  * {@code query_max_run_time}, {@code query_max_memory}, from the plan's limits). The cursor streams
  * the result pages; the watchdog, {@code cancel()} and an early close stop the query with
  * {@code Statement.cancel()}, which makes the driver delete the query on the coordinator (Trino 483
- * reports it as FAILED with USER_CANCELED in {@code system.runtime.queries}). Thread-safe.
+ * reports it as FAILED with USER_CANCELED in {@code system.runtime.queries}). The connection comes
+ * from {@link BoundedTrinoDriver}, opened on the calling thread, so every HTTP round trip of the
+ * query (submission, each poll and page) ends by the call's deadline. Thread-safe.
  */
 public final class TrinoExecutor implements ExecutionPort {
     /** Opens a connection whose session carries the given limits. */

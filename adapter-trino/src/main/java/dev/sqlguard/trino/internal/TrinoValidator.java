@@ -58,6 +58,10 @@ public final class TrinoValidator implements StatementValidator {
     /**
      * @param explain connections for EXPLAIN, or null to skip the cluster's reading (unit tests only)
      */
+    /** Validation errors that say something of the moment the cluster was asked, not of the text. */
+    private static final java.util.Set<ErrorCode> MOMENTARY = java.util.EnumSet.of(ErrorCode.EXCEEDED_TIME_LIMIT,
+            ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.SERVER_BUSY, ErrorCode.CANCELLED);
+
     public TrinoValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Connections explain) {
         this.schema = requireNonNull(schema, "schema is null");
         this.explain = explain;
@@ -70,7 +74,8 @@ public final class TrinoValidator implements StatementValidator {
 
     @Override
     public QueryPlan validate(QueryRequest request) {
-        Outcome outcome = cache.get(request.sql(), this::compute);
+        // a failure of the moment (the cluster out of time, down or busy) is not cached: the same text may pass next time
+        Outcome outcome = cache.get(request.sql(), this::compute, o -> o.error() == null || !MOMENTARY.contains(o.error().code()));
         if (outcome.error() != null && outcome.error().code() != ErrorCode.PARAMETER_COUNT_MISMATCH && explain != null) {
             // the cluster's reading can fail for the same cause as a wrong count (? + ? has no type
             // without its values): the count comes first, as on every engine (render only, no EXPLAIN)
