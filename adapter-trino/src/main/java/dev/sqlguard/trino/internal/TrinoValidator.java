@@ -58,26 +58,6 @@ public final class TrinoValidator implements StatementValidator {
     }
 
     /**
-     * Refusals that say how the cluster was at the time (unreachable, busy, out of time or memory for the
-     * EXPLAINs), not what the text is: never cached, or a text met during a restart or a long pause would be
-     * refused as unavailable until evicted (seen under load in the differential test).
-     */
-    private static final java.util.Set<ErrorCode> TRANSIENT = java.util.EnumSet.of(ErrorCode.ENGINE_UNAVAILABLE,
-            ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.CANCELLED, ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_DISK_LIMIT,
-            ErrorCode.INTERNAL_ERROR);
-
-    /** Carries an outcome past the cache without caching it. */
-    private static final class Uncached extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        private final transient Outcome outcome;
-
-        Uncached(Outcome outcome) {
-            super(null, null, false, false);
-            this.outcome = outcome;
-        }
-    }
-
-    /**
      * @param explain connections for EXPLAIN, or null to skip the cluster's reading (unit tests only)
      */
     public TrinoValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Connections explain) {
@@ -98,18 +78,7 @@ public final class TrinoValidator implements StatementValidator {
 
     @Override
     public QueryPlan validate(QueryRequest request) {
-        Outcome outcome;
-        try {
-            outcome = cache.get(request.sql(), sql -> {
-                Outcome computed = compute(sql);
-                if (computed.error() != null && TRANSIENT.contains(computed.error().code())) {
-                    throw new Uncached(computed); // the cluster's state, not the text's: asked again next call
-                }
-                return computed;
-            });
-        } catch (Uncached u) {
-            outcome = u.outcome;
-        }
+        Outcome outcome = cache.get(request.sql(), this::compute);
         if (outcome.error() != null && outcome.error().code() != ErrorCode.PARAMETER_COUNT_MISMATCH && explain != null) {
             // the cluster's reading can fail for the same cause as a wrong count (? + ? has no type
             // without its values): the count comes first, as on every engine (render only, no EXPLAIN)
