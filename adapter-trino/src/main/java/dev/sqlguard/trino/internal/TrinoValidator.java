@@ -51,6 +51,8 @@ public final class TrinoValidator implements StatementValidator {
     private final Map<TableRef, List<String>> physical = new LinkedHashMap<>();
     private final PlanCache<Outcome> cache = new PlanCache<>(CACHE_SIZE);
     private final AnsiCheck renderOnly;
+    /** Column names every known table that has them hides from the allowlist (lower case): absent for the check. */
+    private final java.util.Set<String> hiddenNames = new java.util.HashSet<>();
 
     private record Outcome(QueryPlan plan, GuardException error) {
     }
@@ -70,6 +72,12 @@ public final class TrinoValidator implements StatementValidator {
         this.renderOnly = new AnsiCheck(sourceId, TrinoDialect.INSTANCE, schema, policy,
                 sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), null);
         schema.tables().forEach((ref, info) -> physical.put(ref, info.columns().stream().map(SchemaSnapshot.ColumnInfo::name).toList()));
+        java.util.Set<String> visible = new java.util.HashSet<>();
+        schema.tables().forEach((ref, info) -> info.columns().forEach(c -> {
+            String name = c.name().toLowerCase(java.util.Locale.ROOT);
+            (policy.tables().allowsColumn(ref, c.name()) ? visible : hiddenNames).add(name);
+        }));
+        hiddenNames.removeAll(visible);
     }
 
     @Override
@@ -107,9 +115,54 @@ public final class TrinoValidator implements StatementValidator {
         }
     }
 
-    /** The checked plan for {@code sql}, with null parameters; the cluster's reading is cross-checked when connections are set. */
+    /**
+     * The checked plan for {@code sql}, with null parameters; the cluster's reading is cross-checked when
+     * connections are set: of the rendered text, and then of the text as written.
+     */
     QueryPlan plan(String sql) {
-        return check.plan(sql);
+        QueryPlan plan = check.plan(sql);
+        if (explain != null) {
+            requireSameReadingAsWritten(sql, plan);
+        }
+        return plan;
+    }
+
+    /**
+     * The cluster's own reading of the text as written (its EXPLAIN, which analyses and plans but runs
+     * nothing) must be one the check can stand behind: Trino must accept the text (JSqlParser reads some
+     * texts Trino refuses, such as {@code a BETWEEN b AND c = d}), and it must read no table or column
+     * the checked plan does not (a name Trino resolves otherwise, for example as an output column, or as
+     * a hidden column where the check saw an alias). Either failure refuses with one message, so that a
+     * hidden column and a name that exists nowhere are refused alike. Hidden names are absent for this
+     * reading too: each name that only hidden columns have is renamed in the text to one that exists
+     * nowhere ({@link #withAbsentNames}), so that Trino reads the text as if the hidden columns did not
+     * exist (with {@code password} hidden, {@code FROM users u JOIN (SELECT 1 AS password) x ON TRUE
+     * GROUP BY password} is ambiguous for Trino as written, and reads {@code x.password} once the hidden
+     * column is absent, as the check does). A failure of the cluster itself
+     * (unavailable, out of time) is reported as such.
+     */
+    private void requireSameReadingAsWritten(String sql, QueryPlan plan) {
+        String text = withAbsentNames(withNullParameters(sql), hiddenNames);
+        EngineReading reading;
+        try {
+            String logical = explain("EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + text, plan.limits().timeout());
+            String io = explain("EXPLAIN (TYPE IO, FORMAT JSON) " + text, plan.limits().timeout());
+            reading = ExplainCheck.read(logical, io, schema.catalog().orElseThrow(), physical);
+        } catch (GuardException e) {
+            if (e.code().type() == dev.sqlguard.domain.ErrorType.USER) {
+                throw readOtherwise();
+            }
+            throw e;
+        }
+        if (!reading.complete() || !plan.tables().containsAll(reading.tables()) || !plan.columns().containsAll(reading.columns())) {
+            throw readOtherwise();
+        }
+    }
+
+    static GuardException readOtherwise() {
+        return new GuardException(ErrorCode.UNSAFE_SYNTAX, "The database reads this query as written differently from the check;"
+                + " write it more plainly: parenthesize each operator, qualify each column with its table, and order or group by"
+                + " output positions.");
     }
 
     /** The tables and columns the cluster reads for the plan's text. */
@@ -139,6 +192,75 @@ public final class TrinoValidator implements StatementValidator {
         Statement s = c.createStatement();
         s.setQueryTimeout((int) Math.max(1, (CallConnection.remainingMillis(limit) + 999) / 1000));
         return s;
+    }
+
+    /** Appended to a hidden name in the text as written to make a name that exists nowhere. */
+    static final String ABSENT_SUFFIX = "__sqlguard_absent";
+
+    /**
+     * {@code sql} with every identifier in {@code hidden} (lower case), bare or double-quoted, outside
+     * string literals, renamed with {@link #ABSENT_SUFFIX}; a bare word followed by {@code (} (a
+     * function's name) or a reserved word is left as written.
+     */
+    static String withAbsentNames(String sql, java.util.Set<String> hidden) {
+        if (hidden.isEmpty()) {
+            return sql;
+        }
+        StringBuilder out = new StringBuilder(sql.length() + 32);
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (c == '\'') {
+                int end = i + 1;
+                while (end < n && !(sql.charAt(end) == '\'' && (end + 1 >= n || sql.charAt(end + 1) != '\''))) {
+                    end += sql.charAt(end) == '\'' ? 2 : 1;
+                }
+                end = Math.min(n, end + 1);
+                out.append(sql, i, end);
+                i = end;
+            } else if (c == '"') {
+                int end = i + 1;
+                while (end < n && !(sql.charAt(end) == '"' && (end + 1 >= n || sql.charAt(end + 1) != '"'))) {
+                    end += sql.charAt(end) == '"' ? 2 : 1;
+                }
+                String inner = sql.substring(i + 1, Math.min(n, end));
+                if (end < n && hidden.contains(inner.toLowerCase(java.util.Locale.ROOT))) {
+                    out.append('"').append(inner).append(ABSENT_SUFFIX).append('"');
+                } else {
+                    out.append(sql, i, Math.min(n, end + 1));
+                }
+                i = Math.min(n, end + 1);
+            } else if (Character.isLetter(c) || c == '_') {
+                int end = i + 1;
+                while (end < n && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_')) {
+                    end++;
+                }
+                String word = sql.substring(i, end);
+                String lower = word.toLowerCase(java.util.Locale.ROOT);
+                int next = end;
+                while (next < n && Character.isWhitespace(sql.charAt(next))) {
+                    next++;
+                }
+                boolean call = next < n && sql.charAt(next) == '(';
+                out.append(word);
+                if (hidden.contains(lower) && !call && !TrinoDialect.RESERVED.contains(lower)) {
+                    out.append(ABSENT_SUFFIX);
+                }
+                i = end;
+            } else if (Character.isDigit(c)) {
+                int end = i + 1;
+                while (end < n && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_' || sql.charAt(end) == '.')) {
+                    end++;
+                }
+                out.append(sql, i, end);
+                i = end;
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
     }
 
     /**

@@ -222,6 +222,12 @@ public final class AnsiRenderer {
         final Map<String, String> cteNames = new HashMap<>();
         /** Names of a {@code WITH RECURSIVE} list not defined yet: a reference to one is refused, not read as a table. */
         final Set<String> pendingCtes = new java.util.HashSet<>();
+        /**
+         * While an ORDER BY key of this level renders, on an engine that reads names there as output
+         * columns first (Trino): the output labels that are not the input column of that name, written
+         * bare. A name read at this level that is one of them reads otherwise on the engine.
+         */
+        Set<String> outputsReadFirst = Set.of();
 
         Scope(Scope parent, Scope cteParent) {
             this.parent = parent;
@@ -1085,39 +1091,43 @@ public final class AnsiRenderer {
             use(item.value().flows(), position);
             return new Value(Integer.toString(out.get()), item.value().flows());
         }
+        Value v;
         if (dialect.outputNamesFirstInOrderByExpressions()) {
-            requireOneReadingOfOrderByNames(e, scope, items);
+            scope.outputsReadFirst = outputsReadOtherwise(items);
+            try {
+                v = expr(e, scope, 0);
+            } finally {
+                scope.outputsReadFirst = Set.of();
+            }
+        } else {
+            v = expr(e, scope, 0);
         }
-        Value v = expr(e, scope, 0);
         use(v.flows(), position);
         return v;
     }
 
     /**
-     * For an engine that reads a name inside an ORDER BY expression as an output column first (Trino):
-     * every unqualified name in {@code e} that is also an output label must mean the same value either
-     * way, that is the output is that very input column, written bare; otherwise the readings differ
-     * and the key is refused with advice (the renderer would order by the input column, the engine by
-     * the output).
+     * For an engine that reads a name inside an ORDER BY expression as an output column first (Trino),
+     * subqueries of the expression included (their names that no level inside resolves reach the
+     * ORDER BY's scope, outputs first): the output labels that would read otherwise than the input
+     * column of that name, that is every label whose output is not that very input column, written bare.
+     * {@link #column} refuses such a name with advice where it resolves at the ORDER BY's level.
      */
-    private void requireOneReadingOfOrderByNames(Expression e, Scope scope, List<Item> items) {
-        e.accept(new ExpressionVisitorAdapter<Void>() {
-            @Override
-            public <S> Void visit(Column c, S context) {
-                if (c.getTable() == null) {
-                    String name = naming.name(c.getColumnName());
-                    for (Item item : items) {
-                        if (item.label().equals(name) && !(item.node() instanceof Column ic && ic.getTable() == null
-                                && naming.name(ic.getColumnName()).equals(name))) {
-                            throw construct("In an ORDER BY expression this engine reads " + SafeText.identifier(name)
-                                    + " as the output column of that name, not the input column: order by the output's position or"
-                                    + " name alone, qualify the input column (t." + name + "), or give the output another name.");
-                        }
-                    }
-                }
-                return super.visit(c, context);
+    private Set<String> outputsReadOtherwise(List<Item> items) {
+        Set<String> out = new java.util.HashSet<>();
+        for (Item item : items) {
+            String name = item.label();
+            if (!(item.node() instanceof Column ic && ic.getTable() == null && naming.name(ic.getColumnName()).equals(name))) {
+                out.add(name);
             }
-        }, null);
+        }
+        return out;
+    }
+
+    private static GuardException outputReadFirst(String name) {
+        return construct("In an ORDER BY expression this engine reads " + SafeText.identifier(name)
+                + " as the output column of that name, not the input column: order by the output's position or"
+                + " name alone, qualify the input column (t." + name + "), or give the output another name.");
     }
 
     /** The 1-based output position a bare integer or a bare output label names, if it names one. */
@@ -2665,6 +2675,9 @@ public final class AnsiRenderer {
         }
         // unqualified: a column of the innermost level that has one, else (PostgreSQL) a whole-row reference
         for (Scope s = scope; s != null; s = s.parent) {
+            if (s.outputsReadFirst.contains(name)) {
+                throw outputReadFirst(name); // no level inside reads the name: the engine reads this level's output
+            }
             boolean namesASource = s.sources.stream().anyMatch(src -> src.named() && src.visibleName().equals(name));
             List<Source> hits = new ArrayList<>();
             for (Source source : s.sources) {
