@@ -81,15 +81,20 @@ public final class PostgresValidator implements StatementValidator {
      * ({@link ReadingComparison}).
      */
     private EngineReading read(QueryPlan plan) {
-        String json;
+        String json = null;
+        SQLException renderedError = null;
         try {
             json = explain(plan.executableSql(), plan);
         } catch (SQLException e) {
             LOG.debug("EXPLAIN failed", e);
-            throw ReadingComparison.renderedFailed(e, SqlErrors.map(e));
+            renderedError = e;
         }
         // planned even when it names a hidden column, for its syntax only: the comparison is skipped then
-        String planned = ReadingComparison.asWritten(plan, sql -> explain(sql, plan));
+        boolean compared = plan.parameters().isEmpty() && !ReadingComparison.namesHidden(plan.originalSql(), hiddenNames);
+        String planned = ReadingComparison.asWritten(plan, sql -> explain(sql, plan), compared);
+        if (renderedError != null) {
+            throw ReadingComparison.renderedFailed(renderedError, SqlErrors.map(renderedError), compared && planned != null);
+        }
         String asWritten = ReadingComparison.namesHidden(plan.originalSql(), hiddenNames) ? null : planned;
         EngineReading reading = ExplainCheck.read(json, this::physical);
         if (asWritten != null) {

@@ -45,11 +45,23 @@ final class ReadingComparison {
     }
 
     /**
-     * The server's plan of the text as written, or null when it cannot plan it.
+     * The server's plan of the text as written, or null when it was not asked or cannot plan it for a
+     * reason the check need not follow.
      *
-     * @throws GuardException SYNTAX_ERROR when the server's grammar refuses the text
+     * <p>The server decides whether it can read the text that was asked: where its grammar refuses it,
+     * the refusal is SYNTAX_ERROR; where it parses it but cannot analyse or plan it (no such operator for
+     * the types it reads, {@code FALSE BETWEEN TRUE AND 2 >= 6}; an ambiguous name; a literal of the wrong
+     * type), the guard refuses with the code the server's refusal maps to, whatever the check read, since
+     * there is no answer to a question the database cannot read. That second refusal is only given when
+     * {@code compared}: the text names no hidden column (for the check such a name does not exist, so
+     * the server's refusal could tell it from a missing one) and binds no parameter (the plan binds each
+     * as an untyped NULL, which a call with values does not). A permission refusal is not followed
+     * either: the account may be denied a column the allowlist hides, which the check does not read.
+     *
+     * @throws GuardException SYNTAX_ERROR when the server's grammar refuses the text; the mapped refusal
+     *     when {@code compared} and the server cannot analyse it
      */
-    static String asWritten(QueryPlan plan, Explainer explainer) {
+    static String asWritten(QueryPlan plan, Explainer explainer, boolean compared) {
         try {
             return explainer.explain(plan.originalSql());
         } catch (SQLException e) {
@@ -60,9 +72,15 @@ final class ReadingComparison {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "The database cannot parse this query as written; write it more"
                         + " plainly, with parentheses around each operator and its operands.");
             }
+            if (compared && !NOT_FOLLOWED.contains(String.valueOf(e.getSQLState()))) {
+                throw SqlErrors.map(e);
+            }
             return null;
         }
     }
+
+    /** Refusals of the text as written that the guard does not follow: permission (a hidden column), an untyped parameter. */
+    private static final java.util.Set<String> NOT_FOLLOWED = java.util.Set.of("42501", "42P18");
 
     private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
 
@@ -86,13 +104,19 @@ final class ReadingComparison {
     private static final java.util.Set<String> ANALYSIS = java.util.Set.of("42883", "42804", "42803", "42725");
 
     /**
-     * The refusal when the server cannot plan the rendered text. An operator or type the server cannot
-     * resolve, or a grouping error, is what a misread precedence gives ({@code 'x' || 3 - 2} read as
-     * {@code ('x' || 3) - 2}): UNSAFE_SYNTAX with the server's reason and advice to write the query more
-     * plainly. This does not depend on the server's reading of the text as written, which could depend
-     * on a hidden column. Any other failure is {@code mapped}.
+     * The refusal when the server cannot plan the rendered text. Where the server planned the text as
+     * written ({@code writtenPlanned}), the check read it otherwise ({@code 'x' BETWEEN 'a' AND 'b' <> FALSE}
+     * read as {@code 'x' BETWEEN 'a' AND ('b' <> FALSE)}, whose {@code 'b'} is no boolean): the two readings
+     * differ, {@link #differs()}. Otherwise an operator or type the server cannot resolve, or a grouping
+     * error, is what a misread precedence gives ({@code 'x' || 3 - 2} read as {@code ('x' || 3) - 2}):
+     * UNSAFE_SYNTAX with the server's reason and advice to write the query more plainly. Any other failure
+     * is {@code mapped}.
      */
-    static GuardException renderedFailed(SQLException e, GuardException mapped) {
+    static GuardException renderedFailed(SQLException e, GuardException mapped, boolean writtenPlanned) {
+        String state = e.getSQLState();
+        if (writtenPlanned && state != null && state.length() == 5 && !TRANSIENT.contains(state.substring(0, 2))) {
+            return differs();
+        }
         if (e.getSQLState() != null && ANALYSIS.contains(e.getSQLState())) {
             return new GuardException(ErrorCode.UNSAFE_SYNTAX, mapped.safeMessage() + " If the query runs as written, the database reads"
                     + " it differently from the check; write it more plainly: put parentheses around each operator and its operands"
@@ -100,6 +124,9 @@ final class ReadingComparison {
         }
         return mapped;
     }
+
+    /** SQLSTATE classes of a failure that says nothing about the text: connection, resources, cancel, server state. */
+    private static final java.util.Set<String> TRANSIENT = java.util.Set.of("08", "53", "54", "55", "57", "58", "XX");
 
     /** The refusal when the two readings differ. */
     static GuardException differs() {
