@@ -130,7 +130,15 @@ class PostgresDifferentialTest {
                 "SELECT 'x' BETWEEN 'a' AND 'b' <> FALSE AS b",
                 "SELECT id FROM claims WHERE region BETWEEN 'a' AND 'z' <> FALSE ORDER BY id",
                 // seed 9556: PostgreSQL reads (FALSE BETWEEN TRUE AND 2) >= 6 and cannot analyse it
-                "SELECT FALSE BETWEEN TRUE AND 2 >= 6 AS b")) {
+                "SELECT FALSE BETWEEN TRUE AND 2 >= 6 AS b",
+                // seeds 10563, 10996, 13909: a name that labels two outputs of one value is no ambiguity to PostgreSQL
+                "SELECT DISTINCT ON (created) created, created AS created FROM claims c JOIN regions r ON c.region = r.region"
+                        + " ORDER BY created, 1, 2",
+                "WITH w0 AS (SELECT DATE '2024-01-16' AS created FROM claims) SELECT created AS created, created, 0 AS x1 FROM w0"
+                        + " ORDER BY created, 1, 2, 3",
+                "SELECT manager, manager AS manager, min(manager) AS x1 FROM (SELECT DATE '2024-03-18' AS manager FROM claims"
+                        + " NATURAL JOIN regions) s0 GROUP BY manager, manager ORDER BY manager, 1, 2, 3",
+                "SELECT region, upper(region) AS region FROM claims ORDER BY region")) {
             Outcome raw = target().raw(sql);
             Outcome guarded = target().guarded(sql);
             if (raw instanceof Outcome.Failed) {
@@ -146,6 +154,9 @@ class PostgresDifferentialTest {
         assertThat(target().guarded("SELECT FALSE BETWEEN TRUE AND 2 >= 6 AS b")).isInstanceOf(Outcome.Failed.class);
         assertThat(target().guarded("SELECT region, CASE WHEN id > 2 THEN 'x' ELSE region END FROM claims ORDER BY region, 1, 2"))
                 .isInstanceOf(Outcome.Failed.class);
+        assertThat(target().guarded("SELECT region, upper(region) AS region FROM claims ORDER BY region")).isInstanceOf(Outcome.Failed.class);
+        assertThat(target().guarded("SELECT DISTINCT ON (created) created, created AS created FROM claims ORDER BY created, 1, 2"))
+                .isInstanceOf(Outcome.Rows.class);
     }
 
     /** An output without an alias is labelled as PostgreSQL labels it (FigureColname), so ORDER BY its label reads it. */

@@ -225,6 +225,11 @@ final class PostgresDialect implements AnsiDialect {
     }
 
     @Override
+    public boolean equalOutputsShareAName() {
+        return true; // findTargetlistEntrySQL92: ambiguous only when the matching outputs' expressions differ
+    }
+
+    @Override
     public String limitClause(Long rows, long offset) {
         return (rows == null ? "" : " LIMIT " + rows) + (offset > 0 ? " OFFSET " + offset : "");
     }
