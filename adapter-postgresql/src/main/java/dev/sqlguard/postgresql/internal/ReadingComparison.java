@@ -26,8 +26,10 @@ import dev.sqlguard.jdbc.ansi.EngineReading;
  *
  * <p>Hidden names are absent: where the text as written names or reads a column the allowlist hides (a name
  * the check resolved elsewhere because, for it, that column does not exist), the two readings differ
- * by design, and the rendered one stands (its own reading is still cross-checked). A text as written
- * that the server cannot plan is not compared either: the rendered text decides, as before.
+ * by design, and the rendered one stands (its own reading is still cross-checked). Where the server
+ * cannot plan the rendered text, that failure decides ({@link #renderedFailed}), whatever the text as
+ * written names; where it plans the rendered text but not the text as written, the guard refuses too
+ * ({@link #asWritten}), unless the text names a hidden column.
  *
  * <p>The text as written has passed the lexical pre-check (one statement, no comment or quoting form
  * that parsers read differently) and the render; {@code EXPLAIN} plans it without running it.
@@ -100,23 +102,22 @@ final class ReadingComparison {
         return false;
     }
 
-    /** SQLStates of a statement the server cannot analyse: no such operator or function, mismatched types, a grouping error. */
-    private static final java.util.Set<String> ANALYSIS = java.util.Set.of("42883", "42804", "42803", "42725");
+    /**
+     * SQLStates of a statement the server cannot analyse: no such operator or function, mismatched types, a grouping
+     * error, a literal that is no value of its type (22P02, 22007: raised while the statement is analysed, so by EXPLAIN).
+     */
+    private static final java.util.Set<String> ANALYSIS = java.util.Set.of("42883", "42804", "42803", "42725", "22P02", "22007");
 
     /**
-     * The refusal when the server cannot plan the rendered text. Where the server planned the text as
-     * written ({@code writtenPlanned}), the check read it otherwise ({@code 'x' BETWEEN 'a' AND 'b' <> FALSE}
-     * read as {@code 'x' BETWEEN 'a' AND ('b' <> FALSE)}, whose {@code 'b'} is no boolean): the two readings
-     * differ, {@link #differs()}. Otherwise an operator or type the server cannot resolve, or a grouping
-     * error, is what a misread precedence gives ({@code 'x' || 3 - 2} read as {@code ('x' || 3) - 2}):
-     * UNSAFE_SYNTAX with the server's reason and advice to write the query more plainly. Any other failure
-     * is {@code mapped}.
+     * The refusal when the server cannot plan the rendered text. An operator or type the server cannot
+     * resolve, a grouping error, or a literal that is no value of the type the server gives it is what a
+     * misread precedence gives ({@code 'x' || 3 - 2} read as {@code ('x' || 3) - 2}; {@code 'x' BETWEEN
+     * 'a' AND 'b' <> FALSE} read as {@code 'x' BETWEEN 'a' AND ('b' <> FALSE)}, whose {@code 'b'} is no
+     * boolean): UNSAFE_SYNTAX with the server's reason and advice to write the query more plainly. This
+     * does not depend on the server's reading of the text as written, which could depend on a hidden
+     * column. Any other failure is {@code mapped}.
      */
-    static GuardException renderedFailed(SQLException e, GuardException mapped, boolean writtenPlanned) {
-        String state = e.getSQLState();
-        if (writtenPlanned && state != null && state.length() == 5 && !TRANSIENT.contains(state.substring(0, 2))) {
-            return differs();
-        }
+    static GuardException renderedFailed(SQLException e, GuardException mapped) {
         if (e.getSQLState() != null && ANALYSIS.contains(e.getSQLState())) {
             return new GuardException(ErrorCode.UNSAFE_SYNTAX, mapped.safeMessage() + " If the query runs as written, the database reads"
                     + " it differently from the check; write it more plainly: put parentheses around each operator and its operands"
@@ -124,9 +125,6 @@ final class ReadingComparison {
         }
         return mapped;
     }
-
-    /** SQLSTATE classes of a failure that says nothing about the text: connection, resources, cancel, server state. */
-    private static final java.util.Set<String> TRANSIENT = java.util.Set.of("08", "53", "54", "55", "57", "58", "XX");
 
     /** The refusal when the two readings differ. */
     static GuardException differs() {
