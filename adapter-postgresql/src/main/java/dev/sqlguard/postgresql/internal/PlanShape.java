@@ -27,7 +27,9 @@ import dev.sqlguard.domain.GuardException;
  * nodes are skipped (sqlguard adds its row cap), and a merged {@code USING}/{@code NATURAL} column,
  * which sqlguard writes as {@code COALESCE(l.k, r.k)} where the server's own join uses {@code l.k}, is
  * reduced to its first column on both sides. Below the root, a node's output list is compared as a set;
- * repeated sort and group keys once; a constant's type modifier ({@code ::character(4)}) is dropped.
+ * repeated sort and group keys once; a constant's type modifier ({@code ::character(4)}) is dropped; scan and
+ * join filters are compared as one sorted list, wherever the planner applies them; below the root, a bare
+ * column a node passes up is not compared (what is computed from it is).
  */
 record PlanShape(String skeleton, String detail) {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,6 +38,13 @@ record PlanShape(String skeleton, String detail) {
             "Merge Cond", "Sort Key", "Group Key", "Presorted Key", "One-Time Filter", "Run Condition", "Function Call", "Table Function Call",
             "Inner Unique", "Setop", "Command");
     private static final Set<String> SKIPPED = Set.of("Limit");
+    /** Qualifiers compared as one sorted list for the whole plan, wherever the planner applies them. */
+    private static final Set<String> PLACED = Set.of("Filter", "Join Filter");
+    /**
+     * A bare column a node below the root passes up: which ones are carried is the planner's choice (a merged
+     * USING column rendered as COALESCE(l.k, r.k) carries r.k too); what is computed from them is compared.
+     */
+    private static final Pattern CARRIED = Pattern.compile("a[0-9]+\\.(?:\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)");
     private static final Pattern SUBPLAN = Pattern.compile("((?:SubPlan|InitPlan|CTE) )[0-9a-z_]+(?: \\(returns [$0-9,]+\\))?");
     private static final Pattern TYPMOD = Pattern.compile("::([a-z][a-z ]*)\\([0-9, ]+\\)");
     private static final Pattern PARAM = Pattern.compile("\\$[0-9]+");
@@ -65,9 +74,12 @@ record PlanShape(String skeleton, String detail) {
         }
         StringBuilder out = new StringBuilder();
         StringBuilder skeleton = new StringBuilder();
+        List<String> quals = new ArrayList<>();
         for (JsonNode entry : root) {
-            write(entry.get("Plan"), 0, aliases, out, skeleton);
+            write(entry.get("Plan"), 0, aliases, out, skeleton, quals);
         }
+        java.util.Collections.sort(quals);
+        out.append("Quals=").append(String.join(" | ", quals)).append('\n');
         return new PlanShape(skeleton.toString(), out.toString());
     }
 
@@ -82,7 +94,8 @@ record PlanShape(String skeleton, String detail) {
         }
     }
 
-    private static void write(JsonNode node, int depth, Map<String, String> aliases, StringBuilder out, StringBuilder skeleton) {
+    private static void write(JsonNode node, int depth, Map<String, String> aliases, StringBuilder out, StringBuilder skeleton,
+                              List<String> quals) {
         if (node == null || !node.isObject()) {
             return;
         }
@@ -93,14 +106,21 @@ record PlanShape(String skeleton, String detail) {
             out.append("  ".repeat(depth));
             for (String field : FIELDS) {
                 JsonNode value = node.get(field);
-                if (value != null) {
+                if (value != null && PLACED.contains(field)) {
+                    // where a qualifier is applied is the planner's choice: a merged USING column rendered as COALESCE(l.k, r.k)
+                    // cannot be pushed to a scan the way l.k is, and is applied at the join instead
+                    quals.add(normalize(value.asText(), aliases));
+                } else if (value != null) {
                     out.append(field).append('=');
                     if (value.isArray()) {
                         // below the root a node's output order is the planner's; a repeated sort or group key changes nothing
                         java.util.Collection<String> items = depth > 0 && field.equals("Output") ? new java.util.TreeSet<>()
                                 : field.endsWith("Key") ? new java.util.LinkedHashSet<>() : new ArrayList<>();
                         for (JsonNode element : value) {
-                            items.add(normalize(element.asText(), aliases));
+                            String item = normalize(element.asText(), aliases);
+                            if (!(depth > 0 && field.equals("Output") && CARRIED.matcher(item).matches())) {
+                                items.add(item);
+                            }
                         }
                         items.forEach(item -> out.append(item).append(" | "));
                     } else {
@@ -114,7 +134,7 @@ record PlanShape(String skeleton, String detail) {
         JsonNode plans = node.get("Plans");
         if (plans != null) {
             for (JsonNode child : plans) {
-                write(child, skipped ? depth : depth + 1, aliases, out, skeleton);
+                write(child, skipped ? depth : depth + 1, aliases, out, skeleton, quals);
             }
         }
     }

@@ -12,6 +12,7 @@ import dev.sqlguard.jdbc.ansi.CastTypes;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
 import net.sf.jsqlparser.expression.DateTimeLiteralExpression.DateTime;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExtractExpression;
@@ -21,6 +22,12 @@ import net.sf.jsqlparser.expression.TimeKeyExpression;
 import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperationList;
 
 /**
  * What PostgreSQL renders differently from the shared ANSI renderer: every call
@@ -105,56 +112,121 @@ final class PostgresDialect implements AnsiDialect {
         return figure(e);
     }
 
+    /** A name and its strength, as PostgreSQL's FigureColname weighs them: 0 none, 1 a fallback ("case", a type's), 2 a real name. */
+    private record Figure(String name, int strength) {
+        private static final Figure NONE = new Figure("?column?", 0);
+    }
+
     /** PostgreSQL's own name for an unaliased output column (FigureColname). */
     private static String figure(Expression e) {
+        return figured(e).name();
+    }
+
+    /**
+     * FigureColnameInternal of PostgreSQL 15 (parser/parse_target.c) over JSqlParser's tree: a column
+     * reference, a function call, {@code EXISTS} and a scalar subquery's own output name are real names
+     * (strength 2); a {@code CASE} takes its {@code ELSE} value's name when that is a real one, else
+     * {@code case}; a cast takes its operand's name when that is a real one, else its type's name
+     * (strength 1, so a {@code CASE} around it is still {@code case}).
+     */
+    private static Figure figured(Expression e) {
         if (e instanceof Column c) {
-            return PostgresQuoting.NAMES.name(c.getColumnName());
+            String name = c.getColumnName();
+            if (c.getTable() == null && (name.equalsIgnoreCase("true") || name.equalsIgnoreCase("false"))) {
+                return Figure.NONE; // JSqlParser reads TRUE and FALSE as names; PostgreSQL 15 as constants, unnamed
+            }
+            return new Figure(PostgresQuoting.NAMES.name(name), 2);
         }
         if (e instanceof Function f && f.getMultipartName() != null && !f.getMultipartName().isEmpty()) {
-            return PostgresQuoting.NAMES.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
+            return new Figure(PostgresQuoting.NAMES.name(f.getMultipartName().get(f.getMultipartName().size() - 1)), 2);
         }
         if (e instanceof AnalyticExpression a) {
             String[] parts = a.getName().split("\\.", -1);
-            return PostgresQuoting.NAMES.name(parts[parts.length - 1]);
+            return new Figure(PostgresQuoting.NAMES.name(parts[parts.length - 1]), 2);
         }
         if (e instanceof CastExpression c) {
-            String inner = figure(c.getLeftExpression());
-            if (!inner.equals("?column?")) {
+            Figure inner = figured(c.getLeftExpression());
+            if (inner.strength() > 1) {
                 return inner;
             }
             String type = c.getColDataType().getDataType().toLowerCase(Locale.ROOT).strip();
-            return switch (type) {
-                case "int", "integer", "int4" -> "int4";
-                case "bigint", "int8" -> "int8";
-                case "smallint", "int2" -> "int2";
-                case "real", "float4" -> "float4";
-                case "double precision", "float8", "float" -> "float8";
-                case "boolean", "bool" -> "bool";
-                case "decimal" -> "numeric";
-                case "character varying" -> "varchar";
-                case "character", "char" -> "bpchar";
-                default -> type.matches("[a-z]+") ? type : "?column?";
-            };
+            return new Figure(typeName(type), 1);
         }
-        if (e instanceof CaseExpression) {
-            return "case";
+        if (e instanceof DateTimeLiteralExpression d) {
+            return new Figure(typeName(d.getType().name().toLowerCase(Locale.ROOT)), 1);
+        }
+        if (e instanceof CaseExpression c) {
+            Figure otherwise = c.getElseExpression() == null ? Figure.NONE : figured(c.getElseExpression());
+            return otherwise.strength() > 1 ? otherwise : new Figure("case", 1);
         }
         if (e instanceof ExistsExpression) {
-            return "exists";
+            return new Figure("exists", 2);
         }
         if (e instanceof ExtractExpression) {
-            return "extract";
+            return new Figure("extract", 2);
         }
         if (e instanceof TimeKeyExpression t) {
-            return t.getStringValue().toLowerCase(Locale.ROOT).replace("()", "").strip();
+            return new Figure(t.getStringValue().toLowerCase(Locale.ROOT).replace("()", "").strip(), 2);
         }
         if (e instanceof IntervalExpression) {
-            return "interval";
+            return new Figure("interval", 1);
+        }
+        if (e instanceof ParenthesedSelect p) {
+            return new Figure(subqueryName(p), 2);
         }
         if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1) {
-            return figure(p.get(0));
+            return figured(p.get(0));
+        }
+        return Figure.NONE;
+    }
+
+    /** A scalar subquery's name: the output name of its first column (of its first branch). */
+    private static String subqueryName(ParenthesedSelect p) {
+        Select s = p;
+        while (true) {
+            if (s instanceof ParenthesedSelect ps && ps.getSelect() != null) {
+                s = ps.getSelect();
+            } else if (s instanceof SetOperationList l && !l.getSelects().isEmpty()) {
+                s = l.getSelects().get(0);
+            } else {
+                break;
+            }
+        }
+        if (s instanceof PlainSelect ps && ps.getSelectItems() != null && !ps.getSelectItems().isEmpty()) {
+            SelectItem<?> first = ps.getSelectItems().get(0);
+            if (first.getAlias() != null) {
+                return PostgresQuoting.NAMES.name(first.getAlias().getName());
+            }
+            if (first.getExpression() != null && !(first.getExpression() instanceof AllColumns)) {
+                return figure(first.getExpression());
+            }
         }
         return "?column?";
+    }
+
+    /** The last part of the name PostgreSQL's grammar gives a type written this way. */
+    private static String typeName(String type) {
+        return switch (type) {
+            case "int", "integer", "int4" -> "int4";
+            case "bigint", "int8" -> "int8";
+            case "smallint", "int2" -> "int2";
+            case "real", "float4" -> "float4";
+            case "double precision", "float8", "float" -> "float8";
+            case "boolean", "bool" -> "bool";
+            case "decimal", "dec" -> "numeric";
+            case "character varying" -> "varchar";
+            case "character", "char" -> "bpchar";
+            case "timestamp with time zone" -> "timestamptz";
+            case "timestamp without time zone" -> "timestamp";
+            case "time with time zone" -> "timetz";
+            case "time without time zone" -> "time";
+            default -> type.matches("[a-z]+") ? type : "?column?";
+        };
+    }
+
+    @Override
+    public boolean equalOutputsShareAName() {
+        return true; // findTargetlistEntrySQL92: ambiguous only when the matching outputs' expressions differ
     }
 
     @Override

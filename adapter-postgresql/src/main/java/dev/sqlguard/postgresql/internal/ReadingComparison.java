@@ -26,8 +26,10 @@ import dev.sqlguard.jdbc.ansi.EngineReading;
  *
  * <p>Hidden names are absent: where the text as written names or reads a column the allowlist hides (a name
  * the check resolved elsewhere because, for it, that column does not exist), the two readings differ
- * by design, and the rendered one stands (its own reading is still cross-checked). A text as written
- * that the server cannot plan is not compared either: the rendered text decides, as before.
+ * by design, and the rendered one stands (its own reading is still cross-checked). Where the server
+ * cannot plan the rendered text, that failure decides ({@link #renderedFailed}), whatever the text as
+ * written names; where it plans the rendered text but not the text as written, the guard refuses too
+ * ({@link #asWritten}), unless the text names a hidden column.
  *
  * <p>The text as written has passed the lexical pre-check (one statement, no comment or quoting form
  * that parsers read differently) and the render; {@code EXPLAIN} plans it without running it.
@@ -45,11 +47,23 @@ final class ReadingComparison {
     }
 
     /**
-     * The server's plan of the text as written, or null when it cannot plan it.
+     * The server's plan of the text as written, or null when it was not asked or cannot plan it for a
+     * reason the check need not follow.
      *
-     * @throws GuardException SYNTAX_ERROR when the server's grammar refuses the text
+     * <p>The server decides whether it can read the text that was asked: where its grammar refuses it,
+     * the refusal is SYNTAX_ERROR; where it parses it but cannot analyse or plan it (no such operator for
+     * the types it reads, {@code FALSE BETWEEN TRUE AND 2 >= 6}; an ambiguous name; a literal of the wrong
+     * type), the guard refuses with the code the server's refusal maps to, whatever the check read, since
+     * there is no answer to a question the database cannot read. That second refusal is only given when
+     * {@code compared}: the text names no hidden column (for the check such a name does not exist, so
+     * the server's refusal could tell it from a missing one) and binds no parameter (the plan binds each
+     * as an untyped NULL, which a call with values does not). A permission refusal is not followed
+     * either: the account may be denied a column the allowlist hides, which the check does not read.
+     *
+     * @throws GuardException SYNTAX_ERROR when the server's grammar refuses the text; the mapped refusal
+     *     when {@code compared} and the server cannot analyse it
      */
-    static String asWritten(QueryPlan plan, Explainer explainer) {
+    static String asWritten(QueryPlan plan, Explainer explainer, boolean compared) {
         try {
             return explainer.explain(plan.originalSql());
         } catch (SQLException e) {
@@ -60,9 +74,15 @@ final class ReadingComparison {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "The database cannot parse this query as written; write it more"
                         + " plainly, with parentheses around each operator and its operands.");
             }
+            if (compared && !NOT_FOLLOWED.contains(String.valueOf(e.getSQLState()))) {
+                throw SqlErrors.map(e);
+            }
             return null;
         }
     }
+
+    /** Refusals of the text as written that the guard does not follow: permission (a hidden column), an untyped parameter. */
+    private static final java.util.Set<String> NOT_FOLLOWED = java.util.Set.of("42501", "42P18");
 
     private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
 
@@ -82,15 +102,20 @@ final class ReadingComparison {
         return false;
     }
 
-    /** SQLStates of a statement the server cannot analyse: no such operator or function, mismatched types, a grouping error. */
-    private static final java.util.Set<String> ANALYSIS = java.util.Set.of("42883", "42804", "42803", "42725");
+    /**
+     * SQLStates of a statement the server cannot analyse: no such operator or function, mismatched types, a grouping
+     * error, a literal that is no value of its type (22P02, 22007: raised while the statement is analysed, so by EXPLAIN).
+     */
+    private static final java.util.Set<String> ANALYSIS = java.util.Set.of("42883", "42804", "42803", "42725", "22P02", "22007");
 
     /**
      * The refusal when the server cannot plan the rendered text. An operator or type the server cannot
-     * resolve, or a grouping error, is what a misread precedence gives ({@code 'x' || 3 - 2} read as
-     * {@code ('x' || 3) - 2}): UNSAFE_SYNTAX with the server's reason and advice to write the query more
-     * plainly. This does not depend on the server's reading of the text as written, which could depend
-     * on a hidden column. Any other failure is {@code mapped}.
+     * resolve, a grouping error, or a literal that is no value of the type the server gives it is what a
+     * misread precedence gives ({@code 'x' || 3 - 2} read as {@code ('x' || 3) - 2}; {@code 'x' BETWEEN
+     * 'a' AND 'b' <> FALSE} read as {@code 'x' BETWEEN 'a' AND ('b' <> FALSE)}, whose {@code 'b'} is no
+     * boolean): UNSAFE_SYNTAX with the server's reason and advice to write the query more plainly. This
+     * does not depend on the server's reading of the text as written, which could depend on a hidden
+     * column. Any other failure is {@code mapped}.
      */
     static GuardException renderedFailed(SQLException e, GuardException mapped) {
         if (e.getSQLState() != null && ANALYSIS.contains(e.getSQLState())) {

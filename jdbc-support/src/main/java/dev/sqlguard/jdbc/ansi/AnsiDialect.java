@@ -168,4 +168,15 @@ public interface AnsiDialect {
     default boolean outputNamesFirstInOrderByExpressions() {
         return false;
     }
+
+    /**
+     * Whether a bare ORDER BY, DISTINCT ON or GROUP BY name that labels several outputs of one value
+     * names the first of them rather than being ambiguous (PostgreSQL compares the outputs' analysed
+     * expressions: {@code SELECT created, created AS created ... ORDER BY created} runs). The renderer
+     * takes two outputs for one value when it renders them to the same text. Off by default: such a
+     * name is refused as ambiguous.
+     */
+    default boolean equalOutputsShareAName() {
+        return false;
+    }
 }

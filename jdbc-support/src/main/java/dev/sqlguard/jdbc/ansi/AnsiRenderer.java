@@ -1148,6 +1148,10 @@ public final class AnsiRenderer {
             int match = -1;
             for (int i = 0; i < items.size(); i++) {
                 if (items.get(i).label().equals(name)) {
+                    if (match >= 0 && dialect.equalOutputsShareAName() && !items.get(i).value().sql().isEmpty()
+                            && items.get(i).value().sql().equals(items.get(match).value().sql())) {
+                        continue; // the same value under the same name: the engine reads the first
+                    }
                     if (match >= 0) {
                         throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "More than one output column is named " + SafeText.identifier(name) + ".");
                     }
