@@ -7,9 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -214,71 +212,41 @@ final class PartialOracles implements AutoCloseable {
     }
 
     private void postgres() throws SQLException {
-        String url = System.getenv("SQLGUARD_PG_URL");
-        if (url == null || url.isBlank()) {
+        if (ServerAccounts.postgresUrl().isEmpty()) {
             return;
         }
-        pgSchema = unique();
-        try (Connection c = DriverManager.getConnection(url, env("SQLGUARD_PG_ADMIN_USER"), env("SQLGUARD_PG_ADMIN_PASSWORD"));
-             Statement s = c.createStatement()) {
+        pgSchema = ServerAccounts.unique();
+        try (Connection c = ServerAccounts.postgresAdmin(); Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA " + pgSchema);
             s.execute("CREATE TABLE " + pgSchema + ".users (id bigint, note text, password text, created timestamptz, score bigint, ssn bigint)");
             s.execute("INSERT INTO " + pgSchema + ".users VALUES " + rows(SMALLEST));
             s.execute("ALTER TABLE " + pgSchema + ".users ADD COLUMN born date, ADD COLUMN since date");
             s.execute("UPDATE " + pgSchema + ".users SET since = CASE id WHEN 1 THEN DATE '294277-01-01' WHEN 2 THEN DATE '2020-01-01' END,"
                     + " born = CASE id WHEN 1 THEN DATE '294277-01-01' WHEN 2 THEN DATE '2020-01-01' END");
-            s.execute("GRANT USAGE ON SCHEMA " + pgSchema + " TO " + env("SQLGUARD_PG_RO_USER"));
-            s.execute("GRANT SELECT ON ALL TABLES IN SCHEMA " + pgSchema + " TO " + env("SQLGUARD_PG_RO_USER"));
+            ServerAccounts.grantPostgresRead(s, pgSchema);
         }
         sources.put("oracles_postgresql", POSTGRESQL);
         policies.put("oracles_postgresql", "      redact: [born]\n");
-        blocks.put("oracles_postgresql", "    engine: postgresql\n    url: " + url + "\n    username: " + env("SQLGUARD_PG_RO_USER")
-                + "\n    password: " + env("SQLGUARD_PG_RO_PASSWORD") + "\n    defaultSchema: " + pgSchema + "\n");
+        blocks.put("oracles_postgresql", ServerAccounts.postgresSource(pgSchema));
     }
 
     private void mysql() throws SQLException {
-        String url = System.getenv("SQLGUARD_MYSQL_URL");
-        if (url == null || url.isBlank()) {
+        if (ServerAccounts.mysqlUrl().isEmpty()) {
             return;
         }
-        mysqlDatabase = unique();
-        try (Connection c = DriverManager.getConnection(url + "/", env("SQLGUARD_MYSQL_ADMIN_USER"), env("SQLGUARD_MYSQL_ADMIN_PASSWORD"));
-             Statement s = c.createStatement()) {
+        mysqlDatabase = ServerAccounts.unique();
+        try (Connection c = ServerAccounts.mysqlAdmin(); Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE `" + mysqlDatabase + "`");
             s.execute("CREATE TABLE `" + mysqlDatabase + "`.users (id BIGINT, note VARCHAR(32), password VARCHAR(32), created DATETIME,"
                     + " score BIGINT, ssn BIGINT)");
             s.execute("INSERT INTO `" + mysqlDatabase + "`.users VALUES " + rows(SMALLEST));
         }
         sources.put("oracles_mysql", MYSQL);
-        blocks.put("oracles_mysql", "    engine: mysql\n    url: " + url + "/" + mysqlDatabase + "\n    username: "
-                + env("SQLGUARD_MYSQL_RO_USER") + "\n    password: " + env("SQLGUARD_MYSQL_RO_PASSWORD") + "\n");
+        blocks.put("oracles_mysql", ServerAccounts.mysqlSource(mysqlDatabase));
     }
 
     @Override
     public void close() throws SQLException {
-        if (pgSchema != null) {
-            try (Connection c = DriverManager.getConnection(System.getenv("SQLGUARD_PG_URL"), env("SQLGUARD_PG_ADMIN_USER"),
-                    env("SQLGUARD_PG_ADMIN_PASSWORD")); Statement s = c.createStatement()) {
-                s.execute("DROP SCHEMA IF EXISTS " + pgSchema + " CASCADE");
-            }
-        }
-        if (mysqlDatabase != null) {
-            try (Connection c = DriverManager.getConnection(System.getenv("SQLGUARD_MYSQL_URL") + "/", env("SQLGUARD_MYSQL_ADMIN_USER"),
-                    env("SQLGUARD_MYSQL_ADMIN_PASSWORD")); Statement s = c.createStatement()) {
-                s.execute("DROP DATABASE IF EXISTS `" + mysqlDatabase + "`");
-            }
-        }
-    }
-
-    private static String unique() {
-        return "sqlguard_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12).toLowerCase(Locale.ROOT);
-    }
-
-    private static String env(String name) {
-        String value = System.getenv(name);
-        if (value == null || value.isBlank()) {
-            throw new IllegalStateException(name + " is not set");
-        }
-        return value;
+        ServerAccounts.drop(pgSchema, mysqlDatabase);
     }
 }
