@@ -57,13 +57,13 @@ public final class TrinoValidator implements StatementValidator {
     private record Outcome(QueryPlan plan, GuardException error) {
     }
 
-    /**
-     * @param explain connections for EXPLAIN, or null to skip the cluster's reading (unit tests only)
-     */
     /** Validation errors that say something of the moment the cluster was asked, not of the text. */
     private static final java.util.Set<ErrorCode> MOMENTARY = java.util.EnumSet.of(ErrorCode.EXCEEDED_TIME_LIMIT,
             ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.SERVER_BUSY, ErrorCode.CANCELLED);
 
+    /**
+     * @param explain connections for EXPLAIN, or null to skip the cluster's reading (unit tests only)
+     */
     public TrinoValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Connections explain) {
         this.schema = requireNonNull(schema, "schema is null");
         this.explain = explain;
