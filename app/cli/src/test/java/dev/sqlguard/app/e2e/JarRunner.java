@@ -21,6 +21,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 
 /**
  * Runs the packaged {@code sqlguard.jar} as a subprocess, with HOME and XDG_CACHE_HOME pointed at
@@ -76,6 +79,22 @@ final class JarRunner {
     JarRunner(Path home, Path workDir) {
         this.home = home;
         this.workDir = workDir;
+    }
+
+    /**
+     * A stdio transport to {@code sqlguard mcp <args>} run from the packaged jar in a JVM of its own, with
+     * {@code home} as its home, cache and state folders (nothing of the user's own is read or written).
+     */
+    static StdioClientTransport mcpTransport(Path home, List<String> args) {
+        List<String> command = new ArrayList<>(List.of("-Xmx256m", "-jar", jar().toString(), "mcp"));
+        command.addAll(args);
+        Map<String, String> env = new HashMap<>();
+        env.put("HOME", home.toString());
+        env.put("XDG_CACHE_HOME", home.resolve("cache").toString());
+        env.put("XDG_STATE_HOME", home.resolve("state").toString());
+        ServerParameters server = ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java").toString())
+                .args(command).env(env).build();
+        return new StdioClientTransport(server, new JacksonMcpJsonMapper(new ObjectMapper()));
     }
 
     static Path jar() {

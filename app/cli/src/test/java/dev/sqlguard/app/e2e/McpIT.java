@@ -25,13 +25,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.ImageContent;
@@ -70,15 +67,7 @@ class McpIT {
     }
 
     private McpSyncClient start(java.util.function.Consumer<String> onStderr, String... args) {
-        List<String> command = new ArrayList<>(List.of("-Xmx256m", "-jar", JarRunner.jar().toString(), "mcp"));
-        command.addAll(List.of(args));
-        Map<String, String> env = new HashMap<>();
-        env.put("HOME", home.toString());
-        env.put("XDG_CACHE_HOME", home.resolve("cache").toString());
-        env.put("XDG_STATE_HOME", home.resolve("state").toString());
-        ServerParameters server = ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java").toString())
-                .args(command).env(env).build();
-        StdioClientTransport transport = new StdioClientTransport(server, new JacksonMcpJsonMapper(new ObjectMapper()));
+        StdioClientTransport transport = JarRunner.mcpTransport(home, List.of(args));
         transport.setStdErrorHandler(line -> {
             stderr.add(line);
             onStderr.accept(line);

@@ -20,14 +20,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -169,14 +166,7 @@ class PartialArgumentOraclesIT {
 
     private McpSyncClient start(Path config) {
         Path home = dir.resolve("home");
-        List<String> command = List.of("-Xmx256m", "-jar", JarRunner.jar().toString(), "mcp", "--config", config.toString());
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("HOME", home.toString());
-        env.put("XDG_CACHE_HOME", home.resolve("cache").toString());
-        env.put("XDG_STATE_HOME", home.resolve("state").toString());
-        ServerParameters server = ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java").toString())
-                .args(command).env(env).build();
-        StdioClientTransport transport = new StdioClientTransport(server, new JacksonMcpJsonMapper(new ObjectMapper()));
+        StdioClientTransport transport = JarRunner.mcpTransport(home, List.of("--config", config.toString()));
         McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(120))
                 .initializationTimeout(Duration.ofSeconds(120)).build();
         clients.add(client);
