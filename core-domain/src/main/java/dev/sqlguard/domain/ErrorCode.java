@@ -61,7 +61,8 @@ public enum ErrorCode {
     SERVER_BUSY(207, ErrorType.RESOURCES, true, "The server is busy with other calls; try again in a moment."),
 
     // added later (POLICY)
-    SENSITIVE_OUTPUT_NOT_MASKED(113, ErrorType.POLICY, true, "A sensitive output column cannot be kept inside the engine by this source; leave it out of the select list.");
+    SENSITIVE_OUTPUT_NOT_MASKED(113, ErrorType.POLICY, true, "A sensitive output column cannot be kept inside the engine by this source; leave it out of the select list."),
+    MISSING_ATTRIBUTE(114, ErrorType.POLICY, false, "The query reads rows filtered by a caller attribute that this call does not carry.");
 
     private final int number;
     private final ErrorType type;

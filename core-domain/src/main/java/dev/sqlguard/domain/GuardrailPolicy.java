@@ -17,13 +17,15 @@ import java.util.TreeSet;
  * @param tableFunctions table functions allowed (lower case); empty means the engine's default
  * @param redact column names to redact on top of {@link SensitiveNames}' built-in patterns
  * @param limits resource bounds
+ * @param rows row filters and column masks bound to the caller's attributes (multi-tenancy)
  */
 public record GuardrailPolicy(
         TableAllowlist tables,
         Set<String> functions,
         Set<String> tableFunctions,
         Set<String> redact,
-        Limits limits) {
+        Limits limits,
+        RowPolicy rows) {
 
     public GuardrailPolicy {
         requireNonNull(tables, "tables is null");
@@ -31,6 +33,13 @@ public record GuardrailPolicy(
         tableFunctions = foldAll(tableFunctions, "tableFunctions");
         redact = foldAll(redact, "redact");
         requireNonNull(limits, "limits is null");
+        requireNonNull(rows, "rows is null");
+    }
+
+    /** A policy without row filters or masks. */
+    public GuardrailPolicy(TableAllowlist tables, Set<String> functions, Set<String> tableFunctions, Set<String> redact,
+                           Limits limits) {
+        this(tables, functions, tableFunctions, redact, limits, RowPolicy.none());
     }
 
     /** No allowlist, engine-default functions, built-in redaction, default limits. */
@@ -45,6 +54,15 @@ public record GuardrailPolicy(
     /** Whether values of this column must be redacted. */
     public boolean isSensitive(String column) {
         return SensitiveNames.isSensitive(column, redact);
+    }
+
+    /**
+     * Whether uses of this column are held to {@link SensitiveFlow}: a sensitive column, or a masked one
+     * ({@link RowPolicy#masks()}), whose clear values must not steer filters, ordering or grouping either.
+     * A masked column's output shows its mask and is not redacted.
+     */
+    public boolean isFlowSensitive(String column) {
+        return isSensitive(column) || rows.masksColumnNamed(column);
     }
 
     /**
@@ -121,7 +139,7 @@ public record GuardrailPolicy(
                 throw Refusals.hiddenColumnRead();
             }
         }
-        SensitiveFlow.check(plan.uses(), this::isSensitive);
+        SensitiveFlow.check(plan.uses(), this::isFlowSensitive);
         for (Amplification call : plan.amplifications()) {
             call.requireWithin(plan.limits());
         }
@@ -138,23 +156,27 @@ public record GuardrailPolicy(
     }
 
     public GuardrailPolicy withTables(TableAllowlist value) {
-        return new GuardrailPolicy(value, functions, tableFunctions, redact, limits);
+        return new GuardrailPolicy(value, functions, tableFunctions, redact, limits, rows);
     }
 
     public GuardrailPolicy withFunctions(Set<String> value) {
-        return new GuardrailPolicy(tables, value, tableFunctions, redact, limits);
+        return new GuardrailPolicy(tables, value, tableFunctions, redact, limits, rows);
     }
 
     public GuardrailPolicy withTableFunctions(Set<String> value) {
-        return new GuardrailPolicy(tables, functions, value, redact, limits);
+        return new GuardrailPolicy(tables, functions, value, redact, limits, rows);
     }
 
     public GuardrailPolicy withRedact(Set<String> value) {
-        return new GuardrailPolicy(tables, functions, tableFunctions, value, limits);
+        return new GuardrailPolicy(tables, functions, tableFunctions, value, limits, rows);
     }
 
     public GuardrailPolicy withLimits(Limits value) {
-        return new GuardrailPolicy(tables, functions, tableFunctions, redact, value);
+        return new GuardrailPolicy(tables, functions, tableFunctions, redact, value, rows);
+    }
+
+    public GuardrailPolicy withRows(RowPolicy value) {
+        return new GuardrailPolicy(tables, functions, tableFunctions, redact, limits, value);
     }
 
     private static Set<String> foldAll(Set<String> names, String what) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -28,6 +29,10 @@ import java.util.TreeSet;
  * @param maskedOutputs the 0-based positions of the outputs that {@link #executableSql()} replaces by a
  *     constant of the same type and name inside the engine, so that no byte of their values leaves it
  *     ({@link GuardrailPolicy#requireSensitiveOutputsMasked}); empty when the text masks nothing
+ * @param bindings what each placeholder of {@link #executableSql()} takes: the caller's parameters and
+ *     the attributes that the row filters of {@link RowPolicy} need
+ * @param attributes the caller's attributes this plan binds (those {@code bindings} takes), once a call's
+ *     attributes are applied ({@link #withAttributes})
  */
 public record QueryPlan(
         String sourceId,
@@ -40,7 +45,9 @@ public record QueryPlan(
         List<OutputColumn> outputs,
         List<Amplification> amplifications,
         Limits limits,
-        Set<Integer> maskedOutputs) {
+        Set<Integer> maskedOutputs,
+        Bindings bindings,
+        Map<String, String> attributes) {
 
     public QueryPlan {
         requireNonNull(sourceId, "sourceId is null");
@@ -63,6 +70,20 @@ public record QueryPlan(
                 throw new IllegalArgumentException("masked output " + position + " is not an output position");
             }
         }
+        requireNonNull(bindings, "bindings is null");
+        if (bindings.parameterCount() != parameters.size()) {
+            throw new IllegalArgumentException("the bindings take " + bindings.parameterCount() + " parameter(s), not "
+                    + parameters.size());
+        }
+        attributes = Map.copyOf(requireNonNull(attributes, "attributes is null"));
+    }
+
+    /** A plan whose placeholders all take the caller's parameters. */
+    public QueryPlan(String sourceId, String originalSql, String executableSql, List<Object> parameters, Set<TableRef> tables,
+                     Set<ColumnUse> uses, Set<String> functions, List<OutputColumn> outputs, List<Amplification> amplifications,
+                     Limits limits, Set<Integer> maskedOutputs) {
+        this(sourceId, originalSql, executableSql, parameters, tables, uses, functions, outputs, amplifications, limits,
+                maskedOutputs, Bindings.parameters(parameters.size()), Map.of());
     }
 
     /** A plan whose executable SQL masks no output. */
@@ -97,6 +118,36 @@ public record QueryPlan(
             return this;
         }
         return new QueryPlan(sourceId, originalSql, executableSql, values, tables, uses, functions, outputs,
-                amplifications, limits, maskedOutputs);
+                amplifications, limits, maskedOutputs, bindings, attributes);
+    }
+
+    /**
+     * The same plan with the caller's attributes that its row filters need (the others are not kept).
+     *
+     * @throws GuardException {@link ErrorCode#MISSING_ATTRIBUTE} when one it needs is absent: fail closed
+     */
+    public QueryPlan withAttributes(Map<String, String> callerAttributes) {
+        if (!bindings.takesAttributes()) {
+            return this;
+        }
+        Map<String, String> applied = new java.util.TreeMap<>();
+        for (String name : bindings.attributes()) {
+            String value = callerAttributes.get(name);
+            if (value == null) {
+                throw Bindings.missing(name);
+            }
+            applied.put(name, value);
+        }
+        return new QueryPlan(sourceId, originalSql, executableSql, parameters, tables, uses, functions, outputs,
+                amplifications, limits, maskedOutputs, bindings, applied);
+    }
+
+    /**
+     * The values an executor binds, in placeholder order: the caller's parameters and the applied attributes.
+     *
+     * @throws GuardException {@link ErrorCode#MISSING_ATTRIBUTE} when the plan's attributes were not applied
+     */
+    public List<Object> values() {
+        return bindings.bind(parameters, attributes);
     }
 }

@@ -13,6 +13,7 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -25,8 +26,12 @@ import java.util.UUID;
  * {@code OffsetDateTime}), {@link UUID} and {@code byte[]} (copied). Anything else is refused here,
  * before any engine sees it. Each engine binds them as its driver's own types (docs/configuration.md,
  * "Parameter types").
+ *
+ * <p>{@code attributes} are who the caller is, as the host that accepted the call knows it (a tenant,
+ * say): the row filters of {@link RowPolicy} bind them. Names are folded to lower case; a model never
+ * sets them.
  */
-public record QueryRequest(String sourceId, String sql, List<Object> params, String requestId) {
+public record QueryRequest(String sourceId, String sql, List<Object> params, String requestId, Map<String, String> attributes) {
     public QueryRequest {
         requireNonNull(sourceId, "sourceId is null");
         if (sourceId.isBlank()) {
@@ -49,6 +54,33 @@ public record QueryRequest(String sourceId, String sql, List<Object> params, Str
         if (requestId.isBlank()) {
             throw new IllegalArgumentException("requestId is blank");
         }
+        attributes = foldedAttributes(attributes);
+    }
+
+    /** A request without caller attributes. */
+    public QueryRequest(String sourceId, String sql, List<Object> params, String requestId) {
+        this(sourceId, sql, params, requestId, Map.of());
+    }
+
+    /** This request carrying the caller's attributes. */
+    public QueryRequest withAttributes(Map<String, String> values) {
+        return new QueryRequest(sourceId, sql, params, requestId, values);
+    }
+
+    private static Map<String, String> foldedAttributes(Map<String, String> attributes) {
+        requireNonNull(attributes, "attributes is null");
+        Map<String, String> out = new java.util.TreeMap<>();
+        attributes.forEach((name, value) -> {
+            String key = Names.fold(Names.requireName(name, "attribute name"));
+            requireNonNull(value, "attribute " + key + " is null");
+            if (value.length() > 4096) {
+                throw new IllegalArgumentException("attribute " + key + " is longer than 4096 characters");
+            }
+            if (out.put(key, value) != null) {
+                throw new IllegalArgumentException("attribute " + key + " is given twice");
+            }
+        });
+        return java.util.Collections.unmodifiableMap(out);
     }
 
     public static QueryRequest of(String sourceId, String sql, Object... params) {

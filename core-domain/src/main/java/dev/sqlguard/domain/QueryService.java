@@ -153,16 +153,16 @@ public final class QueryService {
         }
         if (operation == Operation.CHECK) {
             return finish(new ToolResult(request.requestId(), ToolStatus.OK, source.id(), Optional.of(plan.executableSql()),
-                    List.of(), List.of(), false, Set.of(), Optional.empty(), millisSince(start)), operation, request.sql());
+                    List.of(), List.of(), false, Set.of(), Optional.empty(), millisSince(start)), operation, request.sql(), plan.attributes());
         }
         if (cancelledEarly.remove(request.requestId())) {
             return finish(ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(), Optional.empty(), Set.of(),
-                    new GuardException(ErrorCode.CANCELLED), millisSince(start)), operation, request.sql());
+                    new GuardException(ErrorCode.CANCELLED), millisSince(start)), operation, request.sql(), plan.attributes());
         }
         if (!lifecycle(request, source, Phase.STARTED, null)) {
             // the start of a query that runs must be on record before it runs
             return finish(ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(), Optional.empty(), Set.of(),
-                    new GuardException(ErrorCode.AUDIT_UNAVAILABLE), millisSince(start)), operation, request.sql());
+                    new GuardException(ErrorCode.AUDIT_UNAVAILABLE), millisSince(start)), operation, request.sql(), plan.attributes());
         }
         CallDeadline call = CallDeadline.of(start, plan.limits().timeout());
         long deadline = call.deadlineNanos();
@@ -186,9 +186,9 @@ public final class QueryService {
                     projection.columns(), projection.rows(), projection.truncated(), projection.limitsHit(),
                     Optional.empty(), millisSince(start));
             if (!lifecycle(request, source, Phase.COMPLETED, null)) {
-                return finish(auditLost(result), operation, request.sql());
+                return finish(auditLost(result), operation, request.sql(), plan.attributes());
             }
-            return finish(result, operation, request.sql());
+            return finish(result, operation, request.sql(), plan.attributes());
         } catch (GuardException e) {
             running.remove(request.requestId());
             return failed(source, request, plan, e, start, operation);
@@ -213,7 +213,8 @@ public final class QueryService {
         QueryPlan plan = source.validator().validate(request);
         Parameters.requireCount(plan.parameters().size(), request.params().size());
         source.policy().authorize(plan);
-        return plan;
+        // the row filters' attributes come from the caller, never the model: a call without one fails closed
+        return plan.withAttributes(request.attributes());
     }
 
     private ToolResult failed(SourceBinding source, QueryRequest request, QueryPlan plan, GuardException e,
@@ -231,12 +232,17 @@ public final class QueryService {
         if (!lifecycle(request, source, Phase.ERROR, e.code())) {
             result = auditLost(result);
         }
-        return finish(result, operation, request.sql());
+        return finish(result, operation, request.sql(), plan.attributes());
     }
 
     /** Records the call's audit event; when that fails and the service fails closed, the result is withheld. */
     private ToolResult finish(ToolResult result, Operation operation, String sql) {
-        if (record(result, operation, sql)) {
+        return finish(result, operation, sql, java.util.Map.of());
+    }
+
+    /** {@link #finish(ToolResult, Operation, String)} recording the caller's attributes that the plan bound. */
+    private ToolResult finish(ToolResult result, Operation operation, String sql, java.util.Map<String, String> attributes) {
+        if (record(result, operation, sql, attributes)) {
             return result;
         }
         return auditLost(result);
@@ -251,11 +257,11 @@ public final class QueryService {
                 new GuardException(ErrorCode.AUDIT_UNAVAILABLE), result.elapsedMs());
     }
 
-    private boolean record(ToolResult result, Operation operation, String sql) {
+    private boolean record(ToolResult result, Operation operation, String sql, java.util.Map<String, String> attributes) {
         try {
             audit.audit(new AuditEvent(result.id(), result.source(), operation, result.status(),
                     result.error().map(ToolError::code), auditHash(sql), result.limitsHit(), result.elapsedMs(),
-                    result.returnedCount(), clock.instant()));
+                    result.returnedCount(), clock.instant(), Optional.empty(), attributes));
             return true;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "an audit record could not be written (" + e.getClass().getSimpleName() + ")"

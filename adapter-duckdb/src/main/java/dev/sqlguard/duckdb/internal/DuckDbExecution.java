@@ -66,13 +66,13 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
             JdbcCursor.Builder cursor;
             // the executable text is DuckDB's own rendering of the checked tree, re-parsed as exactly
             // one SELECT, so running it unprepared when it has no parameters runs nothing else
-            if (plan.parameters().isEmpty()) {
+            if (plan.bindings().size() == 0) {
                 statement = connection.createStatement();
                 cursor = JdbcCursor.over(connection, statement).sql(plan.executableSql());
             } else {
                 PreparedStatement prepared = connection.prepareStatement(plan.executableSql());
                 statement = prepared;
-                bind(prepared, plan.parameters());
+                bind(prepared, plan.values());
                 cursor = JdbcCursor.over(connection, prepared);
             }
             Call call = new Call(plan, deadline);

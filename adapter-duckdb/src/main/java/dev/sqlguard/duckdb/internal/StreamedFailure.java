@@ -64,7 +64,7 @@ final class StreamedFailure implements SpillGuard.Query {
         try {
             DuckDBPreparedStatement prepared = (DuckDBPreparedStatement) connection.prepareStatement(plan.executableSql());
             try {
-                DuckDbExecution.bind(prepared, plan.parameters());
+                DuckDbExecution.bind(prepared, plan.values());
                 synchronized (lock) {
                     if (stopped != null) {
                         return outcome(original);

@@ -134,7 +134,7 @@ public final class MySqlExecutor implements ExecutionPort {
                 statement = connection.prepareStatement(plan.executableSql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
                 statement.setFetchSize(Integer.MIN_VALUE);
                 statement.setQueryTimeout((int) Math.max(1, (remainingMillis(deadline) + 999) / 1000));
-                JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.OFFSET_TEMPORALS);
+                JdbcParameters.bind(statement, plan.values(), java.sql.Types.NULL, JdbcParameters.OFFSET_TEMPORALS);
                 JdbcCursor cursor = JdbcCursor.over(connection, statement)
                         .deadline(deadline, watchdog)
                         .stopper(() -> {

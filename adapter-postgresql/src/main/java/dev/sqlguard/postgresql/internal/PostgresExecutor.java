@@ -162,7 +162,7 @@ public final class PostgresExecutor implements ExecutionPort {
             String sql = checkFirst.map(c -> c + "; " + plan.executableSql()).orElse(plan.executableSql());
             statement = connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             statement.setFetchSize(fetchSize(plan));
-            JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.OTHER, TEMPORALS);
+            JdbcParameters.bind(statement, plan.values(), java.sql.Types.OTHER, TEMPORALS);
             JdbcCursor.Builder cursor = JdbcCursor.over(connection, statement);
             if (checkFirst.isPresent()) {
                 cursor.execution(s -> afterCheck((PreparedStatement) s, unconfirmed));

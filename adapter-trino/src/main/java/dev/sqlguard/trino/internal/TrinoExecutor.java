@@ -60,7 +60,7 @@ public final class TrinoExecutor implements ExecutionPort {
         try {
             CallConnection.bound(connection, plan.limits().timeout(), TRANSPORT_RETRY_MILLIS);
             statement = connection.prepareStatement(plan.executableSql());
-            JdbcParameters.bind(statement, plan.parameters(), java.sql.Types.NULL, JdbcParameters.INSTANT_TEMPORALS);
+            JdbcParameters.bind(statement, plan.values(), java.sql.Types.NULL, JdbcParameters.INSTANT_TEMPORALS);
         } catch (SQLException | RuntimeException e) {
             JdbcCursor.closeQuietly(statement);
             JdbcCursor.closeQuietly(connection);

@@ -3,6 +3,7 @@ package dev.sqlguard.domain.port;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -19,6 +20,8 @@ import dev.sqlguard.domain.ToolStatus;
  * @param sqlSha256 hex SHA-256 of the SQL text the model sent
  * @param caller who sent the call, as the surface that received it knows (the MCP request id and
  *     client name), when it knows
+ * @param attributes the caller's attributes that the call's row filters bound ({@link dev.sqlguard.domain.RowPolicy});
+ *     empty when none applied
  */
 public record AuditEvent(
         String requestId,
@@ -31,7 +34,8 @@ public record AuditEvent(
         long durationMs,
         int rowCount,
         Instant at,
-        Optional<Caller> caller) {
+        Optional<Caller> caller,
+        Map<String, String> attributes) {
 
     public AuditEvent {
         requireNonNull(requestId, "requestId is null");
@@ -43,18 +47,26 @@ public record AuditEvent(
         limitsHit = Set.copyOf(limitsHit);
         requireNonNull(at, "at is null");
         requireNonNull(caller, "caller is null");
+        attributes = Map.copyOf(requireNonNull(attributes, "attributes is null"));
+    }
+
+    /** An event without applied attributes. */
+    public AuditEvent(String requestId, String source, Operation operation, ToolStatus verdict, Optional<ErrorCode> code,
+                      String sqlSha256, Set<LimitKind> limitsHit, long durationMs, int rowCount, Instant at,
+                      Optional<Caller> caller) {
+        this(requestId, source, operation, verdict, code, sqlSha256, limitsHit, durationMs, rowCount, at, caller, Map.of());
     }
 
     /** An event without a known caller. */
     public AuditEvent(String requestId, String source, Operation operation, ToolStatus verdict, Optional<ErrorCode> code,
                       String sqlSha256, Set<LimitKind> limitsHit, long durationMs, int rowCount, Instant at) {
-        this(requestId, source, operation, verdict, code, sqlSha256, limitsHit, durationMs, rowCount, at, Optional.empty());
+        this(requestId, source, operation, verdict, code, sqlSha256, limitsHit, durationMs, rowCount, at, Optional.empty(), Map.of());
     }
 
     /** This event with {@code caller} recorded. */
     public AuditEvent withCaller(Caller caller) {
         return new AuditEvent(requestId, source, operation, verdict, code, sqlSha256, limitsHit, durationMs, rowCount, at,
-                Optional.of(caller));
+                Optional.of(caller), attributes);
     }
 
     /**

@@ -45,7 +45,7 @@ public final class H2Executor implements ExecutionPort {
         PreparedStatement statement = null;
         try {
             statement = connection.prepareStatement(plan.executableSql());
-            JdbcParameters.bind(statement, plan.parameters(), Types.NULL, JdbcParameters.OFFSET_TEMPORALS);
+            JdbcParameters.bind(statement, plan.values(), Types.NULL, JdbcParameters.OFFSET_TEMPORALS);
         } catch (SQLException | RuntimeException e) {
             JdbcCursor.closeQuietly(statement);
             JdbcCursor.closeQuietly(connection);

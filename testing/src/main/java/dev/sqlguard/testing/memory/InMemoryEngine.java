@@ -480,7 +480,7 @@ public final class InMemoryEngine extends ComposedEngine {
                 return new RunawayCursor(deadline, columnsOf(compiled));
             }
             // the engine's own row bound: it produces at most max rows + 1, whoever reads it
-            List<List<Object>> rows = evaluate(compiled, plan.parameters());
+            List<List<Object>> rows = evaluate(compiled, plan.values());
             return new ListCursor(columnsOf(compiled), rows.subList(0, Math.min(rows.size(), plan.limits().maxRows() + 1)));
         }
     }

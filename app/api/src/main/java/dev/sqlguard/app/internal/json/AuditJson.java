@@ -46,6 +46,14 @@ public final class AuditJson {
                 g.writeStringField("client_request_id", e.caller().get().requestId());
                 g.writeStringField("client", e.caller().get().client());
             }
+            if (!e.attributes().isEmpty()) {
+                // the caller's attributes that the row filters bound, written only when some did
+                g.writeObjectFieldStart("attributes");
+                for (java.util.Map.Entry<String, String> a : new java.util.TreeMap<>(e.attributes()).entrySet()) {
+                    g.writeStringField(a.getKey(), a.getValue());
+                }
+                g.writeEndObject();
+            }
             g.writeEndObject();
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);

@@ -1,0 +1,160 @@
+package dev.sqlguard.domain;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The rows and values each caller may see in one source (multi-tenancy): row filters per table and
+ * column masks. An engine enforces both by rendering every reference to a governed table as a derived
+ * table of the same name, {@code (SELECT <columns, masked> FROM t WHERE <filter>)}, whose attribute
+ * placeholders are bound from the caller's attributes ({@link Bindings}). A call on a filtered table
+ * without every attribute its filter needs is refused ({@link ErrorCode#MISSING_ATTRIBUTE}).
+ *
+ * <p>Keys are {@code table} or {@code schema.table} (filters) and {@code table.column} or
+ * {@code schema.table.column} (masks); a table named without a schema lives in the default schema.
+ */
+public record RowPolicy(Optional<String> defaultSchema, Map<TableRef, RowFilter> filters, Map<ColumnRef, ColumnMask> masks) {
+    private static final RowPolicy NONE = new RowPolicy(Optional.empty(), Map.of(), Map.of());
+
+    public RowPolicy {
+        requireNonNull(defaultSchema, "defaultSchema is null");
+        defaultSchema = defaultSchema.map(Names::fold);
+        Map<TableRef, RowFilter> f = new LinkedHashMap<>();
+        for (Map.Entry<TableRef, RowFilter> e : requireNonNull(filters, "filters is null").entrySet()) {
+            if (f.put(canonical(requireNonNull(e.getKey(), "table is null"), defaultSchema),
+                    requireNonNull(e.getValue(), "filter is null")) != null) {
+                throw new IllegalArgumentException("table " + e.getKey() + " has two row filters");
+            }
+        }
+        Map<ColumnRef, ColumnMask> m = new LinkedHashMap<>();
+        for (Map.Entry<ColumnRef, ColumnMask> e : requireNonNull(masks, "masks is null").entrySet()) {
+            ColumnRef key = requireNonNull(e.getKey(), "column is null");
+            if (m.put(new ColumnRef(canonical(key.table(), defaultSchema), key.column()), requireNonNull(e.getValue(), "mask is null")) != null) {
+                throw new IllegalArgumentException("column " + key + " has two masks");
+            }
+        }
+        filters = Map.copyOf(f);
+        masks = Map.copyOf(m);
+    }
+
+    /** No filter and no mask: every caller sees every row. */
+    public static RowPolicy none() {
+        return NONE;
+    }
+
+    /**
+     * Row filters and masks from configuration text.
+     *
+     * @param rows {@code table} or {@code schema.table} to predicate
+     * @param masks {@code table.column} or {@code schema.table.column} to expression
+     * @throws IllegalArgumentException naming the key that is malformed
+     */
+    public static RowPolicy of(Optional<String> defaultSchema, Map<String, String> rows, Map<String, String> masks) {
+        Map<TableRef, RowFilter> f = new LinkedHashMap<>();
+        rows.forEach((table, predicate) -> {
+            String[] parts = split(table, 1, 2, "row filter table");
+            TableRef ref = parts.length == 1 ? TableRef.of(parts[0]) : TableRef.of(parts[0], parts[1]);
+            try {
+                f.put(ref, new RowFilter(predicate));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("row filter of " + table + ": " + e.getMessage());
+            }
+        });
+        Map<ColumnRef, ColumnMask> m = new LinkedHashMap<>();
+        masks.forEach((column, expression) -> {
+            String[] parts = split(column, 2, 3, "masked column");
+            TableRef table = parts.length == 2 ? TableRef.of(parts[0]) : TableRef.of(parts[0], parts[1]);
+            try {
+                m.put(new ColumnRef(table, parts[parts.length - 1]), new ColumnMask(expression));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("mask of " + column + ": " + e.getMessage());
+            }
+        });
+        return new RowPolicy(defaultSchema, f, m);
+    }
+
+    private static String[] split(String key, int min, int max, String what) {
+        requireNonNull(key, what + " is null");
+        String[] parts = key.split("\\.", -1);
+        if (parts.length < min || parts.length > max) {
+            throw new IllegalArgumentException(what + " '" + key + "' must be " + (min == 1 ? "table or schema.table"
+                    : "table.column or schema.table.column"));
+        }
+        for (String part : parts) {
+            Names.requireName(part.strip(), what);
+        }
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = parts[i].strip();
+        }
+        return parts;
+    }
+
+    private static TableRef canonical(TableRef ref, Optional<String> defaultSchema) {
+        if (ref.schema().isPresent() && ref.schema().equals(defaultSchema)) {
+            return TableRef.of(ref.table());
+        }
+        return ref;
+    }
+
+    public boolean isEmpty() {
+        return filters.isEmpty() && masks.isEmpty();
+    }
+
+    /** The row filter of a table as the engine resolved it, if it has one. */
+    public Optional<RowFilter> filterOf(TableRef table) {
+        return Optional.ofNullable(filters.get(canonical(table, defaultSchema)));
+    }
+
+    /** The masks of a table's columns: column name (lower case) to mask. */
+    public Map<String, ColumnMask> masksOf(TableRef table) {
+        TableRef key = canonical(table, defaultSchema);
+        Map<String, ColumnMask> out = new LinkedHashMap<>();
+        masks.forEach((column, mask) -> {
+            if (column.table().equals(key)) {
+                out.put(column.column(), mask);
+            }
+        });
+        return out;
+    }
+
+    /** Whether a reference to this table must be rendered as a derived table (it has a filter or a mask). */
+    public boolean governs(TableRef table) {
+        TableRef key = canonical(table, defaultSchema);
+        return filters.containsKey(key) || masks.keySet().stream().anyMatch(c -> c.table().equals(key));
+    }
+
+    /** Whether values of this column are masked. */
+    public boolean isMasked(TableRef table, String column) {
+        return masks.containsKey(new ColumnRef(canonical(table, defaultSchema), column));
+    }
+
+    /** Whether some table's column of this name is masked. */
+    public boolean masksColumnNamed(String column) {
+        String name = Names.fold(column);
+        for (ColumnRef c : masks.keySet()) {
+            if (c.column().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every governed table (filtered or masked). */
+    public Set<TableRef> governedTables() {
+        Set<TableRef> out = new LinkedHashSet<>(filters.keySet());
+        masks.keySet().forEach(c -> out.add(c.table()));
+        return out;
+    }
+
+    /** Every attribute some filter needs. */
+    public Set<String> attributes() {
+        Set<String> out = new LinkedHashSet<>();
+        filters.values().forEach(f -> out.addAll(f.attributes()));
+        return out;
+    }
+}
