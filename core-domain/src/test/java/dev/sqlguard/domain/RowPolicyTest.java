@@ -1,0 +1,167 @@
+package dev.sqlguard.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.sqlguard.domain.port.AuditEvent;
+import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.domain.port.ExecutionPort;
+import dev.sqlguard.domain.port.LifecycleRecord;
+import dev.sqlguard.domain.port.StatementValidator;
+
+/** Row filters, masks and the binding of caller attributes (issue 31). */
+class RowPolicyTest {
+    @Test
+    void placeholdersAreFoundInCodeOnlyAndInTextOrder() {
+        RowFilter f = new RowFilter("org_id = :Tenant AND note <> ':fake' AND \":quoted\" = 1 AND x::text = :region AND y = :tenant");
+        assertThat(f.placeholders()).containsExactly("tenant", "region", "tenant");
+        assertThat(f.attributes()).containsExactly("tenant", "region");
+        List<String> seen = new ArrayList<>();
+        String rendered = f.render(name -> {
+            seen.add(name);
+            return "?";
+        });
+        assertThat(rendered).isEqualTo("org_id = ? AND note <> ':fake' AND \":quoted\" = 1 AND x::text = ? AND y = ?");
+        assertThat(seen).containsExactly("tenant", "region", "tenant");
+        assertThat(new RowFilter("deleted_at IS NULL").placeholders()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "  ", "a = ?", "a = 1; DROP TABLE t", "a = 1 -- x", "a = 1 /* x */", "a = 1 # x",
+            "a IN (SELECT b FROM other)", "EXISTS (select 1)", "a = 'unclosed", "a = 'back\\'slash'"})
+    void aFilterThatIsNotOnePlainPredicateIsRefused(String text) {
+        assertThatThrownBy(() -> new RowFilter(text)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void wordsInsideQuotesOrNamesAreNotReadsOrStatementEnds() {
+        assertThat(new RowFilter("status <> 'select; from' AND selected_from = 1").placeholders()).isEmpty();
+    }
+
+    @Test
+    void aMaskTakesNoAttributes() {
+        assertThat(new ColumnMask("'***-**-' || right(ssn, 4)").expression()).startsWith("'***");
+        assertThatThrownBy(() -> new ColumnMask("CASE WHEN :tenant = 'x' THEN ssn END")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void keysResolveLikeTheAllowlistWithTheDefaultSchema() {
+        RowPolicy p = RowPolicy.of(Optional.of("Main"), Map.of("claims", "tenant_id = :tenant", "other.users", "org = :org"),
+                Map.of("main.users.ssn", "'x'", "claims.note", "'y'"));
+        assertThat(p.filterOf(TableRef.of("main", "claims"))).isPresent();
+        assertThat(p.filterOf(TableRef.of("claims"))).isPresent();
+        assertThat(p.filterOf(TableRef.of("other", "claims"))).isEmpty();
+        assertThat(p.filterOf(TableRef.of("other", "users"))).isPresent();
+        assertThat(p.masksOf(TableRef.of("users"))).containsOnlyKeys("ssn");
+        assertThat(p.governs(TableRef.of("main", "users"))).isTrue();
+        assertThat(p.governs(TableRef.of("regions"))).isFalse();
+        assertThat(p.isMasked(TableRef.of("claims"), "NOTE")).isTrue();
+        assertThat(p.masksColumnNamed("Note")).isTrue();
+        assertThat(p.attributes()).containsExactlyInAnyOrder("tenant", "org");
+        assertThat(p.governedTables()).contains(TableRef.of("claims"), TableRef.of("other", "users"), TableRef.of("users"));
+        assertThat(RowPolicy.none().isEmpty()).isTrue();
+    }
+
+    @Test
+    void malformedKeysAreNamed() {
+        assertThatThrownBy(() -> RowPolicy.of(Optional.empty(), Map.of("a.b.c", "x = 1"), Map.of()))
+                .hasMessageContaining("a.b.c");
+        assertThatThrownBy(() -> RowPolicy.of(Optional.empty(), Map.of(), Map.of("ssn", "'x'")))
+                .hasMessageContaining("table.column");
+        assertThatThrownBy(() -> RowPolicy.of(Optional.empty(), Map.of("claims", "x = ?"), Map.of()))
+                .hasMessageContaining("row filter of claims");
+        assertThatThrownBy(() -> RowPolicy.of(Optional.of("main"), Map.of("claims", "a = 1", "main.claims", "a = 2"), Map.of()))
+                .hasMessageContaining("two row filters");
+    }
+
+    @Test
+    void bindingsInterleaveParametersAndAttributesInPlaceholderOrder() {
+        Bindings b = Bindings.builder().parameter().attribute("Tenant").parameter().attribute("tenant").build();
+        assertThat(b.parameterCount()).isEqualTo(2);
+        assertThat(b.size()).isEqualTo(4);
+        assertThat(b.attributes()).containsExactly("tenant");
+        assertThat(b.bind(List.of(1L, 2L), Map.of("tenant", "north"))).containsExactly(1L, "north", 2L, "north");
+        assertThatThrownBy(() -> b.bind(List.of(1L, 2L), Map.of()))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MISSING_ATTRIBUTE));
+        assertThatThrownBy(() -> b.bind(List.of(1L), Map.of("tenant", "north")))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PARAMETER_COUNT_MISMATCH));
+        assertThat(Bindings.parameters(2).bind(List.of(1L, 2L), Map.of())).containsExactly(1L, 2L);
+    }
+
+    @Test
+    void requestAttributesAreFoldedAndBounded() {
+        QueryRequest r = QueryRequest.of("s", "SELECT 1").withAttributes(Map.of("Tenant", "acme"));
+        assertThat(r.attributes()).containsExactly(Map.entry("tenant", "acme"));
+        assertThatThrownBy(() -> r.withAttributes(Map.of("tenant", "a", "TENANT", "b"))).hasMessageContaining("twice");
+        assertThatThrownBy(() -> r.withAttributes(Map.of("tenant", "x".repeat(4097)))).hasMessageContaining("4096");
+        assertThatThrownBy(() -> r.withAttributes(Map.of(" ", "x"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aMaskedColumnIsHeldToTheSensitiveFlowButNotRedacted() {
+        GuardrailPolicy policy = GuardrailPolicy.defaults()
+                .withRows(RowPolicy.of(Optional.empty(), Map.of(), Map.of("regions.manager", "upper(manager)")));
+        assertThat(policy.isFlowSensitive("manager")).isTrue();
+        assertThat(policy.isSensitive("manager")).isFalse();
+        assertThat(policy.mustRedact(OutputColumn.traced("manager", Set.of(ColumnRef.of("regions", "manager"))))).isFalse();
+    }
+
+    // ------------------------------------------------------------------ the call: fail closed, audited
+
+    private final List<AuditEvent> events = new ArrayList<>();
+    private final List<List<Object>> executed = new ArrayList<>();
+    private final AuditSink sink = new AuditSink() {
+        @Override
+        public void audit(AuditEvent event) {
+            events.add(event);
+        }
+
+        @Override
+        public void lifecycle(LifecycleRecord record) {
+        }
+    };
+
+    /** A validator that renders the filtered table with one attribute placeholder between two caller ones. */
+    private final StatementValidator filtered = request -> new QueryPlan("s", request.sql(),
+            "SELECT id FROM (SELECT id FROM t WHERE a > ? AND tenant = ?) t WHERE id < ?", List.of(1L, 2L), Set.of(TableRef.of("t")),
+            Set.of(), Set.of(), List.of(OutputColumn.traced("id", Set.of(ColumnRef.of("t", "id")))), List.of(), Limits.defaults(),
+            Set.of(), Bindings.builder().parameter().attribute("tenant").parameter().build(), Map.of())
+            .withParameters(request.params());
+
+    private final ExecutionPort execution = plan -> {
+        executed.add(plan.values());
+        return ListCursor.of(List.of("id"), new Object[] {7L});
+    };
+
+    private final SourceBinding source = new SourceBinding("s", GuardrailPolicy.defaults(), filtered, execution);
+
+    @Test
+    void aCallWithoutTheAttributeIsRefusedBeforeAnyDatabaseCall() {
+        ToolResult r = new QueryService(sink).query(source, QueryRequest.of("s", "SELECT id FROM t", 5L, 9L));
+        assertThat(r.status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(r.error()).get().extracting(ToolError::code).isEqualTo(ErrorCode.MISSING_ATTRIBUTE);
+        assertThat(r.rows()).isEmpty();
+        assertThat(executed).isEmpty();
+        assertThat(events).singleElement().satisfies(e -> assertThat(e.attributes()).isEmpty());
+    }
+
+    @Test
+    void aCallBindsItsAttributeWhereTheFilterPutItAndAuditsOnlyTheAppliedOnes() {
+        QueryRequest request = QueryRequest.of("s", "SELECT id FROM t", 5L, 9L)
+                .withAttributes(Map.of("tenant", "north", "unused", "x"));
+        ToolResult r = new QueryService(sink).query(source, request);
+        assertThat(r.status()).isEqualTo(ToolStatus.OK);
+        assertThat(executed).containsExactly(List.of(5L, "north", 9L));
+        assertThat(events).singleElement().satisfies(e -> assertThat(e.attributes()).containsExactly(Map.entry("tenant", "north")));
+    }
+}
