@@ -16,7 +16,13 @@ public enum EngineCapability {
     CTES,
     SET_OPERATIONS,
     WILDCARD,
-    SCHEMA_INSPECTION;
+    SCHEMA_INSPECTION,
+    /**
+     * Row filters and column masks bound to the caller ({@link dev.sqlguard.domain.RowPolicy}): every
+     * reference to a governed table is rendered as its filtered, masked derived table. An engine without
+     * it refuses to start with a row policy ({@link EngineParts}), so a policy is never ignored.
+     */
+    ROW_POLICIES;
 
     /**
      * Every capability, in this enum's order: an engine that reads the whole read-only SELECT (the

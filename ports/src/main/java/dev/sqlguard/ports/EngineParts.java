@@ -6,6 +6,8 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.StatementValidator;
@@ -17,6 +19,8 @@ import dev.sqlguard.domain.port.StatementValidator;
  * it holds open ({@link EngineResources}), to a {@link ComposedEngine}; it writes no engine class.
  *
  * @param capabilities kept in the enum's order
+ * @throws GuardException {@code CONFIGURATION_ERROR} when the policy has row filters or masks and the
+ *     capabilities lack {@link EngineCapability#ROW_POLICIES}
  */
 public record EngineParts(String sourceId, GuardrailPolicy policy, StatementValidator validator, ExecutionPort execution,
                           CatalogView catalog, Set<EngineCapability> capabilities) {
@@ -29,5 +33,10 @@ public record EngineParts(String sourceId, GuardrailPolicy policy, StatementVali
         EnumSet<EngineCapability> ordered = EnumSet.noneOf(EngineCapability.class);
         ordered.addAll(requireNonNull(capabilities, "capabilities is null"));
         capabilities = Collections.unmodifiableSet(ordered);
+        if (!policy.rows().isEmpty() && !capabilities.contains(EngineCapability.ROW_POLICIES)) {
+            // fail closed: a row filter this engine would not apply is never silently dropped
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "' has row filters or column masks,"
+                    + " and its engine cannot apply them; use an engine that can, or remove policy.rows and policy.masks.");
+        }
     }
 }

@@ -59,7 +59,7 @@ import dev.sqlguard.testing.ContractDataset.Claim;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(120)
-public abstract class EngineContractSuite implements EngineLevelProofs {
+public abstract class EngineContractSuite implements TenantProofs {
     /** Functions the contract policy allows; fixtures' runaway queries use only these. */
     public static final Set<String> POLICY_FUNCTIONS =
             Set.of("count", "sum", "avg", "min", "max", "round", "upper", "lower", "concat", "coalesce", "length");
@@ -150,6 +150,13 @@ public abstract class EngineContractSuite implements EngineLevelProofs {
     @Override
     public final String proofFingerprint() {
         return initialFingerprint;
+    }
+
+    @Override
+    public final ToolResult tenantRun(Engine engine, QueryRequest request) {
+        ToolResult result = service.query(engine.binding(), request);
+        assertSafe(result);
+        return result;
     }
 
     protected final ToolResult run(Engine engine, String sql, Object... params) {
