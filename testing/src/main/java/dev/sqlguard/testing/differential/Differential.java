@@ -86,6 +86,19 @@ public final class Differential {
 
     /** Runs {@code count} differential cases, seeds {@code seed} to {@code seed + count - 1}; stops after {@code maxFindings}. */
     public Report differential(long seed, int count, int maxFindings) {
+        return compareRuns("differential", seed, count, maxFindings);
+    }
+
+    /**
+     * The tenant oracle (multi-tenancy): the same loop as {@link #differential}, on a target whose raw side
+     * runs the text as written on a copy of the data holding only one tenant's rows ({@link TenantCopy}) and
+     * whose guarded side runs it through an engine with {@link TenantCopy#rows()} and that tenant's attribute.
+     */
+    public Report tenant(long seed, int count, int maxFindings) {
+        return compareRuns("tenant", seed, count, maxFindings);
+    }
+
+    private Report compareRuns(String kind, long seed, int count, int maxFindings) {
         long start = System.nanoTime();
         int bothRan = 0;
         int bothFailed = 0;
@@ -111,7 +124,7 @@ public final class Differential {
                 refusals.merge(((Outcome.Failed) guarded).code(), 1, Integer::sum);
             }
         }
-        return new Report(engine, "differential", seed, n, bothRan, bothFailed, refusals, findings, System.nanoTime() - start);
+        return new Report(engine, kind, seed, n, bothRan, bothFailed, refusals, findings, System.nanoTime() - start);
     }
 
     /** Runs {@code count} probe pairs, seeds {@code seed} on; stops after {@code maxFindings}. */

@@ -1,0 +1,44 @@
+package dev.sqlguard.testing.differential;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.sqlguard.domain.RowPolicy;
+import dev.sqlguard.testing.ContractDataset;
+
+/**
+ * The tenant oracle's two sides over the contract dataset, with the tenant being a region: the row
+ * policy the guarded engine gets, and the statements that turn a copy of the data into the data of one
+ * tenant only, on which the raw side runs the text as written. The generator's queries read
+ * {@code claims}, {@code regions} and {@code users}; the first two are filtered, {@code users} is not.
+ */
+public final class TenantCopy {
+    /** The caller attribute the filters take. */
+    public static final String ATTRIBUTE = "tenant";
+
+    private TenantCopy() {
+    }
+
+    /** {@code claims} and {@code regions} filtered by {@code region = :tenant}. */
+    public static RowPolicy rows() {
+        return RowPolicy.of(Optional.empty(), Map.of("claims", "region = :tenant", "regions", "region = :tenant"), Map.of());
+    }
+
+    /** The tenant of case {@code seed}: the regions in turn. */
+    public static String tenantOf(long seed) {
+        return ContractDataset.REGIONS.get((int) Math.floorMod(seed, (long) ContractDataset.REGIONS.size()));
+    }
+
+    /**
+     * Statements that leave only {@code tenant}'s rows in a copy (run on the copy, as its owner, never on
+     * the guarded database). The tenant is one of {@link ContractDataset#REGIONS}: a literal of plain letters.
+     */
+    public static List<String> keepOnly(String tenant) {
+        if (!ContractDataset.REGIONS.contains(tenant)) {
+            throw new IllegalArgumentException("not a tenant of the contract dataset: " + tenant);
+        }
+        return List.of("DELETE FROM claims WHERE region IS NULL OR region <> '" + tenant + "'",
+                "DELETE FROM regions WHERE region IS NULL OR region <> '" + tenant + "'");
+    }
+}
