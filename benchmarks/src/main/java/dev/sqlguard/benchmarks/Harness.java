@@ -68,7 +68,7 @@ public final class Harness {
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
         // an optional second argument picks parts: duckdb, percall (DuckDB's per-call cost and throughput; steps:
         // only its 8-thread breakdown),
-        // validation (DuckDB's alone), costs, mysql, postgresql, trino (started only when named)
+        // validation (DuckDB's alone), costs, mysql, postgresql, trino and tenant (started only when named)
         Set<String> parts = args.length > 1 ? Set.of(args[1].split(",")) : Set.of("duckdb", "costs", "mysql", "postgresql");
         if (parts.contains("percall")) {
             PerCallBench.run(work, rounds);
@@ -95,6 +95,9 @@ public final class Harness {
         }
         if (parts.contains("trino")) {
             TrinoBench.run(work, rounds);
+        }
+        if (parts.contains("tenant")) { // row filters (issue 31), named only
+            TenantBench.run(work, rounds);
         }
         String url = System.getenv("SQLGUARD_MYSQL_URL");
         if (!parts.contains("mysql")) {
