@@ -181,7 +181,6 @@ final class TenantBench {
             s.execute("INSERT INTO " + schema + ".claims SELECT seq, CONCAT('t', seq % 100), ELT(1 + seq % 3, 'APPROVED','DENIED','PENDING'), "
                     + "(seq % 10000) / 7 FROM seq_1_to_200000");
             s.execute("ANALYZE TABLE " + schema + ".claims");
-            s.execute("GRANT SELECT ON " + schema + ".* TO '" + ro + "'@'%'");
         }
         try {
             HikariConfig hc = new HikariConfig();
