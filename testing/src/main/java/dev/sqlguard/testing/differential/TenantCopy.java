@@ -30,14 +30,24 @@ public final class TenantCopy {
         return ContractDataset.REGIONS.get((int) Math.floorMod(seed, (long) ContractDataset.REGIONS.size()));
     }
 
+    /** The rows of {@code tenant} in a filtered table, as a predicate (for engines that copy with CREATE TABLE AS). */
+    public static String predicate(String tenant) {
+        requireTenant(tenant);
+        return "region = '" + tenant + "'";
+    }
+
+    private static void requireTenant(String tenant) {
+        if (!ContractDataset.REGIONS.contains(tenant)) {
+            throw new IllegalArgumentException("not a tenant of the contract dataset: " + tenant);
+        }
+    }
+
     /**
      * Statements that leave only {@code tenant}'s rows in a copy (run on the copy, as its owner, never on
      * the guarded database). The tenant is one of {@link ContractDataset#REGIONS}: a literal of plain letters.
      */
     public static List<String> keepOnly(String tenant) {
-        if (!ContractDataset.REGIONS.contains(tenant)) {
-            throw new IllegalArgumentException("not a tenant of the contract dataset: " + tenant);
-        }
+        requireTenant(tenant);
         return List.of("DELETE FROM claims WHERE region IS NULL OR region <> '" + tenant + "'",
                 "DELETE FROM regions WHERE region IS NULL OR region <> '" + tenant + "'");
     }
