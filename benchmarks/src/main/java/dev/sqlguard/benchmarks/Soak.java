@@ -58,7 +58,7 @@ import dev.sqlguard.testing.FaultProxy;
  *
  * <pre>
  * ./mvnw -q -DskipTests package -pl benchmarks,app/cli -am
- * java -cp benchmarks/target/sqlguard-benchmarks.jar dev.sqlguard.benchmarks.Soak [duckdb|mysql|all] [calls] [jar]
+ * java -cp benchmarks/target/sqlguard-benchmarks.jar dev.sqlguard.benchmarks.Soak [duckdb|mysql|postgresql|all|trino] [calls] [jar]
  * </pre>
  *
  * MySQL runs when {@code SQLGUARD_MYSQL_URL}, {@code _ADMIN_USER}/{@code _PASSWORD} and
@@ -103,6 +103,21 @@ public final class Soak {
                 fixtures.add(new MySqlFixture());
             }
         }
+        if (which.equals("all") || which.equals("postgresql")) {
+            if (System.getenv("SQLGUARD_PG_URL") == null || System.getenv("SQLGUARD_PG_RO_USER") == null) {
+                System.out.println("postgresql: skipped (SQLGUARD_PG_URL or SQLGUARD_PG_RO_USER is not set)");
+            } else {
+                fixtures.add(new PostgresFixture());
+            }
+        }
+        if (which.equals("trino")) { // named only: it starts the 2-node test cluster
+            java.util.Optional<Path> java25 = dev.sqlguard.trino.TrinoClusterProcess.java25();
+            if (java25.isEmpty()) {
+                System.out.println("trino: skipped (no Java 25: set SQLGUARD_TRINO_JAVA)");
+            } else {
+                fixtures.add(new TrinoFixture(java25.get(), work.resolve("trino")));
+            }
+        }
         System.out.printf("soak: %d calls per engine and surface, %d threads, load %.2f%n", calls, THREADS,
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         for (Fixture fixture : fixtures) {
@@ -113,10 +128,11 @@ public final class Soak {
                 String after = fixture.checksum();
                 System.out.printf("%s: data checksum before %s, after %s: %s%n", fixture.engine(), checksum, after,
                         checksum.equals(after) ? "unchanged" : "CHANGED");
-                wrong |= api.wrong.get() > 0 || mcp.wrong.get() > 0 || !checksum.equals(after);
+                wrong |= api.wrong.get() > 0 || mcp.wrong.get() > 0 || api.late.get() > 0 || mcp.late.get() > 0
+                        || !checksum.equals(after);
             }
         }
-        System.out.println(wrong ? "soak: WRONG ANSWERS (see above)" : "soak: every answer was right");
+        System.out.println(wrong ? "soak: WRONG OR LATE ANSWERS (see above)" : "soak: every answer was right and within its limit + 1 s");
         System.exit(wrong ? 1 : 0);
     }
 
@@ -134,6 +150,11 @@ public final class Soak {
         /** Statements of the guard's account still on the server (none for an embedded engine). */
         int stragglers() throws Exception {
             return 0;
+        }
+
+        /** Holds back every byte to and from the server for {@code length} (a frozen server); false when there is none. */
+        boolean freeze(Duration length) throws Exception {
+            return false;
         }
 
         /** Makes the server unreachable for {@code length}; false when there is no server to cut. */
@@ -286,6 +307,11 @@ public final class Soak {
         }
 
         @Override
+        boolean freeze(Duration length) throws Exception {
+            return Soak.freeze(proxy, length);
+        }
+
+        @Override
         List<Call> hostile() {
             return List.of(
                     new Call(Kind.HOSTILE, "SELECT LOAD_FILE('/etc/passwd') AS f", List.of()),
@@ -299,6 +325,234 @@ public final class Soak {
             proxy.close();
             try (Connection c = admin(); Statement s = c.createStatement()) {
                 s.execute("DROP DATABASE IF EXISTS " + database);
+            }
+        }
+    }
+
+    /** Freezes the server behind {@code proxy}: every byte held back for {@code length}, then forwarded. */
+    static boolean freeze(FaultProxy proxy, Duration length) throws InterruptedException {
+        proxy.pause();
+        try {
+            Thread.sleep(length.toMillis());
+        } finally {
+            proxy.resume();
+        }
+        return true;
+    }
+
+    static final class PostgresFixture extends Fixture {
+        private final String url = System.getenv("SQLGUARD_PG_URL");
+        private final String ro = System.getenv("SQLGUARD_PG_RO_USER");
+        private final String schema = "sqlguard_t_soak_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        private final FaultProxy proxy;
+
+        PostgresFixture() throws Exception {
+            java.net.URI uri = java.net.URI.create(url.substring("jdbc:".length()));
+            proxy = FaultProxy.to(uri.getHost(), uri.getPort() < 0 ? 5432 : uri.getPort());
+            try (Connection c = admin(); Statement s = c.createStatement()) {
+                s.execute("CREATE SCHEMA " + schema);
+                s.execute("CREATE TABLE " + schema + ".claims (id integer PRIMARY KEY, region varchar(10), amount numeric(10, 2), ssn varchar(32))");
+                s.execute("INSERT INTO " + schema + ".claims SELECT i, (ARRAY['north', 'south', 'east', 'west'])[i % 4 + 1], "
+                        + "((i * 37) % 10000) / 100.0, '" + SECRET + "' || i FROM generate_series(0, 19999) AS g(i)");
+                s.execute("CREATE TABLE " + schema + ".secrets (token varchar(40))");
+                s.execute("INSERT INTO " + schema + ".secrets VALUES ('TOKEN-" + SECRET + "')");
+                s.execute("ANALYZE " + schema + ".claims");
+                s.execute("GRANT USAGE ON SCHEMA " + schema + " TO " + ro);
+                s.execute("GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + ro);
+            }
+        }
+
+        private Connection admin() throws Exception {
+            return DriverManager.getConnection(url, System.getenv("SQLGUARD_PG_ADMIN_USER"), System.getenv("SQLGUARD_PG_ADMIN_PASSWORD"));
+        }
+
+        @Override
+        String engine() {
+            return "postgresql";
+        }
+
+        @Override
+        Map<String, String> properties() {
+            java.net.URI uri = java.net.URI.create(url.substring("jdbc:".length()));
+            return Map.of("url", "jdbc:postgresql://127.0.0.1:" + proxy.port() + uri.getPath(), "username", ro,
+                    "password", System.getenv().getOrDefault("SQLGUARD_PG_RO_PASSWORD", ""), "defaultSchema", schema);
+        }
+
+        @Override
+        String checksum() throws Exception {
+            try (Connection c = admin(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) || ':' || sum(hashtext(id || '|' || region || '|' || amount || '|' || ssn)) FROM "
+                         + schema + ".claims")) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+
+        @Override
+        int stragglers() throws Exception {
+            try (Connection c = admin(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE usename = '" + ro
+                         + "' AND state NOT IN ('idle') AND backend_type = 'client backend'")) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+
+        @Override
+        boolean outage(Duration length) throws Exception {
+            proxy.outage(length);
+            return true;
+        }
+
+        @Override
+        boolean freeze(Duration length) throws Exception {
+            return Soak.freeze(proxy, length);
+        }
+
+        @Override
+        List<Call> hostile() {
+            return List.of(
+                    new Call(Kind.HOSTILE, "SELECT pg_read_file('/etc/passwd') AS f", List.of()),
+                    new Call(Kind.HOSTILE, "SELECT pg_sleep(10) AS s", List.of()),
+                    new Call(Kind.HOSTILE, "SELECT usename, passwd FROM pg_shadow", List.of()),
+                    new Call(Kind.HOSTILE, "COPY claims TO '/tmp/soak-out'", List.of()),
+                    new Call(Kind.HOSTILE, "SELECT set_config('statement_timeout', '0', false) AS s", List.of()));
+        }
+
+        @Override
+        public void close() throws Exception {
+            proxy.close();
+            try (Connection c = admin(); Statement s = c.createStatement()) {
+                s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            }
+        }
+    }
+
+    /**
+     * The 2-node Trino test cluster (started for the soak, stopped at its end) with a memory schema,
+     * reached through a proxy in front of the coordinator's HTTP port, as the read-only user.
+     */
+    static final class TrinoFixture extends Fixture {
+        private static final String RULES = """
+                {
+                  "catalogs": [
+                    {"user": "admin", "allow": "all"},
+                    {"user": "sqlguard_ro", "catalog": "(memory|tpch)", "allow": "read-only"},
+                    {"catalog": "system", "allow": "none"},
+                    {"allow": "none"}
+                  ],
+                  "queries": [
+                    {"user": "admin", "allow": ["execute", "kill", "view"]},
+                    {"allow": ["execute"]}
+                  ],
+                  "system_information": [
+                    {"user": "admin", "allow": ["read"]}
+                  ],
+                  "system_session_properties": [
+                    {"user": "admin", "allow": true},
+                    {"property": "(query_max_execution_time|query_max_run_time|query_max_memory)", "allow": true},
+                    {"allow": false}
+                  ],
+                  "catalog_session_properties": [
+                    {"user": "admin", "allow": true},
+                    {"allow": false}
+                  ]
+                }
+                """;
+        private final dev.sqlguard.trino.TrinoClusterProcess cluster;
+        private final String url;
+        private final String schema = "sqlguard_t_soak_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        private final FaultProxy proxy;
+
+        TrinoFixture(Path javaBinary, Path work) throws Exception {
+            Files.createDirectories(work);
+            Path rules = work.resolve("rules.json");
+            Files.writeString(rules, RULES);
+            cluster = dev.sqlguard.trino.TrinoClusterProcess.start(javaBinary,
+                    Path.of(System.getProperty("sqlguard.trino.classpath", "trino-test-cluster/target/trino-classpath.txt")),
+                    Path.of(System.getProperty("sqlguard.trino.launcher", "trino-test-cluster/src/main/launcher/TrinoTestCluster.java")),
+                    rules, 2, work.resolve("cluster.log"));
+            url = cluster.awaitUrl();
+            java.net.URI uri = java.net.URI.create(url.substring("jdbc:".length()));
+            proxy = FaultProxy.to(uri.getHost(), uri.getPort());
+            try (Connection c = admin("default"); Statement s = c.createStatement()) {
+                s.execute("CREATE SCHEMA memory." + schema);
+            }
+            try (Connection c = admin(schema); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE claims AS SELECT i AS id, element_at(ARRAY['north', 'south', 'east', 'west'], CAST(i % 4 + 1 AS integer))"
+                        + " AS region, CAST(((i * 37) % 10000) / 100.0 AS decimal(10, 2)) AS amount, '" + SECRET + "' || CAST(i AS varchar) AS ssn"
+                        + " FROM (SELECT a * 100 + b AS i FROM UNNEST(sequence(0, 199)) AS x(a) CROSS JOIN UNNEST(sequence(0, 99)) AS y(b))");
+                s.execute("CREATE TABLE secrets AS SELECT 'TOKEN-" + SECRET + "' AS token");
+            }
+        }
+
+        private Connection admin(String inSchema) throws java.sql.SQLException {
+            java.util.Properties p = new java.util.Properties();
+            p.setProperty("user", "admin");
+            p.setProperty("catalog", "memory");
+            p.setProperty("schema", inSchema);
+            return new io.trino.jdbc.TrinoDriver().connect(url, p);
+        }
+
+        @Override
+        String engine() {
+            return "trino";
+        }
+
+        @Override
+        Map<String, String> properties() {
+            return Map.of("url", "jdbc:trino://127.0.0.1:" + proxy.port(), "user", "sqlguard_ro", "catalog", "memory", "schema", schema);
+        }
+
+        @Override
+        String checksum() throws Exception {
+            try (Connection c = admin(schema); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT CAST(count(*) AS varchar) || ':' || CAST(sum(id) AS varchar) || ':' "
+                         + "|| CAST(sum(amount) AS varchar) || ':' || CAST(sum(length(ssn) + length(region)) AS varchar) FROM claims")) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+
+        @Override
+        int stragglers() throws Exception {
+            try (Connection c = admin(schema); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) FROM system.runtime.queries WHERE \"user\" = 'sqlguard_ro'"
+                         + " AND state NOT IN ('FINISHED', 'FAILED')")) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+
+        @Override
+        boolean outage(Duration length) throws Exception {
+            proxy.outage(length);
+            return true;
+        }
+
+        @Override
+        boolean freeze(Duration length) throws Exception {
+            return Soak.freeze(proxy, length);
+        }
+
+        @Override
+        List<Call> hostile() {
+            return List.of(
+                    new Call(Kind.HOSTILE, "SELECT * FROM system.runtime.queries", List.of()),
+                    new Call(Kind.HOSTILE, "SELECT name FROM tpch.tiny.nation", List.of()),
+                    new Call(Kind.HOSTILE, "SELECT token FROM memory." + schema + ".secrets", List.of()),
+                    new Call(Kind.HOSTILE, "INSERT INTO claims SELECT * FROM claims", List.of()));
+        }
+
+        @Override
+        public void close() throws Exception {
+            proxy.close();
+            try (Connection c = admin(schema); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS claims");
+                s.execute("DROP TABLE IF EXISTS secrets");
+                s.execute("DROP SCHEMA IF EXISTS memory." + schema);
+            } finally {
+                cluster.close();
             }
         }
     }
@@ -317,6 +571,22 @@ public final class Soak {
 
         final long started = System.nanoTime();
         final AtomicLong lastUnavailableMs = new AtomicLong(-1);
+        /** Answers that came later than the call's limit + 1 s after it was sent, and the slowest answer. */
+        final AtomicLong late = new AtomicLong();
+        final AtomicLong slowestMs = new AtomicLong();
+        final List<String> lateExamples = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        /** Records how long a call that was answered took, from its sending to its answer. */
+        void took(Call call, long sentNanos, String status, String code) {
+            long ms = (System.nanoTime() - sentNanos) / 1_000_000;
+            slowestMs.accumulateAndGet(ms, Math::max);
+            if (ms > TIMEOUT.toMillis() + 1_000) {
+                late.incrementAndGet();
+                if (lateExamples.size() < 10) {
+                    lateExamples.add(ms + " ms: " + call.kind() + " " + status + " " + code + " " + call.sql());
+                }
+            }
+        }
 
         Tally(String name) {
             this.name = name;
@@ -352,7 +622,9 @@ public final class Soak {
         }
 
         void print() {
-            System.out.printf("  %s: sent %d, answered %d, wrong %d%n", name, sent.get(), answered.get(), wrong.get());
+            System.out.printf("  %s: sent %d, answered %d, wrong %d, later than the limit + 1 s %d (slowest %d ms)%n", name, sent.get(),
+                    answered.get(), wrong.get(), late.get(), slowestMs.get());
+            lateExamples.forEach(e -> System.out.println("    LATE " + e));
             new TreeMap<>(outcomes).forEach((k, v) -> System.out.printf("    %-60s %6d%n", k, v.get()));
             examples.forEach(e -> System.out.println("    WRONG " + e));
         }
@@ -420,6 +692,20 @@ public final class Soak {
                 long delay = random.nextInt(30);
                 tally.sent.incrementAndGet();
                 pool.execute(() -> {
+                    if (index == plan.size() / 4) {
+                        Thread t = new Thread(() -> {
+                            try {
+                                long at = System.nanoTime();
+                                if (fixture.freeze(Duration.ofSeconds(3))) {
+                                    System.out.printf("  server frozen for 3 s at %d ms%n", (at - start) / 1_000_000);
+                                }
+                            } catch (Exception e) {
+                                System.out.println("  the freeze failed: " + e);
+                            }
+                        });
+                        t.start();
+                        side.add(t);
+                    }
                     if (index == plan.size() / 2 && faulted.compareAndSet(false, true)) {
                         Thread t = new Thread(() -> {
                             try {
@@ -436,7 +722,9 @@ public final class Soak {
                     }
                     if (index == plan.size() * 3 / 4) {
                         burst(plan, random.nextLong(), c -> {
+                            long sent = System.nanoTime();
                             ToolResult r = guard.query("soak", c.sql(), c.params());
+                            tally.took(c, sent, r.status().name(), code(r));
                             tally.judge(c, r.status().name(), code(r), r.rows().toString(), SqlGuard.toJson(r));
                         }, tally);
                     }
@@ -444,7 +732,9 @@ public final class Soak {
                     if (call.kind() == Kind.CANCELLED) {
                         cancels.schedule(() -> guard.cancel(request.requestId()), delay, TimeUnit.MILLISECONDS);
                     }
+                    long sent = System.nanoTime();
                     ToolResult result = guard.query(request);
+                    tally.took(call, sent, result.status().name(), code(result));
                     tally.judge(call, result.status().name(), code(result), result.rows().toString(), SqlGuard.toJson(result));
                 });
             }
@@ -715,6 +1005,17 @@ public final class Soak {
         Resources afterRestart = open;
         long start = System.nanoTime();
         for (int i = 0; i < plan.size(); i++) {
+            if (i == plan.size() / 4) { // the server frozen under the MCP server's calls
+                Thread t = new Thread(() -> {
+                    try {
+                        fixture.freeze(Duration.ofSeconds(3));
+                    } catch (Exception e) {
+                        System.out.println("  the freeze failed: " + e);
+                    }
+                });
+                t.setDaemon(true);
+                t.start();
+            }
             if (i == plan.size() / 2) { // the server restarted, as a service manager does, with calls in flight
                 beforeRestart = Resources.of(client.process);
                 lostAtRestart.addAndGet(client.terminate());
@@ -729,8 +1030,11 @@ public final class Soak {
                     Call call = plan.get(r.nextInt(plan.size()));
                     Call chosen = call.kind() == Kind.RUNAWAY || call.kind() == Kind.CANCELLED ? plan.get(0) : call;
                     tally.sent.incrementAndGet();
+                    long sent = System.nanoTime();
                     burst.add(client.query(chosen).whenComplete((answer, e) -> {
                         if (answer != null) {
+                            JsonNode structured = answer.path("result").path("structuredContent");
+                            tally.took(chosen, sent, structured.path("status").asText("?"), structured.path("error").path("code").asText(""));
                             judge(tally, chosen, answer);
                             if (answer.path("result").path("structuredContent").path("error").path("code").asText("").equals("SERVER_BUSY")) {
                                 busy.incrementAndGet();
@@ -743,6 +1047,7 @@ public final class Soak {
             Call call = plan.get(i);
             window.acquire();
             tally.sent.incrementAndGet();
+            long sent = System.nanoTime();
             CompletableFuture<JsonNode> answer = client.query(call);
             long id = client.lastId();
             AtomicBoolean released = new AtomicBoolean();
@@ -753,6 +1058,8 @@ public final class Soak {
             };
             answer.whenComplete((a, e) -> {
                 if (a != null) {
+                    JsonNode r = a.path("result").path("structuredContent");
+                    tally.took(call, sent, r.path("status").asText("?"), r.path("error").path("code").asText(""));
                     judge(tally, call, a);
                     if (a.path("result").path("structuredContent").path("error").path("code").asText("").equals("SERVER_BUSY")) {
                         busy.incrementAndGet();
