@@ -1963,6 +1963,12 @@ public final class AnsiRenderer {
             if (b.isUsingSymmetric() || b.isUsingAsymmetric()) {
                 throw unsafe("BETWEEN SYMMETRIC");
             }
+            if (isBarePredicate(b.getBetweenExpressionStart()) || isBarePredicate(b.getBetweenExpressionEnd())) {
+                // JSqlParser 5.4 reads a BETWEEN b AND c = d as a BETWEEN b AND (c = d); PostgreSQL and Trino read a bound
+                // as a value expression only, (a BETWEEN b AND c) = d: never answer one reading for the other
+                throw new GuardException(ErrorCode.UNSAFE_SYNTAX, "A BETWEEN bound is a comparison written without parentheses,"
+                        + " which databases read differently; write it more plainly, with parentheses around the BETWEEN or its bound.");
+            }
             Value l = expr(b.getLeftExpression(), scope, d);
             Value lo = expr(b.getBetweenExpressionStart(), scope, d);
             Value hi = expr(b.getBetweenExpressionEnd(), scope, d);
@@ -2788,6 +2794,19 @@ public final class AnsiRenderer {
             throw unsafe("number literal");
         }
         return text;
+    }
+
+    /**
+     * Whether a parsed BETWEEN bound is a predicate the text did not parenthesize (a parenthesized one is a
+     * {@link ParenthesedExpressionList} or {@code Parenthesis} node): a comparison, {@code IS}, {@code LIKE},
+     * {@code SIMILAR TO}, {@code IN}, {@code BETWEEN} or a regular-expression match.
+     */
+    private static boolean isBarePredicate(Expression bound) {
+        return bound instanceof net.sf.jsqlparser.expression.operators.relational.ComparisonOperator
+                || bound instanceof IsNullExpression || bound instanceof IsBooleanExpression || bound instanceof IsDistinctExpression
+                || bound instanceof LikeExpression || bound instanceof net.sf.jsqlparser.expression.operators.relational.SimilarToExpression
+                || bound instanceof InExpression || bound instanceof Between
+                || bound instanceof net.sf.jsqlparser.expression.operators.relational.RegExpMatchOperator;
     }
 
     // ------------------------------------------------------------------ facts and parameters
