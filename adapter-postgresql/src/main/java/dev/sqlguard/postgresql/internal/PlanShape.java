@@ -23,7 +23,8 @@ import dev.sqlguard.domain.GuardException;
  * shows in the expressions.
  *
  * <p>Reduced so that a rendered text and the text it was rendered from compare equal when they mean the
- * same: qualifiers (relation and subquery aliases, which sqlguard renames) are numbered in order of appearance, {@code Limit}
+ * same: qualifiers (relation and subquery aliases, which sqlguard renames) are numbered in the order of the plan's
+ * nodes (then, for any other qualifier, in order of appearance), {@code Limit}
  * nodes are skipped (sqlguard adds its row cap), and a merged {@code USING}/{@code NATURAL} column,
  * which sqlguard writes as {@code COALESCE(l.k, r.k)} where the server's own join uses {@code l.k}, is
  * reduced to its first column on both sides. Below the root, a node's output list is compared as a set;
@@ -48,6 +49,11 @@ record PlanShape(String skeleton, String detail) {
     private static final Pattern SUBPLAN = Pattern.compile("((?:SubPlan|InitPlan|CTE) )[0-9a-z_]+(?: \\(returns [$0-9,]+\\))?");
     private static final Pattern TYPMOD = Pattern.compile("::([a-z][a-z ]*)\\([0-9, ]+\\)");
     private static final Pattern PARAM = Pattern.compile("\\$[0-9]+");
+    /**
+     * A bare column in parentheses that no function name precedes: the deparser wraps a sort key that is an
+     * expression ({@code (COALESCE(a0.k, a1.k)) DESC}), which the merged-column reduction leaves as {@code (a0.k)}.
+     */
+    private static final Pattern BARE_COLUMN = Pattern.compile("(?<![A-Za-z0-9_$\"])\\((a[0-9]+\\.(?:\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*))\\)");
     private static final Pattern COALESCE_MERGED = Pattern.compile("COALESCE\\(((?:[A-Za-z0-9_]+\\.)?)([A-Za-z0-9_\"]+), (?:[A-Za-z0-9_]+\\.)?\\2\\)");
 
     /**
@@ -71,6 +77,14 @@ record PlanShape(String skeleton, String detail) {
         List<JsonNode> nodes = new ArrayList<>();
         for (JsonNode entry : root) {
             collect(entry.get("Plan"), nodes);
+        }
+        for (JsonNode node : nodes) {
+            // the relations first, numbered in the order of the plan's nodes: which qualifier a field below shows
+            // first (a carried column that is then not compared, a filter placed elsewhere) does not number them
+            JsonNode alias = node.get("Alias");
+            if (alias != null && alias.isTextual()) {
+                aliases.computeIfAbsent(alias.asText(), k -> "a" + aliases.size());
+            }
         }
         StringBuilder out = new StringBuilder();
         StringBuilder skeleton = new StringBuilder();
@@ -156,6 +170,7 @@ record PlanShape(String skeleton, String detail) {
         do {
             before = text;
             text = COALESCE_MERGED.matcher(text).replaceAll("$1$2");
+            text = BARE_COLUMN.matcher(text).replaceAll("$1");
             if (text.startsWith("(") && text.endsWith(")") && balanced(text.substring(1, text.length() - 1))) {
                 text = text.substring(1, text.length() - 1);
             }
