@@ -218,6 +218,31 @@ class PostgresDifferentialTest {
                 .isEqualTo(new Outcome.Rows(List.of(List.of("3"))));
     }
 
+    /**
+     * Probe seeds 1079, 1535 and 2875 (shrunk): with {@code claims.ssn} hidden, an output named {@code ssn} and
+     * one named {@code ssn_zz} over a USING or NATURAL join gave rows and an UNSAFE_SYNTAX refusal: the reading
+     * of the text naming no hidden column was compared and differed only in how the server's plan printed the
+     * same thing (a sort key in parentheses; relation aliases met in another order). Both now answer alike.
+     */
+    @Test
+    void usingJoinProbesAnswerAlikeForAHiddenAndAnAbsentName() {
+        for (String sql : List.of(
+                "SELECT 'north' AS %s, TRUE AS x0, 30000.50 AS created, dense_rank() OVER (PARTITION BY region ORDER BY region DESC)"
+                        + " AS amount FROM claims JOIN regions USING (region)",
+                "WITH w0 AS (SELECT 50 AS id, DATE '2024-02-18' <= DATE '2024-04-12' OR FALSE AS %s, DATE '2024-04-11' AS amount"
+                        + " FROM claims) SELECT region AS created, 50 AS x1 FROM claims NATURAL JOIN regions WHERE length(claims.status)"
+                        + " IN (SELECT u3.id FROM users u3) ORDER BY 1, 2",
+                "SELECT DATE '2024-08-15' AS id, x1 AS %s, count(coalesce(x0, 'DENIED')), min(id) AS x3 FROM (SELECT region AS x0,"
+                        + " manager AS id, count(*) AS x1, max(DATE '2024-08-16') AS amount FROM claims JOIN regions USING (region)"
+                        + " GROUP BY region, 2) s2 GROUP BY amount, x1 ORDER BY 1, 2, 3, 4")) {
+            Outcome hidden = target().guarded(sql.replace("%s", "ssn"));
+            Outcome absent = target().guarded(sql.replace("%s", "ssn" + Differential.ABSENT_SUFFIX));
+            assertThat(hidden).as(sql).isInstanceOf(Outcome.Rows.class);
+            assertThat(absent).as(sql).isInstanceOf(Outcome.Rows.class);
+            assertThat(((Outcome.Rows) hidden).rows().size()).as(sql).isEqualTo(((Outcome.Rows) absent).rows().size());
+        }
+    }
+
     @Test
     void probePairsCannotTellAHiddenColumnFromAMissingOne() {
         Outcomes.assertNoFindings(differential().probes(Differential.seed(1),
