@@ -151,4 +151,40 @@ class CallerAttributesTest {
         assertThat(lines.get(0)).contains("\"verdict\":\"OK\"").contains("\"attributes\":{\"tenant\":\"north\"}");
         assertThat(lines.get(1)).contains("\"code\":\"MISSING_ATTRIBUTE\"").doesNotContain("attributes");
     }
+
+    @Test
+    void aFilterOrMaskTheEngineRefusesAtStartIsAConfigurationErrorAtItsLine(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("sqlguard.yaml");
+        Files.writeString(config, """
+                sources:
+                  claims:
+                    engine: fake
+                    mode: badfilter
+                    policy:
+                      tables: {claims: "*", regions: "*"}
+                      rows:
+                        regions: "region = :tenant"
+                        claims: "region = :tenant"
+                """);
+        try (SqlGuard guard = SqlGuard.fromConfig(config, Map.of())) {
+            assertThatThrownBy(() -> guard.start("claims")).isInstanceOf(ConfigException.class)
+                    .hasMessage(config + ", line 8, sources.claims.policy.rows.regions: The row filter of table regions does not bind"
+                            + " on this database.");
+        }
+        Files.writeString(config, """
+                sources:
+                  claims:
+                    engine: fake
+                    mode: badmask
+                    policy:
+                      tables: {claims: "*", regions: "*"}
+                      masks:
+                        regions.manager: "upper(manager)"
+                """);
+        try (SqlGuard guard = SqlGuard.fromConfig(config, Map.of())) {
+            assertThatThrownBy(() -> guard.start("claims")).isInstanceOf(ConfigException.class)
+                    .hasMessage(config + ", line 8, sources.claims.policy.masks.regions.manager: The mask of column manager of table"
+                            + " regions does not bind.");
+        }
+    }
 }

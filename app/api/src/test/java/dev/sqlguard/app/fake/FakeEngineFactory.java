@@ -39,7 +39,8 @@ import dev.sqlguard.testing.ListCursor;
  * {@code secret_table}; one parameter per {@code ?}. Execution: {@code fail} in the SQL fails,
  * {@code empty} returns no row, {@code params} returns the parameters as one row, anything else
  * ({@code leak} fails with a message holding the password) returns {@code rows} rows (property, default 3) of {@code n BIGINT, amount DECIMAL, label VARCHAR}.
- * Property {@code mode}: {@code unavailable} or {@code badconfig} make {@link #create} fail;
+ * Property {@code mode}: {@code unavailable} or {@code badconfig} make {@link #create} fail, and so do
+ * {@code badfilter} and {@code badmask} when the policy has a row filter or a mask (naming its table);
  * {@code switch:NAME} fails with ENGINE_UNAVAILABLE while {@link #DOWN} holds NAME; {@code slow}
  * fails with ENGINE_UNAVAILABLE after {@link #SLOW_START_MS} milliseconds (a connect that times out);
  * {@code gate:NAME} fails with ENGINE_UNAVAILABLE, after waiting at {@link #GATES}' gate NAME when there is one.
@@ -117,6 +118,16 @@ public class FakeEngineFactory implements EngineFactory {
         }
         if (mode.equals("unavailable") || mode.startsWith("switch:") && DOWN.contains(mode.substring("switch:".length()))) {
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The database could not be reached.");
+        }
+        if (mode.equals("badfilter") && !config.policy().rows().filters().isEmpty()) {
+            // as an engine's start-time check refuses a filter that does not bind: it names the table, never driver text
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The row filter of table "
+                    + config.policy().rows().filters().keySet().iterator().next().qualifiedName() + " does not bind on this database.");
+        }
+        if (mode.equals("badmask") && !config.policy().rows().masks().isEmpty()) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The mask of column "
+                    + config.policy().rows().masks().keySet().iterator().next().column() + " of table "
+                    + config.policy().rows().masks().keySet().iterator().next().table().qualifiedName() + " does not bind.");
         }
         if (mode.equals("badconfig")) {
             // deliberately leaks the password, to prove the app masks it

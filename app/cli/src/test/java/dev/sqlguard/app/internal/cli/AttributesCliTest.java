@@ -108,6 +108,21 @@ class AttributesCliTest {
     }
 
     @Test
+    void aBatchLineCannotCarryAttributesOfItsOwn() throws IOException {
+        Path batch = dir.resolve("batch.jsonl");
+        Files.writeString(batch, """
+                {"id": 1, "sql": "SELECT params FROM claims", "attributes": {"tenant": "south"}}
+                """);
+
+        CliRun run = run("query", "--batch", batch.toString(), "--attribute", "tenant=north");
+
+        assertThat(run.code()).isZero();
+        assertThat(run.json().get("status").asText()).isEqualTo("REJECTED");
+        assertThat(run.json().get("error").get("code").asText()).isEqualTo("INVALID_ARGUMENT");
+        assertThat(run.err()).doesNotContain("south");
+    }
+
+    @Test
     void theShellRunsAsTheCaller() {
         CliRun without = CliRun.of(dir, "SELECT n FROM claims;\n", Map.of(), "shell", "--format", "json");
         assertThat(without.code()).isEqualTo(3);
@@ -126,10 +141,12 @@ class AttributesCliTest {
         cases.put("attribute 'tenant' has an empty value", new String[] {"--attribute", "tenant="});
         cases.put("is already given by --attribute tenant", new String[] {"--attribute", "tenant=a", "--attribute", "TENANT=b"});
         for (Map.Entry<String, String[]> c : cases.entrySet()) {
-            for (String command : List.of("query", "check", "shell", "mcp")) {
+            for (String command : List.of("query", "check", "shell", "mcp", "ask", "eval")) {
                 List<String> args = new java.util.ArrayList<>(List.of(command));
-                if (!command.equals("shell") && !command.equals("mcp")) {
+                if (command.equals("query") || command.equals("check")) {
                     args.addAll(List.of("--sql", "SELECT 1"));
+                } else if (command.equals("ask")) {
+                    args.add("How many claims?");
                 }
                 args.addAll(List.of(c.getValue()));
                 CliRun run = run(args.toArray(String[]::new));
@@ -223,8 +240,8 @@ class AttributesCliTest {
         }
         assertThat(run.err()).contains("caller attributes: tenant").doesNotContain("north");
         List<JsonNode> audit = auditFile();
-        assertThat(audit).first().satisfies(a -> {
-            assertThat(a.get("verdict").asText()).isEqualTo("OK");
+        // the server runs calls side by side: their audit lines come in any order
+        assertThat(audit).filteredOn(a -> a.get("verdict").asText().equals("OK")).singleElement().satisfies(a -> {
             assertThat(a.get("attributes").toString()).isEqualTo("{\"tenant\":\"north\"}");
             assertThat(a.get("client").asText()).isEqualTo("attributes-test");
         });
@@ -241,6 +258,7 @@ class AttributesCliTest {
         assertThat(run.code()).isZero();
         Map<Integer, JsonNode> results = toolResults(run);
         assertThat(results.get(1).get("rows").get(0).get(0).asText()).isEqualTo("west");
+        assertThat(results.get(2).get("status").asText()).as(results.get(2).toString()).isEqualTo("OK");
         assertThat(auditFile()).isNotEmpty().allSatisfy(a ->
                 assertThat(a.get("attributes").toString()).isEqualTo("{\"tenant\":\"west\"}"));
     }
