@@ -4,13 +4,16 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.Operation;
 import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.RowPolicy;
 import dev.sqlguard.domain.ToolResult;
+import dev.sqlguard.ports.TableDescription;
 
 /**
  * One caller of a {@link SqlGuard} (a tenant, a user), made by {@link SqlGuard#withAttributes}: the
@@ -62,6 +65,22 @@ public final class GuardedCaller {
     /** Checks a prepared request as this caller; see {@link #query(QueryRequest)}. */
     public ToolResult check(QueryRequest request) {
         return request(request, Operation.CHECK);
+    }
+
+    /**
+     * {@link SqlGuard#describe(String)} as this caller may see it: a table with a row filter or a
+     * mask shows no row count (the engine's count is every caller's rows).
+     *
+     * @throws dev.sqlguard.domain.GuardException as {@link SqlGuard#describe(String)} does
+     */
+    public List<TableDescription> describe(String source) {
+        List<TableDescription> tables = guard.describe(source);
+        RowPolicy rows = guard.rowPolicy(source);
+        if (rows.isEmpty()) {
+            return tables;
+        }
+        return tables.stream().map(t -> rows.governs(t.table())
+                ? new TableDescription(t.table(), t.columns(), OptionalLong.empty()) : t).toList();
     }
 
     /**

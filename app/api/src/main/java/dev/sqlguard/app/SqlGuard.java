@@ -223,6 +223,11 @@ public final class SqlGuard implements AutoCloseable {
         });
     }
 
+    /** The row filters and masks of {@code source} as configured ({@code UNKNOWN_SOURCE} for an unknown one). */
+    dev.sqlguard.domain.RowPolicy rowPolicy(String source) {
+        return whileOpen(() -> slot(source).config.policy().rows());
+    }
+
     /**
      * Starts the engine of {@code source} now rather than on first use, so that a configuration
      * problem shows at once. A source that cannot be reached is not an exception: its status says

@@ -131,6 +131,19 @@ class CallerAttributesTest {
     }
 
     @Test
+    void aCallerSeesNoRowCountOfAFilteredTable() {
+        try (SqlGuard guard = SqlGuard.builder().source("claims", "fake", Map.of("rows", "2"), FakeGuard.tenantPolicy()
+                .withTables(dev.sqlguard.domain.TableAllowlist.of(Map.of("claims", List.of("id", "region"), "t", List.of("n")))))
+                .auditSink(events::add).build()) {
+            assertThat(guard.describe("claims")).extracting(t -> t.rowCount().isPresent()).containsExactly(true, true);
+            List<dev.sqlguard.ports.TableDescription> seen = guard.withAttributes(Map.of("tenant", "north")).describe("claims");
+            assertThat(seen).extracting(t -> t.table().table()).containsExactly("claims", "t");
+            assertThat(seen.get(0).rowCount()).as("claims is filtered").isEmpty();
+            assertThat(seen.get(1).rowCount()).hasValue(2);
+        }
+    }
+
+    @Test
     void aCallersGuardedPathCarriesItsAttributes() {
         try (SqlGuard guard = guard()) {
             assertThat(guard.guardedPath(List.of("claims")).attributes()).isEmpty();
@@ -168,7 +181,7 @@ class CallerAttributesTest {
                 """);
         try (SqlGuard guard = SqlGuard.fromConfig(config, Map.of())) {
             assertThatThrownBy(() -> guard.start("claims")).isInstanceOf(ConfigException.class)
-                    .hasMessage(config + ", line 8, sources.claims.policy.rows.regions: The row filter of table regions does not bind"
+                    .hasMessage(config + ", line 9, sources.claims.policy.rows.claims: The row filter of table claims does not bind"
                             + " on this database.");
         }
         Files.writeString(config, """

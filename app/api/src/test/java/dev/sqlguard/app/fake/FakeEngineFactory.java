@@ -121,8 +121,8 @@ public class FakeEngineFactory implements EngineFactory {
         }
         if (mode.equals("badfilter") && !config.policy().rows().filters().isEmpty()) {
             // as an engine's start-time check refuses a filter that does not bind: it names the table, never driver text
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The row filter of table "
-                    + config.policy().rows().filters().keySet().iterator().next().qualifiedName() + " does not bind on this database.");
+            String first = config.policy().rows().filters().keySet().stream().map(TableRef::qualifiedName).sorted().findFirst().orElseThrow();
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The row filter of table " + first + " does not bind on this database.");
         }
         if (mode.equals("badmask") && !config.policy().rows().masks().isEmpty()) {
             throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The mask of column "
