@@ -3,6 +3,7 @@ package dev.sqlguard.app;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Map;
 
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.ports.Engine;
@@ -16,11 +17,19 @@ import dev.sqlguard.ports.EngineFactory;
  *
  * @param service the facade's use case, writing to its audit sink
  * @param sources the requested sources, in order
+ * @param attributes the caller's attributes that every statement on this path carries (the row
+ *     filters of {@code policy.rows} bind them); empty for a caller without any
  */
-public record GuardedPath(QueryService service, List<Source> sources) {
+public record GuardedPath(QueryService service, List<Source> sources, Map<String, String> attributes) {
     public GuardedPath {
         requireNonNull(service, "service is null");
         sources = List.copyOf(sources);
+        attributes = Map.copyOf(requireNonNull(attributes, "attributes is null"));
+    }
+
+    /** A path for a caller without attributes. */
+    public GuardedPath(QueryService service, List<Source> sources) {
+        this(service, sources, Map.of());
     }
 
     /**

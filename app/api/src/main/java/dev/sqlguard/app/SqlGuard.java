@@ -146,17 +146,35 @@ public final class SqlGuard implements AutoCloseable {
 
     /** Validates and runs {@code sql} on {@code source} with positional parameters. */
     public ToolResult query(String source, String sql, List<?> params) {
-        return call(source, sql, params, UUID.randomUUID().toString(), Operation.QUERY);
+        return call(source, sql, params, UUID.randomUUID().toString(), Operation.QUERY, Map.of());
     }
 
     public ToolResult query(String source, String sql) {
         return query(source, sql, List.of());
     }
 
-    /** Runs a prepared request; its id appears in the result and in the audit event. */
+    /**
+     * Runs a prepared request; its id appears in the result and in the audit event. Its
+     * {@link QueryRequest#attributes()} are the caller's, bound by the source's row filters; for a
+     * caller whose attributes are fixed, see {@link #withAttributes}.
+     */
     public ToolResult query(QueryRequest request) {
-        return request == null ? call(null, null, List.of(), UUID.randomUUID().toString(), Operation.QUERY)
-                : call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.QUERY);
+        return request == null ? call(null, null, List.of(), UUID.randomUUID().toString(), Operation.QUERY, Map.of())
+                : call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.QUERY, request.attributes());
+    }
+
+    /**
+     * A handle for one caller (a tenant, a user): every call made through it carries these
+     * attributes, which the sources' row filters bind ({@code policy.rows}, {@code :tenant}). A query
+     * on a filtered table through a handle that lacks an attribute its filter needs is refused with
+     * {@code MISSING_ATTRIBUTE}; the audit record of each call names the attributes that applied.
+     * Attributes are who the host knows the caller to be: never take them from the model's input.
+     *
+     * @param attributes names ({@link CallerAttributes}) to values
+     * @throws IllegalArgumentException when a name or value is invalid ({@link CallerAttributes#checked})
+     */
+    public GuardedCaller withAttributes(Map<String, String> attributes) {
+        return new GuardedCaller(this, CallerAttributes.checked(attributes));
     }
 
     /**
@@ -172,7 +190,7 @@ public final class SqlGuard implements AutoCloseable {
 
     /** Validates {@code sql} without running it: status OK (with the SQL that would run) or REJECTED. */
     public ToolResult check(String source, String sql, List<?> params) {
-        return call(source, sql, params, UUID.randomUUID().toString(), Operation.CHECK);
+        return call(source, sql, params, UUID.randomUUID().toString(), Operation.CHECK, Map.of());
     }
 
     public ToolResult check(String source, String sql) {
@@ -180,8 +198,8 @@ public final class SqlGuard implements AutoCloseable {
     }
 
     public ToolResult check(QueryRequest request) {
-        return request == null ? call(null, null, List.of(), UUID.randomUUID().toString(), Operation.CHECK)
-                : call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.CHECK);
+        return request == null ? call(null, null, List.of(), UUID.randomUUID().toString(), Operation.CHECK, Map.of())
+                : call(request.sourceId(), request.sql(), request.params(), request.requestId(), Operation.CHECK, request.attributes());
     }
 
     /**
@@ -203,6 +221,11 @@ public final class SqlGuard implements AutoCloseable {
                 throw new GuardException(ErrorCode.INTERNAL_ERROR);
             }
         });
+    }
+
+    /** The row filters and masks of {@code source} as configured ({@code UNKNOWN_SOURCE} for an unknown one). */
+    dev.sqlguard.domain.RowPolicy rowPolicy(String source) {
+        return whileOpen(() -> slot(source).config.policy().rows());
     }
 
     /**
@@ -244,6 +267,11 @@ public final class SqlGuard implements AutoCloseable {
      * @throws IllegalArgumentException when {@code sourceIds} is empty
      */
     public GuardedPath guardedPath(List<String> sourceIds) {
+        return guardedPath(sourceIds, Map.of());
+    }
+
+    /** {@link #guardedPath(List)} for a caller with these (checked) attributes. */
+    GuardedPath guardedPath(List<String> sourceIds, Map<String, String> attributes) {
         if (sourceIds.isEmpty()) {
             throw new IllegalArgumentException("no source");
         }
@@ -255,7 +283,7 @@ public final class SqlGuard implements AutoCloseable {
                 EngineFactory factory = engines.require(slot.config.engine(), "source '" + id + "': ");
                 out.add(new GuardedPath.Source(new SlotEngine(slot), factory.name(), factory.dialect()));
             }
-            return new GuardedPath(service, out);
+            return new GuardedPath(service, out, attributes);
         });
     }
 
@@ -292,7 +320,9 @@ public final class SqlGuard implements AutoCloseable {
         }
     }
 
-    private ToolResult call(String source, String sql, List<?> params, String requestId, Operation operation) {
+    /** One call, made by a caller with {@code attributes} (checked, or a request's own). */
+    ToolResult call(String source, String sql, List<?> params, String requestId, Operation operation,
+                    Map<String, String> attributes) {
         long accepted = System.nanoTime(); // the call's one deadline counts from here, the engine's start included
         return whileOpen(() -> {
             String text = sql == null ? "" : sql;
@@ -312,7 +342,7 @@ public final class SqlGuard implements AutoCloseable {
             }
             QueryRequest request;
             try {
-                request = new QueryRequest(source, sql, new ArrayList<>(params), requestId);
+                request = new QueryRequest(source, sql, new ArrayList<>(params), requestId, attributes);
             } catch (GuardException e) {
                 return service.reject(requestId, source, sql, e, operation);
             } catch (NullPointerException e) {
@@ -327,6 +357,11 @@ public final class SqlGuard implements AutoCloseable {
             }
             return masked(service.run(operation, engine.binding(), request, accepted));
         });
+    }
+
+    /** A call refused before any engine sees it (audited as {@link QueryService#reject} audits). */
+    ToolResult refuse(String source, String sql, String requestId, Operation operation, GuardException error) {
+        return whileOpen(() -> service.reject(requestId, source, sql, error, operation));
     }
 
     /** Runs {@code body} while this instance is open; {@link #close()} waits for it. */
@@ -613,17 +648,35 @@ public final class SqlGuard implements AutoCloseable {
             }
             if (key.isEmpty()) {
                 String lower = message.toLowerCase(java.util.Locale.ROOT);
-                for (String path : config.origin().get().lines().keySet()) {
-                    String table = path.startsWith("policy.tables.") ? path.substring("policy.tables.".length()) : null;
-                    if (table != null && lower.contains(table.toLowerCase(java.util.Locale.ROOT))
-                            && path.length() > key.length()) {
-                        key = path;
-                    }
+                // a row filter's or a mask's failed check names its table: point at that entry, else at the allowlist's
+                String section = lower.contains("filter") ? "policy.rows." : lower.contains("mask") ? "policy.masks." : "policy.tables.";
+                key = namedEntry(lower, section);
+                if (key.isEmpty() && !section.equals("policy.tables.")) {
+                    key = namedEntry(lower, "policy.tables.");
                 }
             }
             SqlGuardConfig.Origin origin = config.origin().get();
             return new ConfigException(origin.file() + ", line " + origin.lineOf(key) + ", sources." + config.id()
                     + (key.isEmpty() ? "" : "." + key) + ": " + message);
+        }
+
+        /** The longest key path under {@code section} whose entry (a table, or a table's column) the message names, or "". */
+        private String namedEntry(String lowerMessage, String section) {
+            String key = "";
+            for (String path : config.origin().get().lines().keySet()) {
+                if (!path.startsWith(section)) {
+                    continue;
+                }
+                String entry = path.substring(section.length()).toLowerCase(java.util.Locale.ROOT);
+                // a mask's key is table.column: its table is what an engine names
+                String table = section.equals("policy.masks.") && entry.contains(".") ? entry.substring(0, entry.lastIndexOf('.')) : entry;
+                if (lowerMessage.contains(entry) || lowerMessage.contains(table)) {
+                    if (path.length() > key.length()) {
+                        key = path;
+                    }
+                }
+            }
+            return key;
         }
 
         /** The background attempt: the next failure schedules another. */

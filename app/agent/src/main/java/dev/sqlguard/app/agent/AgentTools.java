@@ -71,7 +71,16 @@ public final class AgentTools {
      * @throws IllegalArgumentException when {@code sourceIds} is empty
      */
     public static AgentTools of(SqlGuard guard, Path chartDirectory, List<String> sourceIds) {
-        GuardedPath path = guard.guardedPath(sourceIds);
+        return of(guard.guardedPath(sourceIds), chartDirectory);
+    }
+
+    /**
+     * The tools on a guarded path, for example a caller's ({@link dev.sqlguard.app.GuardedCaller#guardedPath}):
+     * every statement carries the path's attributes.
+     *
+     * @param chartDirectory where {@code plot_chart} writes PNG files
+     */
+    public static AgentTools of(GuardedPath path, Path chartDirectory) {
         return new AgentTools(path.service(), AgentSource.of(path), chartDirectory);
     }
 

@@ -74,7 +74,14 @@ public final class AnalystPlanner {
      * @throws IllegalArgumentException when {@code sourceIds} is empty
      */
     public static AnalystPlanner of(SqlGuard guard, ModelPort model, AgentSettings settings, List<String> sourceIds) {
-        GuardedPath path = guard.guardedPath(sourceIds);
+        return of(guard.guardedPath(sourceIds), model, settings);
+    }
+
+    /**
+     * A planner on a guarded path, for example a caller's ({@link dev.sqlguard.app.GuardedCaller#guardedPath}):
+     * every statement its tools run carries the path's attributes.
+     */
+    public static AnalystPlanner of(GuardedPath path, ModelPort model, AgentSettings settings) {
         return new AnalystPlanner(model, path.service(), AgentSource.of(path), settings);
     }
 

@@ -48,7 +48,11 @@ public final class Evaluation {
      * @throws dev.sqlguard.domain.GuardException {@code UNKNOWN_SOURCE}, or the engine's error when it cannot start
      */
     public static Evaluation of(SqlGuard guard, AnalystPlanner planner, String sourceId) {
-        GuardedPath path = guard.guardedPath(List.of(sourceId));
+        return of(guard.guardedPath(List.of(sourceId)), planner);
+    }
+
+    /** An evaluation whose reference SQL runs on the first source of {@code path}, with the path's caller attributes. */
+    public static Evaluation of(GuardedPath path, AnalystPlanner planner) {
         return new Evaluation(planner, path.service(), AgentSource.of(path).get(0));
     }
 
@@ -61,7 +65,8 @@ public final class Evaluation {
     }
 
     public EvaluationReport.Item score(EvaluationQuestion question) {
-        ToolResult reference = service.query(source.engine().binding(), QueryRequest.of(source.id(), question.sql()));
+        ToolResult reference = service.query(source.engine().binding(), QueryRequest.of(source.id(), question.sql())
+                .withAttributes(source.attributes()));
         AnalyticalResponse response = planner.ask(question.question(), Optional.of(source.id()));
         boolean verified = response.status() == AnalyticalResponse.Status.ANSWERED && response.verification().fullyVerified();
         List<String> unsupported = response.verification().check().unsupported();

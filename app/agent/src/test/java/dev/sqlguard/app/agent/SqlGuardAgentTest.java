@@ -74,4 +74,20 @@ class SqlGuardAgentTest {
                     assertThat(e.durationMs()).as("the audit and the result report the same time").isEqualTo(seen[0].elapsedMs());
                 });
     }
+
+    @Test
+    void theToolsOfACallerCarryItsAttributesOnEveryStatement(@TempDir Path charts) {
+        try (SqlGuard guard = FakeGuard.tenants().auditSink(events::add).build()) {
+            AgentTools anonymous = AgentTools.of(guard, charts, List.of("claims"));
+            ToolOutcome refused = anonymous.call(AgentTools.QUERY_DATA, "{\"source\":\"claims\",\"sql\":\"SELECT n FROM claims\"}");
+            assertThat(refused.status()).isEqualTo(ToolStatus.REJECTED);
+            assertThat(refused.error().orElseThrow().code()).isEqualTo(ErrorCode.MISSING_ATTRIBUTE);
+
+            AgentTools north = AgentTools.of(guard.withAttributes(Map.of("tenant", "north")).guardedPath(List.of("claims")), charts);
+            ToolOutcome ok = north.call(AgentTools.QUERY_DATA, "{\"source\":\"claims\",\"sql\":\"SELECT params ? FROM claims\",\"params\":[1]}");
+            assertThat(ok.status()).isEqualTo(ToolStatus.OK);
+            assertThat(ok.results().get(0).rows()).containsExactly(List.of(1L, "north"));
+        }
+        assertThat(events).extracting(AuditEvent::attributes).containsExactly(Map.of(), Map.of("tenant", "north"));
+    }
 }

@@ -9,6 +9,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.sqlguard.domain.Bindings;
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -38,10 +39,16 @@ import dev.sqlguard.testing.ListCursor;
  * {@code secret_table}; one parameter per {@code ?}. Execution: {@code fail} in the SQL fails,
  * {@code empty} returns no row, {@code params} returns the parameters as one row, anything else
  * ({@code leak} fails with a message holding the password) returns {@code rows} rows (property, default 3) of {@code n BIGINT, amount DECIMAL, label VARCHAR}.
- * Property {@code mode}: {@code unavailable} or {@code badconfig} make {@link #create} fail;
+ * Property {@code mode}: {@code unavailable} or {@code badconfig} make {@link #create} fail, and so do
+ * {@code badfilter} and {@code badmask} when the policy has a row filter or a mask (naming its table);
  * {@code switch:NAME} fails with ENGINE_UNAVAILABLE while {@link #DOWN} holds NAME; {@code slow}
  * fails with ENGINE_UNAVAILABLE after {@link #SLOW_START_MS} milliseconds (a connect that times out);
  * {@code gate:NAME} fails with ENGINE_UNAVAILABLE, after waiting at {@link #GATES}' gate NAME when there is one.
+ *
+ * <p>Row filters ({@code policy.rows}): a statement that names a governed table (as a word) is
+ * rendered as an engine renders it, as far as the host can see: its plan's {@link Bindings} take the
+ * caller's parameters, then the attributes of each such table's filter, and its executable SQL says
+ * {@code filtered: TABLE}. {@code params} returns every bound value, attributes included.
  *
  * <p>Not final: the CLI's plug-in folder test registers subclasses under other names in a jar.
  */
@@ -112,6 +119,16 @@ public class FakeEngineFactory implements EngineFactory {
         if (mode.equals("unavailable") || mode.startsWith("switch:") && DOWN.contains(mode.substring("switch:".length()))) {
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The database could not be reached.");
         }
+        if (mode.equals("badfilter") && !config.policy().rows().filters().isEmpty()) {
+            // as an engine's start-time check refuses a filter that does not bind: it names the table, never driver text
+            String first = config.policy().rows().filters().keySet().stream().map(TableRef::qualifiedName).sorted().findFirst().orElseThrow();
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The row filter of table " + first + " does not bind on this database.");
+        }
+        if (mode.equals("badmask") && !config.policy().rows().masks().isEmpty()) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The mask of column "
+                    + config.policy().rows().masks().keySet().iterator().next().column() + " of table "
+                    + config.policy().rows().masks().keySet().iterator().next().table().qualifiedName() + " does not bind.");
+        }
         if (mode.equals("badconfig")) {
             // deliberately leaks the password, to prove the app masks it
             throw new GuardException(ErrorCode.CONFIGURATION_ERROR,
@@ -154,17 +171,28 @@ public class FakeEngineFactory implements EngineFactory {
             if (placeholders != request.params().size()) {
                 throw new GuardException(ErrorCode.PARAMETER_COUNT_MISMATCH);
             }
+            List<String> filtered = new ArrayList<>();
+            Bindings.Builder bindings = Bindings.builder();
+            request.params().forEach(p -> bindings.parameter());
+            for (TableRef table : policy.rows().governedTables()) {
+                if (java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(table.table()) + "\\b").matcher(lower).find()) {
+                    filtered.add(table.table());
+                    policy.rows().filterOf(table).ifPresent(filter -> filter.placeholders().forEach(bindings::attribute));
+                }
+            }
+            Bindings bound = bindings.build();
             List<OutputColumn> outputs = lower.contains("params")
-                    ? paramOutputs(request.params().size())
+                    ? paramOutputs(bound.size())
                     : List.of(OutputColumn.traced("n", Set.of(ColumnRef.of("t", "n"))),
                             OutputColumn.traced("amount", Set.of(ColumnRef.of("t", "amount"))),
                             OutputColumn.traced("label", Set.of(ColumnRef.of("t", "label"))));
             // the fake's data is no table a policy governs: it reports no table or column read, only lineage;
             // like every engine, it keeps the outputs the policy redacts inside itself (see execute)
             Set<Integer> masked = policy.outputsToMask(outputs);
-            String executable = masked.isEmpty() ? sql + " /* checked */" : sql + " /* checked, masked " + masked + " */";
+            String executable = (masked.isEmpty() ? sql + " /* checked */" : sql + " /* checked, masked " + masked + " */")
+                    + (filtered.isEmpty() ? "" : " /* filtered: " + String.join(", ", filtered) + " */");
             return new QueryPlan(sourceId, request.sql(), executable, request.params(), Set.of(),
-                    Set.of(), Set.of(), outputs, List.of(), policy.limits(), masked);
+                    Set.of(), Set.of(), outputs, List.of(), policy.limits(), masked, bound, Map.of());
         }
 
         /** The rows with each masked output replaced by the constant NULL, as a real engine's outer projection returns them. */
@@ -200,10 +228,11 @@ public class FakeEngineFactory implements EngineFactory {
             }
             if (lower.contains("params")) {
                 List<ResultColumn> columns = new ArrayList<>();
-                for (int i = 1; i <= plan.parameters().size(); i++) {
+                List<Object> values = plan.values();
+                for (int i = 1; i <= values.size(); i++) {
                     columns.add(new ResultColumn("p" + i, "ANY"));
                 }
-                return new ListCursor(columns, masked(plan, List.of(plan.parameters())));
+                return new ListCursor(columns, masked(plan, List.of(values)));
             }
             List<List<Object>> data = new ArrayList<>();
             int count = lower.contains("empty") ? 0 : rows;

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.RowPolicy;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.port.AuditSink;
 
@@ -21,5 +22,16 @@ public final class FakeGuard {
                 .source("other", "fake", Map.of(), GuardrailPolicy.defaults())
                 .auditSink(audit)
                 .build();
+    }
+
+    /** The policy of {@link #tenants}: claims filtered by {@code :tenant}, regions' manager masked. */
+    public static GuardrailPolicy tenantPolicy() {
+        return GuardrailPolicy.defaults().withRows(RowPolicy.of(java.util.Optional.empty(),
+                Map.of("claims", "region = :tenant"), Map.of("regions.manager", "upper(manager)")));
+    }
+
+    /** Source {@code claims} (two rows) whose table claims is filtered per tenant ({@link #tenantPolicy}). */
+    public static SqlGuard.Builder tenants() {
+        return SqlGuard.builder().source("claims", "fake", Map.of("rows", "2"), tenantPolicy());
     }
 }

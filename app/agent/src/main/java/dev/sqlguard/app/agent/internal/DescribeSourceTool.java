@@ -46,10 +46,12 @@ public final class DescribeSourceTool extends Tool {
             ArrayNode notes = s.putArray("dialect_notes");
             source.dialect().notes().forEach(notes::add);
             ArrayNode tables = s.putArray("tables");
+            dev.sqlguard.domain.RowPolicy rows = source.engine().policy().rows();
             for (TableDescription table : context.catalog(source)) {
                 ObjectNode t = tables.addObject();
                 t.put("table", table.table().qualifiedName());
-                if (table.rowCount().isPresent()) {
+                // a filtered table's count is every caller's rows: the model sees none
+                if (table.rowCount().isPresent() && !rows.governs(table.table())) {
                     t.put("row_count", table.rowCount().getAsLong());
                     evidence.add(table.rowCount().getAsLong());
                 } else {

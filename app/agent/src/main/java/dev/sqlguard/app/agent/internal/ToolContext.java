@@ -179,9 +179,9 @@ public final class ToolContext {
                 + SafeText.identifier(table.table().qualifiedName()) + "; call describe_source for the columns.");
     }
 
-    /** Runs one statement on the guarded path. */
+    /** Runs one statement on the guarded path, carrying the caller's attributes of the source. */
     public ToolResult run(AgentSource source, String sql, List<Object> params) {
-        QueryRequest request = new QueryRequest(source.id(), sql, params, statementId());
+        QueryRequest request = new QueryRequest(source.id(), sql, params, statementId(), source.attributes());
         long opening = System.nanoTime();
         SourceBinding binding;
         try {

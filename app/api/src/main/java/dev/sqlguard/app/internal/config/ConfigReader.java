@@ -34,11 +34,14 @@ import dev.sqlguard.app.SqlGuardConfig.SourceConfig;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
 import dev.sqlguard.app.internal.wiring.ModelRegistry;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
+import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.domain.RowPolicy;
 import dev.sqlguard.domain.SensitiveNames;
 import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.ports.PropertySpec;
 import dev.sqlguard.ports.PropertySpecs;
 import dev.sqlguard.ports.model.ModelPortFactory;
@@ -53,7 +56,8 @@ public final class ConfigReader {
 
     private static final Set<String> TOP_KEYS = Set.of("sources", "model", "audit");
     private static final Set<String> SOURCE_RESERVED = Set.of("engine", "policy");
-    private static final Set<String> POLICY_KEYS = Set.of("tables", "defaultSchema", "functions", "tableFunctions", "redact", "limits");
+    private static final Set<String> POLICY_KEYS = Set.of("tables", "defaultSchema", "functions", "tableFunctions", "redact", "limits",
+            "rows", "masks");
     private static final Set<String> LIMIT_KEYS = Set.of("rows", "cellChars", "bytes", "timeout", "memory", "threads", "maxSqlLength");
     /** Model settings accepted when no model plug-in declares its own. */
     private static final Set<String> MODEL_KEYS = Set.of("baseUrl", "model", "apiKey");
@@ -195,6 +199,13 @@ public final class ConfigReader {
                 lines.put("policy.tables", policy.lineOf("tables"));
                 tables.map().keySet().forEach(table -> lines.put("policy.tables." + table, tables.lineOf(table)));
             }
+            for (String section : List.of("rows", "masks")) {
+                YamlNode entries = policy.map().get(section);
+                if (entries != null && entries.kind() == YamlNode.Kind.MAP) {
+                    lines.put("policy." + section, policy.lineOf(section));
+                    entries.map().keySet().forEach(key -> lines.put("policy." + section + "." + key, entries.lineOf(key)));
+                }
+            }
         }
         return new SqlGuardConfig.Origin(fileName, lines);
     }
@@ -215,11 +226,77 @@ public final class ConfigReader {
         Set<String> tableFunctions = nameSet(m.get("tableFunctions"), path + ".tableFunctions");
         Set<String> redact = nameSet(m.get("redact"), path + ".redact");
         Limits limits = m.containsKey("limits") ? limits(m.get("limits"), path + ".limits") : Limits.defaults();
+        RowPolicy rows = rowPolicy(m.get("rows"), m.get("masks"), path, defaultSchema, tables);
         try {
-            return new GuardrailPolicy(tables, functions, tableFunctions, redact, limits);
+            return new GuardrailPolicy(tables, functions, tableFunctions, redact, limits).withRows(rows);
         } catch (IllegalArgumentException e) {
             throw fail(node, path, "is invalid: " + e.getMessage());
         }
+    }
+
+    /**
+     * {@code policy.rows} (table to predicate) and {@code policy.masks} ({@code table.column} to
+     * expression), each entry checked on its own so that an error names its line. The texts are the
+     * operator's SQL, taken as written: no {@code ${VAR}} substitution. With an allowlist, a filter or
+     * mask must name an allowlisted table (and column): one that names no table the model can read is
+     * a typo that would leave the table it meant unfiltered.
+     */
+    private RowPolicy rowPolicy(YamlNode rowsNode, YamlNode masksNode, String path, Optional<String> defaultSchema,
+                                TableAllowlist tables) {
+        Map<String, String> rows = sqlTexts(rowsNode, path + ".rows", "predicate");
+        Map<String, String> masks = sqlTexts(masksNode, path + ".masks", "expression");
+        for (Map.Entry<String, String> e : rows.entrySet()) {
+            String keyPath = path + ".rows." + YamlReader.printable(e.getKey());
+            RowPolicy one = rowPolicyEntry(rowsNode, e.getKey(), keyPath,
+                    () -> RowPolicy.of(defaultSchema, Map.of(e.getKey(), e.getValue()), Map.of()));
+            TableRef table = one.filters().keySet().iterator().next();
+            if (tables.restricted() && !tables.allowsTable(table)) {
+                throw failAt(rowsNode.lineOf(e.getKey()), keyPath, "names a table that policy.tables does not list");
+            }
+        }
+        for (Map.Entry<String, String> e : masks.entrySet()) {
+            String keyPath = path + ".masks." + YamlReader.printable(e.getKey());
+            RowPolicy one = rowPolicyEntry(masksNode, e.getKey(), keyPath,
+                    () -> RowPolicy.of(defaultSchema, Map.of(), Map.of(e.getKey(), e.getValue())));
+            ColumnRef column = one.masks().keySet().iterator().next();
+            if (tables.restricted() && !tables.allowsColumn(column.table(), column.column())) {
+                throw failAt(masksNode.lineOf(e.getKey()), keyPath, "names a column that policy.tables does not allow");
+            }
+        }
+        try {
+            return RowPolicy.of(defaultSchema, rows, masks);
+        } catch (IllegalArgumentException e) {
+            // two keys naming one table or column (claims and main.claims)
+            YamlNode where = rowsNode != null ? rowsNode : masksNode;
+            throw fail(where, rowsNode != null ? path + ".rows" : path + ".masks", "is invalid: " + e.getMessage());
+        }
+    }
+
+    private RowPolicy rowPolicyEntry(YamlNode section, String key, String keyPath, java.util.function.Supplier<RowPolicy> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw failAt(section.lineOf(key), keyPath, "is invalid: " + e.getMessage());
+        }
+    }
+
+    /** A mapping of names to SQL text (a predicate or an expression), taken as written. */
+    private Map<String, String> sqlTexts(YamlNode node, String path, String what) {
+        if (node == null) {
+            return Map.of();
+        }
+        requireKind(node, path, YamlNode.Kind.MAP);
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, YamlNode> e : node.map().entrySet()) {
+            String keyPath = path + "." + YamlReader.printable(e.getKey());
+            YamlNode value = e.getValue();
+            if (!value.isScalar()) {
+                throw fail(value, keyPath, "must be a SQL " + what + " (a single value), not " + value.describeKind()
+                        + (value.kind() == YamlNode.Kind.NULL ? "; quote it (\"NULL\") for SQL NULL" : ""));
+            }
+            out.put(e.getKey(), value.text());
+        }
+        return out;
     }
 
     private TableAllowlist tables(YamlNode node, String path, Optional<String> defaultSchema) {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import dev.sqlguard.app.ConfigException;
+import dev.sqlguard.app.GuardedCaller;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.agent.AgentSettings;
 import dev.sqlguard.app.agent.AnalystPlanner;
@@ -27,6 +28,15 @@ abstract class AbstractAgentCommand extends CliCommand {
     @Option(names = "--source", paramLabel = "NAME", description = "The one source to use; default: every source for ask, 'demo' for eval.")
     String source;
 
+    @Mixin
+    AttributeOptions attributeOptions;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** The caller the agent's statements run as (--attribute, SQLGUARD_ATTRIBUTE_*); set once the facade is open. */
+    GuardedCaller caller;
+
     @Option(names = "--charts", paramLabel = "DIR",
             description = "Where charts are written as PNG files. Default: the 'charts' folder of the sqlguard cache.")
     Path charts;
@@ -37,12 +47,13 @@ abstract class AbstractAgentCommand extends CliCommand {
 
     @Override
     public final Integer call() {
+        java.util.Map<String, String> attributes = attributeOptions.resolve(spec, ctx.env());
         try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
-            return callWith(resolved);
+            return callWith(resolved, attributes);
         }
     }
 
-    private int callWith(Configs.Resolved resolved) {
+    private int callWith(Configs.Resolved resolved, java.util.Map<String, String> attributes) {
         ModelPort model;
         try {
             model = ModelRegistry.discover(resolved.loader(), ctx::warn)
@@ -58,6 +69,7 @@ abstract class AbstractAgentCommand extends CliCommand {
         }
         SqlGuard guard = SqlGuardModule.open(resolved, ctx);
         try (guard) {
+            caller = guard.withAttributes(attributes);
             List<String> sourceIds = sourceIds(guard);
             if (sourceIds.isEmpty()) {
                 return ExitCodes.USAGE;
@@ -66,7 +78,7 @@ abstract class AbstractAgentCommand extends CliCommand {
                     : DemoDatabase.cacheDirectory(ctx.env()).resolve("charts");
             AnalystPlanner planner;
             try {
-                planner = AnalystPlanner.of(guard, model, AgentSettings.defaults(chartDirectory), sourceIds);
+                planner = AnalystPlanner.of(caller.guardedPath(sourceIds), model, AgentSettings.defaults(chartDirectory));
             } catch (ConfigException e) {
                 ctx.warn(e.getMessage());
                 return ExitCodes.USAGE;

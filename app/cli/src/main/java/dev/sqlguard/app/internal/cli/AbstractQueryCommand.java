@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 
 import dev.sqlguard.app.ConfigException;
+import dev.sqlguard.app.GuardedCaller;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.internal.json.JsonParams;
@@ -67,6 +68,9 @@ abstract class AbstractQueryCommand extends CliCommand {
                     + "(42, 4.5, true, null, \"text\"); anything else is a string as written.")
     List<String> params = new ArrayList<>();
 
+    @Mixin
+    AttributeOptions attributeOptions;
+
     @Option(names = "--format", paramLabel = "json|table|csv|tsv|markdown", defaultValue = "json",
             description = "json (one JSON object per result, the default), table (for terminals), csv (RFC 4180), "
                     + "tsv or markdown. csv, tsv and markdown print only the rows on stdout; the SQL, status, limits "
@@ -105,8 +109,9 @@ abstract class AbstractQueryCommand extends CliCommand {
                 throw new ParameterException(spec.commandLine(), "--param: " + e.safeMessage());
             }
         }
+        java.util.Map<String, String> attributes = attributeOptions.resolve(spec, ctx.env());
         try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
-            return run(format.forPeople() || ctx.terminal() ? auditBesideTables(resolved, ctx) : resolved, typed);
+            return run(format.forPeople() || ctx.terminal() ? auditBesideTables(resolved, ctx) : resolved, typed, attributes);
         }
     }
 
@@ -146,10 +151,11 @@ abstract class AbstractQueryCommand extends CliCommand {
         return Optional.empty();
     }
 
-    private int run(Configs.Resolved resolved, List<Object> typed) {
+    private int run(Configs.Resolved resolved, List<Object> typed, java.util.Map<String, String> attributes) {
         CliWiring.App app = CliWiring.open(resolved, ctx.stderr());
         SqlGuard guard = app.guard();
         try (guard) {
+            GuardedCaller caller = guard.withAttributes(attributes);
             String sourceId = chooseSource(guard);
             if (sourceId == null) {
                 return ExitCodes.USAGE;
@@ -172,17 +178,17 @@ abstract class AbstractQueryCommand extends CliCommand {
                         ctx.warn("no SQL on stdin.");
                         return ExitCodes.USAGE;
                     } else {
-                        result = operation() == Operation.QUERY ? guard.query(sourceId, sql.get(), typed)
-                                : guard.check(sourceId, sql.get(), typed);
+                        result = operation() == Operation.QUERY ? caller.query(sourceId, sql.get(), typed)
+                                : caller.check(sourceId, sql.get(), typed);
                     }
                 } else {
-                    result = operation() == Operation.QUERY ? guard.query(sourceId, input.sql, typed)
-                            : guard.check(sourceId, input.sql, typed);
+                    result = operation() == Operation.QUERY ? caller.query(sourceId, input.sql, typed)
+                            : caller.check(sourceId, input.sql, typed);
                 }
                 printer.print(result, null);
                 return ExitCodes.of(result.status());
             }
-            return batch(guard, app.service(), printer, sourceId);
+            return batch(caller, app.service(), printer, sourceId);
         }
     }
 
@@ -239,7 +245,7 @@ abstract class AbstractQueryCommand extends CliCommand {
         return sources.get(0);
     }
 
-    private int batch(SqlGuard guard, QueryService service, ResultPrinter printer, String sourceId) {
+    private int batch(GuardedCaller guard, QueryService service, ResultPrinter printer, String sourceId) {
         InputStream stream;
         if ("-".equals(input.batch)) {
             stream = ctx.stdin();
@@ -283,7 +289,7 @@ abstract class AbstractQueryCommand extends CliCommand {
         return ExitCodes.OK;
     }
 
-    private ToolResult run(SqlGuard guard, QueryService service, String sourceId, BatchLine line, String requestId) {
+    private ToolResult run(GuardedCaller guard, QueryService service, String sourceId, BatchLine line, String requestId) {
         if (line.error().isPresent()) {
             return service.reject(requestId, sourceId, line.sql(), line.error().get(), operation());
         }

@@ -61,7 +61,7 @@ final class EvalCommand extends AbstractAgentCommand {
         EvaluationSet set = set();
         Evaluation evaluation;
         try {
-            evaluation = Evaluation.of(guard, planner, sourceIds.get(0));
+            evaluation = Evaluation.of(caller.guardedPath(List.of(sourceIds.get(0))), planner);
         } catch (GuardException e) {
             ctx.warn(e.safeMessage());
             return e.code() == ErrorCode.UNKNOWN_SOURCE ? ExitCodes.USAGE : ExitCodes.ERROR;

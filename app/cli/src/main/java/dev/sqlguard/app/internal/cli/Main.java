@@ -120,6 +120,7 @@ public final class Main {
         all.put("ask", AskCommand::new);
         all.put("eval", EvalCommand::new);
         all.put("mcp", McpCommand::new);
+        all.put("policy", PolicyCommand::tree);
         all.put("completion", CompletionCommand::new);
         return all;
     }
@@ -142,7 +143,9 @@ public final class Main {
         CommandLine cmd = new CommandLine(new SqlGuardCommand(ctx));
         for (java.util.Map.Entry<String, java.util.function.Function<CliContext, Object>> sub : all.entrySet()) {
             if (!one || sub.getKey().equals(first)) {
-                cmd.addSubcommand(sub.getKey(), new CommandLine(sub.getValue().apply(ctx)));
+                Object command = sub.getValue().apply(ctx);
+                // a group of commands (policy export) comes as its own command tree
+                cmd.addSubcommand(sub.getKey(), command instanceof CommandLine tree ? tree : new CommandLine(command));
             }
         }
         if (!one) {

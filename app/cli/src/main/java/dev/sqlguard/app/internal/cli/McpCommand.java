@@ -30,10 +30,18 @@ import picocli.CommandLine.Option;
                 "stdout carries protocol messages only; logs go to stderr; audit lines go to audit.file, by default",
                 "$XDG_STATE_HOME/sqlguard/audit.jsonl (else ~/.local/state/sqlguard/audit.jsonl). Stops when stdin closes.",
                 "A source that cannot be reached is listed as unavailable and retried until it comes back.",
+                "Caller attributes (--attribute, SQLGUARD_ATTRIBUTE_<NAME>) are fixed for the process: every tool call carries them",
+                "and no client can set or change them.",
                 "Exit codes: 0 stdin closed, 2 a configuration error."})
 final class McpCommand extends CliCommand {
     @Mixin
     ConfigOptions configOptions;
+
+    @Mixin
+    AttributeOptions attributeOptions;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
 
     McpCommand(CliContext ctx) {
         super(ctx);
@@ -41,8 +49,9 @@ final class McpCommand extends CliCommand {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        java.util.Map<String, String> attributes = attributeOptions.resolve(spec, ctx.env());
         try (Configs.Resolved resolved = Configs.resolveOrExit(configOptions, ctx)) {
-            return serve(withDefaultAudit(resolved));
+            return serve(withDefaultAudit(resolved), attributes);
         }
     }
 
@@ -57,7 +66,7 @@ final class McpCommand extends CliCommand {
                 resolved.loader(), resolved.demo());
     }
 
-    private int serve(Configs.Resolved resolved) throws IOException, InterruptedException {
+    private int serve(Configs.Resolved resolved, java.util.Map<String, String> attributes) throws IOException, InterruptedException {
         // what the first request needs loads on another core while the engines start
         McpStdioServer.warmUpInBackground();
         // each audit record of a tool call names its MCP request id and the client (CallerAudit)
@@ -78,7 +87,8 @@ final class McpCommand extends CliCommand {
                         + error.message()));
             }
             List<String> served = guard.sources();
-            AgentTools tools = AgentTools.of(guard, charts, served);
+            // the process's caller: every tool call's statements carry these attributes; the tools take none from the client
+            AgentTools tools = AgentTools.of(guard.withAttributes(attributes).guardedPath(served), charts);
             Supplier<List<SourceInfo>> sources = () -> guard.status().stream()
                     .map(s -> new SourceInfo(s.id(), s.engine(), s.error())).toList();
             String version = Optional.ofNullable(McpCommand.class.getPackage().getImplementationVersion()).orElse("development");
@@ -103,7 +113,8 @@ final class McpCommand extends CliCommand {
                 }
             }, "sqlguard-mcp-shutdown");
             Runtime.getRuntime().addShutdownHook(onTerm);
-            ctx.stderr().println("sqlguard: MCP server ready on stdio (sources: " + String.join(", ", served) + ")");
+            ctx.stderr().println("sqlguard: MCP server ready on stdio (sources: " + String.join(", ", served)
+                    + (attributes.isEmpty() ? "" : "; caller attributes: " + String.join(", ", attributes.keySet())) + ")");
             server.serve(ctx.stdin(), ctx.stdout()); // returns soon after stdin ends, whatever is running
             removeHook(onTerm);
             return ExitCodes.OK;

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import dev.sqlguard.app.ConfigException;
+import dev.sqlguard.app.GuardedCaller;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.internal.cli.shell.JLineInput;
@@ -38,11 +39,19 @@ final class ShellCommand extends CliCommand {
             description = "The source to start on (\\c NAME switches); default: the only source, else the first.")
     String source;
 
+    @Mixin
+    AttributeOptions attributeOptions;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--format", paramLabel = "table|json|csv|tsv|markdown", defaultValue = "table",
             description = "How results print (\\format switches): table (the default), json, csv, tsv or markdown.")
     OutputFormat format;
 
     private SqlGuard guard;
+    /** The caller the statements run as: the attributes of --attribute and SQLGUARD_ATTRIBUTE_*. */
+    private GuardedCaller caller;
     private SqlGuardConfig config;
     private String current;
     private volatile List<TableDescription> catalog = List.of();
@@ -56,12 +65,14 @@ final class ShellCommand extends CliCommand {
 
     @Override
     public Integer call() {
+        java.util.Map<String, String> attributes = attributeOptions.resolve(spec, ctx.env());
         try (Configs.Resolved found = Configs.resolveOrExit(configOptions, ctx)) {
             Configs.Resolved resolved = format.forPeople() || ctx.terminal()
                     ? AbstractQueryCommand.auditBesideTables(found, ctx) : found;
             config = resolved.config();
             CliWiring.App app = CliWiring.open(resolved, ctx.stderr());
             guard = app.guard();
+            caller = guard.withAttributes(attributes);
             try (SqlGuard owned = guard) {
                 List<String> sources = guard.sources();
                 String first = source != null ? source : sources.isEmpty() ? null : sources.get(0);
@@ -143,7 +154,7 @@ final class ShellCommand extends CliCommand {
         ToolResult result;
         input.onInterrupt(() -> guard.cancel(requestId));
         try {
-            result = guard.query(new QueryRequest(current, sql, params, requestId));
+            result = caller.query(new QueryRequest(current, sql, params, requestId));
         } catch (GuardException e) {
             ctx.warn(e.code() + ": " + e.safeMessage());
             worst = Math.max(worst, ExitCodes.REJECTED);
