@@ -144,6 +144,42 @@ public interface TenantProofs extends EngineLevelProofs {
         }));
     }
 
+    /**
+     * Error oracles: a predicate of the model's that fails on another tenant's row (claim 1 is south's) must
+     * never run on that row. Were the engine to evaluate it beside or before the tenant's filter (a merged
+     * derived table, a condition pushed into the scan ahead of the filter), the call would fail where a copy
+     * holding only the tenant's rows answers, and the failure would tell that the other row exists. Each
+     * vector answers what that copy answers, or is refused before it runs (a construct this engine does not
+     * take); an error while it runs is the oracle.
+     */
+    @TestFactory
+    default Stream<DynamicTest> aPredicateThatFailsOnAnotherTenantsRowIsNoOracle() {
+        Optional<Engine> maybe = tenantEngine(tenantPolicy());
+        if (maybe.isEmpty()) {
+            return Stream.of(DynamicTest.dynamicTest("refuses row policies at start", () -> { }));
+        }
+        long n = claimsOf(TENANT).size();
+        Map<String, Long> vectors = new java.util.LinkedHashMap<>();
+        vectors.put("SELECT count(*) AS n FROM claims WHERE CASE WHEN id = 1 THEN 1 / (id - id) ELSE 1 END = 1", n);
+        vectors.put("SELECT count(*) AS n FROM claims WHERE CAST(CASE WHEN id = 1 THEN 'x' ELSE '1' END AS INTEGER) = 1", n);
+        vectors.put("SELECT count(*) AS n FROM claims WHERE id > 0 AND CASE WHEN id = 1 THEN 1 / (id - id) ELSE 1 END = 1", n);
+        vectors.put("SELECT count(*) AS n FROM claims c JOIN regions r ON r.region = c.region"
+                + " AND CASE WHEN c.id = 1 THEN 1 / (c.id - c.id) ELSE 1 END = 1", n);
+        vectors.put("SELECT count(*) AS n FROM (SELECT id FROM claims) x WHERE CASE WHEN id = 1 THEN 1 / (id - id) ELSE 1 END = 1", n);
+        vectors.put("SELECT count(*) AS n FROM claims GROUP BY region HAVING max(CASE WHEN id = 1 THEN 1 / (id - id) ELSE 1 END) = 1", n);
+        vectors.put("SELECT max(CASE WHEN id = 1 THEN 1 / (id - id) ELSE 0 END) AS n FROM claims", 0L);
+        vectors.put("SELECT count(*) AS n FROM claims WHERE (SELECT r.region FROM regions r WHERE r.region <> 'zzz') = region", n);
+        return vectors.entrySet().stream().map(v -> DynamicTest.dynamicTest(v.getKey(), () -> {
+            ToolResult r = call(maybe.get(), TENANT, v.getKey());
+            if (r.status() == ToolStatus.REJECTED) {
+                assertThat(r.error()).get().extracting(e -> e.code()).isNotIn(ErrorCode.MISSING_ATTRIBUTE, ErrorCode.INTERNAL_ERROR);
+                return;
+            }
+            assertThat(r.status()).as(v.getKey() + " -> " + r.error()).isEqualTo(ToolStatus.OK);
+            assertThat(number(r.rows().get(0).get(0))).as(v.getKey()).isEqualByComparingTo(BigDecimal.valueOf(v.getValue()));
+        }));
+    }
+
     @Test
     default void theSameTextAnswersEachTenantItsOwnRows() {
         Optional<Engine> maybe = tenantEngine(tenantPolicy());
