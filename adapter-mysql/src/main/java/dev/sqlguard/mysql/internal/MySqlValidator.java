@@ -3,6 +3,7 @@ package dev.sqlguard.mysql.internal;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Collections;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -74,8 +75,8 @@ public final class MySqlValidator implements StatementValidator {
         }
         OperatorCheck.check(select);
         SelectRenderer.Rendered r = new SelectRenderer(schema, policy, functions, hintMillis).render(select);
-        return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
-                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked());
+        return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.bindings().parameterCount(), null), r.tables(),
+                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked(), r.bindings(), Map.of());
     }
 
     /** Parses on this thread: the fast grammar first, then the complex one, as parseStatements does. */

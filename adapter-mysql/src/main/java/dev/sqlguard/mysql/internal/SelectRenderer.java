@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import dev.sqlguard.domain.Amplification;
+import dev.sqlguard.domain.Bindings;
 import dev.sqlguard.domain.ColumnUse;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -78,10 +79,12 @@ final class SelectRenderer {
     /**
      * The rendering of one statement: its text and the facts the domain decides on.
      *
+     * @param bindings what each placeholder of {@code sql} takes: the caller's parameters, and the caller's
+     *     attributes that the row filters of governed tables need ({@link GovernedTables})
      * @param masked the 0-based positions of the outputs {@code sql} replaces by a constant inside the server
      */
     record Rendered(String sql, List<OutputColumn> outputs, Set<TableRef> tables, Set<ColumnUse> uses,
-                    Set<String> functions, List<Amplification> amplifications, int parameterCount, Set<Integer> masked) {
+                    Set<String> functions, List<Amplification> amplifications, Bindings bindings, Set<Integer> masked) {
     }
 
     /** The common table expression under which {@link #render} masks sensitive outputs. */
@@ -99,6 +102,7 @@ final class SelectRenderer {
 
     private final GuardrailPolicy policy;
     private final Optional<Long> hintMillis;
+    private final GovernedTables governed;
     private final Facts facts = new Facts();
     private final ExpressionRenderer expressions;
     private final FromRenderer from;
@@ -114,8 +118,9 @@ final class SelectRenderer {
         requireNonNull(schema, "schema is null");
         this.policy = requireNonNull(policy, "policy is null");
         this.hintMillis = requireNonNull(hintMillis, "hintMillis is null");
+        this.governed = new GovernedTables(policy.rows(), schema.defaultSchema());
         this.expressions = new ExpressionRenderer(this, facts, functionAllowlist, new ParameterMarkers());
-        this.from = new FromRenderer(this, schema, policy, facts);
+        this.from = new FromRenderer(this, schema, policy, governed, facts);
     }
 
     Rendered render(Select select) {
@@ -132,7 +137,7 @@ final class SelectRenderer {
                 : masked(q.sql().replace(HINT_SLOT, ""), hint, q.labels(), masked, (long) policy.limits().maxRows() + 1);
         ParameterMarkers.Bound bound = ParameterMarkers.bind(sql);
         return new Rendered(bound.sql(), facts.outputs(), facts.tables(), facts.uses(), facts.functions(),
-                facts.amplifications(), bound.count(), masked);
+                facts.amplifications(), bound.bindings(), masked);
     }
 
     /**
@@ -277,6 +282,7 @@ final class SelectRenderer {
             }
             recursive |= w.isRecursive();
             String name = FromRenderer.label(w.getAliasName());
+            governed.checkWithName(name);
             if (seen.contains(Names.fold(name))) {
                 throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "Two WITH items are named " + SafeText.identifier(name) + ".");
             }
