@@ -67,7 +67,7 @@ public final class RowPolicyCheck {
                 }
             } catch (SQLException e) {
                 throw failure(sourceId, key, "has a row filter or column mask that does not run on the server"
-                        + " (check its columns, functions and syntax)");
+                        + " (check the column names, functions and SQL it uses)");
             }
         }
     }
