@@ -173,6 +173,61 @@ class MySqlRowFilterServerTest {
         // the vector is no vector unless the unfiltered engine answers something else
         assertThat(whole.rows()).as(sql + " unfiltered").isNotEqualTo(expected.rows());
         assertThat(guarded.sql().orElseThrow()).as(sql).doesNotContain("`claims` AS", "`regions` AS").contains("WHERE (region = ?)");
+        assertThat(scansWithoutTheFilter(guarded.sql().orElseThrow())).as(sql).isEmpty();
+    }
+
+    /**
+     * The server's own reading of the executed text: every scan of {@code claims} or {@code regions} in
+     * {@code EXPLAIN FORMAT=JSON} (MariaDB merges the derived tables, so each shows as the base table)
+     * carries the tenant's filter as an attached condition, or as the constant its key is looked up by. The text's placeholders are all the tenant's
+     * ({@link #answered} vectors take no parameter), written as the literal for the EXPLAIN.
+     *
+     * @return the table nodes that do not
+     */
+    private List<String> scansWithoutTheFilter(String executed) {
+        String json;
+        try (Connection c = TestServer.admin(database); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("EXPLAIN FORMAT=JSON " + executed.replace("?", "'" + TENANT + "'"))) {
+            rs.next();
+            json = rs.getString(1);
+        } catch (java.sql.SQLException e) {
+            throw new AssertionError("EXPLAIN failed: " + e.getMessage(), e);
+        }
+        List<String> bad = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"table_name\": \"(claims|regions)\"").matcher(json);
+        while (m.find()) {
+            String node = enclosingObject(json, m.start());
+            boolean attached = node.matches("(?s).*\"attached_condition\": \"[^\"]*region = '" + TENANT + "'.*");
+            // regions' key is region: the filter becomes the lookup of that one key, which reads only the tenant's row
+            boolean keyed = node.contains("\"used_key_parts\": [\"region\"]") && node.contains("\"ref\": [\"const\"]");
+            if (!attached && !keyed) {
+                bad.add(node);
+            }
+        }
+        return bad;
+    }
+
+    /** The JSON object around {@code at} (EXPLAIN's conditions hold no braces here). */
+    private static String enclosingObject(String json, int at) {
+        int start = at;
+        for (int depth = 0; start > 0; start--) {
+            char ch = json.charAt(start);
+            if (ch == '}') {
+                depth++;
+            } else if (ch == '{' && depth-- == 0) {
+                break;
+            }
+        }
+        int end = at;
+        for (int depth = 0; end < json.length(); end++) {
+            char ch = json.charAt(end);
+            if (ch == '{') {
+                depth++;
+            } else if (ch == '}' && depth-- == 0) {
+                break;
+            }
+        }
+        return json.substring(start, end + 1);
     }
 
     @Test
