@@ -156,6 +156,20 @@ class MySqlRowFilterServerTest {
                 "SELECT count(*) AS n FROM users u RIGHT JOIN claims c ON c.id = u.id",
                 "SELECT count(*) AS n FROM users WHERE id IN (SELECT id FROM claims)",
                 "SELECT region, manager FROM regions",
+                // error oracles: a condition that fails on another tenant's row would tell that the row exists
+                "SELECT count(*) AS n FROM claims WHERE CASE WHEN id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END = 0",
+                "SELECT count(*) AS n FROM (SELECT id FROM claims) x WHERE CASE WHEN x.id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END = 0",
+                "WITH x AS (SELECT id, amount FROM claims) SELECT count(*) AS n FROM x WHERE CASE WHEN amount BETWEEN 969 AND 970 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END = 0",
+                "SELECT count(c.id) AS n FROM users u LEFT JOIN claims c ON c.id > u.id AND CASE WHEN c.id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END = 0",
+                "SELECT count(*) AS n FROM claims c WHERE c.id <> (SELECT u.id FROM users u WHERE c.id = 57 OR u.id = 1)",
+                "SELECT id, count(*) AS n FROM claims GROUP BY id HAVING CASE WHEN id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END = 0 ORDER BY id",
+                // without any condition the derived tables stay mergeable: the other expressions see only the tenant's rows
+                "SELECT sum(CASE WHEN id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END) AS s FROM claims",
+                "SELECT CASE WHEN id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE id END AS x FROM claims ORDER BY 1",
+                "SELECT id FROM claims ORDER BY CASE WHEN id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END, id",
+                "SELECT CASE WHEN id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END AS k, count(*) AS n FROM claims GROUP BY 1",
+                "SELECT id, sum(CASE WHEN id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END) OVER () AS s FROM claims ORDER BY id",
+                "SELECT count(*) AS n FROM (SELECT CASE WHEN id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END AS k FROM claims) x",
                 "SELECT count(*) AS n FROM regions WHERE region IN ('south', 'east', 'west')")
                 .map(Arguments::of);
     }

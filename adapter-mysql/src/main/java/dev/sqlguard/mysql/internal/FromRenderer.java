@@ -115,6 +115,9 @@ final class FromRenderer {
         if (!hasOn && !using && !natural && (join.isLeft() || join.isRight())) {
             throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "LEFT and RIGHT joins need an ON or USING condition.");
         }
+        if (hasOn || using || natural) {
+            queries.condition();
+        }
         List<Slot> left = scope.currentGroup();
         String right = item(join.getRightItem(), scope);
         List<Slot> rightSlots = scope.slots(scope.relations().size() - 1);

@@ -23,7 +23,7 @@ import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
 /**
  * The row filters and column masks of a source ({@link RowPolicy}) as this engine renders them: every
  * reference to a governed base table becomes a derived table of the caller's rows,
- * {@code (SELECT `c1`, (<mask>) AS `c2`, ... FROM `schema`.`t` WHERE (<filter>))}, with every column of
+ * {@code (SELECT `c1`, (<mask>) AS `c2`, ... FROM `schema`.`t` WHERE (<filter>) LIMIT <max>)}, with every column of
  * the table in catalog order, and each attribute placeholder of the filter a marker that
  * {@link ParameterMarkers#bind} turns into a bound {@code ?}. The filter and mask texts are the
  * operator's SQL, spliced as written. Immutable.
@@ -31,6 +31,21 @@ import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
 final class GovernedTables {
     /** The server's catalog schemas: their views and statistics show every tenant's rows and counts. */
     private static final Set<String> CATALOG_SCHEMAS = Set.of("information_schema", "mysql", "performance_schema", "sys");
+
+    /**
+     * Keeps the derived table from being merged into the query around it, and that query's conditions from
+     * being pushed into it (MariaDB and MySQL merge or push into no derived table with a LIMIT): merged, the
+     * model's WHERE, ON and HAVING conditions run beside the filter, on every tenant's rows, and a condition
+     * that fails on another tenant's row (an out-of-range value, a subquery of several rows) tells that the
+     * row exists (measured on MariaDB 10.11: {@code CASE WHEN id = 2 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END = 0}
+     * failed for a row of another region). The server materializes the tenant's rows instead. A statement
+     * without any such condition leaves the derived tables mergeable ({@link #barriers}): the model's
+     * other expressions (select list, aggregates, grouping, ordering, windows) run only on the rows the
+     * filter passed.
+     */
+    static final String BARRIER = " LIMIT 18446744073709551615";
+    /** Where {@link #BARRIER} goes while the statement is rendered (NUL delimits no other marker of this name). */
+    private static final String BARRIER_SLOT = "\u0000barrier\u0000";
 
     private final RowPolicy rows;
     private final String defaultSchema;
@@ -54,6 +69,16 @@ final class GovernedTables {
                         + SafeText.identifier(table) + " holds a control character.");
             }
         }
+    }
+
+    /**
+     * The rendered statement with each derived table's barrier placed, or left out when the statement has no
+     * condition at all (see {@link #BARRIER}).
+     *
+     * @param conditions whether the statement has a WHERE, ON (a USING or NATURAL join included) or HAVING anywhere
+     */
+    static String barriers(String rendered, boolean conditions) {
+        return rendered.replace(BARRIER_SLOT, conditions ? BARRIER : "");
     }
 
     /** Whether the source has any row filter or mask (then catalog relations are refused). */
@@ -89,7 +114,7 @@ final class GovernedTables {
         if (key.isEmpty()) {
             return table;
         }
-        return "(" + select(info, key.get(), ParameterMarkers::attribute) + ")";
+        return "(" + select(info, key.get(), ParameterMarkers::attribute) + BARRIER_SLOT + ")";
     }
 
     /**

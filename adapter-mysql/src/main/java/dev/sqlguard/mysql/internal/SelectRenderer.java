@@ -107,6 +107,8 @@ final class SelectRenderer {
     private final ExpressionRenderer expressions;
     private final FromRenderer from;
     private int aliases;
+    /** Whether some block has a WHERE, ON or HAVING (then governed tables are not merged: {@link GovernedTables#BARRIER}). */
+    private boolean conditions;
     private int ctes;
     private int blocks;
 
@@ -135,7 +137,7 @@ final class SelectRenderer {
         String hint = hintMillis.map(ms -> "/*+ MAX_EXECUTION_TIME(" + ms + ") */ ").orElse("");
         String sql = masked.isEmpty() && !repeatsAValue(q.values()) ? q.sql().replace(HINT_SLOT, hint)
                 : masked(q.sql().replace(HINT_SLOT, ""), hint, q.labels(), masked, (long) policy.limits().maxRows() + 1);
-        ParameterMarkers.Bound bound = ParameterMarkers.bind(sql);
+        ParameterMarkers.Bound bound = ParameterMarkers.bind(GovernedTables.barriers(sql, conditions));
         return new Rendered(bound.sql(), facts.outputs(), facts.tables(), facts.uses(), facts.functions(),
                 facts.amplifications(), bound.bindings(), masked);
     }
@@ -210,6 +212,11 @@ final class SelectRenderer {
 
     int nextAlias() {
         return ++aliases;
+    }
+
+    /** Notes a WHERE, ON or HAVING condition of the statement. */
+    void condition() {
+        conditions = true;
     }
 
     /** A subquery in an expression (scalar, IN, EXISTS, ANY/ALL): it sees the enclosing blocks. */
@@ -557,6 +564,7 @@ final class SelectRenderer {
             sql.append(" FROM ").append(fromSql);
         }
         if (ps.getWhere() != null) {
+            condition();
             Value where = expressions.render(ps.getWhere(), new Ctx(scope, Clause.WHERE, 0));
             facts.use(where, UsePosition.FILTER);
             sql.append(" WHERE ").append(where.sql());
@@ -566,6 +574,7 @@ final class SelectRenderer {
             sql.append(" GROUP BY ").append(groupBy(groupBy, scope));
         }
         if (ps.getHaving() != null) {
+            condition();
             Value having = expressions.render(ps.getHaving(), new Ctx(scope, Clause.HAVING, 0));
             facts.use(having, UsePosition.FILTER);
             sql.append(" HAVING ").append(having.sql());

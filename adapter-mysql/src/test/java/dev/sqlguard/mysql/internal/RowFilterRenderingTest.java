@@ -28,9 +28,13 @@ import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
 
 /** Row filters and column masks in the rendered text, and the order in which placeholders bind. */
 class RowFilterRenderingTest {
+    /** The derived table of a statement with some condition: a materialized barrier. */
     private static final String CLAIMS = "(SELECT `id`, `region`, `amount`, `status`, `created`, `ssn` FROM `guard`.`claims`"
+            + " WHERE (region = ?) LIMIT 18446744073709551615)";
+    /** The derived table of a statement without any condition: mergeable. */
+    private static final String CLAIMS_MERGED = "(SELECT `id`, `region`, `amount`, `status`, `created`, `ssn` FROM `guard`.`claims`"
             + " WHERE (region = ?))";
-    private static final String REGIONS = "(SELECT `region`, (upper(manager)) AS `manager` FROM `guard`.`regions` WHERE (region = ?))";
+    private static final String REGIONS_MERGED = "(SELECT `region`, (upper(manager)) AS `manager` FROM `guard`.`regions` WHERE (region = ?))";
 
     private static GuardrailPolicy policy() {
         return TestSchemas.policy().withRows(RowPolicy.of(Optional.empty(),
@@ -102,7 +106,7 @@ class RowFilterRenderingTest {
     void aMaskedColumnShowsItsMaskAndAnUngovernedTableIsUntouched() {
         QueryPlan p = plan("SELECT r.region, r.manager, u.name FROM regions r CROSS JOIN users u");
         assertThat(p.executableSql()).isEqualTo("SELECT `t1`.`region` AS `region`, `t1`.`manager` AS `manager`, `t2`.`name` AS `name` FROM "
-                + REGIONS + " AS `t1` CROSS JOIN `guard`.`users` AS `t2` LIMIT 101");
+                + REGIONS_MERGED + " AS `t1` CROSS JOIN `guard`.`users` AS `t2` LIMIT 101");
         QueryPlan users = plan("SELECT name FROM users WHERE id = ?", 1);
         assertThat(users.executableSql()).isEqualTo("SELECT `t1`.`name` AS `name` FROM `guard`.`users` AS `t1` WHERE (`t1`.`id` = ?) LIMIT 101");
         assertThat(users.bindings()).isEqualTo(Bindings.parameters(1));
@@ -122,9 +126,9 @@ class RowFilterRenderingTest {
     @Test
     void qualifiedNamesStarsCtesSetOperationsAndRecursionAllReadTheDerivedTable() {
         assertThat(plan("SELECT guard.claims.id, claims.region FROM guard.claims").executableSql())
-                .isEqualTo("SELECT `t1`.`id` AS `id`, `t1`.`region` AS `region` FROM " + CLAIMS + " AS `t1` LIMIT 101");
+                .isEqualTo("SELECT `t1`.`id` AS `id`, `t1`.`region` AS `region` FROM " + CLAIMS_MERGED + " AS `t1` LIMIT 101");
         assertThat(plan("SELECT * FROM regions").executableSql()).isEqualTo("SELECT `t1`.`region` AS `region`, `t1`.`manager` AS `manager` FROM "
-                + REGIONS + " AS `t1` LIMIT 101");
+                + REGIONS_MERGED + " AS `t1` LIMIT 101");
         for (String sql : List.of(
                 "WITH c AS (SELECT id FROM claims) SELECT count(*) AS n FROM c",
                 "SELECT id FROM claims UNION ALL SELECT id FROM claims",
@@ -135,8 +139,28 @@ class RowFilterRenderingTest {
             QueryPlan p = plan(sql);
             String text = p.executableSql();
             assertThat(text).as(sql).doesNotContain("`guard`.`claims` AS");
-            assertThat(text.split("` WHERE \\(region = \\?\\)\\) AS `", -1).length - 1).as(sql).isEqualTo(p.bindings().size());
+            assertThat(text.split("` WHERE \\(region = \\?\\)( LIMIT 18446744073709551615)?\\) AS `", -1).length - 1).as(sql).isEqualTo(p.bindings().size());
             assertThat(p.bindings().attributes()).as(sql).containsExactly("tenant");
+        }
+    }
+
+    @Test
+    void aConditionAnywhereKeepsEveryGovernedTableFromBeingMerged() {
+        for (String sql : List.of("SELECT id FROM claims WHERE id > 3",
+                "SELECT count(*) AS n FROM claims c JOIN users u ON u.id = c.id",
+                "SELECT count(*) AS n FROM claims JOIN regions USING (region)",
+                "SELECT count(*) AS n FROM claims NATURAL JOIN regions",
+                "SELECT status, count(*) AS n FROM claims GROUP BY status HAVING count(*) > 1",
+                "SELECT (SELECT max(id) FROM users WHERE name = 'x') AS m, id FROM claims",
+                "SELECT n FROM (SELECT id AS n FROM claims) d, (SELECT id FROM users WHERE id = 1) e",
+                "WITH c AS (SELECT id FROM regions r, claims WHERE r.region = 'x') SELECT count(*) AS n FROM c")) {
+            String text = plan(sql).executableSql();
+            assertThat(text).as(sql).doesNotContainPattern("WHERE \\(region = \\?\\)\\)");
+            assertThat(text).as(sql).contains("WHERE (region = ?) LIMIT 18446744073709551615) AS `");
+        }
+        for (String sql : List.of("SELECT count(*) AS n, sum(amount) AS s FROM claims", "SELECT status, count(*) AS n FROM claims GROUP BY status",
+                "SELECT c.id, r.manager FROM claims c CROSS JOIN regions r ORDER BY c.id", "SELECT (SELECT count(*) FROM claims) AS n")) {
+            assertThat(plan(sql).executableSql()).as(sql).doesNotContain("18446744073709551615").contains("WHERE (region = ?)) AS `");
         }
     }
 
