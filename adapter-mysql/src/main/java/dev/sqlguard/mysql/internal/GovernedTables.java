@@ -100,10 +100,6 @@ final class GovernedTables {
         return rows.governs(info.ref()) ? Optional.of(info.ref()) : Optional.empty();
     }
 
-    boolean governs(TableInfo info) {
-        return key(info).isPresent();
-    }
-
     /**
      * What a reference to the table renders as before its alias: the quoted table, or the derived table
      * of the caller's rows when the table is governed.

@@ -113,14 +113,16 @@ final class SelectRenderer {
     private int blocks;
 
     /**
+     * @param governed the tables whose references are rendered as the caller's rows (row filters and masks)
      * @param hintMillis a MAX_EXECUTION_TIME optimizer hint to render (MySQL), or empty (MariaDB
      *     ignores the hint; its limit is the pinned session's {@code max_statement_time})
      */
-    SelectRenderer(SchemaSnapshot schema, GuardrailPolicy policy, Set<String> functionAllowlist, Optional<Long> hintMillis) {
+    SelectRenderer(SchemaSnapshot schema, GuardrailPolicy policy, GovernedTables governed, Set<String> functionAllowlist,
+                   Optional<Long> hintMillis) {
         requireNonNull(schema, "schema is null");
         this.policy = requireNonNull(policy, "policy is null");
         this.hintMillis = requireNonNull(hintMillis, "hintMillis is null");
-        this.governed = new GovernedTables(policy.rows(), schema.defaultSchema());
+        this.governed = requireNonNull(governed, "governed is null");
         this.expressions = new ExpressionRenderer(this, facts, functionAllowlist, new ParameterMarkers());
         this.from = new FromRenderer(this, schema, policy, governed, facts);
     }
