@@ -170,6 +170,11 @@ class MySqlRowFilterServerTest {
                 "SELECT CASE WHEN id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END AS k, count(*) AS n FROM claims GROUP BY 1",
                 "SELECT id, sum(CASE WHEN id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END) OVER () AS s FROM claims ORDER BY id",
                 "SELECT count(*) AS n FROM (SELECT CASE WHEN id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END AS k FROM claims) x",
+                // a quantified subquery becomes a condition of the subquery on the server (IN to EXISTS)
+                "SELECT id, id IN (SELECT CASE WHEN c.id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END FROM claims c) AS x FROM users ORDER BY id",
+                "SELECT id, id > ALL (SELECT CASE WHEN c.id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END FROM claims c) AS x FROM users ORDER BY id",
+                "SELECT id, id = ANY (SELECT CASE WHEN c.id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END FROM claims c) AS x FROM users ORDER BY id",
+                "SELECT id, (SELECT max(CASE WHEN c.id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE c.id END) FROM claims c) AS x FROM users ORDER BY id",
                 "SELECT count(*) AS n FROM regions WHERE region IN ('south', 'east', 'west')")
                 .map(Arguments::of);
     }

@@ -39,7 +39,8 @@ final class GovernedTables {
      * that fails on another tenant's row (an out-of-range value, a subquery of several rows) tells that the
      * row exists (measured on MariaDB 10.11: {@code CASE WHEN id = 2 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END = 0}
      * failed for a row of another region). The server materializes the tenant's rows instead. A statement
-     * without any such condition leaves the derived tables mergeable ({@link #barriers}): the model's
+     * without any such condition, and without a subquery in an expression (which the server may turn into
+     * one), leaves the derived tables mergeable ({@link #barriers}): the model's
      * other expressions (select list, aggregates, grouping, ordering, windows) run only on the rows the
      * filter passed.
      */
@@ -75,7 +76,8 @@ final class GovernedTables {
      * The rendered statement with each derived table's barrier placed, or left out when the statement has no
      * condition at all (see {@link #BARRIER}).
      *
-     * @param conditions whether the statement has a WHERE, ON (a USING or NATURAL join included) or HAVING anywhere
+     * @param conditions whether the statement has a WHERE, ON (a USING or NATURAL join included), HAVING or
+     *     subquery in an expression anywhere
      */
     static String barriers(String rendered, boolean conditions) {
         return rendered.replace(BARRIER_SLOT, conditions ? BARRIER : "");

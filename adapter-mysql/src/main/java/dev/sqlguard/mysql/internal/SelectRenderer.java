@@ -107,7 +107,10 @@ final class SelectRenderer {
     private final ExpressionRenderer expressions;
     private final FromRenderer from;
     private int aliases;
-    /** Whether some block has a WHERE, ON or HAVING (then governed tables are not merged: {@link GovernedTables#BARRIER}). */
+    /**
+     * Whether some block has a WHERE, ON or HAVING or a subquery in an expression (then governed tables are not
+     * merged: {@link GovernedTables#BARRIER}).
+     */
     private boolean conditions;
     private int ctes;
     private int blocks;
@@ -221,8 +224,13 @@ final class SelectRenderer {
         conditions = true;
     }
 
-    /** A subquery in an expression (scalar, IN, EXISTS, ANY/ALL): it sees the enclosing blocks. */
+    /**
+     * A subquery in an expression (scalar, IN, EXISTS, ANY/ALL): it sees the enclosing blocks. It counts as
+     * a condition ({@link #condition}): the server turns a quantified one into a condition of the subquery
+     * (IN to EXISTS), beside the row filters of the tables it reads.
+     */
     Query subquery(ParenthesedSelect p, Scope scope) {
+        condition();
         checkParenthesed(p);
         return query(p.getSelect(), scope, false);
     }
