@@ -53,11 +53,17 @@ final class GovernedTables {
 
     /**
      * @throws GuardException CONFIGURATION_ERROR when a filter or mask holds a control character (the
-     *     renderer's markers are delimited by NUL, which no configured text may carry)
+     *     renderer's markers are delimited by NUL, which no configured text may carry), or when the policy
+     *     resolves unqualified tables in another schema than the source does
      */
     GovernedTables(RowPolicy rows, String defaultSchema) {
         this.rows = requireNonNull(rows, "rows is null");
         this.defaultSchema = requireNonNull(defaultSchema, "defaultSchema is null");
+        if (rows.defaultSchema().isPresent() && !rows.defaultSchema().get().equals(Names.fold(defaultSchema))) {
+            // an unqualified key would name one table for the policy and another for the engine
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The row filters and masks name their unqualified tables in"
+                    + " another default schema than the source's.");
+        }
         rows.filters().forEach((table, filter) -> requirePrintable(filter.predicate(), table.qualifiedName()));
         rows.masks().forEach((column, mask) -> requirePrintable(mask.expression(), column.table().qualifiedName()));
     }

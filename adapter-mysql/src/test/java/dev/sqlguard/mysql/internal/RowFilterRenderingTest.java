@@ -218,6 +218,16 @@ class RowFilterRenderingTest {
     }
 
     @Test
+    void aRowPolicyWithAnotherDefaultSchemaIsAConfigurationError() {
+        GuardrailPolicy other = TestSchemas.policy().withRows(RowPolicy.of(Optional.of("other"), Map.of("claims", "region = :tenant"), Map.of()));
+        assertThatThrownBy(() -> new MySqlValidator("src", TestSchemas.snapshot(), other, Optional.empty()))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR));
+        GuardrailPolicy same = TestSchemas.policy().withRows(RowPolicy.of(Optional.of("GUARD"), Map.of("guard.claims", "region = :tenant"), Map.of()));
+        MySqlValidator v = new MySqlValidator("src", TestSchemas.snapshot(), same, Optional.empty());
+        assertThat(TestSchemas.authorized(v, same, "SELECT count(*) AS n FROM claims").executableSql()).contains(CLAIMS_MERGED);
+    }
+
+    @Test
     void markersBindCallerParametersInOrderAndAttributesWhereTheyStand() {
         ParameterMarkers m = new ParameterMarkers();
         ParameterMarkers.Bound b = ParameterMarkers.bind("a " + m.marker(1) + " b " + ParameterMarkers.attribute("Tenant") + " c " + m.marker(2));
