@@ -27,6 +27,7 @@ import dev.sqlguard.mysql.internal.MySqlExecutor;
 import dev.sqlguard.mysql.internal.MySqlSettings;
 import dev.sqlguard.mysql.internal.MySqlValidator;
 import dev.sqlguard.mysql.internal.PrivilegeAudit;
+import dev.sqlguard.mysql.internal.RowPolicyCheck;
 import dev.sqlguard.mysql.internal.SchemaSnapshot;
 import dev.sqlguard.mysql.internal.ServerFlavor;
 import dev.sqlguard.ports.AbstractEngineFactory;
@@ -128,6 +129,8 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
             }
             schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables(), flavor,
                     Math.min(ROW_COUNT_BUDGET_MILLIS, timeoutMillis));
+            // every row filter and column mask runs once on the server before any query can use it
+            RowPolicyCheck.check(bootstrap, source, schema, policy.rows());
             Set<String> configured = config.policy().functions();
             // a name the policy configures must exist; the default list keeps what this server has
             // (MySQL 8 and MariaDB differ: any_value is MySQL's only)

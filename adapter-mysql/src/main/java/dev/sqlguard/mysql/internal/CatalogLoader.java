@@ -44,7 +44,8 @@ public final class CatalogLoader {
      * The allowlisted tables and columns with their server types, as {@code describe} shows them.
      * Row counts are exact {@code COUNT(*)}s taken at startup within a time budget; a table not
      * counted in time gets only {@code information_schema.TABLES.TABLE_ROWS} as its approximate count
-     * (an estimate for InnoDB).
+     * (an estimate for InnoDB). A table with a row filter or column masks shows no count: it would count
+     * every caller's rows.
      */
     public static CatalogView view(SchemaSnapshot schema, GuardrailPolicy policy) {
         return () -> {
@@ -58,8 +59,13 @@ public final class CatalogLoader {
                         columns.add(new ColumnDescription(c.name(), c.type(), policy.isSensitive(c.name())));
                     }
                 }
-                out.add(t.exactRows().isPresent() ? new TableDescription(shown, columns, t.exactRows())
-                        : new TableDescription(shown, columns, OptionalLong.empty(), t.approximateRows()));
+                if (policy.rows().governs(shown) || policy.rows().governs(t.ref())) {
+                    // the table's count is every caller's rows: a filtered table shows none
+                    out.add(new TableDescription(shown, columns, OptionalLong.empty()));
+                } else {
+                    out.add(t.exactRows().isPresent() ? new TableDescription(shown, columns, t.exactRows())
+                            : new TableDescription(shown, columns, OptionalLong.empty(), t.approximateRows()));
+                }
             }
             out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
             return List.copyOf(out);

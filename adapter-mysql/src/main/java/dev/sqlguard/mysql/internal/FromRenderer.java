@@ -35,6 +35,8 @@ import net.sf.jsqlparser.statement.select.TableFunction;
  * left, right, cross, comma, JOIN without ON, USING and NATURAL, the last two rendered as explicit
  * ON conditions), each under an alias sqlguard generates. A base
  * table offers only its allowlisted columns, so a hidden column resolves exactly as a missing one.
+ * A table with a row filter or column masks is rendered as the derived table of the caller's rows
+ * ({@link GovernedTables}); while any table is governed, catalog relations are refused.
  */
 @SuppressWarnings({"deprecation", "removal"})
 final class FromRenderer {
@@ -43,12 +45,14 @@ final class FromRenderer {
     private final SelectRenderer queries;
     private final SchemaSnapshot schema;
     private final GuardrailPolicy policy;
+    private final GovernedTables governed;
     private final Facts facts;
 
-    FromRenderer(SelectRenderer queries, SchemaSnapshot schema, GuardrailPolicy policy, Facts facts) {
+    FromRenderer(SelectRenderer queries, SchemaSnapshot schema, GuardrailPolicy policy, GovernedTables governed, Facts facts) {
         this.queries = queries;
         this.schema = schema;
         this.policy = policy;
+        this.governed = governed;
         this.facts = facts;
     }
 
@@ -110,6 +114,9 @@ final class FromRenderer {
         }
         if (!hasOn && !using && !natural && (join.isLeft() || join.isRight())) {
             throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, "LEFT and RIGHT joins need an ON or USING condition.");
+        }
+        if (hasOn || using || natural) {
+            queries.condition();
         }
         List<Slot> left = scope.currentGroup();
         String right = item(join.getRightItem(), scope);
@@ -259,6 +266,7 @@ final class FromRenderer {
                 return cteReference(cte.get(), name, table.getAlias(), alias, scope);
             }
         }
+        governed.checkNotCatalog(schemaName.orElse(schema.defaultSchema()), name);
         TableRef ref = TableRef.of(schemaName.orElse(schema.defaultSchema()), name);
         TableRef policyRef = schemaName.isPresent() ? TableRef.of(schemaName.get(), name) : TableRef.of(name);
         boolean allowed = policy.tables().restricted() && (policy.tables().allowsTable(policyRef) || policy.tables().allowsTable(ref));
@@ -281,7 +289,9 @@ final class FromRenderer {
         String visible = table.getAlias() != null ? alias(table.getAlias()) : info.name();
         scope.addRelation(new Relation(visible, table.getAlias() == null ? Optional.of(info.schema()) : Optional.empty(), columns, hidden));
         facts.table(info.ref());
-        return MySqlQuoting.identifier(info.schema()) + "." + MySqlQuoting.identifier(info.name()) + " AS " + MySqlQuoting.identifier(alias);
+        // a governed table is the derived table of the caller's rows under the same alias: every column the
+        // query names is qualified by that alias, so it reads only those rows, masked
+        return governed.source(info) + " AS " + MySqlQuoting.identifier(alias);
     }
 
     private String cteReference(Scope.Cte cte, String name, Alias given, String alias, Scope scope) {

@@ -3,6 +3,7 @@ package dev.sqlguard.mysql.internal;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Collections;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,7 +25,9 @@ import net.sf.jsqlparser.statement.select.Select;
  * carries the facts the domain decides on (every column use with its position and steps, each
  * output's lineage, amplifying calls); sensitive-value flow is decided by
  * {@link GuardrailPolicy#authorize}, not here. Each output the policy redacts is masked in the
- * rendered SQL, so its values never leave the server ({@link QueryPlan#maskedOutputs()}). Plans are
+ * rendered SQL, so its values never leave the server ({@link QueryPlan#maskedOutputs()}). A table
+ * with a row filter or column masks is read as the derived table of the caller's rows
+ * ({@link GovernedTables}), whose attributes the plan's {@link dev.sqlguard.domain.Bindings} bind. Plans are
  * reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}. Thread-safe.
  */
 public final class MySqlValidator implements StatementValidator {
@@ -36,6 +39,7 @@ public final class MySqlValidator implements StatementValidator {
     private final GuardrailPolicy policy;
     private final Set<String> functions;
     private final Optional<Long> hintMillis;
+    private final GovernedTables governed;
 
     /**
      * @param hintMillis render a MAX_EXECUTION_TIME hint with this value (MySQL), or empty (MariaDB)
@@ -47,6 +51,8 @@ public final class MySqlValidator implements StatementValidator {
         this.functions = Set.copyOf(policy.functionsOr(DEFAULT_FUNCTIONS));
         this.hintMillis = requireNonNull(hintMillis, "hintMillis is null");
         Validation.requireTableAllowlist(sourceId, policy);
+        // row filters and masks: a text the renderer cannot carry fails here, when the engine starts
+        this.governed = new GovernedTables(policy.rows(), schema.defaultSchema());
     }
 
     @Override
@@ -73,9 +79,9 @@ public final class MySqlValidator implements StatementValidator {
             throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
         }
         OperatorCheck.check(select);
-        SelectRenderer.Rendered r = new SelectRenderer(schema, policy, functions, hintMillis).render(select);
-        return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
-                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked());
+        SelectRenderer.Rendered r = new SelectRenderer(schema, policy, governed, functions, hintMillis).render(select);
+        return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.bindings().parameterCount(), null), r.tables(),
+                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked(), r.bindings(), Map.of());
     }
 
     /** Parses on this thread: the fast grammar first, then the complex one, as parseStatements does. */

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import dev.sqlguard.domain.Amplification;
+import dev.sqlguard.domain.Bindings;
 import dev.sqlguard.domain.ColumnUse;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -78,10 +79,12 @@ final class SelectRenderer {
     /**
      * The rendering of one statement: its text and the facts the domain decides on.
      *
+     * @param bindings what each placeholder of {@code sql} takes: the caller's parameters, and the caller's
+     *     attributes that the row filters of governed tables need ({@link GovernedTables})
      * @param masked the 0-based positions of the outputs {@code sql} replaces by a constant inside the server
      */
     record Rendered(String sql, List<OutputColumn> outputs, Set<TableRef> tables, Set<ColumnUse> uses,
-                    Set<String> functions, List<Amplification> amplifications, int parameterCount, Set<Integer> masked) {
+                    Set<String> functions, List<Amplification> amplifications, Bindings bindings, Set<Integer> masked) {
     }
 
     /** The common table expression under which {@link #render} masks sensitive outputs. */
@@ -99,23 +102,32 @@ final class SelectRenderer {
 
     private final GuardrailPolicy policy;
     private final Optional<Long> hintMillis;
+    private final GovernedTables governed;
     private final Facts facts = new Facts();
     private final ExpressionRenderer expressions;
     private final FromRenderer from;
     private int aliases;
+    /**
+     * Whether some block has a WHERE, ON or HAVING or a subquery in an expression (then governed tables are not
+     * merged: {@link GovernedTables#BARRIER}).
+     */
+    private boolean conditions;
     private int ctes;
     private int blocks;
 
     /**
+     * @param governed the tables whose references are rendered as the caller's rows (row filters and masks)
      * @param hintMillis a MAX_EXECUTION_TIME optimizer hint to render (MySQL), or empty (MariaDB
      *     ignores the hint; its limit is the pinned session's {@code max_statement_time})
      */
-    SelectRenderer(SchemaSnapshot schema, GuardrailPolicy policy, Set<String> functionAllowlist, Optional<Long> hintMillis) {
+    SelectRenderer(SchemaSnapshot schema, GuardrailPolicy policy, GovernedTables governed, Set<String> functionAllowlist,
+                   Optional<Long> hintMillis) {
         requireNonNull(schema, "schema is null");
         this.policy = requireNonNull(policy, "policy is null");
         this.hintMillis = requireNonNull(hintMillis, "hintMillis is null");
+        this.governed = requireNonNull(governed, "governed is null");
         this.expressions = new ExpressionRenderer(this, facts, functionAllowlist, new ParameterMarkers());
-        this.from = new FromRenderer(this, schema, policy, facts);
+        this.from = new FromRenderer(this, schema, policy, governed, facts);
     }
 
     Rendered render(Select select) {
@@ -130,9 +142,9 @@ final class SelectRenderer {
         String hint = hintMillis.map(ms -> "/*+ MAX_EXECUTION_TIME(" + ms + ") */ ").orElse("");
         String sql = masked.isEmpty() && !repeatsAValue(q.values()) ? q.sql().replace(HINT_SLOT, hint)
                 : masked(q.sql().replace(HINT_SLOT, ""), hint, q.labels(), masked, (long) policy.limits().maxRows() + 1);
-        ParameterMarkers.Bound bound = ParameterMarkers.bind(sql);
+        ParameterMarkers.Bound bound = ParameterMarkers.bind(GovernedTables.barriers(sql, conditions));
         return new Rendered(bound.sql(), facts.outputs(), facts.tables(), facts.uses(), facts.functions(),
-                facts.amplifications(), bound.count(), masked);
+                facts.amplifications(), bound.bindings(), masked);
     }
 
     /**
@@ -207,8 +219,18 @@ final class SelectRenderer {
         return ++aliases;
     }
 
-    /** A subquery in an expression (scalar, IN, EXISTS, ANY/ALL): it sees the enclosing blocks. */
+    /** Notes a WHERE, ON or HAVING condition of the statement. */
+    void condition() {
+        conditions = true;
+    }
+
+    /**
+     * A subquery in an expression (scalar, IN, EXISTS, ANY/ALL): it sees the enclosing blocks. It counts as
+     * a condition ({@link #condition}): the server turns a quantified one into a condition of the subquery
+     * (IN to EXISTS), beside the row filters of the tables it reads.
+     */
     Query subquery(ParenthesedSelect p, Scope scope) {
+        condition();
         checkParenthesed(p);
         return query(p.getSelect(), scope, false);
     }
@@ -277,6 +299,7 @@ final class SelectRenderer {
             }
             recursive |= w.isRecursive();
             String name = FromRenderer.label(w.getAliasName());
+            governed.checkWithName(name);
             if (seen.contains(Names.fold(name))) {
                 throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "Two WITH items are named " + SafeText.identifier(name) + ".");
             }
@@ -551,6 +574,7 @@ final class SelectRenderer {
             sql.append(" FROM ").append(fromSql);
         }
         if (ps.getWhere() != null) {
+            condition();
             Value where = expressions.render(ps.getWhere(), new Ctx(scope, Clause.WHERE, 0));
             facts.use(where, UsePosition.FILTER);
             sql.append(" WHERE ").append(where.sql());
@@ -560,6 +584,7 @@ final class SelectRenderer {
             sql.append(" GROUP BY ").append(groupBy(groupBy, scope));
         }
         if (ps.getHaving() != null) {
+            condition();
             Value having = expressions.render(ps.getHaving(), new Ctx(scope, Clause.HAVING, 0));
             facts.use(having, UsePosition.FILTER);
             sql.append(" HAVING ").append(having.sql());
