@@ -39,7 +39,7 @@ import dev.sqlguard.testing.differential.TenantCopy;
  * The tenant oracle on the MySQL-compatible server (issue 31): generated SELECTs through an engine whose
  * {@code claims} and {@code regions} are filtered by the caller's tenant answer what the same text answers
  * raw, on the least-privilege account, in a copy of the database holding only that tenant's rows. Each
- * tenant in turn; sized by {@code -Dsqlguard.differential.tenant} (default 2,000).
+ * tenant in turn; sized by {@code -Dsqlguard.differential.tenant} (default 10,000).
  */
 @Tag("mysql")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -104,7 +104,7 @@ class MySqlTenantDifferentialTest {
         // AMBIGUOUS_COLUMN: refused by design, as in MySqlDifferentialTest
         Set<String> refusals = new TreeSet<>(Outcomes.refusalCodes());
         refusals.add("AMBIGUOUS_COLUMN");
-        int total = Differential.count("sqlguard.differential.tenant", 2_000);
+        int total = Differential.count("sqlguard.differential.tenant", 10_000);
         long seed = Differential.seed(1);
         int each = Math.max(1, total / ContractDataset.REGIONS.size());
         for (String tenant : ContractDataset.REGIONS) {

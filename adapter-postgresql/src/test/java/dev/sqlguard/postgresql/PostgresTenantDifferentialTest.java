@@ -36,7 +36,7 @@ import dev.sqlguard.testing.differential.TenantCopy;
  * The tenant oracle on PostgreSQL (issue 31): generated SELECTs through an engine whose {@code claims} and
  * {@code regions} are filtered by the caller's tenant answer what the same text answers raw, on the
  * least-privilege role, in a copy of the schema holding only that tenant's rows. Each tenant in turn;
- * sized by {@code -Dsqlguard.differential.tenant} (default 4,000).
+ * sized by {@code -Dsqlguard.differential.tenant} (default 10,000).
  */
 @Tag("postgresql")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -101,7 +101,7 @@ class PostgresTenantDifferentialTest {
 
     @Test
     void generatedQueriesGiveTheTenantsOwnAnswer() {
-        int total = Differential.count("sqlguard.differential.tenant", 4_000);
+        int total = Differential.count("sqlguard.differential.tenant", 10_000);
         long seed = Differential.seed(1);
         int each = Math.max(1, total / ContractDataset.REGIONS.size());
         for (String tenant : ContractDataset.REGIONS) {
