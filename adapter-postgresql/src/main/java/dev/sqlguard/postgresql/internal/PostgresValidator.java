@@ -23,6 +23,7 @@ import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
+import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 
 /**
@@ -58,6 +59,28 @@ public final class PostgresValidator implements StatementValidator {
         }));
         this.check = new AnsiCheck(sourceId, PostgresDialect.INSTANCE, schema, policy,
                 sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
+    }
+
+    /**
+     * The start-time check of the policy's row filters and column masks ({@link RowPolicyCheck}): the
+     * derived table that every reference to a governed table becomes, planned once by the server
+     * ({@code EXPLAIN}, which analyses without running) with each attribute an untyped NULL, as a call
+     * binds its text (the driver sends strings untyped).
+     *
+     * @throws GuardException CONFIGURATION_ERROR naming the first table whose filter or mask fails
+     */
+    public static void checkRowPolicy(Connection c, String sourceId, SchemaSnapshot schema, GuardrailPolicy policy) throws SQLException {
+        if (policy.rows().isEmpty()) {
+            return;
+        }
+        RowPolicyCheck.check(sourceId, schema, policy, PostgresDialect.INSTANCE, attribute -> "?", (sql, placeholders) -> {
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (COSTS OFF) " + sql)) {
+                for (int i = 1; i <= placeholders; i++) {
+                    ps.setNull(i, java.sql.Types.OTHER);
+                }
+                ps.executeQuery().close();
+            }
+        });
     }
 
     @Override
