@@ -24,6 +24,7 @@ import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
+import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 
 /**
@@ -46,6 +47,7 @@ public final class TrinoValidator implements StatementValidator {
     }
 
     private final SchemaSnapshot schema;
+    private final GuardrailPolicy policy;
     private final Connections explain;
     private final AnsiCheck check;
     private final Map<TableRef, List<String>> physical = new LinkedHashMap<>();
@@ -66,6 +68,7 @@ public final class TrinoValidator implements StatementValidator {
      */
     public TrinoValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Connections explain) {
         this.schema = requireNonNull(schema, "schema is null");
+        this.policy = requireNonNull(policy, "policy is null");
         this.explain = explain;
         this.check = new AnsiCheck(sourceId, TrinoDialect.INSTANCE, schema, policy,
                 sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
@@ -154,7 +157,9 @@ public final class TrinoValidator implements StatementValidator {
             }
             throw e;
         }
-        if (!reading.complete() || !plan.tables().containsAll(reading.tables()) || !plan.columns().containsAll(reading.columns())) {
+        // where Trino's access control enforces the row policy too, the cluster also reads the filters' and masks' columns
+        if (!reading.complete() || !plan.tables().containsAll(reading.tables())
+                || !reading.within(plan, RowPolicyCheck.policyColumns(policy, schema, plan.tables()))) {
             throw readOtherwise();
         }
     }

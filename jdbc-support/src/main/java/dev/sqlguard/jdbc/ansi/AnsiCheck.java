@@ -77,7 +77,7 @@ public final class AnsiCheck {
             Parameters.requireCount(plan.parameters().size(), values);
         }
         if (reader != null) {
-            reader.read(plan).requireWithin(plan);
+            reader.read(plan).requireWithin(plan, RowPolicyCheck.policyColumns(policy, schema, plan.tables()));
         }
         // the row policy's filtered text last: the engine's reading above is of the text as checked
         return renderer.filtered(plan);

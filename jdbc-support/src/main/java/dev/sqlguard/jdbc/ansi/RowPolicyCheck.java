@@ -3,13 +3,19 @@ package dev.sqlguard.jdbc.ansi;
 import static java.util.Objects.requireNonNull;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ColumnMask;
+import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.RowFilter;
@@ -118,6 +124,47 @@ public final class RowPolicyCheck {
                         + " an attribute is bound as text).");
             }
         }
+    }
+
+    private static final java.util.regex.Pattern STRING_LITERAL = java.util.regex.Pattern.compile("'(?:[^']|'')*'");
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("\"((?:[^\"]|\"\")+)\"|([A-Za-z_][A-Za-z0-9_$]*)");
+
+    /**
+     * The columns of the governed tables among {@code tables} that their row filters and masks name (and
+     * each masked column): what the engine's reading of a statement may also show it reads where the
+     * database enforces the same policy itself (PostgreSQL row-level security or Trino's row filters and
+     * column masks, as exported), beyond the columns the statement as written reads. Names are matched
+     * as words of the operator's text outside string literals, so the set is never smaller than the
+     * columns the text reads.
+     */
+    public static Set<ColumnRef> policyColumns(GuardrailPolicy policy, SchemaSnapshot schema, Set<TableRef> tables) {
+        RowPolicy rows = policy.rows();
+        if (rows.isEmpty()) {
+            return Set.of();
+        }
+        Set<ColumnRef> out = new LinkedHashSet<>();
+        for (TableRef table : tables) {
+            TableInfo t = schema.tables().get(table);
+            if (t == null || !rows.governs(table)) {
+                continue;
+            }
+            Set<String> words = new HashSet<>(rows.masksOf(table).keySet());
+            List<String> texts = new ArrayList<>();
+            rows.filterOf(table).ifPresent(f -> texts.add(f.predicate()));
+            rows.masksOf(table).values().forEach(m -> texts.add(m.expression()));
+            for (String text : texts) {
+                java.util.regex.Matcher m = NAME.matcher(STRING_LITERAL.matcher(text).replaceAll("''"));
+                while (m.find()) {
+                    words.add((m.group(1) != null ? m.group(1).replace("\"\"", "\"") : m.group(2)).toLowerCase(Locale.ROOT));
+                }
+            }
+            for (SchemaSnapshot.ColumnInfo c : t.columns()) {
+                if (words.contains(c.name().toLowerCase(Locale.ROOT))) {
+                    out.add(new ColumnRef(table, c.name()));
+                }
+            }
+        }
+        return out;
     }
 
     /** Refuses control characters, which the renderer uses as its own markers, in a filter or a mask. */
