@@ -32,6 +32,7 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
+import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.RowPolicy;
@@ -39,6 +40,9 @@ import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
+import dev.sqlguard.domain.port.ResultCursor;
+import dev.sqlguard.postgresql.internal.PostgresExecutor;
+import dev.sqlguard.postgresql.internal.SessionPin;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
@@ -322,6 +326,94 @@ class PostgresRowFilterTest {
             assertThat(call(engine, rlsOnly, List.of(), NORTH).rows()).as("no setting outlives its call").containsExactly(none);
             assertThat(call(engine, rlsOnly, List.of(), Map.of()).rows()).containsExactly(none);
         }
+    }
+
+    /**
+     * Behind a connection pooler (the backend the driver names is not the one that answers), the
+     * executor reads the session back first and pins the attributes with a statement of their own in
+     * the query's round trip: row-level security sees the tenant, and the next call on the one pooled
+     * connection sees none.
+     */
+    @Test
+    void behindAPoolerTheAttributeIsPinnedByAStatementOfItsOwn() throws Exception {
+        String joined = "SELECT count(*) AS n, max(r.region) AS hi FROM claims c JOIN rls_claims r ON r.id = c.id";
+        QueryPlan filtered = engine.binding().validator().validate(new QueryRequest("rows", joined, List.of(), "p", NORTH))
+                .withAttributes(NORTH);
+        QueryPlan rlsOnly = engine.binding().validator().validate(new QueryRequest("rows", "SELECT count(*) AS n, max(region) AS hi"
+                + " FROM rls_claims", List.of(), "p", NORTH)).withAttributes(NORTH);
+        SessionPin pin;
+        try (Connection c = java.sql.DriverManager.getConnection(server.url(), server.roUser(), server.roPassword())) {
+            c.setAutoCommit(true);
+            pin = SessionPin.of(schema, Limits.defaults(), false).capture(c);
+        }
+        java.util.concurrent.ScheduledExecutorService watchdog = java.util.concurrent.Executors.newScheduledThreadPool(2);
+        try (com.zaxxer.hikari.HikariDataSource pool = pool(pin, elsewhere()); com.zaxxer.hikari.HikariDataSource control = pool(pin, null)) {
+            PostgresExecutor executor = new PostgresExecutor(pool, control, pin, watchdog, Runnable::run);
+            executor.confirmSession();
+            assertThat(executor.pipelined()).isFalse();
+            for (int i = 0; i < 2; i++) {
+                assertThat(all(executor, filtered)).containsExactly(List.of(15L, "north"));
+                assertThat(all(executor, rlsOnly)).containsExactly(java.util.Arrays.asList(0L, null));
+            }
+        } finally {
+            watchdog.shutdownNow();
+        }
+    }
+
+    private static List<List<Object>> all(PostgresExecutor executor, QueryPlan plan) {
+        List<List<Object>> rows = new ArrayList<>();
+        try (ResultCursor cursor = executor.execute(plan)) {
+            while (cursor.next()) {
+                rows.add(java.util.Arrays.asList(cursor.get(0), cursor.get(1)));
+            }
+        }
+        return rows;
+    }
+
+    /** A one-connection pool pinned by {@code pin}, over the driver or over {@code source}. */
+    private com.zaxxer.hikari.HikariDataSource pool(SessionPin pin, javax.sql.DataSource source) {
+        com.zaxxer.hikari.HikariConfig hc = new com.zaxxer.hikari.HikariConfig();
+        if (source == null) {
+            hc.setJdbcUrl(server.url());
+        } else {
+            hc.setDataSource(source);
+        }
+        hc.setUsername(server.roUser());
+        hc.setPassword(server.roPassword());
+        hc.setMaximumPoolSize(1);
+        hc.setAutoCommit(false);
+        hc.setConnectionInitSql(pin.initSql());
+        hc.setIsolateInternalQueries(true);
+        return new com.zaxxer.hikari.HikariDataSource(hc);
+    }
+
+    /** Connections whose driver names another backend than the one that answers, as through a pooler. */
+    private javax.sql.DataSource elsewhere() {
+        org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public Connection getConnection(String user, String password) throws SQLException {
+                Connection real = super.getConnection(user, password);
+                org.postgresql.PGConnection pg = real.unwrap(org.postgresql.PGConnection.class);
+                Object named = java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                        new Class<?>[] {org.postgresql.PGConnection.class}, (proxy, method, args) ->
+                                method.getName().equals("getBackendPID") ? pg.getBackendPID() + 100_000 : method.invoke(pg, args));
+                return (Connection) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                        (proxy, method, args) -> {
+                            if (method.getName().equals("unwrap") && args[0] == org.postgresql.PGConnection.class) {
+                                return named;
+                            }
+                            try {
+                                return method.invoke(real, args);
+                            } catch (java.lang.reflect.InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+            }
+        };
+        ds.setUrl(server.url());
+        return ds;
     }
 
     /**

@@ -162,7 +162,13 @@ public final class PostgresExecutor implements ExecutionPort {
                         (int) Math.max(1, CallConnection.remainingMillis(plan.limits().timeout()) + 2 * GRACE.toMillis()));
             }
             Optional<String> pinFirst = attributePin(plan);
-            String sql = checkFirst.map(c -> c + "; ").orElse("") + pinFirst.map(p -> p + "; ").orElse("") + plan.executableSql();
+            String sql;
+            if (checkFirst.isPresent()) {
+                // the attributes are pinned by the session check's own row: no statement of their own in the round trip
+                sql = checkFirst.get() + pinFirst.map(p -> ", " + p).orElse("") + "; " + plan.executableSql();
+            } else {
+                sql = pinFirst.map(p -> "SELECT " + p + "; ").orElse("") + plan.executableSql();
+            }
             statement = connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             statement.setFetchSize(fetchSize(plan));
             List<Object> values = plan.values();
@@ -173,10 +179,9 @@ public final class PostgresExecutor implements ExecutionPort {
             }
             JdbcParameters.bind(statement, values, java.sql.Types.OTHER, TEMPORALS);
             JdbcCursor.Builder cursor = JdbcCursor.over(connection, statement);
-            boolean pinned = pinFirst.isPresent();
             if (checkFirst.isPresent()) {
-                cursor.execution(s -> afterCheck((PreparedStatement) s, unconfirmed, pinned));
-            } else if (pinned) {
+                cursor.execution(s -> afterCheck((PreparedStatement) s, unconfirmed));
+            } else if (pinFirst.isPresent()) {
                 cursor.execution(s -> afterPin((PreparedStatement) s));
             }
             JdbcCursor started = cursor
@@ -218,7 +223,7 @@ public final class PostgresExecutor implements ExecutionPort {
      * connection, which names what differs ({@link SessionPin#verify}); when that read finds the
      * session pinned, only the backend differed, and {@code unconfirmed} says so.
      */
-    private ResultSet afterCheck(PreparedStatement statement, boolean[] unconfirmed, boolean pinned) throws SQLException {
+    private ResultSet afterCheck(PreparedStatement statement, boolean[] unconfirmed) throws SQLException {
         try {
             statement.execute();
         } catch (SQLException e) {
@@ -236,9 +241,6 @@ public final class PostgresExecutor implements ExecutionPort {
             if (check == null || !check.next() || check.getInt(1) != 1) {
                 throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database session could not be checked, so no query was run.");
             }
-        }
-        if (pinned) {
-            nextResult(statement); // the attribute pin's one row
         }
         return nextResult(statement);
     }
@@ -264,9 +266,10 @@ public final class PostgresExecutor implements ExecutionPort {
     private static final java.util.regex.Pattern ATTRIBUTE_NAME = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
     /**
-     * The statement that pins the caller's attributes the plan binds ({@link QueryPlan#attributes}) as
-     * settings local to the call's transaction, {@code SELECT pg_catalog.set_config('sqlguard.<name>', ?,
-     * true), ...} in the attributes' name order, so that a row-level security policy keyed on
+     * The calls that pin the caller's attributes the plan binds ({@link QueryPlan#attributes}) as settings
+     * local to the call's transaction, {@code pg_catalog.set_config('sqlguard.<name>', ?, true), ...} in the
+     * attributes' name order (the select list of a statement of their own, or more columns of the session
+     * check's row, before the query in the same round trip), so that a row-level security policy keyed on
      * {@code current_setting('sqlguard.<name>', true)} (the {@code postgres-rls} export) sees the same
      * caller as the row filters; the transaction's rollback ends them, so none reaches the next call on
      * the connection. Empty when the plan binds no attribute.
@@ -282,7 +285,7 @@ public final class PostgresExecutor implements ExecutionPort {
             }
             calls.add("pg_catalog.set_config('" + ATTRIBUTE_SETTING_PREFIX + name + "', ?, true)");
         }
-        return Optional.of("SELECT " + String.join(", ", calls));
+        return Optional.of(String.join(", ", calls));
     }
 
     /**

@@ -83,6 +83,33 @@ public final class TrinoValidator implements StatementValidator {
         hiddenNames.removeAll(visible);
     }
 
+    /**
+     * The start-time check of the policy's row filters and column masks ({@link RowPolicyCheck}): the
+     * derived table that every reference to a governed table becomes, analysed once by the cluster
+     * ({@code EXPLAIN (TYPE VALIDATE)}, which runs nothing), each attribute a {@code varchar} NULL, the
+     * type the driver binds a call's text as. A failure of the cluster itself (no query error in its
+     * answer) is reported as the start failure it is, not as the policy's.
+     *
+     * @throws GuardException CONFIGURATION_ERROR naming the first table whose filter or mask fails
+     */
+    public static void checkRowPolicy(Connection c, String sourceId, SchemaSnapshot schema, GuardrailPolicy policy) throws SQLException {
+        if (policy.rows().isEmpty()) {
+            return;
+        }
+        RowPolicyCheck.check(sourceId, schema, policy, TrinoDialect.INSTANCE, attribute -> "CAST(NULL AS varchar)", (sql, placeholders) -> {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN (TYPE VALIDATE) " + sql)) {
+                while (rs.next()) {
+                    // the one row says the statement is valid
+                }
+            } catch (SQLException e) {
+                if (!SqlErrors.fromServer(e)) {
+                    throw new SQLException("the cluster could not be asked", "08000", e);
+                }
+                throw e;
+            }
+        });
+    }
+
     @Override
     public QueryPlan validate(QueryRequest request) {
         // a failure of the moment (the cluster out of time, down or busy) is not cached: the same text may pass next time
