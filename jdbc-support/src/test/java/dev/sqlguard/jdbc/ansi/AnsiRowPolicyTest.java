@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -152,6 +153,29 @@ class AnsiRowPolicyTest {
         AnsiRenderer r = renderer(TENANTS);
         r.plan("s", "SELECT region FROM claims");
         assertThatThrownBy(() -> r.filtered(other)).isInstanceOf(IllegalStateException.class);
+    }
+
+    /**
+     * Where the database enforces the same policy (row-level security, Trino's access control), its
+     * reading of a statement also reads the columns the filters and masks name: those, and no other,
+     * are allowed beside the statement's own (a word in a string literal names no column).
+     */
+    @Test
+    void theEngineMayAlsoReadTheColumnsThePolicyNames() {
+        GuardrailPolicy p = RowPolicyCheck.inSchema("s", MinimalDialect.POLICY.withRows(RowPolicy.of(Optional.empty(),
+                Map.of("claims", "region = :tenant OR 'id' = 'x'"), Map.of("claims.ssn", "'***'"))), "s");
+        dev.sqlguard.domain.TableRef claims = dev.sqlguard.domain.TableRef.of("s", "claims");
+        Set<dev.sqlguard.domain.ColumnRef> own = RowPolicyCheck.policyColumns(p, MinimalDialect.SCHEMA, Set.of(claims));
+        assertThat(own).containsExactlyInAnyOrder(new dev.sqlguard.domain.ColumnRef(claims, "region"),
+                new dev.sqlguard.domain.ColumnRef(claims, "ssn"));
+        assertThat(RowPolicyCheck.policyColumns(MinimalDialect.POLICY, MinimalDialect.SCHEMA, Set.of(claims))).isEmpty();
+        QueryPlan count = renderer(p).plan("s", "SELECT count(*) AS n FROM claims");
+        EngineReading rls = new EngineReading(Set.of(claims), Set.of(new dev.sqlguard.domain.ColumnRef(claims, "region")), true);
+        assertThatThrownBy(() -> rls.requireWithin(count)).isInstanceOf(GuardException.class);
+        rls.requireWithin(count, own);
+        EngineReading other = new EngineReading(Set.of(claims), Set.of(new dev.sqlguard.domain.ColumnRef(claims, "id")), true);
+        assertThatThrownBy(() -> other.requireWithin(count, own)).isInstanceOfSatisfying(GuardException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.UNSAFE_SYNTAX));
     }
 
     @Test
