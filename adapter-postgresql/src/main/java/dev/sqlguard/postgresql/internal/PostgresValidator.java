@@ -85,7 +85,63 @@ public final class PostgresValidator implements StatementValidator {
 
     @Override
     public QueryPlan validate(QueryRequest request) {
-        return Validation.checked(request.sql(), sql -> check.plan(sql, request.params().size())).withParameters(request.params());
+        return Validation.checked(request.sql(), sql -> confirmFiltered(check.plan(sql, request.params().size())))
+                .withParameters(request.params());
+    }
+
+    /**
+     * The last step for a plan whose text binds the caller's attributes (it reads a filtered table): the
+     * server's own generic plan of that text ({@code PREPARE} under {@code plan_cache_mode =
+     * force_generic_plan}, then {@code EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE} with NULLs, which plans but
+     * runs nothing, the parameters left as {@code $n}) must show every scan of a table whose filter takes
+     * an attribute with a condition on one of the attributes' parameters: no scan of it escapes its filter.
+     *
+     * @throws GuardException CONSTRUCT_NOT_ALLOWED when a scan of a filtered table has no such condition
+     */
+    private QueryPlan confirmFiltered(QueryPlan plan) {
+        if (explain == null || !plan.bindings().takesAttributes()) {
+            return plan;
+        }
+        String json;
+        try {
+            json = genericPlan(plan);
+        } catch (SQLException e) {
+            LOG.debug("the generic plan of the filtered text failed", e);
+            throw SqlErrors.map(e);
+        }
+        FilteredScans.require(json, policy.rows(), FilteredScans.attributeParameters(plan.bindings()));
+        return plan;
+    }
+
+    /** The server's generic plan of the plan's text, on a pinned read-only connection, the prepared statement dropped after. */
+    private String genericPlan(QueryPlan plan) throws SQLException {
+        Duration limit = plan.limits().timeout();
+        String name = "sqlguard_filtered_" + java.util.UUID.randomUUID().toString().replace("-", "");
+        int placeholders = plan.bindings().size();
+        try (Connection c = CallConnection.open(ms -> Checkout.within(explain, ms), limit);
+             java.sql.Statement s = c.createStatement()) {
+            CallConnection.bound(c, limit);
+            boolean prepared = false;
+            try {
+                s.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+                s.execute("PREPARE " + name + " AS " + FilteredScans.numbered(plan.executableSql()));
+                prepared = true;
+                String nulls = String.join(", ", java.util.Collections.nCopies(placeholders, "NULL"));
+                try (ResultSet rs = s.executeQuery("EXPLAIN (VERBOSE, COSTS OFF, FORMAT JSON) EXECUTE " + name
+                        + (placeholders == 0 ? "" : "(" + nulls + ")"))) {
+                    if (!rs.next()) {
+                        throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database returned no plan.");
+                    }
+                    return rs.getString(1);
+                }
+            } finally {
+                c.rollback();
+                if (prepared) {
+                    s.execute("DEALLOCATE " + name); // a prepared statement outlives the transaction
+                    c.rollback();
+                }
+            }
+        }
     }
 
     /** The checked plan for {@code sql}, with null parameters; the server's reading is cross-checked when a data source is set. */
