@@ -210,7 +210,10 @@ class PostgresRowFilterTest {
                 Arguments.of("SELECT c FROM claims c", ErrorCode.UNKNOWN_COLUMN),
                 Arguments.of("SELECT query_to_xml('SELECT * FROM claims', true, true, '') AS x", ErrorCode.FUNCTION_NOT_ALLOWED),
                 Arguments.of("SELECT * FROM pg_read_file('/etc/passwd') AS f", ErrorCode.TABLE_FUNCTION_NOT_ALLOWED),
-                Arguments.of("SELECT current_setting('sqlguard.tenant') AS t", ErrorCode.FUNCTION_NOT_ALLOWED));
+                Arguments.of("SELECT current_setting('sqlguard.tenant') AS t", ErrorCode.FUNCTION_NOT_ALLOWED),
+                Arguments.of("SELECT pg_relation_size('claims') AS s", ErrorCode.FUNCTION_NOT_ALLOWED),
+                Arguments.of("SELECT ctid FROM claims", ErrorCode.UNKNOWN_COLUMN),
+                Arguments.of("SELECT id FROM claims WHERE region = :tenant", ErrorCode.UNSAFE_SYNTAX));
     }
 
     @ParameterizedTest(name = "{0}")
