@@ -11,11 +11,10 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ColumnMask;
 import dev.sqlguard.domain.ColumnRef;
+import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.RowFilter;
@@ -35,8 +34,6 @@ import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
  * {@code CONFIGURATION_ERROR} naming the table, never the driver's text.
  */
 public final class RowPolicyCheck {
-    private static final Logger LOG = LoggerFactory.getLogger(RowPolicyCheck.class);
-
     /** Asks the engine to analyse a statement without running it. */
     @FunctionalInterface
     public interface Probe {
@@ -118,10 +115,10 @@ public final class RowPolicyCheck {
                 if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
                     throw e;
                 }
-                LOG.debug("Source '{}': the row policy of {} failed its check (SQLSTATE {})", source, governed, e.getSQLState());
-                throw SourceSettings.bad(source, "the row filter or a column mask of the table " + governed.qualifiedName()
-                        + " cannot be read by the database against that table (check its column names, functions and types;"
-                        + " an attribute is bound as text).");
+                // the driver's text stays in the cause, for the host's logs; the message is sqlguard's own
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + source + "': the row filter or a column mask"
+                        + " of the table " + governed.qualifiedName() + " cannot be read by the database against that table"
+                        + " (check its column names, functions and types; an attribute is bound as text).", e);
             }
         }
     }
