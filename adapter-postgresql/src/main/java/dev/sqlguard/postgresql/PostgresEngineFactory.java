@@ -27,6 +27,7 @@ import dev.sqlguard.jdbc.DriverSource;
 import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
+import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.postgresql.internal.CatalogLoader;
 import dev.sqlguard.postgresql.internal.FunctionCatalog;
@@ -94,7 +95,8 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         config.check(PROPERTIES);
         PostgresSettings settings = PostgresSettings.parse(config);
         String source = config.sourceId();
-        GuardrailPolicy allowlisted = SourceSettings.allowlistIn(name(), config, settings.schema(), schema -> schema);
+        GuardrailPolicy allowlisted = RowPolicyCheck.inSchema(source, SourceSettings.allowlistIn(name(), config, settings.schema(),
+                schema -> schema), settings.schema());
         FunctionCatalog.checkPolicy(source, allowlisted.functions());
         GuardrailPolicy policy = allowlisted.withFunctions(allowlisted.functionsOr(FunctionCatalog.defaults()));
 
@@ -119,6 +121,7 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
                         + " server's own setting (GRANT SET ON PARAMETER temp_file_limit to the role to let sqlguard bound them).");
             }
             schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables());
+            PostgresValidator.checkRowPolicy(bootstrap, source, schema, policy);
         } catch (SQLException e) {
             throw startupFailure(source, settings.username(), e);
         }

@@ -20,6 +20,7 @@ import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
+import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.ports.AbstractEngineFactory;
 import dev.sqlguard.ports.ComposedEngine;
@@ -82,7 +83,8 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
         config.check(PROPERTIES);
         TrinoSettings settings = TrinoSettings.parse(config);
         String source = config.sourceId();
-        GuardrailPolicy policy = SourceSettings.allowlistIn(name(), config, TrinoSettings.SCHEMA, settings.schema(), schema -> schema);
+        GuardrailPolicy policy = RowPolicyCheck.inSchema(source, SourceSettings.allowlistIn(name(), config, TrinoSettings.SCHEMA,
+                settings.schema(), schema -> schema), settings.schema());
         FunctionCatalog.checkPolicy(source, policy.functions());
         GuardrailPolicy effective = policy.withFunctions(policy.functionsOr(FunctionCatalog.defaults()));
 
@@ -111,6 +113,7 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
                     LOG.warn(message + " sqlguard's own controls still apply.");
                 }
                 schema = CatalogLoader.load(bootstrap, source, settings.catalog(), settings.schema(), effective.tables());
+                TrinoValidator.checkRowPolicy(bootstrap, source, schema, effective);
             }
             TrinoExecutor executor = new TrinoExecutor(l -> open(driver, settings, l), watchdog);
             TrinoValidator validator = new TrinoValidator(source, schema, effective, () -> open(driver, settings, limits));

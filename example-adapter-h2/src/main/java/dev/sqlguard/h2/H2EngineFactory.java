@@ -24,6 +24,7 @@ import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.StrictQuotingDialect;
 import dev.sqlguard.jdbc.Watchdogs;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
+import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.ports.AbstractEngineFactory;
 import dev.sqlguard.ports.ComposedEngine;
@@ -67,7 +68,8 @@ public final class H2EngineFactory extends AbstractEngineFactory {
     public Engine create(EngineConfig config, EngineContext context) {
         config.check(PROPERTIES);
         String source = config.sourceId();
-        GuardrailPolicy policy = SourceSettings.allowlistIn(name(), config, H2Session.SCHEMA, Names::fold);
+        GuardrailPolicy policy = RowPolicyCheck.inSchema(source, SourceSettings.allowlistIn(name(), config, H2Session.SCHEMA, Names::fold),
+                H2Session.SCHEMA);
         H2Dialect.INSTANCE.lexicon().functions().checkPolicy(source, policy.functions());
         // H2 itself refuses every write: the file is opened read-only, and only if it exists
         String url = "jdbc:h2:file:" + config.properties().get(DATABASE) + ";ACCESS_MODE_DATA=r;IFEXISTS=TRUE";
@@ -84,6 +86,8 @@ public final class H2EngineFactory extends AbstractEngineFactory {
             Connection anchor = resources.add(connections.open());
             H2Session.requireReadOnly(anchor, source);
             SchemaSnapshot schema = H2Catalog.load(anchor, source, policy.tables());
+            // each row filter and mask, as the derived table a governed table becomes, prepared once (H2 resolves at prepare)
+            RowPolicyCheck.check(source, schema, policy, H2Dialect.INSTANCE, attribute -> "?", (sql, placeholders) -> anchor.prepareStatement(sql).close());
             ScheduledExecutorService watchdog = resources.add(Watchdogs.forSource(name(), source), ExecutorService::shutdownNow);
 
             AnsiCheck check = new AnsiCheck(source, H2Dialect.INSTANCE, schema, policy,

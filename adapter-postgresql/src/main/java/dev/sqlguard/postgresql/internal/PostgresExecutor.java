@@ -11,6 +11,8 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -159,13 +161,28 @@ public final class PostgresExecutor implements ExecutionPort {
                 connection.setNetworkTimeout(Runnable::run,
                         (int) Math.max(1, CallConnection.remainingMillis(plan.limits().timeout()) + 2 * GRACE.toMillis()));
             }
-            String sql = checkFirst.map(c -> c + "; " + plan.executableSql()).orElse(plan.executableSql());
+            Optional<String> pinFirst = attributePin(plan);
+            String sql;
+            if (checkFirst.isPresent()) {
+                // the attributes are pinned by the session check's own row: no statement of their own in the round trip
+                sql = checkFirst.get() + pinFirst.map(p -> ", " + p).orElse("") + "; " + plan.executableSql();
+            } else {
+                sql = pinFirst.map(p -> "SELECT " + p + "; ").orElse("") + plan.executableSql();
+            }
             statement = connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             statement.setFetchSize(fetchSize(plan));
-            JdbcParameters.bind(statement, plan.values(), java.sql.Types.OTHER, TEMPORALS);
+            List<Object> values = plan.values();
+            if (pinFirst.isPresent()) {
+                List<Object> all = new ArrayList<>(new java.util.TreeMap<>(plan.attributes()).values());
+                all.addAll(values);
+                values = all;
+            }
+            JdbcParameters.bind(statement, values, java.sql.Types.OTHER, TEMPORALS);
             JdbcCursor.Builder cursor = JdbcCursor.over(connection, statement);
             if (checkFirst.isPresent()) {
                 cursor.execution(s -> afterCheck((PreparedStatement) s, unconfirmed));
+            } else if (pinFirst.isPresent()) {
+                cursor.execution(s -> afterPin((PreparedStatement) s));
             }
             JdbcCursor started = cursor
                     .deadline(deadline, watchdog)
@@ -225,10 +242,50 @@ public final class PostgresExecutor implements ExecutionPort {
                 throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database session could not be checked, so no query was run.");
             }
         }
+        return nextResult(statement);
+    }
+
+    /** Runs the attribute pin and the query sent after it in one round trip, and gives the query's result. */
+    private static ResultSet afterPin(PreparedStatement statement) throws SQLException {
+        if (!statement.execute()) {
+            throw new GuardException(ErrorCode.INTERNAL_ERROR, ErrorCode.INTERNAL_ERROR.defaultMessage());
+        }
+        return nextResult(statement);
+    }
+
+    /** The next result of a statement sent with others, closing the one before. */
+    private static ResultSet nextResult(PreparedStatement statement) throws SQLException {
         if (!statement.getMoreResults()) {
             throw new GuardException(ErrorCode.INTERNAL_ERROR, ErrorCode.INTERNAL_ERROR.defaultMessage());
         }
         return statement.getResultSet();
+    }
+
+    /** The prefix of every setting the executor pins from a call's attributes: {@code sqlguard.<attribute>}. */
+    public static final String ATTRIBUTE_SETTING_PREFIX = "sqlguard.";
+    private static final java.util.regex.Pattern ATTRIBUTE_NAME = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+    /**
+     * The calls that pin the caller's attributes the plan binds ({@link QueryPlan#attributes}) as settings
+     * local to the call's transaction, {@code pg_catalog.set_config('sqlguard.<name>', ?, true), ...} in the
+     * attributes' name order (the select list of a statement of their own, or more columns of the session
+     * check's row, before the query in the same round trip), so that a row-level security policy keyed on
+     * {@code current_setting('sqlguard.<name>', true)} (the {@code postgres-rls} export) sees the same
+     * caller as the row filters; the transaction's rollback ends them, so none reaches the next call on
+     * the connection. Empty when the plan binds no attribute.
+     */
+    static Optional<String> attributePin(QueryPlan plan) {
+        if (plan.attributes().isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> calls = new ArrayList<>();
+        for (String name : new java.util.TreeMap<>(plan.attributes()).keySet()) {
+            if (!ATTRIBUTE_NAME.matcher(name).matches()) {
+                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "An attribute's name cannot name a database setting, so no query was run.");
+            }
+            calls.add("pg_catalog.set_config('" + ATTRIBUTE_SETTING_PREFIX + name + "', ?, true)");
+        }
+        return Optional.of(String.join(", ", calls));
     }
 
     /**

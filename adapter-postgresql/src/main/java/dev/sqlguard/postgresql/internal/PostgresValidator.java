@@ -23,6 +23,7 @@ import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
+import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 
 /**
@@ -60,9 +61,87 @@ public final class PostgresValidator implements StatementValidator {
                 sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
     }
 
+    /**
+     * The start-time check of the policy's row filters and column masks ({@link RowPolicyCheck}): the
+     * derived table that every reference to a governed table becomes, planned once by the server
+     * ({@code EXPLAIN}, which analyses without running) with each attribute an untyped NULL, as a call
+     * binds its text (the driver sends strings untyped).
+     *
+     * @throws GuardException CONFIGURATION_ERROR naming the first table whose filter or mask fails
+     */
+    public static void checkRowPolicy(Connection c, String sourceId, SchemaSnapshot schema, GuardrailPolicy policy) throws SQLException {
+        if (policy.rows().isEmpty()) {
+            return;
+        }
+        RowPolicyCheck.check(sourceId, schema, policy, PostgresDialect.INSTANCE, attribute -> "?", (sql, placeholders) -> {
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN (COSTS OFF) " + sql)) {
+                for (int i = 1; i <= placeholders; i++) {
+                    ps.setNull(i, java.sql.Types.OTHER);
+                }
+                ps.executeQuery().close();
+            }
+        });
+    }
+
     @Override
     public QueryPlan validate(QueryRequest request) {
-        return Validation.checked(request.sql(), sql -> check.plan(sql, request.params().size())).withParameters(request.params());
+        return Validation.checked(request.sql(), sql -> confirmFiltered(check.plan(sql, request.params().size())))
+                .withParameters(request.params());
+    }
+
+    /**
+     * The last step for a plan whose text binds the caller's attributes (it reads a filtered table): the
+     * server's own generic plan of that text ({@code PREPARE} under {@code plan_cache_mode =
+     * force_generic_plan}, then {@code EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE} with NULLs, which plans but
+     * runs nothing, the parameters left as {@code $n}) must show every scan of a table whose filter takes
+     * an attribute with a condition on one of the attributes' parameters: no scan of it escapes its filter.
+     *
+     * @throws GuardException CONSTRUCT_NOT_ALLOWED when a scan of a filtered table has no such condition
+     */
+    private QueryPlan confirmFiltered(QueryPlan plan) {
+        if (explain == null || !plan.bindings().takesAttributes()) {
+            return plan;
+        }
+        String json;
+        try {
+            json = genericPlan(plan);
+        } catch (SQLException e) {
+            LOG.debug("the generic plan of the filtered text failed", e);
+            throw SqlErrors.map(e);
+        }
+        FilteredScans.require(json, policy.rows(), FilteredScans.attributeParameters(plan.bindings()));
+        return plan;
+    }
+
+    /** The server's generic plan of the plan's text, on a pinned read-only connection, the prepared statement dropped after. */
+    private String genericPlan(QueryPlan plan) throws SQLException {
+        Duration limit = plan.limits().timeout();
+        String name = "sqlguard_filtered_" + java.util.UUID.randomUUID().toString().replace("-", "");
+        int placeholders = plan.bindings().size();
+        try (Connection c = CallConnection.open(ms -> Checkout.within(explain, ms), limit);
+             java.sql.Statement s = c.createStatement()) {
+            CallConnection.bound(c, limit);
+            boolean prepared = false;
+            try {
+                s.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+                s.execute("PREPARE " + name + " AS " + FilteredScans.numbered(plan.executableSql()));
+                prepared = true;
+                String nulls = String.join(", ", java.util.Collections.nCopies(placeholders, "NULL"));
+                try (ResultSet rs = s.executeQuery("EXPLAIN (VERBOSE, COSTS OFF, FORMAT JSON) EXECUTE " + name
+                        + (placeholders == 0 ? "" : "(" + nulls + ")"))) {
+                    if (!rs.next()) {
+                        throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database returned no plan.");
+                    }
+                    return rs.getString(1);
+                }
+            } finally {
+                c.rollback();
+                if (prepared) {
+                    s.execute("DEALLOCATE " + name); // a prepared statement outlives the transaction
+                    c.rollback();
+                }
+            }
+        }
     }
 
     /** The checked plan for {@code sql}, with null parameters; the server's reading is cross-checked when a data source is set. */
@@ -90,7 +169,8 @@ public final class PostgresValidator implements StatementValidator {
             throw ReadingComparison.renderedFailed(e, SqlErrors.map(e));
         }
         EngineReading reading = ExplainCheck.read(json, this::physical);
-        reading.requireWithin(plan);
+        // where row-level security enforces the row policy too, the server also reads the filter's columns
+        reading.requireWithin(plan, RowPolicyCheck.policyColumns(policy, schema, plan.tables()));
         // planned even when it names a hidden column, for its syntax only: the comparison is skipped then
         boolean compared = plan.parameters().isEmpty() && !ReadingComparison.namesHidden(plan.originalSql(), hiddenNames);
         String asWritten = ReadingComparison.asWritten(plan, sql -> explain(sql, plan), compared);

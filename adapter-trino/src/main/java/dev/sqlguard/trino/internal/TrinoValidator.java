@@ -24,6 +24,7 @@ import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
+import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 
 /**
@@ -46,6 +47,7 @@ public final class TrinoValidator implements StatementValidator {
     }
 
     private final SchemaSnapshot schema;
+    private final GuardrailPolicy policy;
     private final Connections explain;
     private final AnsiCheck check;
     private final Map<TableRef, List<String>> physical = new LinkedHashMap<>();
@@ -66,6 +68,7 @@ public final class TrinoValidator implements StatementValidator {
      */
     public TrinoValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Connections explain) {
         this.schema = requireNonNull(schema, "schema is null");
+        this.policy = requireNonNull(policy, "policy is null");
         this.explain = explain;
         this.check = new AnsiCheck(sourceId, TrinoDialect.INSTANCE, schema, policy,
                 sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
@@ -78,6 +81,33 @@ public final class TrinoValidator implements StatementValidator {
             (policy.tables().allowsColumn(ref, c.name()) ? visible : hiddenNames).add(name);
         }));
         hiddenNames.removeAll(visible);
+    }
+
+    /**
+     * The start-time check of the policy's row filters and column masks ({@link RowPolicyCheck}): the
+     * derived table that every reference to a governed table becomes, analysed once by the cluster
+     * ({@code EXPLAIN (TYPE VALIDATE)}, which runs nothing), each attribute a {@code varchar} NULL, the
+     * type the driver binds a call's text as. A failure of the cluster itself (no query error in its
+     * answer) is reported as the start failure it is, not as the policy's.
+     *
+     * @throws GuardException CONFIGURATION_ERROR naming the first table whose filter or mask fails
+     */
+    public static void checkRowPolicy(Connection c, String sourceId, SchemaSnapshot schema, GuardrailPolicy policy) throws SQLException {
+        if (policy.rows().isEmpty()) {
+            return;
+        }
+        RowPolicyCheck.check(sourceId, schema, policy, TrinoDialect.INSTANCE, attribute -> "CAST(NULL AS varchar)", (sql, placeholders) -> {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN (TYPE VALIDATE) " + sql)) {
+                while (rs.next()) {
+                    // the one row says the statement is valid
+                }
+            } catch (SQLException e) {
+                if (!SqlErrors.fromServer(e)) {
+                    throw new SQLException("the cluster could not be asked", "08000", e);
+                }
+                throw e;
+            }
+        });
     }
 
     @Override
@@ -154,7 +184,9 @@ public final class TrinoValidator implements StatementValidator {
             }
             throw e;
         }
-        if (!reading.complete() || !plan.tables().containsAll(reading.tables()) || !plan.columns().containsAll(reading.columns())) {
+        // where Trino's access control enforces the row policy too, the cluster also reads the filters' and masks' columns
+        if (!reading.complete() || !plan.tables().containsAll(reading.tables())
+                || !reading.within(plan, RowPolicyCheck.policyColumns(policy, schema, plan.tables()))) {
             throw readOtherwise();
         }
     }

@@ -53,7 +53,8 @@ public final class AnsiCheck {
     }
 
     /**
-     * The checked plan for {@code sql}, with null parameters.
+     * The checked plan for {@code sql}, with null parameters: where it reads a table the policy's row
+     * policy governs, with the filtered text ({@link AnsiRenderer#filtered}) once every check has passed.
      *
      * @throws GuardException the first refusal: the pre-check's, the renderer's, the policy's or the cross-check's
      */
@@ -70,13 +71,15 @@ public final class AnsiCheck {
      */
     public QueryPlan plan(String sql, int values) {
         precheck.accept(sql);
-        QueryPlan plan = new AnsiRenderer(dialect, schema, policy, functions).plan(sourceId, sql);
+        AnsiRenderer renderer = new AnsiRenderer(dialect, schema, policy, functions);
+        QueryPlan plan = renderer.plan(sourceId, sql);
         if (values >= 0) {
             Parameters.requireCount(plan.parameters().size(), values);
         }
         if (reader != null) {
-            reader.read(plan).requireWithin(plan);
+            reader.read(plan).requireWithin(plan, RowPolicyCheck.policyColumns(policy, schema, plan.tables()));
         }
-        return plan;
+        // the row policy's filtered text last: the engine's reading above is of the text as checked
+        return renderer.filtered(plan);
     }
 }

@@ -20,6 +20,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.sqlguard.domain.Amplification;
+import dev.sqlguard.domain.Bindings;
+import dev.sqlguard.domain.ColumnMask;
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ColumnUse;
 import dev.sqlguard.domain.CostClass;
@@ -30,6 +32,7 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.Refusals;
+import dev.sqlguard.domain.RowFilter;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
@@ -130,6 +133,10 @@ public final class AnsiRenderer {
     private static final int MAX_EXPRESSION_DEPTH = 64;
     private static final int MAX_QUERY_DEPTH = 16;
     private static final char MARK = '\u0001';
+    /** Around the index of a governed table reference in {@link #slots}, until the text is filled in. */
+    private static final char SLOT = '\u0002';
+    /** After {@link #MARK}: the marker stands for a caller attribute, whose name follows. */
+    private static final char ATTRIBUTE = '@';
     private static final Pattern FUNCTION_NAME = Pattern.compile("[a-z_][a-z0-9_]*");
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,30}");
     private static final Pattern DECIMAL = Pattern.compile("[0-9]{0,30}(\\.[0-9]{0,30})?([eE][+-]?[0-9]{1,3})?");
@@ -146,9 +153,26 @@ public final class AnsiRenderer {
      * @param amplifications the amplifying calls, the largest per function and kind
      * @param parameterCount how many parameters the text takes
      * @param masked the 0-based positions of the outputs {@code sql} replaces by a constant inside the engine
+     * @param filtered {@code sql} with every reference to a table the policy's row policy governs rendered as
+     *     its filtered (and masked) derived table ({@link #filtered(QueryPlan)}); empty when the statement
+     *     reads no governed table
+     * @param bindings what each {@code ?} of {@code filtered} takes, in text order (of {@code sql} when
+     *     it is empty: the caller's parameters only)
      */
     public record Rendered(String sql, List<OutputColumn> outputs, Set<TableRef> tables, Set<ColumnUse> uses, Set<String> functions,
-                    List<Amplification> amplifications, int parameterCount, Set<Integer> masked) {
+                    List<Amplification> amplifications, int parameterCount, Set<Integer> masked, Optional<String> filtered,
+                    Bindings bindings) {
+        public Rendered {
+            requireNonNull(filtered, "filtered is null");
+            requireNonNull(bindings, "bindings is null");
+        }
+    }
+
+    /**
+     * A reference to a governed table: its text as written ({@code "s"."t" AS "tN"}) and as executed
+     * ({@code (SELECT ... FROM "s"."t" WHERE (filter)) AS "tN"}).
+     */
+    private record Slot(String plain, String filtered) {
     }
 
     /** The derived table under which {@link #render} masks sensitive outputs. */
@@ -287,6 +311,10 @@ public final class AnsiRenderer {
     private final Set<String> functions = new TreeSet<>();
     private final WorstAmplifications amplifications = new WorstAmplifications();
     private final List<Integer> parameterIndices = new ArrayList<>();
+    /** Every reference to a governed table rendered so far, by the index its {@link #SLOT} marker holds. */
+    private final List<Slot> slots = new ArrayList<>();
+    /** The one rendering of this instance, once {@link #render} has run. */
+    private Rendered rendered;
     private int aliases;
     private int queryDepth;
     /** The recursive common table expression whose recursive term is being rendered, if any. */
@@ -347,6 +375,28 @@ public final class AnsiRenderer {
         return plan;
     }
 
+    /**
+     * The plan that {@link #plan} returned, to be executed: where the statement reads a table that the
+     * policy's row policy governs ({@link dev.sqlguard.domain.RowPolicy#governs}), its text is the one
+     * in which every such reference is the table's filtered and masked derived table, under the same
+     * alias, and its {@link Bindings} say which placeholder takes which of the caller's parameters and
+     * attributes; otherwise the plan itself. The facts stay those of the statement as written, and
+     * every cross-check with the engine reads {@link #plan}'s text: this is the last step of a check.
+     *
+     * @throws IllegalStateException when {@code plan} is not this instance's rendering
+     */
+    public QueryPlan filtered(QueryPlan plan) {
+        if (rendered == null || !plan.executableSql().equals(rendered.sql())) {
+            throw new IllegalStateException("not this renderer's plan");
+        }
+        if (rendered.filtered().isEmpty()) {
+            return plan;
+        }
+        return new QueryPlan(plan.sourceId(), plan.originalSql(), rendered.filtered().get(), plan.parameters(), plan.tables(),
+                plan.uses(), plan.functions(), plan.outputs(), plan.amplifications(), plan.limits(), plan.maskedOutputs(),
+                rendered.bindings(), Map.of());
+    }
+
     /** The lower-case names of the schema's columns, for {@link KeywordNames}. */
     private Set<String> columnNames() {
         Set<String> names = new HashSet<>();
@@ -391,8 +441,40 @@ public final class AnsiRenderer {
             outputs.add(OutputColumn.traced(out.label(), Flows.lineage(out.flows())));
         }
         Set<Integer> masked = policy.outputsToMask(outputs);
-        String sql = masked(naming, bindMarkers(q.sql()), outputs, masked);
-        return new Rendered(sql, outputs, tables, uses, functions, amplifications.list(), parameterIndices.size(), masked);
+        String sql = masked(naming, bindMarkers(filled(q.sql(), false), null), outputs, masked);
+        Optional<String> filtered = Optional.empty();
+        Bindings bindings = Bindings.parameters(parameterIndices.size());
+        if (!slots.isEmpty()) {
+            // rendered last: everything before (facts, policy, the engine's cross-checks) reads the text as written
+            Bindings.Builder slotsInOrder = Bindings.builder();
+            filtered = Optional.of(masked(naming, bindMarkers(filled(q.sql(), true), slotsInOrder), outputs, masked));
+            bindings = slotsInOrder.build();
+        }
+        rendered = new Rendered(sql, outputs, tables, uses, functions, amplifications.list(), parameterIndices.size(), masked,
+                filtered, bindings);
+        return rendered;
+    }
+
+    /** {@code sql} with each governed table's {@link #SLOT} marker replaced by its text as written or as executed. */
+    private String filled(String sql, boolean filtered) {
+        if (slots.isEmpty()) {
+            return sql;
+        }
+        StringBuilder out = new StringBuilder(sql.length() + 256);
+        int i = 0;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == SLOT) {
+                int end = sql.indexOf(SLOT, i + 1);
+                Slot slot = slots.get(Integer.parseInt(sql.substring(i + 1, end)));
+                out.append(filtered ? slot.filtered() : slot.plain());
+                i = end + 1;
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
     }
 
     /**
@@ -497,6 +579,9 @@ public final class AnsiRenderer {
         if (recursive && !dialect.recursiveCtes()) {
             throw construct("Recursive common table expressions are not allowed.");
         }
+        for (WithItem<?> item : items) {
+            requireNotGovernedName(naming.name(item.getAlias().getName()));
+        }
         if (recursive) {
             for (WithItem<?> item : items) {
                 String name = naming.name(item.getAlias().getName());
@@ -543,6 +628,20 @@ public final class AnsiRenderer {
             rendered.add(naming.identifier(renderedName) + list + " AS (" + q.sql() + ")");
         }
         return (recursive ? "WITH RECURSIVE " : "WITH ") + String.join(", ", rendered) + " ";
+    }
+
+    /**
+     * Refuses a common table expression named like a table whose rows are filtered per caller (or
+     * whose columns are masked): a reference to it reads the WITH query, never the table, yet a
+     * reader of the text, or a later change of scoping, could take one for the other.
+     */
+    private void requireNotGovernedName(String name) {
+        for (TableRef governed : policy.rows().governedTables()) {
+            if (governed.table().equalsIgnoreCase(name)) {
+                throw construct("A WITH query is named like the table " + governed.table()
+                        + ", whose rows are filtered per caller; give it another name.");
+            }
+        }
     }
 
     /** The column names of {@code name (a, b) AS (...)}, if written. */
@@ -1760,8 +1859,49 @@ public final class AnsiRenderer {
         }
         addSource(scope, new Source(visible, table.getAlias() == null ? Optional.of(t.schema()) : Optional.empty(), rendered, cols));
         tables.add(t.ref());
+        String plain = qualifiedTable(t) + " AS " + naming.identifier(rendered);
+        if (!policy.rows().governs(t.ref())) {
+            return plain;
+        }
+        slots.add(new Slot(plain, governed(t, rendered)));
+        return SLOT + Integer.toString(slots.size() - 1) + SLOT;
+    }
+
+    /** The table's name as the engine reads it: {@code "catalog"."schema"."table"} or {@code "schema"."table"}. */
+    private String qualifiedTable(TableInfo t) {
         return schema.catalog().map(c -> naming.identifier(c) + ".").orElse("") + naming.identifier(t.schema()) + "."
-                + naming.identifier(t.name()) + " AS " + naming.identifier(rendered);
+                + naming.identifier(t.name());
+    }
+
+    /**
+     * A reference to a governed table as executed: {@code (SELECT "c1", (mask) AS "c2", ... FROM "s"."t"
+     * WHERE (filter)) AS "tN"}, every column of the table in catalog order under its own name (so that
+     * every rendered {@code "tN"."column"} still resolves), a masked one computed by its mask, and the
+     * filter's attribute placeholders as markers that {@link #bindMarkers} binds (no WHERE when the
+     * table only has masks). The filter and the masks are the operator's SQL, checked against the
+     * catalog when the engine started ({@link RowPolicyCheck}); their bare column names resolve to the
+     * table, the only one in the derived table's FROM.
+     */
+    private String governed(TableInfo t, String rendered) {
+        return "(" + governedSelect(naming, qualifiedTable(t), t, policy, a -> MARK + (ATTRIBUTE + a) + MARK) + ") AS "
+                + naming.identifier(rendered);
+    }
+
+    /**
+     * {@code SELECT <columns, masked> FROM <qualified> [WHERE (<filter>)]} for a governed table, each
+     * attribute placeholder written as {@code marker.apply(name)}.
+     */
+    static String governedSelect(AnsiNames naming, String qualified, TableInfo t, GuardrailPolicy policy,
+                                 java.util.function.Function<String, String> marker) {
+        Map<String, ColumnMask> masks = policy.rows().masksOf(t.ref());
+        List<String> columns = new ArrayList<>();
+        for (ColumnInfo c : t.columns()) {
+            ColumnMask mask = masks.get(c.name().toLowerCase(Locale.ROOT));
+            columns.add(mask == null ? naming.identifier(c.name()) : "(" + mask.expression() + ") AS " + naming.identifier(c.name()));
+        }
+        Optional<RowFilter> filter = policy.rows().filterOf(t.ref());
+        return "SELECT " + String.join(", ", columns) + " FROM " + qualified
+                + filter.map(f -> " WHERE (" + f.render(marker) + ")").orElse("");
     }
 
     private static void addSource(Scope scope, Source source) {
@@ -2820,15 +2960,31 @@ public final class AnsiRenderer {
         }
     }
 
-    /** Replaces the parameter markers by {@code ?} in text order and checks that order is the parser's. */
-    private String bindMarkers(String sql) {
+    /**
+     * Replaces the parameter and attribute markers by {@code ?} in text order and checks that the caller's
+     * parameters keep the parser's order among themselves. Without {@code bindings} (the text as written,
+     * which holds no attribute) the parameters' positions are recorded; with it, each placeholder's slot.
+     */
+    private String bindMarkers(String sql, Bindings.Builder bindings) {
         StringBuilder out = new StringBuilder(sql.length());
+        List<Integer> indices = new ArrayList<>();
         int i = 0;
         while (i < sql.length()) {
             char c = sql.charAt(i);
             if (c == MARK) {
                 int end = sql.indexOf(MARK, i + 1);
-                parameterIndices.add(Integer.parseInt(sql.substring(i + 1, end)));
+                String marker = sql.substring(i + 1, end);
+                if (marker.charAt(0) == ATTRIBUTE) {
+                    if (bindings == null) {
+                        throw new IllegalStateException("an attribute marker in the text as written");
+                    }
+                    bindings.attribute(marker.substring(1));
+                } else {
+                    indices.add(Integer.parseInt(marker));
+                    if (bindings != null) {
+                        bindings.parameter();
+                    }
+                }
                 out.append('?');
                 i = end + 1;
             } else {
@@ -2836,10 +2992,13 @@ public final class AnsiRenderer {
                 i++;
             }
         }
-        for (int k = 0; k < parameterIndices.size(); k++) {
-            if (parameterIndices.get(k) != k + 1) {
+        for (int k = 0; k < indices.size(); k++) {
+            if (indices.get(k) != k + 1) {
                 throw construct("Parameters could not be matched to their positions; use plain ? placeholders.");
             }
+        }
+        if (bindings == null) {
+            parameterIndices.addAll(indices);
         }
         return out.toString();
     }

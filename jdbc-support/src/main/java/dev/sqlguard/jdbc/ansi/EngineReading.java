@@ -32,8 +32,28 @@ public record EngineReading(Set<TableRef> tables, Set<ColumnRef> columns, boolea
      *     the checked {@code plan} does not: the engine resolved a name otherwise than the check did
      */
     public void requireWithin(QueryPlan plan) {
-        if (!complete || !plan.tables().containsAll(tables) || !plan.columns().containsAll(columns)) {
+        requireWithin(plan, Set.of());
+    }
+
+    /**
+     * {@link #requireWithin(QueryPlan)} where the engine may also read {@code policyColumns}: the columns
+     * that the row policy's filters and masks name, which the database reads where it enforces the same
+     * policy itself ({@link RowPolicyCheck#policyColumns}).
+     */
+    public void requireWithin(QueryPlan plan, Set<ColumnRef> policyColumns) {
+        if (!complete || !plan.tables().containsAll(tables) || !within(plan, policyColumns)) {
             throw new GuardException(ErrorCode.UNSAFE_SYNTAX, "The database reads this query differently from the check; rewrite it more plainly.");
         }
+    }
+
+    /** Whether every column read is one the plan reads or one of {@code policyColumns}. */
+    public boolean within(QueryPlan plan, Set<ColumnRef> policyColumns) {
+        Set<ColumnRef> read = plan.columns();
+        for (ColumnRef c : columns) {
+            if (!read.contains(c) && !policyColumns.contains(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 }
