@@ -201,10 +201,14 @@ public final class DuckDbCatalog implements CatalogView {
             List<ColumnDescription> columns = new ArrayList<>();
             for (Column column : table.columns()) {
                 if (allowsColumn(table, column.name())) {
-                    columns.add(new ColumnDescription(column.name(), column.type(), policy.isSensitive(column.name())));
+                    boolean masked = policy.rows().isMasked(table.ref(), column.name().toLowerCase(Locale.ROOT))
+                            || policy.rows().isMasked(table.qualifiedRef(), column.name().toLowerCase(Locale.ROOT));
+                    columns.add(new ColumnDescription(column.name(), column.type(), policy.isSensitive(column.name()) || masked));
                 }
             }
-            out.add(new TableDescription(table.ref(), columns, OptionalLong.of(table.rowCount())));
+            // a filtered table's row count is every caller's rows together: it is not shown
+            boolean filtered = policy.rows().filterOf(table.ref()).isPresent() || policy.rows().filterOf(table.qualifiedRef()).isPresent();
+            out.add(new TableDescription(table.ref(), columns, filtered ? OptionalLong.empty() : OptionalLong.of(table.rowCount())));
         }
         out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
         return List.copyOf(out);
