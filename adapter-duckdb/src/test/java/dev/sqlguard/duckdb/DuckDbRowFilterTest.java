@@ -203,6 +203,7 @@ class DuckDbRowFilterTest {
                 "WITH a AS (SELECT id, region FROM claims), b AS (SELECT * FROM a WHERE id > 20) SELECT count(*) AS n FROM b",
                 "SELECT count(*) AS n FROM (SELECT * FROM (SELECT id FROM (SELECT id, region FROM claims) a) b) c",
                 "SELECT x.n FROM (SELECT (SELECT count(*) FROM (SELECT id FROM (SELECT id FROM claims) d) e) AS n) x",
+                "WITH unused AS (SELECT id FROM claims) SELECT count(*) AS n FROM regions",
                 // qualified names and star expansion
                 "SELECT main.claims.id FROM main.claims",
                 "SELECT data.main.claims.id, main.claims.amount FROM data.main.claims WHERE main.claims.id > 30",
@@ -243,6 +244,19 @@ class DuckDbRowFilterTest {
     void parametersBeforeAndAfterAFilteredTable(String sql, Object[] params) throws SQLException {
         ToolResult guarded = north(sql, params);
         assertThat(rows(guarded)).as(sql).isEqualTo(copyRows(sql, params)).isNotEmpty();
+    }
+
+    /** A sensitive output is still replaced inside the engine (the row-bound wrapper's mask), over the filtered rows. */
+    @Test
+    void aSensitiveOutputIsMaskedOverTheFilteredRows() {
+        ToolResult result = north("SELECT id, ssn FROM claims ORDER BY id");
+        assertThat(result.error()).isEmpty();
+        assertThat(result.rows()).hasSize(15);
+        assertThat(result.rows()).allSatisfy(row -> assertThat(((Long) row.get(0)) % 4).isZero());
+        assertThat(result.rows()).allSatisfy(row -> assertThat(String.valueOf(row.get(1))).doesNotContain("900-00"));
+        var plan = engine.validator().validate(QueryRequest.of("claims", "SELECT id, ssn FROM claims ORDER BY id"));
+        assertThat(plan.maskedOutputs()).containsExactly(1);
+        assertThat(plan.executableSql()).startsWith("SELECT * REPLACE (").contains("WHERE (region = $1)");
     }
 
     @Test
