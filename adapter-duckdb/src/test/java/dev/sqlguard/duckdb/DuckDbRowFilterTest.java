@@ -59,6 +59,8 @@ class DuckDbRowFilterTest {
     static Path db;
     static DuckDbEngine engine;
     static DuckDbEngine statusEngine;
+    /** The tenant filters on a source with no allowlist and DuckDB's default functions: more constructs are allowed. */
+    static DuckDbEngine openEngine;
     /** A plain connection to the copy that holds only north's rows (a file of the same name, so the same catalog name): the oracle. */
     static Connection northCopy;
 
@@ -70,6 +72,7 @@ class DuckDbRowFilterTest {
         db = TestDatabases.contractDatabase(folder);
         engine = TestDatabases.engine(db, work, tenantPolicy());
         statusEngine = TestDatabases.engine(db, work, statusPolicy());
+        openEngine = TestDatabases.engine(db, work, GuardrailPolicy.defaults().withRows(tenantPolicy().rows()));
         List<String> statements = new ArrayList<>(ContractDataset.ddl());
         statements.addAll(ContractDataset.inserts());
         statements.add("DELETE FROM claims WHERE region <> 'north'");
@@ -83,6 +86,7 @@ class DuckDbRowFilterTest {
     static void close() throws SQLException {
         engine.close();
         statusEngine.close();
+        openEngine.close();
         northCopy.close();
     }
 
@@ -227,6 +231,39 @@ class DuckDbRowFilterTest {
         assertThat(rows(guarded)).as(sql).isEqualTo(copyRows(sql));
     }
 
+    /** Constructs an unrestricted source allows (no allowlist, DuckDB's default functions). */
+    static List<String> unrestrictedVectors() {
+        return List.of(
+                "SELECT count(*) AS n FROM claims NATURAL JOIN regions",
+                "SELECT count(*) AS n, max(manager) AS m FROM regions NATURAL JOIN claims",
+                "SELECT #1, #2 FROM claims",
+                "SELECT c.a, c.b FROM claims AS c(a, b)",
+                "SELECT a FROM claims c(a) WHERE a > 20",
+                "SELECT id FROM claims QUALIFY row_number() OVER (ORDER BY id DESC) <= 3",
+                "SELECT string_agg(region, ',') AS s, string_agg(manager, ',') AS m FROM regions",
+                "SELECT list(id ORDER BY id) AS l FROM claims",
+                "SELECT region, count(*) FROM claims GROUP BY ALL ORDER BY ALL",
+                "SELECT DISTINCT ON (status) status, id FROM claims ORDER BY status, id",
+                "SELECT id FROM claims UNION ALL BY NAME SELECT id FROM claims",
+                "FROM claims SELECT count(*) AS n",
+                "SELECT count(*) AS n FROM claims USING SAMPLE 100 PERCENT (bernoulli)",
+                "SELECT count(*) AS n FROM claims c1 SEMI JOIN claims c2 ON c1.id = c2.id + 4",
+                "SELECT count(*) AS n FROM claims c ANTI JOIN regions r ON c.region = r.region",
+                "SELECT count(*) AS n FROM claims a ASOF JOIN claims b ON a.id >= b.id",
+                "SELECT id FROM claims ORDER BY id LIMIT (SELECT count(*) FROM claims) - 10",
+                "SELECT list_transform([1, 2], lambda x: x + 1) AS l, (SELECT count(*) FROM claims) AS n",
+                "SELECT count(*) AS n FROM claims WHERE claims.region = 'south'",
+                "SELECT (SELECT count(*) FROM main.claims) AS n, (SELECT count(*) FROM data.main.regions) AS r",
+                "SELECT * FROM claims PIVOT (count(*) FOR status IN ('APPROVED', 'DENIED', 'PENDING') GROUP BY region)");
+    }
+
+    @ParameterizedTest
+    @MethodSource("unrestrictedVectors")
+    void onAnUnrestrictedSourceAVectorAnswersWhatNorthsCopyAnswers(String sql) throws SQLException {
+        ToolResult guarded = query(openEngine, NORTH, sql);
+        assertThat(rows(guarded)).as(sql).isEqualTo(copyRows(sql));
+    }
+
     static List<Arguments> parameterVectors() {
         return List.of(
                 Arguments.of("SELECT id FROM claims WHERE id > ?", new Object[] {40}),
@@ -348,7 +385,9 @@ class DuckDbRowFilterTest {
     @ValueSource(strings = {
             "SELECT region FROM regions WHERE manager = 'Nadia'",
             "SELECT region FROM regions ORDER BY manager",
-            "SELECT count(*) AS n FROM regions GROUP BY manager"})
+            "SELECT count(*) AS n FROM regions GROUP BY manager",
+            "SELECT max(c.id) AS m FROM claims c, regions r WHERE c.region = r.region AND r.manager = 'NADIA'",
+            "SELECT * FROM regions UNPIVOT (v FOR k IN (manager))"})
     void aMaskedColumnIsSensitiveForFiltersAndOrdering(String sql) {
         ToolResult result = north(sql);
         assertThat(result.error()).as(sql).isPresent();
