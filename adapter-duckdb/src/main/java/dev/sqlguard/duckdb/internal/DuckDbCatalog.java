@@ -201,9 +201,7 @@ public final class DuckDbCatalog implements CatalogView {
             List<ColumnDescription> columns = new ArrayList<>();
             for (Column column : table.columns()) {
                 if (allowsColumn(table, column.name())) {
-                    boolean masked = policy.rows().isMasked(table.ref(), column.name().toLowerCase(Locale.ROOT))
-                            || policy.rows().isMasked(table.qualifiedRef(), column.name().toLowerCase(Locale.ROOT));
-                    columns.add(new ColumnDescription(column.name(), column.type(), policy.isSensitive(column.name()) || masked));
+                    columns.add(new ColumnDescription(column.name(), column.type(), policy.isSensitive(column.name())));
                 }
             }
             // a filtered table's row count is every caller's rows together: it is not shown

@@ -36,7 +36,13 @@ import dev.sqlguard.domain.port.StatementValidator;
  * The plan is the reference: names the parse tree did not see DuckDB read (a bare table name is a
  * whole row, an alias shadows a column in ORDER BY) are refused, and the policy decides on the
  * plan's facts. Each output the policy redacts is masked in the wrapper ({@link #isMaskedWrapperAround}),
- * so its values never leave DuckDB. Thread-safe; plans are reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}.
+ * so its values never leave DuckDB.
+ *
+ * <p>On a source with a row policy (multi-tenancy), the facts stay those of the query as written, and the text
+ * that runs is rendered last from the checked tree with each reference to a governed table as its derived
+ * table ({@link FilteredTree}), attributes bound as parameters after the caller's; it runs only if DuckDB parses
+ * it back to exactly that tree and its bound plan scans each filtered table only below a filter. Thread-safe;
+ * plans are reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}.
  */
 public final class DuckDbValidator implements StatementValidator {
     static final String RESULT_ALIAS = "sqlguard_result";
