@@ -422,6 +422,24 @@ class DuckDbRowFilterTest {
         assertThat(refusal(hidden)).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
     }
 
+    /** Policy keys written with the schema govern the same tables. */
+    @Test
+    void schemaQualifiedPolicyKeysGovernTheSameTables() {
+        GuardrailPolicy policy = contractPolicy().withRows(RowPolicy.of(Optional.empty(),
+                Map.of("main.claims", "region = :tenant"), Map.of("main.regions.manager", "upper(manager)")));
+        DuckDbEngine qualified = TestDatabases.engine(db, work, policy);
+        try {
+            assertThat(query(qualified, NORTH, "SELECT count(*) AS n FROM claims").rows()).containsExactly(List.of(15L));
+            assertThat(query(qualified, NORTH, "SELECT count(*) AS n FROM data.main.claims c").rows()).containsExactly(List.of(15L));
+            assertThat(query(qualified, Map.of(), "SELECT manager FROM regions WHERE region = 'north'").rows())
+                    .containsExactly(List.of("NADIA"));
+            assertThat(refusal(query(qualified, NORTH, "WITH claims AS (SELECT 1 AS id) SELECT id FROM claims")))
+                    .isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        } finally {
+            qualified.close();
+        }
+    }
+
     @Test
     void theCatalogDoesNotCountEveryTenantsRows() {
         Map<String, TableDescription> tables = new TreeMap<>();

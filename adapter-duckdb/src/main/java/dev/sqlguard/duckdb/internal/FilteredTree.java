@@ -15,8 +15,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sqlguard.domain.Bindings;
-import dev.sqlguard.domain.ErrorCode;
-import dev.sqlguard.domain.GuardException;
 
 /**
  * The tree that runs on a source with a row policy (multi-tenancy): the checked tree with each reference
@@ -25,8 +23,8 @@ import dev.sqlguard.domain.GuardException;
  * table name>}, and each column reference qualified with a schema ({@code main.claims.id}) through such a
  * table named by that alias alone. Attribute placeholders become DuckDB parameters numbered after the
  * caller's ({@code $n+1, ...}, one number per attribute), listed in that order in the {@link Bindings}.
- * The subtrees of the derived tables are DuckDB's own parse of their text, so the filter cannot reach out
- * of its node.
+ * The subtrees of the derived tables are DuckDB's own parse of their text ({@link GovernedTables#derivedTree}),
+ * so the filter cannot reach out of its node.
  */
 final class FilteredTree {
     /**
@@ -73,13 +71,7 @@ final class FilteredTree {
             if (tree.derived.containsKey(table)) {
                 continue;
             }
-            JsonNode parsed = parser.serialize(g.derivedSelect(database, a -> "$" + numbers.get(a)));
-            JsonNode node = parsed.path("statements").path(0).path("node");
-            if (parsed.path("error").asBoolean(true) || parsed.path("statements").size() != 1
-                    || !GovernedTables.isDerivedSelect(node, g)) {
-                throw new GuardException(ErrorCode.INTERNAL_ERROR, "A row filter could not be applied.");
-            }
-            tree.derived.put(table, node);
+            tree.derived.put(table, governed.derivedTree(g, database, numbers, parser));
             if (g.filter().isPresent()) {
                 filtered.add(table);
             }

@@ -25,7 +25,7 @@ import dev.sqlguard.domain.TableRef;
 /**
  * The base tables of the file that a {@link RowPolicy} governs (multi-tenancy), each with its row filter
  * and column masks, checked once against the catalog when the engine starts. Every reference the
- * checker resolves to one of them runs as the derived table {@link Governed#derivedSelect}. Immutable.
+ * checker resolves to one of them runs as the derived table {@link Governed#derivedSelect}. Thread-safe.
  */
 final class GovernedTables {
     /** No row policy: nothing is governed, nothing extra is refused. */
@@ -63,8 +63,12 @@ final class GovernedTables {
         }
     }
 
+    /** Derived tables parsed so far, by their text (which holds the table and its attributes' numbers). */
+    private static final int MAX_PARSED = 1024;
+
     private final Map<String, Governed> byTable;
     private final boolean active;
+    private final Map<String, JsonNode> parsed = new java.util.concurrent.ConcurrentHashMap<>();
 
     private GovernedTables(Map<String, Governed> byTable, boolean active) {
         this.byTable = Map.copyOf(byTable);
@@ -212,6 +216,28 @@ final class GovernedTables {
 
     private static String key(DuckDbCatalog.Table table) {
         return ParseTrees.fold(table.schema()) + "\u0000" + ParseTrees.fold(table.name());
+    }
+
+    /**
+     * DuckDB's parse of {@code governed}'s derived select with each attribute as {@code $number} (a copy the
+     * caller may change), checked to be exactly that select. Parses are kept by text: a table's text depends
+     * only on the numbers its attributes take, so a few per table serve every query.
+     */
+    JsonNode derivedTree(Governed governed, String database, Map<String, Integer> numbers, DuckDbParser parser) {
+        String text = governed.derivedSelect(database, a -> "$" + numbers.get(a));
+        JsonNode node = parsed.get(text);
+        if (node == null) {
+            JsonNode tree = parser.serialize(text);
+            node = tree.path("statements").path(0).path("node");
+            if (tree.path("error").asBoolean(true) || tree.path("statements").size() != 1 || !isDerivedSelect(node, governed)) {
+                throw new GuardException(ErrorCode.INTERNAL_ERROR, "A row filter could not be applied.");
+            }
+            if (parsed.size() >= MAX_PARSED) {
+                parsed.clear();
+            }
+            parsed.put(text, node);
+        }
+        return node.deepCopy();
     }
 
     /** Whether a row policy is in force (it may govern no table of this file only if it is empty). */
