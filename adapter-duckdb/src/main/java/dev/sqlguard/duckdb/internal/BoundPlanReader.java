@@ -105,7 +105,7 @@ final class BoundPlanReader {
     }
 
     /** A bind error of an accepted parse tree: DuckDB's text stays out of the message. */
-    private static GuardException bindError(JsonNode document) {
+    static GuardException bindError(JsonNode document) {
         String message = document.path("error_message").asText("");
         if (message.contains("Referenced column") || message.contains("not found in FROM clause")) {
             return new GuardException(ErrorCode.UNKNOWN_COLUMN, "The query names a column that does not exist or is not visible.");

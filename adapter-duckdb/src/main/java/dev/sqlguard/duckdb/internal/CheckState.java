@@ -32,6 +32,8 @@ final class CheckState {
     final Set<String> tableFunctions;
     final boolean restricted;
     final ConstantFolding folding;
+    /** The tables a row policy governs (multi-tenancy); {@link GovernedTables#NONE} without one. */
+    final GovernedTables governed;
 
     /** Whether the walk is inside a constant function call that {@link #folding} already checked. */
     boolean insideConstant;
@@ -53,9 +55,23 @@ final class CheckState {
     /** The tables the statement SUMMARIZEs whole, wherever it does (a subquery, a CTE, a join). */
     final Set<DuckDbCatalog.Table> summarized = new LinkedHashSet<>();
 
+    /** Each {@code BASE_TABLE} node of the tree that names a catalog table (not a WITH query), with that table. */
+    final IdentityHashMap<JsonNode, DuckDbCatalog.Table> baseTables = new IdentityHashMap<>();
+
+    /**
+     * Each column reference that names its table with a schema or catalog ({@code main.claims.id}), with how
+     * many leading names qualify the table: once that table is a derived table they become its name alone.
+     */
+    final IdentityHashMap<JsonNode, QualifiedColumn> qualifiedColumns = new IdentityHashMap<>();
+
+    /** A column reference {@code [catalog.]schema.table.column...}: its table and how many leading names qualify it. */
+    record QualifiedColumn(DuckDbCatalog.Table table, int prefix) {
+    }
+
     CheckState(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted,
-               ConstantFolding folding) {
+               ConstantFolding folding, GovernedTables governed) {
         this.catalog = catalog;
+        this.governed = governed;
         this.functions = functions;
         this.tableFunctions = tableFunctions;
         this.restricted = restricted;

@@ -204,7 +204,9 @@ public final class DuckDbCatalog implements CatalogView {
                     columns.add(new ColumnDescription(column.name(), column.type(), policy.isSensitive(column.name())));
                 }
             }
-            out.add(new TableDescription(table.ref(), columns, OptionalLong.of(table.rowCount())));
+            // a filtered table's row count is every caller's rows together: it is not shown
+            boolean filtered = policy.rows().filterOf(table.ref()).isPresent() || policy.rows().filterOf(table.qualifiedRef()).isPresent();
+            out.add(new TableDescription(table.ref(), columns, filtered ? OptionalLong.empty() : OptionalLong.of(table.rowCount())));
         }
         out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
         return List.copyOf(out);

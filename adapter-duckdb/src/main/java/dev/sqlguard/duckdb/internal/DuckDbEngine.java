@@ -44,11 +44,13 @@ public final class DuckDbEngine extends ComposedEngine {
                 ConfiguredFunctions.check(instance.root(), policy);
             }
             DuckDbParser parser = resources.add(new DuckDbParser(instance));
+            // each row filter and mask binds against its table once, here: a broken one stops the engine
+            GovernedTables governed = GovernedTables.load(catalog, policy.rows(), parser);
             ScheduledExecutorService watchdog = Watchdogs.forSource("duckdb", sourceId);
             DuckDbExecution execution = resources.add(new DuckDbExecution(instance, watchdog, sourceId));
             // added last, so closed first: no deadline fires while the execution closes (its constructor cannot fail)
             resources.add(watchdog, ExecutorService::shutdownNow);
-            CachingValidator validator = new CachingValidator(new DuckDbValidator(sourceId, policy, catalog, parser));
+            CachingValidator validator = new CachingValidator(new DuckDbValidator(sourceId, policy, catalog, parser, governed));
             return new DuckDbEngine(new EngineParts(sourceId, policy, validator, execution, catalog, EngineCapability.all()),
                     resources, instance.settings(), validator);
         } catch (RuntimeException e) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -14,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.sqlguard.domain.Bindings;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -34,7 +36,13 @@ import dev.sqlguard.domain.port.StatementValidator;
  * The plan is the reference: names the parse tree did not see DuckDB read (a bare table name is a
  * whole row, an alias shadows a column in ORDER BY) are refused, and the policy decides on the
  * plan's facts. Each output the policy redacts is masked in the wrapper ({@link #isMaskedWrapperAround}),
- * so its values never leave DuckDB. Thread-safe; plans are reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}.
+ * so its values never leave DuckDB.
+ *
+ * <p>On a source with a row policy (multi-tenancy), the facts stay those of the query as written, and the text
+ * that runs is rendered last from the checked tree with each reference to a governed table as its derived
+ * table ({@link FilteredTree}), attributes bound as parameters after the caller's; it runs only if DuckDB parses
+ * it back to exactly that tree and its bound plan scans each filtered table only below a filter. Thread-safe;
+ * plans are reused by the engine's {@link dev.sqlguard.domain.port.CachingValidator}.
  */
 public final class DuckDbValidator implements StatementValidator {
     static final String RESULT_ALIAS = "sqlguard_result";
@@ -45,9 +53,11 @@ public final class DuckDbValidator implements StatementValidator {
     private final DuckDbParser parser;
     private final Set<String> functions;
     private final Set<String> tableFunctions;
+    private final GovernedTables governed;
 
-    DuckDbValidator(String sourceId, GuardrailPolicy policy, DuckDbCatalog catalog, DuckDbParser parser) {
+    DuckDbValidator(String sourceId, GuardrailPolicy policy, DuckDbCatalog catalog, DuckDbParser parser, GovernedTables governed) {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
+        this.governed = requireNonNull(governed, "governed is null");
         this.policy = requireNonNull(policy, "policy is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.parser = requireNonNull(parser, "parser is null");
@@ -94,12 +104,14 @@ public final class DuckDbValidator implements StatementValidator {
             throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The query cannot be executed exactly as checked; simplify it.");
         }
         JsonNode inner = wrapped.path("node").path("from_table").path("subquery");
+        JsonNode checkedNode = statement.path("node"); // the tree whose nodes the result's references are
         if (!sameTree(inner.path("node"), statement.path("node"), true)) {
             // DuckDB rendered the tree in another form (e.g. VALUES as a subquery): check the tree
             // of the text that will run, which is what the plan then describes. (A star's qualified
             // EXCLUDE list is a set to DuckDB, which renders it in its own order: the checker's list in
             // another order is the same tree.)
             result = checker().check(inner);
+            checkedNode = inner.path("node");
         }
         List<String> names = new ArrayList<>();
         result.outputs().forEach(o -> names.add(o.name()));
@@ -147,8 +159,26 @@ public final class DuckDbValidator implements StatementValidator {
                 }
             }
         });
+        // on a source with a row policy, the text that runs reads each governed table through its derived table
+        Bindings bindings = Bindings.parameters(result.parameterCount());
+        JsonNode runs = wrapped;
+        Optional<FilteredTree.Built> filtered = governed.active()
+                ? FilteredTree.build(wrapped, checkedNode, result, governed, parser, catalog.database()) : Optional.empty();
+        if (filtered.isPresent()) {
+            executable = renderStatement(filtered.get().statement());
+            JsonNode reparsed = parser.serialize(executable);
+            if (reparsed.path("error").asBoolean(true) || reparsed.path("statements").size() != 1
+                    || !FilteredTree.parsesTo(reparsed.path("statements").get(0), filtered.get())) {
+                throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The query cannot be executed exactly as checked; simplify it.");
+            }
+            runs = reparsed.path("statements").get(0);
+            bindings = filtered.get().bindings();
+        }
         if (!masked.isEmpty()) {
-            executable = masked(executable, wrapped, labels.orElseThrow(DuckDbValidator::cannotMask), masked);
+            executable = masked(executable, runs, labels.orElseThrow(DuckDbValidator::cannotMask), masked);
+        }
+        if (filtered.isPresent()) {
+            requireFilteredScans(executable, runs);
         }
         // the caller sees DuckDB's own labels (count(*) is count_star(), not the tree's count_star)
         if (labels.isPresent()) {
@@ -160,7 +190,37 @@ public final class DuckDbValidator implements StatementValidator {
             outputs = named;
         }
         return new QueryPlan(sourceId, sql, executable, placeholders, recorded.tables(), recorded.uses(),
-                union(result.functions(), recorded.functions()), outputs, recorded.amplifications(), policy.limits(), masked);
+                union(result.functions(), recorded.functions()), outputs, recorded.amplifications(), policy.limits(), masked,
+                bindings, Map.of());
+    }
+
+    /**
+     * DuckDB's own reading of the text that runs: its bound plan must scan each filtered table only as the
+     * direct input of a filter (the derived table's WHERE), or the query is refused. The plan of the same tree
+     * with NULL in place of each parameter stands in when DuckDB cannot serialize one whose parameter types
+     * only the values give.
+     */
+    private void requireFilteredScans(String executable, JsonNode runs) {
+        JsonNode plan = parser.plan(executable);
+        if (plan.path("error").asBoolean(false) && "internal".equals(plan.path("error_type").asText(""))) {
+            plan = parser.plan(renderStatement(withNullParameters(runs.deepCopy())));
+        }
+        if (plan.path("error").asBoolean(true)) {
+            throw BoundPlanReader.bindError(plan);
+        }
+        // (a WITH query that nothing reads is not in the plan: a governed table may be named and never scanned)
+        boolean[] unfiltered = {false};
+        PlanScans.collect(plan.path("plans"), (scan, input) -> {
+            Optional<DuckDbCatalog.Table> table = PlanScans.tableOf(scan, catalog);
+            if (table.isPresent() && governed.filters(table.get())
+                    && (input == null || !"LOGICAL_FILTER".equals(input.path("type").asText()))) {
+                unfiltered[0] = true;
+            }
+        });
+        if (unfiltered[0]) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "DuckDB's plan of this query reads a filtered table "
+                    + "outside its row filter; simplify the query.");
+        }
     }
 
     /**
@@ -385,7 +445,7 @@ public final class DuckDbValidator implements StatementValidator {
     }
 
     private TreeChecker checker() {
-        return new TreeChecker(catalog, functions, tableFunctions, policy.tables().restricted(), policy.limits());
+        return new TreeChecker(catalog, functions, tableFunctions, policy.tables().restricted(), policy.limits(), governed);
     }
 
     /**

@@ -383,7 +383,7 @@ final class ExpressionChecks {
             throw construct("Unexpected column reference.");
         }
         for (Scope s = scope; s != null; s = s.parent) {
-            Lineage found = resolveIn(s, parts);
+            Lineage found = resolveIn(s, parts, node);
             if (found != null) {
                 return found;
             }
@@ -394,7 +394,7 @@ final class ExpressionChecks {
         throw Refusals.unknownColumn(String.join(".", parts));
     }
 
-    Lineage resolveIn(Scope scope, List<String> parts) {
+    Lineage resolveIn(Scope scope, List<String> parts, JsonNode node) {
         if (scope.lambdaParameters.containsKey(parts.get(0))) {
             // the parameter, or a field of it (u.password of a struct literal): the parameter's values, no column;
             // the bound plan's reads are compared with this tree's, so a column DuckDB read instead is refused there
@@ -409,6 +409,9 @@ final class ExpressionChecks {
                     if (col != null && state.visible(col)) {
                         state.requireNamedVisible(col, parts);
                         state.record(col);
+                        if (prefix > 1) {
+                            state.qualifiedColumns.put(node, new CheckState.QualifiedColumn(source.table().orElseThrow(), prefix));
+                        }
                         return Lineage.of(col);
                     }
                 }

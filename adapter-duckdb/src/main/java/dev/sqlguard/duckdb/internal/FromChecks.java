@@ -113,6 +113,7 @@ final class FromChecks {
         }
         DuckDbCatalog.Table table = found.get();
         state.tables.add(table.ref());
+        state.baseTables.put(ref, table);
         List<Col> cols = new ArrayList<>();
         for (DuckDbCatalog.Column column : table.columns()) {
             cols.add(new Col(column.name(), Set.of(new ColumnRef(table.ref(), column.name())), true, table));
@@ -204,6 +205,11 @@ final class FromChecks {
     From tableFunction(JsonNode ref, Scope outer, Ctes env) {
         JsonNode function = field(ref, "function");
         state.visit(function);
+        if (state.governed.active()) {
+            // a file reader, a catalog function or query() could reach rows (or counts of rows) that the filters hold back
+            throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED,
+                    "Table functions are not allowed on this source, whose rows are filtered per caller.");
+        }
         if (!"FUNCTION".equals(function.path("class").asText())) {
             throw construct("Unexpected table function form.");
         }
@@ -409,6 +415,11 @@ final class FromChecks {
 
     /** SHOW, DESCRIBE and SUMMARIZE: schema inspection of allowlisted tables and checked queries. */
     From show(JsonNode ref, Scope outer, Ctes env) {
+        if (state.governed.active()) {
+            // SUMMARIZE computes over every row, and the listings are not filtered per caller
+            throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED,
+                    "SHOW, DESCRIBE and SUMMARIZE are not allowed on this source, whose rows are filtered per caller.");
+        }
         String showType = text(ref, "show_type");
         String tableName = ref.path("table_name").asText("");
         JsonNode query = ref.get("query");

@@ -65,7 +65,8 @@ final class TreeChecker {
 
     /** The outcome of a check. */
     record Result(Set<TableRef> tables, Set<ColumnRef> columns, Set<String> functions, List<OutputColumn> outputs,
-                  int parameterCount, Inspection inspection, Set<DuckDbCatalog.Table> summarized) {
+                  int parameterCount, Inspection inspection, Set<DuckDbCatalog.Table> summarized,
+                  Map<JsonNode, DuckDbCatalog.Table> baseTables, Map<JsonNode, CheckState.QualifiedColumn> qualifiedColumns) {
     }
 
     private final CheckState state;
@@ -75,8 +76,9 @@ final class TreeChecker {
     private final ExpressionChecks expressions;
     private final FromChecks relations;
 
-    TreeChecker(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted, Limits limits) {
-        this.state = new CheckState(catalog, functions, tableFunctions, restricted, new ConstantFolding(limits));
+    TreeChecker(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted, Limits limits,
+                GovernedTables governed) {
+        this.state = new CheckState(catalog, functions, tableFunctions, restricted, new ConstantFolding(limits), governed);
         this.functionRules = new FunctionRules(state);
         this.expressions = new ExpressionChecks(state, this, functionRules);
         this.relations = new FromChecks(state, this, expressions, functionRules);
@@ -95,7 +97,8 @@ final class TreeChecker {
                     : new OutputColumn(col.name(), col.lineage(), col.complete()));
         }
         int count = state.parameters.isEmpty() ? 0 : ((TreeSet<Integer>) state.parameters).last();
-        return new Result(state.tables, state.columns, state.calledFunctions, outputs, count, state.inspection, state.summarized);
+        return new Result(state.tables, state.columns, state.calledFunctions, outputs, count, state.inspection, state.summarized,
+                state.baseTables, state.qualifiedColumns);
     }
 
     /**
@@ -153,6 +156,11 @@ final class TreeChecker {
         Ctes inner = new Ctes(env, entries);
         for (JsonNode entry : map) {
             String name = fold(text(entry, "key"));
+            state.governed.namedLike(name).ifPresent(table -> {
+                // a WITH query of that name would stand for the table wherever the query names it unqualified
+                throw construct("A WITH query is named like the table " + SafeText.identifier(table)
+                        + ", whose rows are filtered per caller; give it another name.");
+            });
             JsonNode value = field(entry, "value");
             if (!value.path("key_targets").isEmpty() || !value.path("payload_aggregates").isEmpty()) {
                 throw construct("This form of WITH is not supported here.");
