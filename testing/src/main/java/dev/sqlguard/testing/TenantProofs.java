@@ -115,7 +115,7 @@ public interface TenantProofs extends EngineLevelProofs {
         v.add(new Vector("derived tables at depth 3", false, "SELECT count(*) AS n FROM (SELECT id FROM (SELECT id FROM (SELECT id FROM claims) a) b) c", n, List.of()));
         v.add(new Vector("column qualified by the table", false, "SELECT count(claims.id) AS n FROM claims", n, List.of()));
         v.add(new Vector("NATURAL join", true, "SELECT count(*) AS n FROM claims NATURAL JOIN regions", n, List.of()));
-        v.add(new Vector("USING join", false, "SELECT count(*) AS n FROM claims JOIN regions USING (region)", n, List.of()));
+        v.add(new Vector("USING join", true, "SELECT count(*) AS n FROM claims JOIN regions USING (region)", n, List.of()));
         v.add(new Vector("LEFT join from an unfiltered table", false, "SELECT count(c.id) AS n FROM users u LEFT JOIN claims c ON c.id > 0", 3 * n, List.of()));
         v.add(new Vector("IN subquery", false, "SELECT count(*) AS n FROM users WHERE id IN (SELECT id FROM claims)", 0, List.of()));
         v.add(new Vector("parameters around the filtered tables", false, "SELECT count(*) AS n FROM claims WHERE id > ? AND id IN (SELECT id FROM claims WHERE id < ?)",
