@@ -1,6 +1,5 @@
 package dev.sqlguard.mysql;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.sql.Connection;
@@ -31,7 +30,6 @@ import dev.sqlguard.testing.differential.Differential;
 import dev.sqlguard.testing.differential.Grammar;
 import dev.sqlguard.testing.differential.Outcome;
 import dev.sqlguard.testing.differential.Outcomes;
-import dev.sqlguard.testing.differential.QueryGenerator;
 import dev.sqlguard.testing.differential.Target;
 import dev.sqlguard.testing.differential.TenantCopy;
 
@@ -104,16 +102,7 @@ class MySqlTenantDifferentialTest {
         // AMBIGUOUS_COLUMN: refused by design, as in MySqlDifferentialTest
         Set<String> refusals = new TreeSet<>(Outcomes.refusalCodes());
         refusals.add("AMBIGUOUS_COLUMN");
-        int total = Differential.count("sqlguard.differential.tenant", 10_000);
-        long seed = Differential.seed(1);
-        int each = Math.max(1, total / ContractDataset.REGIONS.size());
-        for (String tenant : ContractDataset.REGIONS) {
-            Differential.Report report = new Differential("mysql", new QueryGenerator(Grammar.mysql()), target(tenant), refusals)
-                    .tenant(seed, each, 10);
-            System.out.println("tenant " + tenant + ": " + report.summary());
-            assertThat(report.refusals()).doesNotContainKey("MISSING_ATTRIBUTE");
-            Outcomes.assertNoFindings(report);
-            seed += each;
-        }
+        TenantCopy.assertEachTenant("mysql", Grammar.mysql(), this::target, refusals,
+                Differential.count("sqlguard.differential.tenant", 10_000), Differential.seed(1));
     }
 }

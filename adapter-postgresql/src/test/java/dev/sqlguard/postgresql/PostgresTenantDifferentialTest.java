@@ -1,6 +1,5 @@
 package dev.sqlguard.postgresql;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.sql.Connection;
@@ -28,7 +27,6 @@ import dev.sqlguard.testing.differential.Differential;
 import dev.sqlguard.testing.differential.Grammar;
 import dev.sqlguard.testing.differential.Outcome;
 import dev.sqlguard.testing.differential.Outcomes;
-import dev.sqlguard.testing.differential.QueryGenerator;
 import dev.sqlguard.testing.differential.Target;
 import dev.sqlguard.testing.differential.TenantCopy;
 
@@ -101,16 +99,7 @@ class PostgresTenantDifferentialTest {
 
     @Test
     void generatedQueriesGiveTheTenantsOwnAnswer() {
-        int total = Differential.count("sqlguard.differential.tenant", 10_000);
-        long seed = Differential.seed(1);
-        int each = Math.max(1, total / ContractDataset.REGIONS.size());
-        for (String tenant : ContractDataset.REGIONS) {
-            Differential.Report report = new Differential("postgresql", new QueryGenerator(Grammar.postgresql()), target(tenant),
-                    Outcomes.refusalCodes()).tenant(seed, each, 10);
-            System.out.println("tenant " + tenant + ": " + report.summary());
-            assertThat(report.refusals()).doesNotContainKey("MISSING_ATTRIBUTE");
-            Outcomes.assertNoFindings(report);
-            seed += each;
-        }
+        TenantCopy.assertEachTenant("postgresql", Grammar.postgresql(), this::target, Outcomes.refusalCodes(),
+                Differential.count("sqlguard.differential.tenant", 10_000), Differential.seed(1));
     }
 }

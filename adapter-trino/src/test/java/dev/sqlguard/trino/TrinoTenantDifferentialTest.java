@@ -1,6 +1,5 @@
 package dev.sqlguard.trino;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -27,7 +26,6 @@ import dev.sqlguard.testing.differential.Differential;
 import dev.sqlguard.testing.differential.Grammar;
 import dev.sqlguard.testing.differential.Outcome;
 import dev.sqlguard.testing.differential.Outcomes;
-import dev.sqlguard.testing.differential.QueryGenerator;
 import dev.sqlguard.testing.differential.Target;
 import dev.sqlguard.testing.differential.TenantCopy;
 
@@ -100,16 +98,7 @@ class TrinoTenantDifferentialTest {
 
     @Test
     void generatedQueriesGiveTheTenantsOwnAnswer() {
-        int total = Differential.count("sqlguard.differential.tenant", 100);
-        long seed = Differential.seed(1);
-        int each = Math.max(1, total / ContractDataset.REGIONS.size());
-        for (String tenant : ContractDataset.REGIONS) {
-            Differential.Report report = new Differential("trino", new QueryGenerator(Grammar.trino()), target(tenant),
-                    Outcomes.refusalCodes()).tenant(seed, each, 10);
-            System.out.println("tenant " + tenant + ": " + report.summary());
-            assertThat(report.refusals()).doesNotContainKey("MISSING_ATTRIBUTE");
-            Outcomes.assertNoFindings(report);
-            seed += each;
-        }
+        TenantCopy.assertEachTenant("trino", Grammar.trino(), this::target, Outcomes.refusalCodes(),
+                Differential.count("sqlguard.differential.tenant", 100), Differential.seed(1));
     }
 }

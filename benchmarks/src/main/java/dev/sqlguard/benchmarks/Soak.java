@@ -433,32 +433,6 @@ public final class Soak {
      * reached through a proxy in front of the coordinator's HTTP port, as the read-only user.
      */
     static final class TrinoFixture extends Fixture {
-        private static final String RULES = """
-                {
-                  "catalogs": [
-                    {"user": "admin", "allow": "all"},
-                    {"user": "sqlguard_ro", "catalog": "(memory|tpch)", "allow": "read-only"},
-                    {"catalog": "system", "allow": "none"},
-                    {"allow": "none"}
-                  ],
-                  "queries": [
-                    {"user": "admin", "allow": ["execute", "kill", "view"]},
-                    {"allow": ["execute"]}
-                  ],
-                  "system_information": [
-                    {"user": "admin", "allow": ["read"]}
-                  ],
-                  "system_session_properties": [
-                    {"user": "admin", "allow": true},
-                    {"property": "(query_max_execution_time|query_max_run_time|query_max_memory)", "allow": true},
-                    {"allow": false}
-                  ],
-                  "catalog_session_properties": [
-                    {"user": "admin", "allow": true},
-                    {"allow": false}
-                  ]
-                }
-                """;
         private final dev.sqlguard.trino.TrinoClusterProcess cluster;
         private final String url;
         private final String schema = "sqlguard_t_soak_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
@@ -467,7 +441,7 @@ public final class Soak {
         TrinoFixture(Path javaBinary, Path work) throws Exception {
             Files.createDirectories(work);
             Path rules = work.resolve("rules.json");
-            Files.writeString(rules, RULES);
+            Files.writeString(rules, TrinoBench.RULES); // the rules adapter-trino's tests use
             cluster = dev.sqlguard.trino.TrinoClusterProcess.start(javaBinary,
                     Path.of(System.getProperty("sqlguard.trino.classpath", "trino-test-cluster/target/trino-classpath.txt")),
                     Path.of(System.getProperty("sqlguard.trino.launcher", "trino-test-cluster/src/main/launcher/TrinoTestCluster.java")),

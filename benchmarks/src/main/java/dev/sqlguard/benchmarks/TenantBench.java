@@ -132,27 +132,8 @@ final class TenantBench {
             props.put("username", ro);
             props.put("password", roPassword);
             props.put("defaultSchema", schema);
-            HikariConfig hc = new HikariConfig();
-            hc.setJdbcUrl(url);
-            hc.setUsername(ro);
-            hc.setPassword(roPassword);
-            hc.setMaximumPoolSize(2);
-            hc.setReadOnly(true);
-            hc.setConnectionInitSql("SET search_path = " + schema);
             System.out.println("tenant, postgresql (200,000 rows, 100 tenants, index on tenant):");
-            try (HikariDataSource pool = new HikariDataSource(hc);
-                 Engine filtered = Harness.factory("postgresql").create(new EngineConfig("bench", props, filtered()),
-                         EngineContext.of(work.resolve("tenant-pg-1")));
-                 Engine plain = Harness.factory("postgresql").create(new EngineConfig("bench", props, policy()),
-                         EngineContext.of(work.resolve("tenant-pg-2")))) {
-                compare("postgresql", filtered, plain, () -> {
-                    try (Connection c = pool.getConnection()) {
-                        Harness.drain(c, BY_HAND);
-                    } catch (SQLException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }, rounds);
-            }
+            onServer("postgresql", props, pool(url, ro, roPassword, "SET search_path = " + schema), work, rounds);
         } finally {
             try (Connection c = DriverManager.getConnection(url, admin, adminPassword); Statement s = c.createStatement()) {
                 s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
@@ -183,31 +164,44 @@ final class TenantBench {
             s.execute("ANALYZE TABLE " + schema + ".claims");
         }
         try {
-            HikariConfig hc = new HikariConfig();
-            hc.setJdbcUrl(base + schema);
-            hc.setUsername(ro);
-            hc.setPassword(roPassword);
-            hc.setMaximumPoolSize(2);
-            hc.setReadOnly(true);
             Map<String, String> props = Map.of("url", base + schema, "username", ro, "password", roPassword);
             System.out.println("tenant, mysql (200,000 rows, 100 tenants, index on tenant):");
-            try (HikariDataSource pool = new HikariDataSource(hc);
-                 Engine filtered = Harness.factory("mysql").create(new EngineConfig("bench", props, filtered()),
-                         EngineContext.of(work.resolve("tenant-mysql-1")));
-                 Engine plain = Harness.factory("mysql").create(new EngineConfig("bench", props, policy()),
-                         EngineContext.of(work.resolve("tenant-mysql-2")))) {
-                compare("mysql", filtered, plain, () -> {
-                    try (Connection c = pool.getConnection()) {
-                        Harness.drain(c, BY_HAND);
-                    } catch (SQLException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }, rounds);
-            }
+            onServer("mysql", props, pool(base + schema, ro, roPassword, null), work, rounds);
         } finally {
             try (Connection c = DriverManager.getConnection(base, admin, adminPassword); Statement s = c.createStatement()) {
                 s.execute("DROP DATABASE IF EXISTS " + schema);
             }
+        }
+    }
+
+    /** A read-only pool for the raw side, as a host would write it by hand. */
+    private static HikariConfig pool(String url, String user, String password, String initSql) {
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(url);
+        hc.setUsername(user);
+        hc.setPassword(password);
+        hc.setMaximumPoolSize(2);
+        hc.setReadOnly(true);
+        if (initSql != null) {
+            hc.setConnectionInitSql(initSql);
+        }
+        return hc;
+    }
+
+    /** The comparison on a server engine: the filtered source, the same source without filters, and the raw pool. */
+    private static void onServer(String engine, Map<String, String> props, HikariConfig raw, Path work, int rounds) throws Exception {
+        try (HikariDataSource pool = new HikariDataSource(raw);
+             Engine filtered = Harness.factory(engine).create(new EngineConfig("bench", props, filtered()),
+                     EngineContext.of(work.resolve("tenant-" + engine + "-1")));
+             Engine plain = Harness.factory(engine).create(new EngineConfig("bench", props, policy()),
+                     EngineContext.of(work.resolve("tenant-" + engine + "-2")))) {
+            compare(engine, filtered, plain, () -> {
+                try (Connection c = pool.getConnection()) {
+                    Harness.drain(c, BY_HAND);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, rounds);
         }
     }
 

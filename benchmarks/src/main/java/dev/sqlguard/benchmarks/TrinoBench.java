@@ -55,7 +55,7 @@ final class TrinoBench {
             + "avg(discount) AS avg_disc, count(*) AS n FROM lineitem GROUP BY returnflag, linestatus";
     private static final String READ_ONLY = "sqlguard_ro";
     /** The rules adapter-trino's tests use (test-cluster-rules.json): admin does anything, sqlguard_ro reads memory and tpch. */
-    private static final String RULES = """
+    static final String RULES = """
             {
               "catalogs": [
                 {"user": "admin", "allow": "all"},
