@@ -43,4 +43,32 @@ public final class SqlQuoting {
         String q = String.valueOf(quote);
         return q + name.replace(q, q + q) + q;
     }
+
+    /**
+     * The rendered text with its {@code n}-th {@code ?} placeholder (1-based, in text order) replaced by
+     * {@code replacement.apply(n)}; a {@code ?} inside single or double quotes is text. For texts this kit
+     * renders, which quote only with doubled quotes (no dollar quotes, no {@code E''}, no comments).
+     */
+    public static String replacePlaceholders(String sql, java.util.function.IntFunction<String> replacement) {
+        StringBuilder out = new StringBuilder(sql.length() + 16);
+        char quote = 0;
+        int n = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (quote != 0) {
+                out.append(c);
+                if (c == quote) {
+                    quote = 0; // a doubled quote closes and reopens: the same result
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                out.append(c);
+            } else if (c == '?') {
+                out.append(replacement.apply(++n));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
 }

@@ -55,26 +55,7 @@ final class FilteredScans {
      * ... in text order (the renderer's text has no other quoting form: no dollar quotes, no {@code E''}).
      */
     static String numbered(String sql) {
-        StringBuilder out = new StringBuilder(sql.length() + 16);
-        char quote = 0;
-        int n = 0;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (quote != 0) {
-                out.append(c);
-                if (c == quote) {
-                    quote = 0; // a doubled quote closes and reopens: the same result
-                }
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-                out.append(c);
-            } else if (c == '?') {
-                out.append('$').append(++n);
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
+        return dev.sqlguard.jdbc.SqlQuoting.replacePlaceholders(sql, n -> "$" + n);
     }
 
     /**

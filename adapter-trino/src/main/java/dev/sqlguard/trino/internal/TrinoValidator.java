@@ -301,24 +301,6 @@ public final class TrinoValidator implements StatementValidator {
      * ("Incorrect number of parameters"), and a NULL of unknown type reads no column.
      */
     static String withNullParameters(String sql) {
-        StringBuilder out = new StringBuilder(sql.length() + 16);
-        char quote = 0;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (quote != 0) {
-                out.append(c);
-                if (c == quote) {
-                    quote = 0; // a doubled quote closes and reopens: the same result
-                }
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-                out.append(c);
-            } else if (c == '?') {
-                out.append("NULL");
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
+        return dev.sqlguard.jdbc.SqlQuoting.replacePlaceholders(sql, n -> "NULL");
     }
 }
