@@ -266,6 +266,24 @@ class PostgresRowFilterTest {
         }
     }
 
+    /**
+     * Found by the tenant oracle (seeds 636, 644, ...): grouping by claims' primary key and selecting its other
+     * columns plans on the table and fails through its derived table (PostgreSQL's functional dependency does not
+     * reach through a subquery). The guard refuses it as the row policy's construct, before anything runs.
+     */
+    @Test
+    void groupingByAFilteredTablesPrimaryKeyIsRefusedAsTheFiltersConstruct() {
+        ToolResult r = call(engine, "SELECT claims.status AS s, count(*) AS n FROM claims GROUP BY claims.id", List.of(), NORTH);
+        assertThat(r.status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(r.error()).get().satisfies(e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
+            assertThat(e.message()).contains("primary key");
+        });
+        ToolResult grouped = call(engine, "SELECT claims.status AS s, count(*) AS n FROM claims GROUP BY claims.id, claims.status"
+                + " ORDER BY 1 LIMIT 1", List.of(), NORTH);
+        assertThat(grouped.status()).isEqualTo(ToolStatus.OK);
+    }
+
     @Test
     void aCallWithoutTheAttributeIsRefusedWithNoRowsAndAQueryOfNoFilteredTableNeedsNone() {
         for (Map<String, String> attributes : List.of(Map.<String, String>of(), Map.of("other", "north"))) {

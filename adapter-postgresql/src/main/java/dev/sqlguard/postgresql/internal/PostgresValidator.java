@@ -96,7 +96,9 @@ public final class PostgresValidator implements StatementValidator {
      * runs nothing, the parameters left as {@code $n}) must show every scan of a table whose filter takes
      * an attribute with a condition on one of the attributes' parameters: no scan of it escapes its filter.
      *
-     * @throws GuardException CONSTRUCT_NOT_ALLOWED when a scan of a filtered table has no such condition
+     * @throws GuardException CONSTRUCT_NOT_ALLOWED when a scan of a filtered table has no such condition, or when the
+     *     text groups by a filtered table's primary key and selects its other columns (PostgreSQL's functional
+     *     dependency does not reach through the derived table)
      */
     private QueryPlan confirmFiltered(QueryPlan plan) {
         if (explain == null || !plan.bindings().takesAttributes()) {
@@ -107,6 +109,13 @@ public final class PostgresValidator implements StatementValidator {
             json = genericPlan(plan);
         } catch (SQLException e) {
             LOG.debug("the generic plan of the filtered text failed", e);
+            if ("42803".equals(e.getSQLState())) {
+                // the unfiltered text planned: a grouping error now comes from the derived table, through which a
+                // primary key in GROUP BY no longer vouches for the table's other columns (functional dependency)
+                throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "This source filters a table's rows per caller, and"
+                        + " through that filter a primary key in GROUP BY no longer covers the table's other columns; group by"
+                        + " every selected column, or put it inside an aggregate.");
+            }
             throw SqlErrors.map(e);
         }
         FilteredScans.require(json, policy.rows(), FilteredScans.attributeParameters(plan.bindings()));
