@@ -144,8 +144,10 @@ public class FakeEngineFactory implements EngineFactory {
         FakeSource source = new FakeSource(config.sourceId(), config.policy(), rows, config.property("password").orElse(""));
         EngineResources resources = new EngineResources();
         resources.add(CLOSED::incrementAndGet);
+        // ROW_POLICIES: the fake binds a filtered table's attributes as an engine does, which is what the host's
+        // tests observe (MISSING_ATTRIBUTE, the audited attributes); it filters no rows, the engines' suites prove that
         return new ComposedEngine(new EngineParts(source.sourceId(), source.policy(), source::validate, source::execute, source::describe,
-                Set.of(EngineCapability.GROUP_BY)), resources);
+                Set.of(EngineCapability.GROUP_BY, EngineCapability.ROW_POLICIES)), resources);
     }
 
     /** The fake's one source: its validator, execution port and catalog. */
