@@ -95,9 +95,9 @@ final class TenantBench {
         props.setProperty("threads", "1");
         System.out.println("tenant, duckdb (1,000,000 rows, 100 tenants):");
         try (Engine filtered = Harness.factory("duckdb").create(new EngineConfig("bench", Map.of("database", db.toString()), filtered()),
-                EngineContext.of(work.resolve("tenant-duckdb-1")));
+                EngineContext.of(work.resolve("tenant-duckdb")));
              Engine plain = Harness.factory("duckdb").create(new EngineConfig("bench", Map.of("database", db.toString()), policy()),
-                     EngineContext.of(work.resolve("tenant-duckdb-2")));
+                     EngineContext.of(work.resolve("tenant-duckdb")));
              Connection c = DriverManager.getConnection("jdbc:duckdb:" + rawCopy, props)) {
             compare("duckdb", filtered, plain, () -> Harness.drain(c, BY_HAND), rounds);
         }
@@ -160,7 +160,7 @@ final class TenantBench {
             s.execute("CREATE TABLE " + schema + ".claims (id BIGINT PRIMARY KEY, tenant VARCHAR(8), status VARCHAR(16), amount DECIMAL(12,2),"
                     + " KEY (tenant))");
             s.execute("INSERT INTO " + schema + ".claims SELECT seq, CONCAT('t', seq % 100), ELT(1 + seq % 3, 'APPROVED','DENIED','PENDING'), "
-                    + "(seq % 10000) / 7 FROM seq_1_to_200000");
+                    + "(seq % 10000) / 7 FROM " + schema + ".seq_1_to_200000");
             s.execute("ANALYZE TABLE " + schema + ".claims");
         }
         try {
