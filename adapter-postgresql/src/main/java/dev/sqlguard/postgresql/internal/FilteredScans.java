@@ -1,17 +1,13 @@
 package dev.sqlguard.postgresql.internal;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sqlguard.domain.Bindings;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.RowPolicy;
@@ -30,24 +26,6 @@ final class FilteredScans {
     private static final List<String> CONDITIONS = List.of("Filter", "Index Cond", "Recheck Cond");
 
     private FilteredScans() {
-    }
-
-    /** The {@code $n} of the placeholders that take an attribute (1-based, in text order). */
-    static Set<Integer> attributeParameters(Bindings bindings) {
-        List<Object> parameters = new ArrayList<>();
-        for (int i = 0; i < bindings.parameterCount(); i++) {
-            parameters.add(Boolean.FALSE);
-        }
-        Map<String, String> attributes = new HashMap<>();
-        bindings.attributes().forEach(a -> attributes.put(a, a));
-        List<Object> slots = bindings.bind(parameters, attributes);
-        Set<Integer> out = new TreeSet<>();
-        for (int i = 0; i < slots.size(); i++) {
-            if (slots.get(i) instanceof String) {
-                out.add(i + 1);
-            }
-        }
-        return out;
     }
 
     /**

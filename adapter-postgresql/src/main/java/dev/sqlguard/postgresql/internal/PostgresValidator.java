@@ -118,7 +118,7 @@ public final class PostgresValidator implements StatementValidator {
             }
             throw SqlErrors.map(e);
         }
-        FilteredScans.require(json, policy.rows(), FilteredScans.attributeParameters(plan.bindings()));
+        FilteredScans.require(json, policy.rows(), dev.sqlguard.jdbc.ansi.RowPolicyCheck.attributeSlots(plan.bindings()));
         return plan;
     }
 

@@ -46,6 +46,6 @@ class FilteredScansTest {
         assertThat(FilteredScans.numbered("SELECT '?', \"a?\" FROM t WHERE a = ? AND b = 'x''?' AND c = ?"))
                 .isEqualTo("SELECT '?', \"a?\" FROM t WHERE a = $1 AND b = 'x''?' AND c = $2");
         Bindings b = Bindings.builder().parameter().attribute("tenant").parameter().attribute("tenant").build();
-        assertThat(FilteredScans.attributeParameters(b)).containsExactly(2, 4);
+        assertThat(dev.sqlguard.jdbc.ansi.RowPolicyCheck.attributeSlots(b)).containsExactly(2, 4);
     }
 }

@@ -136,7 +136,7 @@ final class ExplainCheck {
      * followed by {@code " limit=N"} when the connector took a LIMIT over (the memory connector does
      * when the limit is below the table's row count: {@code memory:s1.claims limit=2}).
      */
-    private static Optional<TableRef> table(String descriptor, String catalog, Set<TableRef> known) {
+    static Optional<TableRef> table(String descriptor, String catalog, Set<TableRef> known) {
         if (!descriptor.startsWith(catalog + ":")) {
             return Optional.empty();
         }

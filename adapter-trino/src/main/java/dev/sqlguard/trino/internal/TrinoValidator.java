@@ -21,6 +21,7 @@ import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.domain.port.Validation;
 import dev.sqlguard.jdbc.CallConnection;
+import dev.sqlguard.jdbc.SqlQuoting;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
@@ -153,8 +154,34 @@ public final class TrinoValidator implements StatementValidator {
         QueryPlan plan = check.plan(sql);
         if (explain != null) {
             requireSameReadingAsWritten(sql, plan);
+            requireFilteredScans(plan);
         }
         return plan;
+    }
+
+    /**
+     * The cluster's plan of the filtered text must apply each attribute's filter to every scan of its table
+     * ({@link FilteredScans}). Caller parameters are explained as NULLs the planner does not fold; where
+     * Trino needs a constant in a parameter's place (a LIMIT, say) the text is explained again with plain
+     * NULLs for them, which can fold a branch away but never adds a scan.
+     */
+    private void requireFilteredScans(QueryPlan plan) {
+        java.util.Set<Integer> attributes = RowPolicyCheck.attributeSlots(plan.bindings());
+        if (attributes.isEmpty()) {
+            return;
+        }
+        String logical;
+        try {
+            logical = explain("EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + SqlQuoting.replacePlaceholders(plan.executableSql(),
+                    n -> attributes.contains(n) ? FilteredScans.MARKER : FilteredScans.OPAQUE_NULL), plan.limits().timeout());
+        } catch (GuardException e) {
+            if (e.code().type() != dev.sqlguard.domain.ErrorType.USER) {
+                throw e;
+            }
+            logical = explain("EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + SqlQuoting.replacePlaceholders(plan.executableSql(),
+                    n -> attributes.contains(n) ? FilteredScans.MARKER : "NULL"), plan.limits().timeout());
+        }
+        FilteredScans.require(logical, schema.catalog().orElseThrow(), physical.keySet(), policy.rows());
     }
 
     /**

@@ -164,6 +164,28 @@ public final class RowPolicyCheck {
         return out;
     }
 
+    /**
+     * The placeholders of a filtered text that take an attribute, 1-based in text order: where the
+     * engine's plan of that text must show each scan of a filtered table conditioned (PostgreSQL's
+     * {@code $n}, Trino's marker in place of the placeholder). Empty when no filter takes an attribute.
+     */
+    public static Set<Integer> attributeSlots(dev.sqlguard.domain.Bindings bindings) {
+        List<Object> parameters = new ArrayList<>();
+        for (int i = 0; i < bindings.parameterCount(); i++) {
+            parameters.add(Boolean.FALSE);
+        }
+        java.util.Map<String, String> attributes = new java.util.HashMap<>();
+        bindings.attributes().forEach(a -> attributes.put(a, a));
+        List<Object> slots = bindings.bind(parameters, attributes);
+        Set<Integer> out = new java.util.TreeSet<>();
+        for (int i = 0; i < slots.size(); i++) {
+            if (slots.get(i) instanceof String) {
+                out.add(i + 1);
+            }
+        }
+        return out;
+    }
+
     /** Refuses control characters, which the renderer uses as its own markers, in a filter or a mask. */
     private static void requirePlain(String source, TableRef table, String text) {
         for (int i = 0; i < text.length(); i++) {
