@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,9 +12,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,19 +36,28 @@ import io.modelcontextprotocol.spec.McpSchema.TextContent;
 
 import dev.sqlguard.app.e2e.PartialOracles.Oracle;
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.trino.TrinoClusterProcess;
 
 /**
- * Issue 24, cause 2, end to end: on DuckDB, PostgreSQL and MariaDB/MySQL (the servers this machine runs),
+ * Issue 24, cause 2, end to end: on DuckDB, PostgreSQL, MariaDB/MySQL and Trino (those this machine runs),
  * every partial-argument class of the engine's own test ({@link PartialOracles}) steered by a secret gives the
  * same answer for three different secrets, through the packaged jar's CLI batch and through its MCP server
  * (JSON-RPC over stdio): refused with the threat model's code and a message naming the sensitive column and the
  * partial step it reached, no rows, every field but the call's id and time equal. The same query over a
  * non-sensitive copy of the values answers differently for different rows, so each query is a real oracle on
- * its engine, through the same path. Trino has no end-to-end path here: its cluster runs only inside the
- * Trino adapter's tests.
+ * its engine, through the same path. On Trino the same, against the real 2-node test cluster (Trino 483, module
+ * trino-test-cluster), started once for this class in a Java 25 JVM of its own by adapter-trino's
+ * {@link TrinoClusterProcess} and stopped after it: with no Java 25 ({@code SQLGUARD_TRINO_JAVA}) or no class path
+ * file (build trino-test-cluster first) the Trino tests skip and say why; a cluster that could run and does not
+ * start fails them.
  */
 @Timeout(600)
 class PartialArgumentOraclesIT {
+    /** The started cluster, its JDBC URL, or why it did not start; set once, by {@link #trino()}. */
+    private static TrinoClusterProcess trino;
+    private static String trinoUrl;
+    private static String trinoBroken;
+
     @TempDir
     Path dir;
 
@@ -54,16 +68,36 @@ class PartialArgumentOraclesIT {
         clients.forEach(McpSyncClient::closeGracefully);
     }
 
+    @AfterAll
+    static void stopTrino() {
+        if (trino != null) {
+            trino.close();
+        }
+    }
+
     @Test
     void aSecretInAPartialArgumentNeverChangesABatchAnswer() throws Exception {
         Path work = Files.createDirectories(dir.resolve("work"));
-        JarRunner sqlguard = new JarRunner(dir.resolve("home"), work);
         try (PartialOracles oracles = PartialOracles.create(work)) {
-            System.err.println("[partial] sources: " + oracles.sources());
-            Files.writeString(work.resolve("sqlguard.yaml"), oracles.config());
-            for (String source : oracles.sources()) {
-                batch(sqlguard, source, oracles.oracles(source));
-            }
+            batches(work, oracles);
+        }
+    }
+
+    @Test
+    void aSecretInAPartialArgumentNeverChangesABatchAnswerOnTrino() throws Exception {
+        String url = trino();
+        Path work = Files.createDirectories(dir.resolve("work"));
+        try (PartialOracles oracles = PartialOracles.trino(url)) {
+            batches(work, oracles);
+        }
+    }
+
+    private void batches(Path work, PartialOracles oracles) throws IOException {
+        JarRunner sqlguard = new JarRunner(dir.resolve("home"), work);
+        System.err.println("[partial] sources: " + oracles.sources());
+        Files.writeString(work.resolve("sqlguard.yaml"), oracles.config());
+        for (String source : oracles.sources()) {
+            batch(sqlguard, source, oracles.oracles(source));
         }
     }
 
@@ -113,26 +147,74 @@ class PartialArgumentOraclesIT {
     void aSecretInAPartialArgumentNeverChangesAQueryDataAnswer() throws Exception {
         Path work = Files.createDirectories(dir.resolve("work"));
         try (PartialOracles oracles = PartialOracles.create(work)) {
-            System.err.println("[partial] sources: " + oracles.sources());
-            Path config = work.resolve("mcp.yaml");
-            Files.writeString(config, oracles.config());
-            McpSyncClient client = start(config);
-            for (String source : oracles.sources()) {
-                for (Oracle oracle : oracles.oracles(source)) {
-                    List<JsonNode> attacks = new ArrayList<>();
-                    List<JsonNode> controls = new ArrayList<>();
-                    for (long id : PartialOracles.IDS) {
-                        CallToolResult attack = queryData(client, source, oracle.attack(), id);
-                        assertThat(attack.isError()).as(source + " " + oracle.name()).isTrue();
-                        attacks.add(json(attack));
-                        controls.add(json(queryData(client, source, oracle.control(), id)));
-                    }
-                    check(source, oracle, attacks, controls);
-                    assertThat(attacks.toString()).doesNotContain("pabc").doesNotContain("Qab!").doesNotContain("9223372036854775808")
-                            .doesNotContain("294277");
+            queryData(work, oracles);
+        }
+    }
+
+    @Test
+    void aSecretInAPartialArgumentNeverChangesAQueryDataAnswerOnTrino() throws Exception {
+        String url = trino();
+        Path work = Files.createDirectories(dir.resolve("work"));
+        try (PartialOracles oracles = PartialOracles.trino(url)) {
+            queryData(work, oracles);
+        }
+    }
+
+    private void queryData(Path work, PartialOracles oracles) throws IOException {
+        System.err.println("[partial] sources: " + oracles.sources());
+        Path config = work.resolve("mcp.yaml");
+        Files.writeString(config, oracles.config());
+        McpSyncClient client = start(config);
+        for (String source : oracles.sources()) {
+            for (Oracle oracle : oracles.oracles(source)) {
+                List<JsonNode> attacks = new ArrayList<>();
+                List<JsonNode> controls = new ArrayList<>();
+                for (long id : PartialOracles.IDS) {
+                    CallToolResult attack = queryData(client, source, oracle.attack(), id);
+                    assertThat(attack.isError()).as(source + " " + oracle.name()).isTrue();
+                    attacks.add(json(attack));
+                    controls.add(json(queryData(client, source, oracle.control(), id)));
                 }
+                check(source, oracle, attacks, controls);
+                assertThat(attacks.toString()).doesNotContain("pabc").doesNotContain("Qab!").doesNotContain("9223372036854775808")
+                        .doesNotContain("294277");
             }
         }
+    }
+
+    /**
+     * The Trino test cluster's JDBC URL, the cluster started on first use (once for the class, stopped by
+     * {@link #stopTrino()}). Skips the calling test, saying why, when no cluster can run here; fails it when one
+     * could and did not start.
+     */
+    private static synchronized String trino() throws IOException {
+        if (trinoUrl == null && trinoBroken == null) {
+            Optional<Path> java = TrinoClusterProcess.java25();
+            assumeTrue(java.isPresent(), "no Java 25 found (set SQLGUARD_TRINO_JAVA to a Java 25 binary or JDK): Trino 483 needs Java 25");
+            String classpath = System.getProperty("sqlguard.trino.classpath", "");
+            assumeTrue(!classpath.isEmpty() && Files.isRegularFile(Path.of(classpath)),
+                    "the Trino class path file is missing (build trino-test-cluster first): " + classpath);
+            Path launcher = Path.of(System.getProperty("sqlguard.trino.launcher", ""));
+            assumeTrue(Files.isRegularFile(launcher), "the Trino test-cluster launcher is missing: " + launcher);
+            Path work = Files.createDirectories(Path.of(System.getProperty("sqlguard.it.tmp", "target/it-tmp")));
+            Path rules = work.resolve("trino-rules-" + UUID.randomUUID() + ".json");
+            try (InputStream in = TrinoClusterProcess.class.getResourceAsStream("test-cluster-rules.json")) {
+                Files.copy(in, rules);
+            }
+            long startedAt = System.nanoTime();
+            trino = TrinoClusterProcess.start(java.get(), Path.of(classpath), launcher, rules, 2, work.resolve("trino-cluster.log"));
+            try {
+                trinoUrl = trino.awaitUrl();
+                System.err.printf(Locale.ROOT, "[partial] Trino cluster serving after %.1f s%n", (System.nanoTime() - startedAt) / 1e9);
+            } catch (IOException e) {
+                trinoBroken = "the Trino test cluster could not start: " + e.getMessage();
+                trino.close();
+            }
+        }
+        if (trinoBroken != null) {
+            throw new IllegalStateException(trinoBroken);
+        }
+        return trinoUrl;
     }
 
     /**

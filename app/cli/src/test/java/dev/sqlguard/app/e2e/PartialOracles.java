@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,8 +19,10 @@ import dev.sqlguard.domain.ErrorCode;
  * Issue 24's error oracles through partial arguments (cause 2), for the end-to-end tests of the CLI batch
  * and the MCP server: a {@code users} table on every engine this machine runs (a DuckDB file always, a
  * PostgreSQL schema and a MariaDB/MySQL database when {@code SQLGUARD_PG_*} / {@code SQLGUARD_MYSQL_*} name
- * their servers), and per engine one query for each partial-argument class its engine test covers
- * ({@code DuckDbPartialArgumentTest}, {@code PostgresPartialArgumentTest}, {@code MySqlPartialArgumentTest}).
+ * their servers; {@link #trino} puts one in a memory schema of a Trino cluster), and per engine one query for
+ * each partial-argument class its engine test covers ({@code DuckDbPartialArgumentTest},
+ * {@code PostgresPartialArgumentTest}, {@code MySqlPartialArgumentTest}, Trino's {@code TrinoPartialArgumentTest}
+ * and {@code TrinoValidatorTest.aSensitiveValueNeverReachesAParameterArgument}).
  *
  * <p>The table: {@code (id, note, password, created, score, ssn)}, and on PostgreSQL {@code (born, since)}
  * dates. {@code password} and {@code ssn} are sensitive by their built-in names, {@code born} by the policy's
@@ -146,11 +149,55 @@ final class PartialOracles implements AutoCloseable {
             new Oracle("nth_value position in an ordering",
                     "SELECT u.id AS v" + BY_ID + " ORDER BY nth_value(u.id, {number}) OVER (ORDER BY u.id)", ORDER, null));
 
+    /**
+     * Trino 483: the length cast of {@code TrinoPartialArgumentTest} ({@code varchar(n)}, directly and reached through
+     * total steps) and the parameter arguments of {@code TrinoValidatorTest.aSensitiveValueNeverReachesAParameterArgument}
+     * (the top-n count of {@code max} and {@code min}, the {@code date_trunc} unit, the {@code lag} and {@code lead}
+     * offset, {@code approx_distinct}'s maximum standard error), plus {@code date_format}'s format (a partial
+     * function). Trino fails a top-n count below 1 ("second argument of max_n must be positive"), a negative offset,
+     * an unknown unit, an error outside [0.0040625, 0.26] and a number whose text does not fit the length. The
+     * {@code char(n)} cast of that test is refused too, but is no oracle on Trino 483 (measured): a number has no cast
+     * to {@code char(n)} at all ("Cannot cast bigint to char(4)", refused at analysis whatever the value), and a
+     * {@code varchar} is cut to the length without failing.
+     */
+    static final List<Oracle> TRINO = List.of(
+            new Oracle("top-n max count", "SELECT max(u.id, {number}) AS v" + BY_ID, "max", null),
+            // the validator test's shape: total steps (ltrim, length) between the secret and the count; 0 for 'pabc'
+            new Oracle("top-n max count through total steps",
+                    "SELECT max(u.id, length(ltrim({text}, 'abcdefghijklmnopqrstuvwxyz'))) AS v" + BY_ID, "max", null),
+            new Oracle("top-n min count", "SELECT min(u.id, {number}) AS v" + BY_ID, "min", null),
+            new Oracle("date_trunc unit through total steps",
+                    "SELECT date_trunc(concat('da', ltrim({text}, 'abcdefghijklmnopqrstuvwxyz'), 'y'), u.created) AS v" + BY_ID,
+                    "date_trunc", null),
+            new Oracle("lag offset", "SELECT lag(u.id, {number}) OVER (ORDER BY u.id) AS v" + BY_ID, "lag", null),
+            new Oracle("lead offset", "SELECT lead(u.id, {number}, 0) OVER (ORDER BY u.id) AS v" + BY_ID, "lead", null),
+            // the maximum standard error must lie in [0.0040625, 0.26]: the smallest BIGINT and 5 fail, NULL answers
+            new Oracle("approx_distinct error", "SELECT approx_distinct(u.id, {number}) AS v" + BY_ID, "approx_distinct", null),
+            new Oracle("date_format format",
+                    "SELECT date_format(u.created, concat('%', ltrim({text}, 'abcdefghijklmnopqrstuvwxyz'), 'Y')) AS v" + BY_ID,
+                    "date_format", null),
+            new Oracle("cast to varchar(3)", "SELECT CAST({number} AS varchar(3)) AS v" + BY_ID, "cast", null),
+            // the adapter test's shape: a total cast and length, then a length cast; '20' (the smallest BIGINT's
+            // 20 characters) does not fit varchar(1), '1' does
+            new Oracle("cast to varchar(1) through total steps",
+                    "SELECT CAST(length(CAST({number} AS varchar)) AS varchar(1)) AS v" + BY_ID, "cast", null),
+            // lineage through a renaming CTE, a derived table into a filter, and an ordering
+            new Oracle("date_trunc unit from a renaming CTE", "WITH s AS (SELECT u.id, u.created, {text} AS k FROM users u)"
+                    + " SELECT date_trunc(concat('da', ltrim(s.k, 'abcdefghijklmnopqrstuvwxyz'), 'y'), s.created) AS v FROM s"
+                    + " WHERE s.id = ?", "date_trunc", null),
+            new Oracle("length cast in a filter over a derived table",
+                    "SELECT count(*) AS n FROM (SELECT u.id, {number} AS k FROM users u) s WHERE s.id = ?"
+                            + " AND CAST(s.k AS varchar(3)) IS NOT NULL", FILTER, null),
+            new Oracle("lag offset in an ordering",
+                    "SELECT u.id AS v" + BY_ID + " ORDER BY lag(u.id, {number}) OVER (ORDER BY u.id)", ORDER, null));
+
     private final Map<String, List<Oracle>> sources = new LinkedHashMap<>();
     private final Map<String, String> blocks = new LinkedHashMap<>();
     private final Map<String, String> policies = new LinkedHashMap<>();
     private String pgSchema;
     private String mysqlDatabase;
+    private String trinoUrl;
+    private String trinoSchema;
 
     private PartialOracles() {
     }
@@ -168,7 +215,37 @@ final class PartialOracles implements AutoCloseable {
         return oracles;
     }
 
-    /** The sources, in the order DuckDB, PostgreSQL, MySQL (those whose server this machine runs). */
+    /**
+     * The {@code users} table in a new schema of the Trino cluster at {@code url} (trino-test-cluster's, whose
+     * access control lets {@code admin} write and {@code sqlguard_ro} read the memory catalog), as the one source
+     * {@code oracles_trino} read by {@code sqlguard_ro}.
+     */
+    static PartialOracles trino(String url) throws SQLException {
+        PartialOracles oracles = new PartialOracles();
+        oracles.trinoUrl = url;
+        oracles.trinoSchema = ServerAccounts.unique();
+        try (Connection c = trinoAdmin(url); Statement s = c.createStatement()) {
+            s.execute("CREATE SCHEMA memory." + oracles.trinoSchema);
+            s.execute("CREATE TABLE memory." + oracles.trinoSchema + ".users (id bigint, note varchar, password varchar,"
+                    + " created timestamp(3), score bigint, ssn bigint)");
+            s.execute("INSERT INTO memory." + oracles.trinoSchema + ".users VALUES " + rows(SMALLEST));
+        } catch (SQLException | RuntimeException e) {
+            oracles.close();
+            throw e;
+        }
+        oracles.sources.put("oracles_trino", TRINO);
+        oracles.blocks.put("oracles_trino", "    engine: trino\n    url: " + url + "\n    user: sqlguard_ro\n    catalog: memory\n"
+                + "    schema: " + oracles.trinoSchema + "\n");
+        return oracles;
+    }
+
+    private static Connection trinoAdmin(String url) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", "admin");
+        return DriverManager.getConnection(url, p);
+    }
+
+    /** The sources, in the order DuckDB, PostgreSQL, MySQL (those whose server this machine runs), or Trino's. */
     List<String> sources() {
         return List.copyOf(sources.keySet());
     }
@@ -248,5 +325,11 @@ final class PartialOracles implements AutoCloseable {
     @Override
     public void close() throws SQLException {
         ServerAccounts.drop(pgSchema, mysqlDatabase);
+        if (trinoSchema != null) {
+            try (Connection c = trinoAdmin(trinoUrl); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS memory." + trinoSchema + ".users");
+                s.execute("DROP SCHEMA IF EXISTS memory." + trinoSchema);
+            }
+        }
     }
 }
