@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,11 +11,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -36,7 +32,6 @@ import io.modelcontextprotocol.spec.McpSchema.TextContent;
 
 import dev.sqlguard.app.e2e.PartialOracles.Oracle;
 import dev.sqlguard.domain.ErrorCode;
-import dev.sqlguard.trino.TrinoClusterProcess;
 
 /**
  * Issue 24, cause 2, end to end: on DuckDB, PostgreSQL, MariaDB/MySQL and Trino (those this machine runs),
@@ -47,14 +42,14 @@ import dev.sqlguard.trino.TrinoClusterProcess;
  * non-sensitive copy of the values answers differently for different rows, so each query is a real oracle on
  * its engine, through the same path. On Trino the same, against the real 2-node test cluster (Trino 483, module
  * trino-test-cluster), started once for this class in a Java 25 JVM of its own by adapter-trino's
- * {@link TrinoClusterProcess} and stopped after it: with no Java 25 ({@code SQLGUARD_TRINO_JAVA}) or no class path
+ * {@code TrinoClusterProcess} ({@link TrinoClusters}) and stopped after it: with no Java 25 ({@code SQLGUARD_TRINO_JAVA}) or no class path
  * file (build trino-test-cluster first) the Trino tests skip and say why; a cluster that could run and does not
  * start fails them.
  */
 @Timeout(600)
 class PartialArgumentOraclesIT {
     /** The started cluster, its JDBC URL, or why it did not start; set once, by {@link #trino()}. */
-    private static TrinoClusterProcess trino;
+    private static TrinoClusters.Cluster trino;
     private static String trinoUrl;
     private static String trinoBroken;
 
@@ -189,26 +184,11 @@ class PartialArgumentOraclesIT {
      */
     private static synchronized String trino() throws IOException {
         if (trinoUrl == null && trinoBroken == null) {
-            Optional<Path> java = TrinoClusterProcess.java25();
-            assumeTrue(java.isPresent(), "no Java 25 found (set SQLGUARD_TRINO_JAVA to a Java 25 binary or JDK): Trino 483 needs Java 25");
-            String classpath = System.getProperty("sqlguard.trino.classpath", "");
-            assumeTrue(!classpath.isEmpty() && Files.isRegularFile(Path.of(classpath)),
-                    "the Trino class path file is missing (build trino-test-cluster first): " + classpath);
-            Path launcher = Path.of(System.getProperty("sqlguard.trino.launcher", ""));
-            assumeTrue(Files.isRegularFile(launcher), "the Trino test-cluster launcher is missing: " + launcher);
-            Path work = Files.createDirectories(Path.of(System.getProperty("sqlguard.it.tmp", "target/it-tmp")));
-            Path rules = work.resolve("trino-rules-" + UUID.randomUUID() + ".json");
-            try (InputStream in = TrinoClusterProcess.class.getResourceAsStream("test-cluster-rules.json")) {
-                Files.copy(in, rules);
-            }
-            long startedAt = System.nanoTime();
-            trino = TrinoClusterProcess.start(java.get(), Path.of(classpath), launcher, rules, 2, work.resolve("trino-cluster.log"));
             try {
-                trinoUrl = trino.awaitUrl();
-                System.err.printf(Locale.ROOT, "[partial] Trino cluster serving after %.1f s%n", (System.nanoTime() - startedAt) / 1e9);
-            } catch (IOException e) {
-                trinoBroken = "the Trino test cluster could not start: " + e.getMessage();
-                trino.close();
+                trino = TrinoClusters.start(TrinoClusters.testRules(), 2, "partial");
+                trinoUrl = trino.url();
+            } catch (IllegalStateException e) {
+                trinoBroken = e.getMessage();
             }
         }
         if (trinoBroken != null) {
