@@ -29,7 +29,8 @@ import dev.sqlguard.ports.EngineContext;
 /**
  * The cost of a row filter (issue 31): a tenant-filtered aggregate through the guard, against the same
  * query with the tenant's {@code WHERE} written by hand, run raw (target: at most 1.10) and guarded on a
- * source without row filters (the filter's own cost). A table of {@code ROWS} claims spread over 100
+ * source without row filters (the filter's own cost), with the tenant as a literal and as a bound
+ * parameter (as the filter binds it: attribute values are never spliced into the text). A table of {@code ROWS} claims spread over 100
  * tenants, indexed by tenant where the engine has indexes, so that a filter the engine does not push
  * down would show as a full scan.
  *
@@ -40,6 +41,9 @@ import dev.sqlguard.ports.EngineContext;
 final class TenantBench {
     private static final String AGGREGATE = "SELECT status, count(*) AS n, sum(amount) AS total FROM claims GROUP BY status ORDER BY status";
     private static final String BY_HAND = "SELECT status, count(*) AS n, sum(amount) AS total FROM claims WHERE tenant = 't17' "
+            + "GROUP BY status ORDER BY status";
+    /** The same WHERE by hand with the tenant a bound parameter, as the filter binds its attribute. */
+    private static final String BY_HAND_BOUND = "SELECT status, count(*) AS n, sum(amount) AS total FROM claims WHERE tenant = ? "
             + "GROUP BY status ORDER BY status";
     private static final Map<String, String> TENANT = Map.of("tenant", "t17");
 
@@ -65,9 +69,12 @@ final class TenantBench {
         Runnable tenant = () -> Harness.requireOk(Harness.SERVICE.query(filtered.binding(),
                 QueryRequest.of("bench", AGGREGATE).withAttributes(TENANT)));
         Runnable guardedByHand = () -> Harness.requireOk(Harness.SERVICE.query(plain.binding(), QueryRequest.of("bench", BY_HAND)));
+        Runnable guardedBound = () -> Harness.requireOk(Harness.SERVICE.query(plain.binding(),
+                QueryRequest.of("bench", BY_HAND_BOUND, "t17")));
         for (int w = 0; w < 10; w++) {
             tenant.run();
             guardedByHand.run();
+            guardedBound.run();
             raw.run();
         }
         System.out.println("  the SQL the filtered call runs: " + filtered.validator().validate(QueryRequest.of("bench", AGGREGATE)).executableSql());
@@ -76,6 +83,9 @@ final class TenantBench {
         long[][] vsGuarded = Harness.paired(rounds, tenant, guardedByHand);
         Harness.report("  " + engineName + ": tenant-filtered aggregate vs the WHERE by hand, guarded (the filter's own cost)",
                 vsGuarded[0], vsGuarded[1]);
+        long[][] vsBound = Harness.paired(rounds, tenant, guardedBound);
+        Harness.report("  " + engineName + ": tenant-filtered aggregate vs the WHERE by hand with a bound ?, guarded",
+                vsBound[0], vsBound[1]);
     }
 
     // ------------------------------------------------------------------ DuckDB: one million rows

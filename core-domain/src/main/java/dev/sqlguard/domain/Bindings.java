@@ -20,16 +20,22 @@ public final class Bindings {
     /** Per placeholder: the attribute's name, or {@code null} for the caller's next parameter. */
     private final List<String> slots;
     private final int parameterCount;
+    /** The attributes the placeholders take, each once, in first-use order (computed once: asked on every call). */
+    private final Set<String> attributes;
 
     private Bindings(List<String> slots) {
         this.slots = slots;
         int count = 0;
+        Set<String> names = new LinkedHashSet<>();
         for (String slot : slots) {
             if (slot == null) {
                 count++;
+            } else {
+                names.add(slot);
             }
         }
         this.parameterCount = count;
+        this.attributes = names.isEmpty() ? Set.of() : Collections.unmodifiableSet(names);
     }
 
     /** {@code count} placeholders, each the caller's next parameter. */
@@ -60,15 +66,9 @@ public final class Bindings {
         return parameterCount != slots.size();
     }
 
-    /** The attributes the placeholders take, each once, in first-use order. */
+    /** The attributes the placeholders take, each once, in first-use order. Immutable. */
     public Set<String> attributes() {
-        Set<String> out = new LinkedHashSet<>();
-        for (String slot : slots) {
-            if (slot != null) {
-                out.add(slot);
-            }
-        }
-        return out;
+        return attributes;
     }
 
     /**

@@ -2,13 +2,10 @@ package dev.sqlguard.domain;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * A checked statement, ready to run, with the facts its engine established about it. Only a
@@ -56,15 +53,20 @@ public record QueryPlan(
         if (executableSql.isBlank()) {
             throw new IllegalArgumentException("executableSql is blank");
         }
-        parameters = Collections.unmodifiableList(new ArrayList<>(requireNonNull(parameters, "parameters is null")));
+        // a collection this constructor froze before (another plan's, passed on by withParameters or
+        // withAttributes) is kept as it is: copying a plan's facts again, hashing every column use, was a cost
+        // on every call of a cached plan; List.copyOf and Set.copyOf return an immutable argument as it is
+        parameters = Frozen.list(requireNonNull(parameters, "parameters is null"));
         tables = Set.copyOf(requireNonNull(tables, "tables is null"));
-        uses = Collections.unmodifiableSet(new LinkedHashSet<>(requireNonNull(uses, "uses is null")));
-        uses.forEach(use -> requireNonNull(use, "use is null"));
+        if (!(requireNonNull(uses, "uses is null") instanceof Frozen.OrderedSet<ColumnUse>)) {
+            uses.forEach(use -> requireNonNull(use, "use is null"));
+            uses = Frozen.orderedSet(uses);
+        }
         functions = Set.copyOf(requireNonNull(functions, "functions is null"));
         outputs = List.copyOf(requireNonNull(outputs, "outputs is null"));
         amplifications = List.copyOf(requireNonNull(amplifications, "amplifications is null"));
         requireNonNull(limits, "limits is null");
-        maskedOutputs = Collections.unmodifiableSet(new TreeSet<>(requireNonNull(maskedOutputs, "maskedOutputs is null")));
+        maskedOutputs = Frozen.sortedSet(requireNonNull(maskedOutputs, "maskedOutputs is null"));
         for (Integer position : maskedOutputs) {
             if (position < 0 || position >= outputs.size()) {
                 throw new IllegalArgumentException("masked output " + position + " is not an output position");
@@ -130,7 +132,7 @@ public record QueryPlan(
         if (!bindings.takesAttributes()) {
             return this;
         }
-        Map<String, String> applied = new java.util.TreeMap<>();
+        Map<String, String> applied = new java.util.HashMap<>();
         for (String name : bindings.attributes()) {
             String value = callerAttributes.get(name);
             if (value == null) {

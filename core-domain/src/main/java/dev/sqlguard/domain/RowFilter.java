@@ -3,6 +3,7 @@ package dev.sqlguard.domain;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -14,15 +15,26 @@ import java.util.function.Function;
  * parameters, never spliced into the text. Placeholders are found outside string literals, quoted
  * names and comments; {@code ::} (a PostgreSQL cast) is not one.
  *
- * @param predicate the predicate as configured, for example {@code tenant_id = :tenant}
+ * <p>The text is split into its pieces once, here: {@link #placeholders()}, {@link #attributes()} and
+ * {@link #render} read them without splitting again. Two filters are equal when their predicates are.
  */
-public record RowFilter(String predicate) {
+public final class RowFilter {
     /** The longest predicate accepted. */
     public static final int MAX_LENGTH = 4096;
     private static final java.util.regex.Pattern READS =
             java.util.regex.Pattern.compile("(?i)(?<![A-Za-z0-9_$])(select|from|with|values|table)(?![A-Za-z0-9_$])");
 
-    public RowFilter {
+    private final String predicate;
+    /** The predicate's pieces: code, quoted runs and placeholders, in text order. */
+    private final List<Piece> pieces;
+    private final List<String> placeholders;
+    private final Set<String> attributes;
+
+    /**
+     * @param predicate the predicate as configured, for example {@code tenant_id = :tenant}
+     * @throws IllegalArgumentException when it is blank, too long, holds {@code ?}, {@code ;}, a comment or a subquery
+     */
+    public RowFilter(String predicate) {
         requireNonNull(predicate, "predicate is null");
         if (predicate.isBlank()) {
             throw new IllegalArgumentException("a row filter is blank");
@@ -30,34 +42,42 @@ public record RowFilter(String predicate) {
         if (predicate.length() > MAX_LENGTH) {
             throw new IllegalArgumentException("a row filter is longer than " + MAX_LENGTH + " characters");
         }
-        if (codeHolds(predicate, '?')) {
+        List<Piece> split = pieces(predicate);
+        if (codeHolds(split, '?')) {
             throw new IllegalArgumentException("a row filter takes attributes as :name, not ? placeholders");
         }
-        if (codeHolds(predicate, ';')) {
+        if (codeHolds(split, ';')) {
             throw new IllegalArgumentException("a row filter is one predicate; it holds no ';'");
         }
-        for (Piece p : pieces(predicate)) {
+        List<String> names = new ArrayList<>();
+        for (Piece p : split) {
             if (p.kind() == Kind.CODE && READS.matcher(p.text()).find()) {
                 // a filter over the table's own columns: a subquery would read other tables (and their filters)
                 throw new IllegalArgumentException("a row filter reads only its table's own columns; it holds no subquery");
             }
-        }
-    }
-
-    /** The attribute names in the order their placeholders appear (a name used twice appears twice). */
-    public List<String> placeholders() {
-        List<String> out = new ArrayList<>();
-        for (Piece p : pieces(predicate)) {
             if (p.kind() == Kind.PLACEHOLDER) {
-                out.add(p.attribute());
+                names.add(p.attribute());
             }
         }
-        return out;
+        this.predicate = predicate;
+        this.pieces = List.copyOf(split);
+        this.placeholders = List.copyOf(names);
+        this.attributes = Collections.unmodifiableSet(new LinkedHashSet<>(names));
     }
 
-    /** The distinct attributes the filter needs. */
+    /** The predicate as configured. */
+    public String predicate() {
+        return predicate;
+    }
+
+    /** The attribute names in the order their placeholders appear (a name used twice appears twice). Immutable. */
+    public List<String> placeholders() {
+        return placeholders;
+    }
+
+    /** The distinct attributes the filter needs, in first-use order. Immutable. */
     public Set<String> attributes() {
-        return new LinkedHashSet<>(placeholders());
+        return attributes;
     }
 
     /**
@@ -66,10 +86,25 @@ public record RowFilter(String predicate) {
      */
     public String render(Function<String, String> marker) {
         StringBuilder out = new StringBuilder(predicate.length() + 16);
-        for (Piece p : pieces(predicate)) {
+        for (Piece p : pieces) {
             out.append(p.kind() == Kind.PLACEHOLDER ? marker.apply(p.attribute()) : p.text());
         }
         return out.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RowFilter f && f.predicate.equals(predicate);
+    }
+
+    @Override
+    public int hashCode() {
+        return predicate.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "RowFilter[predicate=" + predicate + "]";
     }
 
     private enum Kind { CODE, QUOTED, PLACEHOLDER }
@@ -78,8 +113,8 @@ public record RowFilter(String predicate) {
     private record Piece(Kind kind, String text, String attribute) {
     }
 
-    private static boolean codeHolds(String sql, char c) {
-        return pieces(sql).stream().anyMatch(p -> p.kind() == Kind.CODE && p.text().indexOf(c) >= 0);
+    private static boolean codeHolds(List<Piece> pieces, char c) {
+        return pieces.stream().anyMatch(p -> p.kind() == Kind.CODE && p.text().indexOf(c) >= 0);
     }
 
     /** Splits the text into code, quoted runs and placeholders; only code holds placeholders. */

@@ -2,6 +2,8 @@ package dev.sqlguard.domain;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -17,11 +19,29 @@ import java.util.Set;
  *
  * <p>Keys are {@code table} or {@code schema.table} (filters) and {@code table.column} or
  * {@code schema.table.column} (masks); a table named without a schema lives in the default schema.
+ *
+ * <p>The masks are indexed by table and by column name once, here, so that {@link #governs},
+ * {@link #masksOf} and {@link #masksColumnNamed} (asked on every call's authorization and rendering)
+ * look up instead of scanning. Two policies are equal when their default schemas, filters and masks are.
  */
-public record RowPolicy(Optional<String> defaultSchema, Map<TableRef, RowFilter> filters, Map<ColumnRef, ColumnMask> masks) {
+public final class RowPolicy {
     private static final RowPolicy NONE = new RowPolicy(Optional.empty(), Map.of(), Map.of());
 
-    public RowPolicy {
+    private final Optional<String> defaultSchema;
+    private final Map<TableRef, RowFilter> filters;
+    private final Map<ColumnRef, ColumnMask> masks;
+    /** The masks of each masked table (canonical): column name to mask, in configuration order. */
+    private final Map<TableRef, Map<String, ColumnMask>> masksByTable;
+    /** The names of the masked columns, of any table. */
+    private final Set<String> maskedNames;
+
+    /**
+     * @param defaultSchema the schema of a table named without one
+     * @param filters the row filter of each table
+     * @param masks the mask of each column
+     * @throws IllegalArgumentException when a table has two filters or a column two masks (after canonicalization)
+     */
+    public RowPolicy(Optional<String> defaultSchema, Map<TableRef, RowFilter> filters, Map<ColumnRef, ColumnMask> masks) {
         requireNonNull(defaultSchema, "defaultSchema is null");
         defaultSchema = defaultSchema.map(Names::fold);
         Map<TableRef, RowFilter> f = new LinkedHashMap<>();
@@ -38,8 +58,33 @@ public record RowPolicy(Optional<String> defaultSchema, Map<TableRef, RowFilter>
                 throw new IllegalArgumentException("column " + key + " has two masks");
             }
         }
-        filters = Map.copyOf(f);
-        masks = Map.copyOf(m);
+        Map<TableRef, Map<String, ColumnMask>> byTable = new LinkedHashMap<>();
+        Set<String> names = new HashSet<>();
+        m.forEach((column, mask) -> {
+            byTable.computeIfAbsent(column.table(), t -> new LinkedHashMap<>()).put(column.column(), mask);
+            names.add(column.column());
+        });
+        byTable.replaceAll((table, columns) -> Collections.unmodifiableMap(columns));
+        this.defaultSchema = defaultSchema;
+        this.filters = Map.copyOf(f);
+        this.masks = Map.copyOf(m);
+        this.masksByTable = Map.copyOf(byTable);
+        this.maskedNames = Set.copyOf(names);
+    }
+
+    /** The schema of a table named without one (lower case), if the source has one. */
+    public Optional<String> defaultSchema() {
+        return defaultSchema;
+    }
+
+    /** The row filter of each table, keyed canonically (a table of the default schema without its schema). */
+    public Map<TableRef, RowFilter> filters() {
+        return filters;
+    }
+
+    /** The mask of each column, keyed canonically. */
+    public Map<ColumnRef, ColumnMask> masks() {
+        return masks;
     }
 
     /** No filter and no mask: every caller sees every row. */
@@ -112,20 +157,13 @@ public record RowPolicy(Optional<String> defaultSchema, Map<TableRef, RowFilter>
 
     /** The masks of a table's columns: column name (lower case) to mask. */
     public Map<String, ColumnMask> masksOf(TableRef table) {
-        TableRef key = canonical(table, defaultSchema);
-        Map<String, ColumnMask> out = new LinkedHashMap<>();
-        masks.forEach((column, mask) -> {
-            if (column.table().equals(key)) {
-                out.put(column.column(), mask);
-            }
-        });
-        return out;
+        return masksByTable.getOrDefault(canonical(table, defaultSchema), Map.of());
     }
 
     /** Whether a reference to this table must be rendered as a derived table (it has a filter or a mask). */
     public boolean governs(TableRef table) {
         TableRef key = canonical(table, defaultSchema);
-        return filters.containsKey(key) || masks.keySet().stream().anyMatch(c -> c.table().equals(key));
+        return filters.containsKey(key) || masksByTable.containsKey(key);
     }
 
     /** Whether values of this column are masked. */
@@ -135,13 +173,7 @@ public record RowPolicy(Optional<String> defaultSchema, Map<TableRef, RowFilter>
 
     /** Whether some table's column of this name is masked. */
     public boolean masksColumnNamed(String column) {
-        String name = Names.fold(column);
-        for (ColumnRef c : masks.keySet()) {
-            if (c.column().equals(name)) {
-                return true;
-            }
-        }
-        return false;
+        return !maskedNames.isEmpty() && maskedNames.contains(Names.fold(column));
     }
 
     /** Every governed table (filtered or masked). */
@@ -156,5 +188,20 @@ public record RowPolicy(Optional<String> defaultSchema, Map<TableRef, RowFilter>
         Set<String> out = new LinkedHashSet<>();
         filters.values().forEach(f -> out.addAll(f.attributes()));
         return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RowPolicy p && p.defaultSchema.equals(defaultSchema) && p.filters.equals(filters) && p.masks.equals(masks);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(defaultSchema, filters, masks);
+    }
+
+    @Override
+    public String toString() {
+        return "RowPolicy[defaultSchema=" + defaultSchema + ", filters=" + filters + ", masks=" + masks + "]";
     }
 }

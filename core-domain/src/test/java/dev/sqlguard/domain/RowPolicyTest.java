@@ -73,6 +73,70 @@ class RowPolicyTest {
     }
 
     @Test
+    void theMaskIndexesAnswerAsTheMasksDo() {
+        RowPolicy p = RowPolicy.of(Optional.of("main"), Map.of("claims", "tenant_id = :tenant"),
+                Map.of("main.users.ssn", "'x'", "users.email", "'e'", "other.users.ssn", "'z'"));
+        assertThat(p.masksOf(TableRef.of("main", "users"))).containsOnlyKeys("ssn", "email");
+        assertThat(p.masksOf(TableRef.of("other", "users"))).containsOnlyKeys("ssn");
+        assertThat(p.masksOf(TableRef.of("claims"))).isEmpty();
+        assertThatThrownBy(() -> p.masksOf(TableRef.of("users")).put("x", new ColumnMask("'x'")))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(p.governs(TableRef.of("other", "users"))).isTrue();
+        assertThat(p.governs(TableRef.of("other", "claims"))).isFalse();
+        assertThat(p.governs(TableRef.of("main", "claims"))).isTrue();
+        assertThat(p.masksColumnNamed("EMAIL")).isTrue();
+        assertThat(p.masksColumnNamed("tenant_id")).isFalse();
+        assertThat(RowPolicy.none().masksColumnNamed("ssn")).isFalse();
+    }
+
+    @Test
+    void policiesAndFiltersAreValues() {
+        RowPolicy a = RowPolicy.of(Optional.of("Main"), Map.of("main.claims", "tenant_id = :tenant"), Map.of("users.ssn", "'x'"));
+        RowPolicy b = new RowPolicy(Optional.of("main"), Map.of(TableRef.of("claims"), new RowFilter("tenant_id = :tenant")),
+                Map.of(ColumnRef.of("users", "ssn"), new ColumnMask("'x'")));
+        assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+        assertThat(a).isNotEqualTo(RowPolicy.of(Optional.of("main"), Map.of("claims", "tenant_id = :org"), Map.of("users.ssn", "'x'")));
+        assertThat(a.toString()).contains("tenant_id = :tenant");
+        RowFilter f = new RowFilter("a = :x AND b = :x");
+        assertThat(f).isEqualTo(new RowFilter("a = :x AND b = :x")).hasSameHashCodeAs(new RowFilter("a = :x AND b = :x"))
+                .isNotEqualTo(new RowFilter("a = :x"));
+        assertThat(f.predicate()).isEqualTo("a = :x AND b = :x");
+        assertThat(f.render(name -> "$" + name)).isEqualTo(f.render(name -> "$" + name)).isEqualTo("a = $x AND b = $x");
+        assertThatThrownBy(() -> f.placeholders().add("y")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> f.attributes().add("y")).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void applyingAttributesKeepsThePlansFactsAndCopiesNothingTheCallerCanChange() {
+        List<Object> params = new ArrayList<>(java.util.Arrays.asList(1L, null));
+        Set<ColumnUse> uses = new java.util.LinkedHashSet<>();
+        uses.add(ColumnUse.direct(ColumnRef.of("t", "id"), UsePosition.OUTPUT));
+        uses.add(ColumnUse.direct(ColumnRef.of("t", "a"), UsePosition.FILTER));
+        Set<Integer> masked = new java.util.HashSet<>(Set.of(0));
+        QueryPlan plan = new QueryPlan("s", "SELECT", "SELECT id FROM (SELECT id FROM t WHERE tenant = ?) t WHERE a > ? OR a = ?",
+                params, Set.of(TableRef.of("t")), uses, Set.of(), List.of(OutputColumn.traced("id", Set.of(ColumnRef.of("t", "id")))),
+                List.of(), Limits.defaults(), masked, Bindings.builder().attribute("tenant").parameter().parameter().build(), Map.of());
+        params.set(0, 99L);
+        uses.clear();
+        masked.clear();
+        QueryPlan applied = plan.withAttributes(Map.of("tenant", "north", "other", "x"));
+        for (QueryPlan p : List.of(plan, applied)) {
+            assertThat(p.parameters()).containsExactly(1L, null);
+            assertThat(p.uses()).extracting(u -> u.column().column()).containsExactly("id", "a");
+            assertThat(p.maskedOutputs()).containsExactly(0);
+            assertThatThrownBy(() -> p.parameters().set(0, 2L)).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> p.uses().clear()).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> p.maskedOutputs().clear()).isInstanceOf(UnsupportedOperationException.class);
+        }
+        assertThat(applied.attributes()).containsExactly(Map.entry("tenant", "north"));
+        assertThat(applied.values()).containsExactly("north", 1L, null);
+        assertThat(applied).isEqualTo(plan.withAttributes(Map.of("tenant", "north")));
+        assertThat(applied.withParameters(java.util.Arrays.asList(3L, 4L)).values()).containsExactly("north", 3L, 4L);
+        assertThatThrownBy(() -> plan.withAttributes(Map.of("other", "x")))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MISSING_ATTRIBUTE));
+    }
+
+    @Test
     void malformedKeysAreNamed() {
         assertThatThrownBy(() -> RowPolicy.of(Optional.empty(), Map.of("a.b.c", "x = 1"), Map.of()))
                 .hasMessageContaining("a.b.c");

@@ -67,10 +67,16 @@ final class DuckDbExecution implements ExecutionPort, AutoCloseable {
             // the executable text is DuckDB's own rendering of the checked tree, re-parsed as exactly
             // one SELECT, so running it unprepared when it has no parameters runs nothing else
             if (plan.bindings().size() == 0) {
+                connections.prepared(connection, null); // closes a statement prepared ahead for another call
                 statement = connection.createStatement();
                 cursor = JdbcCursor.over(connection, statement).sql(plan.executableSql());
             } else {
-                PreparedStatement prepared = connection.prepareStatement(plan.executableSql());
+                // a text with parameters runs prepared: DuckDB plans it when it is prepared and again when it
+                // runs, so the next connections are stocked with this text prepared, off the critical path
+                String sql = plan.executableSql();
+                Optional<PreparedStatement> ahead = connections.prepared(connection, sql);
+                connections.expect(sql);
+                PreparedStatement prepared = ahead.isPresent() ? ahead.get() : connection.prepareStatement(sql);
                 statement = prepared;
                 bind(prepared, plan.values());
                 cursor = JdbcCursor.over(connection, prepared);

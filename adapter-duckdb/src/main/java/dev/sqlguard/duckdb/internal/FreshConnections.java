@@ -1,7 +1,10 @@
 package dev.sqlguard.duckdb.internal;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.ArrayDeque;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -21,6 +24,14 @@ import org.slf4j.LoggerFactory;
  * opens its own. One background task per call in the steady state: the task that closes a used
  * connection also tops the stock up; a call submits a refill of its own only when it found the
  * stock empty or left it empty. Thread-safe.
+ *
+ * <p>A stocked connection may come with one statement already prepared on it, off the critical path:
+ * the text of the last call that bound parameters ({@link #expect}), a text the validator made, never
+ * a value (attributes and parameters are bound per call). DuckDB prepares (parses, binds and plans) a
+ * statement in about as long as it takes to run a short aggregate, and plans it again when it runs;
+ * a call that finds its own text prepared skips the first planning ({@link #prepared}). A statement
+ * prepared for another text is closed before the call runs anything. It is the call's own connection
+ * still: the prepared statement holds no value and no state of an earlier call.
  *
  * <p>Lifecycle: every connection this class opens is tracked until it is closed. {@link #close()}
  * stops the background work, closes the stock and every connection a refill opened meanwhile, so
@@ -49,6 +60,11 @@ final class FreshConnections implements AutoCloseable {
     private final AtomicLong fromStock = new AtomicLong();
     private final AtomicLong openedOnCall = new AtomicLong();
     private final AtomicLong backgroundTasks = new AtomicLong();
+    private final AtomicLong preparedHits = new AtomicLong();
+    /** The statement prepared ahead on each stocked connection that has one (the text it was prepared from, and it). */
+    private final java.util.Map<Connection, Ahead> ahead = new ConcurrentHashMap<>();
+    /** The text to prepare on the next connections stocked (the last call's that bound parameters), or null. */
+    private volatile String expected;
     /** Guarded by {@link #ready}. */
     private boolean closed;
     /** Guarded by {@link #ready}: refills submitted and not yet run. */
@@ -119,6 +135,37 @@ final class FreshConnections implements AutoCloseable {
         }
     }
 
+    /**
+     * Asks for {@code sql} (a validated executable text with parameters) to be prepared on the
+     * connections stocked from now on, so that the next call with the same text finds it prepared.
+     */
+    void expect(String sql) {
+        expected = sql;
+    }
+
+    /**
+     * The statement prepared ahead for {@code sql} on a connection {@link #take} handed out, if it was
+     * prepared for exactly that text; any other statement prepared on it is closed. Call once per taken
+     * connection, before running anything on it ({@code sql} null when the call prepares nothing).
+     */
+    Optional<PreparedStatement> prepared(Connection connection, String sql) {
+        Ahead a = ahead.remove(connection);
+        if (a == null) {
+            return Optional.empty();
+        }
+        if (a.sql().equals(sql)) {
+            preparedHits.incrementAndGet();
+            return Optional.of(a.statement());
+        }
+        closeQuietly(a.statement());
+        return Optional.empty();
+    }
+
+    /** Calls that found their statement prepared on the connection they took. */
+    long preparedHits() {
+        return preparedHits.get();
+    }
+
     /** Tops the stock up in the background, one connection per task, up to its capacity. */
     private void refill() {
         int missing;
@@ -175,6 +222,7 @@ final class FreshConnections implements AutoCloseable {
             return false;
         }
         open.add(connection);
+        prepareAhead(connection);
         boolean stocked;
         synchronized (ready) {
             stocked = !closed && ready.size() < capacity;
@@ -188,7 +236,36 @@ final class FreshConnections implements AutoCloseable {
         return stocked;
     }
 
+    /** On the background thread: prepares the expected text on a connection about to be stocked (nothing when that fails). */
+    private void prepareAhead(Connection connection) {
+        String sql = expected;
+        if (sql == null) {
+            return;
+        }
+        try {
+            ahead.put(connection, new Ahead(sql, connection.prepareStatement(sql)));
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("could not prepare a statement ahead", e); // the call prepares its own
+        }
+    }
+
+    private static void closeQuietly(PreparedStatement statement) {
+        try {
+            statement.close();
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("could not close a statement prepared ahead", e);
+        }
+    }
+
+    /** A statement prepared ahead on a stocked connection, and the text it was prepared from. */
+    private record Ahead(String sql, PreparedStatement statement) {
+    }
+
     private void closeTracked(Connection connection) {
+        Ahead a = ahead.remove(connection);
+        if (a != null) {
+            closeQuietly(a.statement());
+        }
         DuckDbInstance.closeQuietly(connection);
         open.remove(connection);
     }

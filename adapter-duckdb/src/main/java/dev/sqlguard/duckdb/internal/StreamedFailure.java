@@ -56,6 +56,7 @@ final class StreamedFailure implements SpillGuard.Query {
         Connection connection;
         try {
             connection = connections.take();
+            connections.prepared(connection, null); // the re-run prepares its own; one prepared ahead is closed
         } catch (GuardException e) {
             return original; // the source is closing: nothing to learn
         }

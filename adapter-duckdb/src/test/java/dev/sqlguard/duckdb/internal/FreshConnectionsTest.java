@@ -284,4 +284,53 @@ class FreshConnectionsTest {
     private static ToolResult query(DuckDbEngine engine, String sql) {
         return new QueryService(AuditSink.discarding()).query(engine.binding(), QueryRequest.of("claims", sql));
     }
+
+    @Test
+    @Timeout(60)
+    void aStatementPreparedAheadServesOnlyItsOwnTextAndNoneOutlivesItsConnection() throws Exception {
+        DuckDbInstance instance = DuckDbInstance.acquire(settings(database(), 100_000_000L));
+        String bound = "SELECT count(*) FROM t WHERE g = ?";
+        try (FreshConnections connections = new FreshConnections(instance, "t")) {
+            Await.until(() -> connections.stocked() == FreshConnections.READY);
+            // the stock filled before any call asked: nothing prepared on it
+            Connection first = connections.take();
+            assertThat(connections.prepared(first, bound)).isEmpty();
+            connections.expect(bound);
+            connections.retire(first);
+            // the connections stocked from now on come with the text prepared; cycle the older ones out
+            List<java.sql.PreparedStatement> served = new ArrayList<>();
+            for (int i = 0; i < FreshConnections.READY + 2; i++) {
+                Connection c = connections.take();
+                Optional<java.sql.PreparedStatement> ahead = connections.prepared(c, bound);
+                ahead.ifPresent(served::add);
+                if (ahead.isPresent()) {
+                    java.sql.PreparedStatement ps = ahead.get();
+                    assertThat(ps.getConnection()).isSameAs(c);
+                    ps.setLong(1, 7);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getLong(1)).isEqualTo(1000L);
+                    }
+                }
+                connections.retire(c);
+                Await.until(c::isClosed);
+                Await.until(() -> connections.stocked() == FreshConnections.READY);
+            }
+            assertThat(served).as("a call with the expected text found it prepared").isNotEmpty();
+            assertThat(connections.preparedHits()).isEqualTo(served.size());
+            for (java.sql.PreparedStatement ps : served) {
+                assertThat(ps.isClosed()).as("closed with its connection").isTrue();
+            }
+            // a call with another text (or none) gets nothing, and the statement prepared ahead is closed at once
+            Connection other = connections.take();
+            long hits = connections.preparedHits();
+            assertThat(connections.prepared(other, "SELECT count(*) FROM t WHERE id = ?")).isEmpty();
+            assertThat(connections.prepared(other, bound)).as("closed, not kept for a later ask").isEmpty();
+            assertThat(connections.preparedHits()).isEqualTo(hits);
+            connections.retire(other);
+            Await.until(other::isClosed);
+        } finally {
+            instance.release();
+        }
+    }
 }
