@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * stock empty or left it empty. Thread-safe.
  *
  * <p>A stocked connection may come with one statement already prepared on it, off the critical path:
- * the text of the last call that bound parameters ({@link #expect}), a text the validator made, never
+ * the text of the last calls that bound parameters when it repeats ({@link #expect}), a text the validator made, never
  * a value (attributes and parameters are bound per call). DuckDB prepares (parses, binds and plans) a
  * statement in about as long as it takes to run a short aggregate, and plans it again when it runs;
  * a call that finds its own text prepared skips the first planning ({@link #prepared}). A statement
@@ -65,6 +65,8 @@ final class FreshConnections implements AutoCloseable {
     private final java.util.Map<Connection, Ahead> ahead = new ConcurrentHashMap<>();
     /** The text to prepare on the next connections stocked (the last call's that bound parameters), or null. */
     private volatile String expected;
+    /** The text of the last call that bound parameters. */
+    private volatile String last;
     /** Guarded by {@link #ready}. */
     private boolean closed;
     /** Guarded by {@link #ready}: refills submitted and not yet run. */
@@ -136,11 +138,14 @@ final class FreshConnections implements AutoCloseable {
     }
 
     /**
-     * Asks for {@code sql} (a validated executable text with parameters) to be prepared on the
-     * connections stocked from now on, so that the next call with the same text finds it prepared.
+     * Tells the text of a call that binds parameters (a validated executable text). Once the same text
+     * comes twice in a row it is prepared on the connections stocked from then on, so that the next call
+     * with it finds it prepared; a workload whose texts vary prepares nothing ahead (a statement prepared
+     * for a text that does not come again is planning wasted on the engine's cores).
      */
     void expect(String sql) {
-        expected = sql;
+        expected = sql.equals(last) ? sql : null;
+        last = sql;
     }
 
     /**

@@ -296,6 +296,7 @@ class FreshConnectionsTest {
             Connection first = connections.take();
             assertThat(connections.prepared(first, bound)).isEmpty();
             connections.expect(bound);
+            connections.expect(bound); // the same text twice in a row: prepared ahead from now on
             connections.retire(first);
             // the connections stocked from now on come with the text prepared; cycle the older ones out
             List<java.sql.PreparedStatement> served = new ArrayList<>();
