@@ -16,12 +16,14 @@ import javax.sql.DataSource;
  * A {@link DataSource} over one driver instance, a URL and its properties: what a pool (HikariCP's
  * {@code setDataSource}) opens connections from without {@code java.sql.DriverManager}, so that an
  * adapter whose driver sits in a plug-in folder starts there too. Get the driver from
- * {@link JdbcStartup#driver}. Immutable; the properties are copied.
+ * {@link JdbcStartup#driver}. The properties are copied; the only state that changes is the login
+ * timeout a pool sets (see {@link #getLoginTimeout()}). Thread-safe.
  */
 public final class DriverSource implements DataSource {
     private final Driver driver;
     private final String url;
     private final Properties properties;
+    private volatile int loginTimeout;
 
     public DriverSource(Driver driver, String url, Properties properties) {
         this.driver = requireNonNull(driver, "driver is null");
@@ -54,14 +56,24 @@ public final class DriverSource implements DataSource {
         // no log writer: drivers log through their own loggers
     }
 
+    /**
+     * Records the login timeout; it is not passed to the driver, whose own connect timeout property
+     * bounds a login.
+     */
     @Override
     public void setLoginTimeout(int seconds) {
-        // the driver's own connect timeout property bounds a login
+        loginTimeout = Math.max(0, seconds);
     }
 
+    /**
+     * The login timeout last set (0 until then). HikariCP sets it from its connection timeout and, when
+     * the pool closes, waits this long for its connection adder to end: at 0 it waited for nothing,
+     * logged "Timed-out waiting for add connection executor to shutdown" at every close, and left the
+     * adder thread running past close().
+     */
     @Override
     public int getLoginTimeout() {
-        return 0;
+        return loginTimeout;
     }
 
     @Override

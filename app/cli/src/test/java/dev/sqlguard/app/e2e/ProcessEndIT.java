@@ -62,11 +62,9 @@ class ProcessEndIT {
         }
     }
 
-    @Test
-    void sigtermLeavesNoWorkingFolderBehind() throws Exception {
+    /** Starts {@code sqlguard mcp} with {@code temp} as its temporary folder and waits until it says it is ready. */
+    private Process startServer(Path temp, Path stderr) throws Exception {
         Path home = Files.createDirectories(dir.resolve("home"));
-        Path temp = Files.createDirectories(dir.resolve("tmp"));
-        Path stderr = dir.resolve("server-stderr.txt");
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-Djava.io.tmpdir=" + temp, "-jar", JarRunner.jar().toString(), "mcp")
                 .directory(dir.toFile())
@@ -84,6 +82,19 @@ class ProcessEndIT {
                 assertThat(System.nanoTime()).as("the server never said it was ready").isLessThan(deadline);
                 Thread.sleep(20);
             }
+            return server;
+        } catch (Exception | AssertionError e) {
+            server.destroyForcibly();
+            throw e;
+        }
+    }
+
+    @Test
+    void sigtermLeavesNoWorkingFolderBehind() throws Exception {
+        Path temp = Files.createDirectories(dir.resolve("tmp"));
+        Path stderr = dir.resolve("server-stderr.txt");
+        Process server = startServer(temp, stderr);
+        try {
             // two work folders: the engines' (DuckDB spills there) and the one for chart images
             assertThat(sqlguardEntries(temp)).as("the server's folders while it runs").hasSize(2)
                     .allSatisfy(n -> assertThat(n).startsWith("sqlguard-work-"));
@@ -106,6 +117,37 @@ class ProcessEndIT {
                 dev.sqlguard.app.internal.wiring.WorkFolders.removeStale(temp);
                 assertThat(sqlguardEntries(temp)).as(() -> "after the next start's sweep; " + left).isEmpty();
             }
+        } finally {
+            server.destroyForcibly();
+        }
+    }
+
+    /**
+     * A working folder named for the server's pid without an owner record (one whose record a
+     * delete took just before an end, or one a closing engine made again at its old path) goes at
+     * SIGTERM; one named for a process that is gone goes at the next start's sweep.
+     */
+    @Test
+    void foldersWithoutAnOwnerRecordDoNotOutliveTheirProcess() throws Exception {
+        Path temp = Files.createDirectories(dir.resolve("tmp"));
+        Path stderr = dir.resolve("server-stderr.txt");
+        Process server = startServer(temp, stderr);
+        try {
+            Path unrecorded = Files.createDirectories(temp.resolve("sqlguard-work-" + server.pid() + "-1").resolve("duckdb-temp"));
+            Files.writeString(unrecorded.resolveSibling("leftovers"), "");
+            Process gone = new ProcessBuilder("true").start();
+            gone.waitFor();
+            Path ofGone = Files.createDirectories(temp.resolve("sqlguard-work-" + gone.pid() + "-1").resolve("duckdb-temp"));
+
+            long termMillis = System.currentTimeMillis();
+            server.destroy();
+            assertThat(server.waitFor()).as(() -> "exit status after SIGTERM; the server wrote: " + tail(stderr)).isEqualTo(143);
+            assertThat(Files.readString(stderr)).contains(STOPPED);
+            assertThat(sqlguardEntries(temp)).as(() -> "left behind: " + tree(temp, termMillis))
+                    .containsExactly(ofGone.getParent().getFileName().toString());
+
+            dev.sqlguard.app.internal.wiring.WorkFolders.removeStale(temp); // the next start's sweep
+            assertThat(sqlguardEntries(temp)).as(() -> "after the next start's sweep: " + tree(temp, termMillis)).isEmpty();
         } finally {
             server.destroyForcibly();
         }

@@ -24,7 +24,10 @@ import org.slf4j.LoggerFactory;
  * The engines' working folders ({@code sqlguard-work-<pid>-*} in the temporary folder, where DuckDB
  * spills). Each records the process that owns it (pid and start time, in {@value #OWNER}), so that
  * the folder of a process that died without cleaning up (SIGKILL, a crash) is removed when the next
- * one is created. A folder of a live process, or one without an owner record, is never touched.
+ * one is created. A folder of a live process is never touched. A folder without a readable owner
+ * record (one whose record a delete removed just before the process ended, or one an engine still
+ * closing made again at its old path) is judged by the pid in its name, which only that process
+ * gives: it goes once no process with that pid runs, and at the end of the process it names.
  */
 public final class WorkFolders {
     private static final Logger LOG = LoggerFactory.getLogger(WorkFolders.class);
@@ -178,18 +181,48 @@ public final class WorkFolders {
         return own(Path.of(System.getProperty("java.io.tmpdir")));
     }
 
+    /**
+     * Whether a folder named for this process's pid is its own: its owner record names this process,
+     * or it has no readable record (a folder this process was deleting when it ended, or one a closing
+     * engine made again at its old path; a process with this pid that made it earlier is gone).
+     */
     private static boolean ownedBySelf(Path folder) {
         ProcessHandle self = ProcessHandle.current();
-        return owner(folder).filter(o -> o.pid() == self.pid())
+        Optional<Owner> record = owner(folder);
+        return record.isEmpty() || record.filter(o -> o.pid() == self.pid())
                 .filter(o -> o.start().isEmpty() || o.start().equals(start(self).map(Instant::toString)))
                 .isPresent();
     }
 
-    /** Whether the folder's owner record names a process that is not running (a reused pid is told apart by its start). */
+    /** The pid a working folder's name carries ({@code sqlguard-work-<pid>-<random>}), if it carries one. */
+    static Optional<Long> namedPid(Path folder) {
+        String name = folder.getFileName().toString();
+        if (!name.startsWith(PREFIX)) {
+            return Optional.empty();
+        }
+        int end = name.indexOf('-', PREFIX.length());
+        if (end <= PREFIX.length()) {
+            return Optional.empty();
+        }
+        try {
+            long pid = Long.parseLong(name.substring(PREFIX.length(), end));
+            return pid > 0 ? Optional.of(pid) : Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Whether the folder's owner record names a process that is not running (a reused pid is told
+     * apart by its start); without a readable record, whether no process runs with the pid its name
+     * carries. A folder whose name carries no pid and that has no readable record is never judged gone.
+     */
     static boolean ownerIsGone(Path folder) {
         Optional<Owner> record = owner(folder);
         if (record.isEmpty()) {
-            return false; // no readable owner on record: not ours to judge
+            // no readable owner on record: only the process the name carries makes such a name, and while it
+            // runs (it may be writing the record right now) the folder stays
+            return namedPid(folder).filter(pid -> ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty()).isPresent();
         }
         Optional<ProcessHandle> process = ProcessHandle.of(record.get().pid()).filter(ProcessHandle::isAlive);
         if (process.isEmpty()) {

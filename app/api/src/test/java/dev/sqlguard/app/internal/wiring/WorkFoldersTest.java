@@ -36,6 +36,11 @@ class WorkFoldersTest {
         Path live = folder("live", self + " -");
         Path unknown = folder("unknown", null);
         Path garbled = folder("garbled", "not a pid");
+        long gone = deadPid();
+        // no owner record: judged by the pid in the name (a record deleted just before the end, one killed before it was written)
+        Path deadUnowned = folder(gone + "-unowned", null);
+        Path deadEmptyRecord = folder(gone + "-empty", "");
+        Path liveUnowned = folder(self + "-unowned", null); // this live process may be writing its record right now
 
         Path created = WorkFolders.create(tmp);
 
@@ -46,6 +51,9 @@ class WorkFoldersTest {
         assertThat(live).isDirectory();
         assertThat(unknown).isDirectory();
         assertThat(garbled).isDirectory();
+        assertThat(deadUnowned).doesNotExist();
+        assertThat(deadEmptyRecord).doesNotExist();
+        assertThat(liveUnowned).isDirectory();
         assertThat(WorkFolders.removeStale(tmp)).as("the new folder is this live process's").isZero();
         assertThat(created).isDirectory();
     }
@@ -85,15 +93,18 @@ class WorkFoldersTest {
         Path second = WorkFolders.create(tmp);
         Path sameNameOtherStart = folder(self + "-reused", self + " 1970-01-01T00:00:00Z");
         Path someoneElse = folder("1-other", "1 -");
+        // named for this pid without a record: a folder this process was deleting, or one a closing engine made again
         Path unowned = folder(self + "-unowned", null);
+        Path otherUnowned = folder("1-unowned", null);
 
-        assertThat(WorkFolders.removeOwn(tmp)).isEqualTo(2);
+        assertThat(WorkFolders.removeOwn(tmp)).isEqualTo(3);
 
         assertThat(mine).doesNotExist();
         assertThat(second).doesNotExist();
+        assertThat(unowned).doesNotExist();
         assertThat(sameNameOtherStart).as("a pid reused from an earlier process").isDirectory();
         assertThat(someoneElse).isDirectory();
-        assertThat(unowned).isDirectory();
+        assertThat(otherUnowned).isDirectory();
     }
 
     @Test
