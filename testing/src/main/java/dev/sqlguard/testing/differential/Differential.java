@@ -205,7 +205,12 @@ public final class Differential {
         AtomicInteger next = new AtomicInteger();
         AtomicInteger found = new AtomicInteger();
         Runnable worker = () -> {
-            for (int n = next.getAndIncrement(); n < count && found.get() < maxFindings; n = next.getAndIncrement()) {
+            // the cap is read before a case is taken, so every case taken is run: none below the cut is left out
+            while (found.get() < maxFindings) {
+                int n = next.getAndIncrement();
+                if (n >= count) {
+                    return;
+                }
                 CaseResult r = one.apply(n);
                 results[n] = r;
                 if (r.finding() != null) {
