@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Properties;
 
+import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,7 @@ import dev.sqlguard.testing.differential.Grammar;
 import dev.sqlguard.testing.differential.Outcome;
 import dev.sqlguard.testing.differential.Outcomes;
 import dev.sqlguard.testing.differential.QueryGenerator;
+import dev.sqlguard.testing.differential.RawConnections;
 import dev.sqlguard.testing.differential.Target;
 
 /**
@@ -33,8 +35,9 @@ import dev.sqlguard.testing.differential.Target;
  * connection with one thread, over a copy of the same file: DuckDB allows one configuration per file and
  * JVM) and guarded through the engine over {@link FixtureEngine#PLAIN_COLUMNS}, with the same outcome;
  * probe pairs give the same outcome guarded. Sized by {@code -Dsqlguard.differential.count} (default
- * 1,000) and {@code -Dsqlguard.differential.probes} (default 500); first seed
- * {@code -Dsqlguard.differential.seed} (default 1).
+ * 20,000) and {@code -Dsqlguard.differential.probes} (default 5,000); first seed
+ * {@code -Dsqlguard.differential.seed} (default 1); {@code -Dsqlguard.differential.workers} cases at once
+ * (default 2, each worker with a duplicate of the raw connection).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DuckDbDifferentialTest {
@@ -42,6 +45,8 @@ class DuckDbDifferentialTest {
     static Path dir;
     private DuckDbEngine engine;
     private Connection raw;
+    /** One raw connection per worker, each a duplicate of {@link #raw} (the same read-only database instance). */
+    private RawConnections raws;
 
     @BeforeAll
     void start() throws Exception {
@@ -55,10 +60,14 @@ class DuckDbDifferentialTest {
         p.setProperty("duckdb.read_only", "true");
         p.setProperty("threads", "1");
         raw = DriverManager.getConnection("jdbc:duckdb:" + copy, p);
+        raws = new RawConnections(() -> ((DuckDBConnection) raw).duplicate());
     }
 
     @AfterAll
     void stop() throws SQLException {
+        if (raws != null) {
+            raws.close();
+        }
         if (raw != null) {
             raw.close();
         }
@@ -71,7 +80,7 @@ class DuckDbDifferentialTest {
         return new Target() {
             @Override
             public Outcome raw(String sql) {
-                return Outcomes.raw(raw, sql, HonestCorpus::plainCell);
+                return Outcomes.raw(raws.get(), sql, HonestCorpus::plainCell);
             }
 
             @Override
@@ -82,19 +91,20 @@ class DuckDbDifferentialTest {
     }
 
     private Differential differential() {
-        return new Differential("duckdb", new QueryGenerator(Grammar.duckdb()), target(), Outcomes.refusalCodes());
+        return new Differential("duckdb", new QueryGenerator(Grammar.duckdb()), target(), Outcomes.refusalCodes(),
+                Differential.workers(2));
     }
 
     @Test
     void generatedQueriesGiveTheRawOutcome() {
         Outcomes.assertNoFindings(differential().differential(Differential.seed(1),
-                Differential.count("sqlguard.differential.count", 1_000), 10));
+                Differential.count("sqlguard.differential.count", 20_000), 10));
     }
 
     @Test
     void probePairsCannotTellAHiddenColumnFromAMissingOne() {
         Outcomes.assertNoFindings(differential().probes(Differential.seed(1),
-                Differential.count("sqlguard.differential.probes", 500), 10));
+                Differential.count("sqlguard.differential.probes", 5_000), 10));
     }
 
     /**

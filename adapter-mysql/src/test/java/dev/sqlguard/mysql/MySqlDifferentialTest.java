@@ -3,7 +3,6 @@ package dev.sqlguard.mysql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
@@ -28,22 +27,23 @@ import dev.sqlguard.testing.differential.Grammar;
 import dev.sqlguard.testing.differential.Outcome;
 import dev.sqlguard.testing.differential.Outcomes;
 import dev.sqlguard.testing.differential.QueryGenerator;
+import dev.sqlguard.testing.differential.RawConnections;
 import dev.sqlguard.testing.differential.Target;
 
 /**
  * The differential generator on the MySQL-compatible server: generated SELECTs (MySQL's grammar:
  * {@code XOR}, {@code !}, {@code <=>}, no {@code ||} concatenation) run raw on the least-privilege
  * account and guarded through MySQL's own renderer, with the same outcome; probe pairs give the same
- * outcome guarded. Sized by {@code -Dsqlguard.differential.count} (default 2,000: 20–75 s on the shared
- * 2-core machine) and
- * {@code -Dsqlguard.differential.probes} (default 500); first seed {@code -Dsqlguard.differential.seed}.
+ * outcome guarded. Sized by {@code -Dsqlguard.differential.count} (default 20,000) and
+ * {@code -Dsqlguard.differential.probes} (default 5,000); first seed {@code -Dsqlguard.differential.seed};
+ * {@code -Dsqlguard.differential.workers} cases at once (default 4, each worker with a raw connection of its own).
  */
 @Tag("mysql")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MySqlDifferentialTest {
     private String database;
     private Engine engine;
-    private Connection raw;
+    private RawConnections raw;
     private final QueryService service = new QueryService(AuditSink.discarding());
 
     @BeforeAll
@@ -52,7 +52,8 @@ class MySqlDifferentialTest {
         database = TestServer.createDatabase();
         GuardrailPolicy policy = FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS);
         engine = MySqlServerTest.engine(database, false, policy.withLimits(policy.limits().withMaxRows(100_000)), Map.of());
-        raw = DriverManager.getConnection(TestServer.url() + "/" + database, TestServer.roUser(), TestServer.roPassword());
+        String url = TestServer.url() + "/" + database;
+        raw = new RawConnections(() -> DriverManager.getConnection(url, TestServer.roUser(), TestServer.roPassword()));
     }
 
     @AfterAll
@@ -72,7 +73,7 @@ class MySqlDifferentialTest {
         return new Target() {
             @Override
             public Outcome raw(String sql) {
-                return tiesInOneOrder(Outcomes.raw(raw, sql, HonestCorpus::plainCell));
+                return tiesInOneOrder(Outcomes.raw(raw.get(), sql, HonestCorpus::plainCell));
             }
 
             @Override
@@ -114,19 +115,19 @@ class MySqlDifferentialTest {
         // in GROUP BY, HAVING, ORDER BY and window keys (MariaDB's choice differs by clause and shape), asking to rename the alias
         java.util.Set<String> refusals = new java.util.TreeSet<>(Outcomes.refusalCodes());
         refusals.add("AMBIGUOUS_COLUMN");
-        return new Differential("mysql", new QueryGenerator(Grammar.mysql()), target(), refusals);
+        return new Differential("mysql", new QueryGenerator(Grammar.mysql()), target(), refusals, Differential.workers(4));
     }
 
     @Test
     void generatedQueriesGiveTheRawOutcome() {
         Outcomes.assertNoFindings(differential().differential(Differential.seed(1),
-                Differential.count("sqlguard.differential.count", 2_000), 10));
+                Differential.count("sqlguard.differential.count", 20_000), 10));
     }
 
     @Test
     void probePairsCannotTellAHiddenColumnFromAMissingOne() {
         Outcomes.assertNoFindings(differential().probes(Differential.seed(1),
-                Differential.count("sqlguard.differential.probes", 500), 10));
+                Differential.count("sqlguard.differential.probes", 5_000), 10));
     }
 
     /** Aliases named like a hidden column answer as aliases of a name that exists nowhere. */

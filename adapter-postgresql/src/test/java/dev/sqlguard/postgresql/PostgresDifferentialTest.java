@@ -27,21 +27,24 @@ import dev.sqlguard.testing.differential.Grammar;
 import dev.sqlguard.testing.differential.Outcome;
 import dev.sqlguard.testing.differential.Outcomes;
 import dev.sqlguard.testing.differential.QueryGenerator;
+import dev.sqlguard.testing.differential.RawConnections;
 import dev.sqlguard.testing.differential.Target;
 
 /**
  * The differential generator on PostgreSQL: generated SELECTs run raw (the text as written, on the
  * least-privilege role the engine uses) and guarded, with the same outcome; probe pairs (a hidden
  * column's name against a name that exists nowhere) give the same outcome guarded. Sized by
- * {@code -Dsqlguard.differential.count} (default 2,000) and {@code -Dsqlguard.differential.probes}
- * (default 1,000); the first seed is {@code -Dsqlguard.differential.seed} (default 1).
+ * {@code -Dsqlguard.differential.count} (default 20,000) and {@code -Dsqlguard.differential.probes}
+ * (default 5,000); the first seed is {@code -Dsqlguard.differential.seed} (default 1);
+ * {@code -Dsqlguard.differential.workers} cases at once (default 4, each worker with a raw connection of its own).
  */
 @Tag("postgresql")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresDifferentialTest {
     private FixtureEngine<PostgresFixture> server;
-    private Connection raw;
-    private Statement rawStatement;
+    private RawConnections raw;
+    /** Each raw connection's statement: its search path set, a 10 s timeout. */
+    private final ThreadLocal<Statement> rawStatement = new ThreadLocal<>();
     private final QueryService service = new QueryService(AuditSink.discarding());
 
     @BeforeAll
@@ -51,10 +54,15 @@ class PostgresDifferentialTest {
         policy = policy.withLimits(policy.limits().withMaxRows(100_000));
         server = FixtureEngine.open(new PostgresFixture(false), "diff", policy);
         TestServer.Coordinates c = server.fixture().server();
-        raw = DriverManager.getConnection(c.url(), c.roUser(), c.roPassword());
-        rawStatement = raw.createStatement();
-        rawStatement.execute("SET search_path = " + server.fixture().schema());
-        rawStatement.setQueryTimeout(10);
+        String schema = server.fixture().schema();
+        raw = new RawConnections(() -> {
+            Connection connection = DriverManager.getConnection(c.url(), c.roUser(), c.roPassword());
+            Statement statement = connection.createStatement();
+            statement.execute("SET search_path = " + schema);
+            statement.setQueryTimeout(10);
+            rawStatement.set(statement);
+            return connection;
+        });
     }
 
     @AfterAll
@@ -68,14 +76,16 @@ class PostgresDifferentialTest {
     }
 
     private Differential differential() {
-        return new Differential("postgresql", new QueryGenerator(Grammar.postgresql()), target(), Outcomes.refusalCodes());
+        return new Differential("postgresql", new QueryGenerator(Grammar.postgresql()), target(), Outcomes.refusalCodes(),
+                Differential.workers(4));
     }
 
     private Target target() {
         return new Target() {
             @Override
             public Outcome raw(String sql) {
-                return Outcomes.raw(rawStatement, sql, HonestCorpus::plainCell);
+                raw.get();
+                return Outcomes.raw(rawStatement.get(), sql, HonestCorpus::plainCell);
             }
 
             @Override
@@ -89,7 +99,7 @@ class PostgresDifferentialTest {
     @Test
     void generatedQueriesGiveTheRawOutcome() {
         Outcomes.assertNoFindings(differential().differential(Differential.seed(1),
-                Differential.count("sqlguard.differential.count", 2_000), 10));
+                Differential.count("sqlguard.differential.count", 20_000), 10));
     }
 
     /**
@@ -246,6 +256,6 @@ class PostgresDifferentialTest {
     @Test
     void probePairsCannotTellAHiddenColumnFromAMissingOne() {
         Outcomes.assertNoFindings(differential().probes(Differential.seed(1),
-                Differential.count("sqlguard.differential.probes", 1_000), 10));
+                Differential.count("sqlguard.differential.probes", 5_000), 10));
     }
 }

@@ -8,7 +8,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
  * Runs generated cases on one engine and reports every disagreement, shrunk to a minimal case.
@@ -46,16 +54,22 @@ public final class Differential {
      * @param refusals refusals that policy explains, per code, of cases that ran raw
      * @param findings disagreements, at most the run's cap
      * @param nanos wall time of the run, shrinking included
+     * @param rawNanos time spent in raw runs of the cases as generated, summed over the workers
+     * @param guardedNanos time spent in guarded runs of the cases as generated, summed over the workers
+     * @param shrinkNanos time spent shrinking findings, summed over the workers
+     * @param workers cases run at once
      */
     public record Report(String engine, String kind, long seed, int cases, int bothRan, int bothFailed, Map<String, Integer> refusals,
-                         List<Finding> findings, long nanos) {
+                         List<Finding> findings, long nanos, long rawNanos, long guardedNanos, long shrinkNanos, int workers) {
         public double perSecond() {
             return nanos == 0 ? 0 : cases * 1e9 / nanos;
         }
 
         public String summary() {
-            return String.format(Locale.ROOT, "%s %s seed=%d: %d cases in %.1f s (%.0f/s), both ran %d, both failed %d, policy refusals %s,"
-                    + " disagreements %d", engine, kind, seed, cases, nanos / 1e9, perSecond(), bothRan, bothFailed, refusals, findings.size());
+            return String.format(Locale.ROOT, "%s %s seed=%d: %d cases in %.1f s (%.0f/s, %d workers; raw %.1f s, guarded %.1f s,"
+                    + " shrinking %.1f s, summed over workers), both ran %d, both failed %d, policy refusals %s, disagreements %d",
+                    engine, kind, seed, cases, nanos / 1e9, perSecond(), workers, rawNanos / 1e9, guardedNanos / 1e9, shrinkNanos / 1e9,
+                    bothRan, bothFailed, refusals, findings.size());
         }
     }
 
@@ -63,13 +77,37 @@ public final class Differential {
     private final QueryGenerator generator;
     private final Target target;
     private final Set<String> policyCodes;
+    private final int workers;
+    private final ThreadLocal<QueryGenerator> generators;
+    private final LongAdder rawNanos = new LongAdder();
+    private final LongAdder guardedNanos = new LongAdder();
+    private final LongAdder shrinkNanos = new LongAdder();
 
     /** @param policyCodes the guard's codes that may refuse a statement the engine runs (refusals by policy) */
     public Differential(String engine, QueryGenerator generator, Target target, Set<String> policyCodes) {
+        this(engine, generator, target, policyCodes, 1);
+    }
+
+    /**
+     * A run of {@code workers} cases at once; {@code target} must then take calls from several threads (a raw
+     * connection per thread: {@link RawConnections}). The cases, their seeds and the report are those of one
+     * worker; only the wall time differs.
+     */
+    public Differential(String engine, QueryGenerator generator, Target target, Set<String> policyCodes, int workers) {
         this.engine = requireNonNull(engine, "engine is null");
         this.generator = requireNonNull(generator, "generator is null");
         this.target = requireNonNull(target, "target is null");
         this.policyCodes = Set.copyOf(policyCodes);
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers must be at least 1");
+        }
+        this.workers = workers;
+        this.generators = ThreadLocal.withInitial(generator::fresh);
+    }
+
+    /** Cases run at once: system property {@code sqlguard.differential.workers}, else {@code fallback}. */
+    public static int workers(int fallback) {
+        return count("sqlguard.differential.workers", fallback);
     }
 
     /** The number of cases for a run: system property {@code property}, else {@code fallback}. */
@@ -99,56 +137,143 @@ public final class Differential {
     }
 
     private Report compareRuns(String kind, long seed, int count, int maxFindings) {
+        return run(kind, seed, count, maxFindings, n -> {
+            QueryGenerator.Case c = currentGenerator().next(seed + n);
+            String sql = c.sql();
+            Outcome raw = timed(rawNanos, () -> target.raw(sql));
+            Outcome guarded = timed(guardedNanos, () -> target.guarded(sql));
+            String difference = compare(raw, guarded, c.ordered());
+            if (difference != null) {
+                long shrinkStart = System.nanoTime();
+                Sql minimal = Sql.shrink(c.tree(), t -> compare(c.with(t)) != null, SHRINK_ATTEMPTS);
+                QueryGenerator.Case small = c.with(minimal);
+                String why = compare(small);
+                shrinkNanos.add(System.nanoTime() - shrinkStart);
+                return CaseResult.finding(new Finding(c.seed(), sql, small.sql(), why == null ? difference : why));
+            } else if (raw instanceof Outcome.Rows && guarded instanceof Outcome.Rows) {
+                return CaseResult.BOTH_RAN;
+            } else if (raw instanceof Outcome.Failed && guarded instanceof Outcome.Failed) {
+                return CaseResult.BOTH_FAILED;
+            }
+            return CaseResult.refused(((Outcome.Failed) guarded).code());
+        });
+    }
+
+    /** Runs {@code count} probe pairs, seeds {@code seed} on; stops after {@code maxFindings}. */
+    public Report probes(long seed, int count, int maxFindings) {
+        return run("probe", seed, count, maxFindings, n -> {
+            QueryGenerator.Case c = currentGenerator().probe(seed + n);
+            Outcome hidden = timed(guardedNanos, () -> target.guarded(c.sql(c.hidden())));
+            String difference = probe(c, hidden);
+            if (difference != null) {
+                long shrinkStart = System.nanoTime();
+                Sql minimal = Sql.shrink(c.tree(), t -> probe(c.with(t), null) != null, SHRINK_ATTEMPTS);
+                QueryGenerator.Case small = c.with(minimal);
+                String why = probe(small, null);
+                shrinkNanos.add(System.nanoTime() - shrinkStart);
+                return CaseResult.finding(new Finding(c.seed(), c.sql(c.hidden()), small.sql(small.hidden()), why == null ? difference : why));
+            }
+            return hidden instanceof Outcome.Rows ? CaseResult.BOTH_RAN : CaseResult.BOTH_FAILED;
+        });
+    }
+
+    /** What one case gave: a tally (both ran, both failed, a refusal by policy with its code) or a finding. */
+    private record CaseResult(int kind, String code, Finding finding) {
+        static final CaseResult BOTH_RAN = new CaseResult(0, null, null);
+        static final CaseResult BOTH_FAILED = new CaseResult(1, null, null);
+
+        static CaseResult refused(String code) {
+            return new CaseResult(2, code, null);
+        }
+
+        static CaseResult finding(Finding finding) {
+            return new CaseResult(3, null, finding);
+        }
+    }
+
+    /**
+     * Runs case {@code 0..count-1} with {@code one}, on {@link #workers} threads taking the cases in seed order.
+     * The report is the one a single thread gives: once {@code maxFindings} findings are known, no further case
+     * starts, and the report holds the cases up to the {@code maxFindings}-th finding in seed order.
+     */
+    private Report run(String kind, long seed, int count, int maxFindings, IntFunction<CaseResult> one) {
         long start = System.nanoTime();
+        rawNanos.reset();
+        guardedNanos.reset();
+        shrinkNanos.reset();
+        CaseResult[] results = new CaseResult[count];
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger found = new AtomicInteger();
+        Runnable worker = () -> {
+            // the cap is read before a case is taken, so every case taken is run: none below the cut is left out
+            while (found.get() < maxFindings) {
+                int n = next.getAndIncrement();
+                if (n >= count) {
+                    return;
+                }
+                CaseResult r = one.apply(n);
+                results[n] = r;
+                if (r.finding() != null) {
+                    found.incrementAndGet();
+                }
+            }
+        };
+        if (workers == 1) {
+            worker.run();
+        } else {
+            ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
+                Thread t = new Thread(r, "differential-" + engine);
+                t.setDaemon(true);
+                return t;
+            });
+            try {
+                List<Future<?>> futures = new ArrayList<>();
+                for (int i = 0; i < workers; i++) {
+                    futures.add(pool.submit(worker));
+                }
+                for (Future<?> f : futures) {
+                    f.get();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+            } finally {
+                pool.shutdownNow();
+            }
+        }
         int bothRan = 0;
         int bothFailed = 0;
         Map<String, Integer> refusals = new TreeMap<>();
         List<Finding> findings = new ArrayList<>();
         int n = 0;
-        for (; n < count && findings.size() < maxFindings; n++) {
-            QueryGenerator.Case c = generator.next(seed + n);
-            String sql = c.sql();
-            Outcome raw = target.raw(sql);
-            Outcome guarded = target.guarded(sql);
-            String difference = compare(raw, guarded, c.ordered());
-            if (difference != null) {
-                Sql minimal = Sql.shrink(c.tree(), t -> compare(c.with(t)) != null, SHRINK_ATTEMPTS);
-                QueryGenerator.Case small = c.with(minimal);
-                String why = compare(small);
-                findings.add(new Finding(c.seed(), sql, small.sql(), why == null ? difference : why));
-            } else if (raw instanceof Outcome.Rows && guarded instanceof Outcome.Rows) {
-                bothRan++;
-            } else if (raw instanceof Outcome.Failed && guarded instanceof Outcome.Failed) {
-                bothFailed++;
-            } else {
-                refusals.merge(((Outcome.Failed) guarded).code(), 1, Integer::sum);
+        // every case below the first not run was run (workers take cases in order); a stop leaves gaps only after it
+        for (; n < count && results[n] != null && findings.size() < maxFindings; n++) {
+            CaseResult r = results[n];
+            switch (r.kind()) {
+                case 0 -> bothRan++;
+                case 1 -> bothFailed++;
+                case 2 -> refusals.merge(r.code(), 1, Integer::sum);
+                default -> findings.add(r.finding());
             }
         }
-        return new Report(engine, kind, seed, n, bothRan, bothFailed, refusals, findings, System.nanoTime() - start);
+        return new Report(engine, kind, seed, n, bothRan, bothFailed, refusals, findings, System.nanoTime() - start,
+                rawNanos.sum(), guardedNanos.sum(), shrinkNanos.sum(), workers);
     }
 
-    /** Runs {@code count} probe pairs, seeds {@code seed} on; stops after {@code maxFindings}. */
-    public Report probes(long seed, int count, int maxFindings) {
+    /** The generator of the calling worker (a generator holds the state of the case it writes). */
+    private QueryGenerator currentGenerator() {
+        return workers == 1 ? generator : generators.get();
+    }
+
+    private static Outcome timed(LongAdder total, Supplier<Outcome> run) {
         long start = System.nanoTime();
-        int ran = 0;
-        int failed = 0;
-        List<Finding> findings = new ArrayList<>();
-        int n = 0;
-        for (; n < count && findings.size() < maxFindings; n++) {
-            QueryGenerator.Case c = generator.probe(seed + n);
-            String difference = probe(c);
-            if (difference != null) {
-                Sql minimal = Sql.shrink(c.tree(), t -> probe(c.with(t)) != null, SHRINK_ATTEMPTS);
-                QueryGenerator.Case small = c.with(minimal);
-                String why = probe(small);
-                findings.add(new Finding(c.seed(), c.sql(c.hidden()), small.sql(small.hidden()), why == null ? difference : why));
-            } else if (target.guarded(c.sql(c.hidden())) instanceof Outcome.Rows) {
-                ran++;
-            } else {
-                failed++;
-            }
+        try {
+            return run.get();
+        } finally {
+            total.add(System.nanoTime() - start);
         }
-        return new Report(engine, "probe", seed, n, ran, failed, Map.of(), findings, System.nanoTime() - start);
     }
 
     private String compare(QueryGenerator.Case c) {
@@ -171,11 +296,12 @@ public final class Differential {
         return null;
     }
 
-    private String probe(QueryGenerator.Case c) {
+    /** What differs in the probe pair of {@code c}; {@code hidden} is the hidden name's outcome when already run, else null. */
+    private String probe(QueryGenerator.Case c, Outcome hidden) {
         String absent = c.hidden() + ABSENT_SUFFIX;
-        Outcome hidden = target.guarded(c.sql(c.hidden()));
-        Outcome missing = target.guarded(c.sql(absent));
-        return probeDifference(hidden, c.hidden(), missing, absent, c.ordered());
+        Outcome h = hidden != null ? hidden : target.guarded(c.sql(c.hidden()));
+        Outcome missing = hidden != null ? timed(guardedNanos, () -> target.guarded(c.sql(absent))) : target.guarded(c.sql(absent));
+        return probeDifference(h, c.hidden(), missing, absent, c.ordered());
     }
 
     /** What differs between the outcomes of a probe pair, or null when they are the same. */

@@ -1,0 +1,88 @@
+package dev.sqlguard.testing.differential;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The harness itself, on a target that answers by the text alone: a run on several workers reports what a
+ * run on one reports (the same cases, tallies and findings in seed order, the same stop after the cap), and a
+ * probe pair costs two guarded runs.
+ */
+class DifferentialTest {
+    /** Disagrees on every text holding {@code ILIKE}, refuses by policy every text holding {@code EXISTS}, fails both ways on {@code NATURAL}. */
+    private static final class ByText implements Target {
+        final AtomicInteger guardedCalls = new AtomicInteger();
+
+        @Override
+        public Outcome raw(String sql) {
+            return sql.contains("NATURAL") ? new Outcome.Failed("RAW", "no") : new Outcome.Rows(List.of(List.of(Integer.toString(length(sql)))));
+        }
+
+        @Override
+        public Outcome guarded(String sql) {
+            guardedCalls.incrementAndGet();
+            if (sql.contains("NATURAL")) {
+                return new Outcome.Failed("SYNTAX_ERROR", "no");
+            }
+            if (sql.contains("EXISTS")) {
+                return new Outcome.Failed("UNSAFE_SYNTAX", "write it more plainly");
+            }
+            int extra = sql.contains("ILIKE") ? 1 : 0;
+            return new Outcome.Rows(List.of(List.of(Integer.toString(length(sql) + extra))));
+        }
+    }
+
+    /** The text's length, the absent name's suffix left out (a probe pair's two texts answer alike). */
+    private static int length(String sql) {
+        return sql.replace(Differential.ABSENT_SUFFIX, "").length();
+    }
+
+    private static Differential differential(Target target, int workers) {
+        return new Differential("test", new QueryGenerator(Grammar.postgresql()), target, Set.of("UNSAFE_SYNTAX"), workers);
+    }
+
+    @Test
+    void severalWorkersReportWhatOneReports() {
+        Differential.Report one = differential(new ByText(), 1).differential(1, 400, 1_000);
+        Differential.Report four = differential(new ByText(), 4).differential(1, 400, 1_000);
+        assertThat(one.findings()).isNotEmpty();
+        assertThat(one.refusals()).containsKey("UNSAFE_SYNTAX");
+        assertThat(one.bothFailed()).isPositive();
+        assertThat(four.cases()).isEqualTo(one.cases()).isEqualTo(400);
+        assertThat(four.bothRan()).isEqualTo(one.bothRan());
+        assertThat(four.bothFailed()).isEqualTo(one.bothFailed());
+        assertThat(four.refusals()).isEqualTo(one.refusals());
+        assertThat(four.findings()).isEqualTo(one.findings());
+        assertThat(one.findings()).allSatisfy(f -> assertThat(f.minimal()).contains("ILIKE"));
+    }
+
+    @Test
+    void aRunStopsAtItsCapInSeedOrderOnAnyNumberOfWorkers() {
+        Differential.Report one = differential(new ByText(), 1).differential(1, 400, 3);
+        Differential.Report four = differential(new ByText(), 4).differential(1, 400, 3);
+        assertThat(one.findings()).hasSize(3);
+        assertThat(one.cases()).isEqualTo((int) (one.findings().get(2).seed() - 1 + 1));
+        assertThat(four.findings()).isEqualTo(one.findings());
+        assertThat(four.cases()).isEqualTo(one.cases());
+        assertThat(four.bothRan()).isEqualTo(one.bothRan());
+        assertThat(four.refusals()).isEqualTo(one.refusals());
+    }
+
+    @Test
+    void aProbePairCostsTwoGuardedRunsOnAnyNumberOfWorkers() {
+        ByText single = new ByText();
+        ByText several = new ByText();
+        Differential.Report one = differential(single, 1).probes(1, 300, 10);
+        Differential.Report three = differential(several, 3).probes(1, 300, 10);
+        assertThat(one.findings()).isEmpty();
+        assertThat(single.guardedCalls).hasValue(600);
+        assertThat(several.guardedCalls).hasValue(600);
+        assertThat(three.bothRan()).isEqualTo(one.bothRan()).isPositive();
+        assertThat(three.bothFailed()).isEqualTo(one.bothFailed());
+    }
+}
