@@ -125,7 +125,8 @@ class ProcessEndIT {
     /**
      * A working folder named for the server's pid without an owner record (one whose record a
      * delete took just before an end, or one a closing engine made again at its old path) goes at
-     * SIGTERM; one named for a process that is gone goes at the next start's sweep.
+     * SIGTERM; one named for a process that is gone goes at the next start's sweep (and so does the first, when
+     * the JVM ends on the signal before its shutdown hook began).
      */
     @Test
     void foldersWithoutAnOwnerRecordDoNotOutliveTheirProcess() throws Exception {
@@ -142,9 +143,13 @@ class ProcessEndIT {
             long termMillis = System.currentTimeMillis();
             server.destroy();
             assertThat(server.waitFor()).as(() -> "exit status after SIGTERM; the server wrote: " + tail(stderr)).isEqualTo(143);
-            assertThat(Files.readString(stderr)).contains(STOPPED);
-            assertThat(sqlguardEntries(temp)).as(() -> "left behind: " + tree(temp, termMillis))
-                    .containsExactly(ofGone.getParent().getFileName().toString());
+            if (Files.readString(stderr).contains(STOPPING)) {
+                assertThat(Files.readString(stderr)).contains(STOPPED);
+                assertThat(sqlguardEntries(temp)).as(() -> "left behind: " + tree(temp, termMillis))
+                        .containsExactly(ofGone.getParent().getFileName().toString());
+            }
+            // else the JVM ended on the signal before its shutdown hook began (as in the test above, seen in CI):
+            // no code of sqlguard's ran at the end, and both folders now name a process that is gone
 
             dev.sqlguard.app.internal.wiring.WorkFolders.removeStale(temp); // the next start's sweep
             assertThat(sqlguardEntries(temp)).as(() -> "after the next start's sweep: " + tree(temp, termMillis)).isEmpty();
