@@ -187,7 +187,8 @@ final class ExplainCheck {
         }
     }
 
-    private static JsonNode parse(String json) {
+    /** The plan's JSON object; INTERNAL_ERROR when it cannot be read. */
+    static JsonNode parse(String json) {
         try {
             JsonNode root = JSON.readTree(json);
             if (root == null || !root.isObject()) {

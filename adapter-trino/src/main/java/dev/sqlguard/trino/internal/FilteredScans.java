@@ -1,10 +1,8 @@
 package dev.sqlguard.trino.internal;
 
-import java.io.IOException;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -27,11 +25,12 @@ import dev.sqlguard.domain.TableRef;
  * table without the marker there is refused.
  */
 final class FilteredScans {
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** An attribute in the explained text: a varchar the planner can neither fold nor push down. */
     static final String MARKER = "CAST(uuid() AS varchar)";
     /** How the marker reads in a plan's predicate. */
     private static final String MARKER_IN_PLAN = "uuid()";
+    /** A string literal as the plan prints it ({@code varchar(5) 'north'}, a quote doubled inside). */
+    private static final java.util.regex.Pattern STRING_LITERAL = java.util.regex.Pattern.compile("'(?:[^']|'')*'");
     /** A caller's parameter in the explained text: a NULL of unknown type that the planner does not fold. */
     static final String OPAQUE_NULL = "(CASE WHEN random() > 2 THEN NULL END)";
     private static final Set<String> PASS_THROUGH = Set.of("Project", "Filter");
@@ -46,15 +45,7 @@ final class FilteredScans {
      *     filter; INTERNAL_ERROR when the plan cannot be read
      */
     static void require(String logicalJson, String catalog, Set<TableRef> known, RowPolicy rows) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(logicalJson);
-        } catch (IOException e) {
-            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's plan could not be read.", e);
-        }
-        if (root == null || !root.isObject()) {
-            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's plan could not be read.");
-        }
+        JsonNode root = ExplainCheck.parse(logicalJson);
         for (JsonNode fragment : root) {
             check(fragment, false, catalog, known, rows);
         }
@@ -69,7 +60,8 @@ final class FilteredScans {
         }
         String name = node.path("name").asText("");
         JsonNode descriptor = node.path("descriptor");
-        boolean here = descriptor.toString().contains(MARKER_IN_PLAN);
+        // outside the plan's string literals: a query's own 'CAST(uuid() AS varchar)' is a value, not the marker
+        boolean here = STRING_LITERAL.matcher(descriptor.toString()).replaceAll("''").contains(MARKER_IN_PLAN);
         JsonNode table = descriptor.get("table");
         if (table != null) {
             boolean marked = here || filtered;

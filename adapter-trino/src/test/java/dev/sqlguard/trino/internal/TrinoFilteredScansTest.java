@@ -90,7 +90,9 @@ class TrinoFilteredScansTest {
                 "SELECT count(*) AS n FROM " + FILTERED + "a JOIN claims b ON a.id = b.id",
                 "SELECT id FROM " + FILTERED + "a UNION ALL SELECT id FROM claims",
                 "SELECT r.region, (SELECT count(*) FROM claims c WHERE c.region = r.region) AS n FROM regions r",
-                "SELECT count(*) AS n FROM claims WHERE region = " + FilteredScans.OPAQUE_NULL}) {
+                "SELECT count(*) AS n FROM claims WHERE region = " + FilteredScans.OPAQUE_NULL,
+                "SELECT count(*) AS n FROM claims WHERE region <> 'CAST(uuid() AS varchar)'",
+                "SELECT count(*) AS n FROM claims WHERE strpos(region || status, 'CAST(uuid() AS varchar)') = 0"}) {
             assertThatThrownBy(() -> require(sql)).as(sql).isInstanceOfSatisfying(GuardException.class, e -> {
                 assertThat(e.code()).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
                 assertThat(e.safeMessage()).contains("claims").doesNotContain(schema);
