@@ -49,7 +49,7 @@ class OperatorPrecedenceServerTest {
     }
 
     private static final List<Op> OPERATORS = List.of(
-            infix("="), infix("<>"), infix("!="), infix("<"), infix("<="), infix(">"), infix(">="),
+            infix("="), infix("<=>"), infix("<>"), infix("!="), infix("<"), infix("<="), infix(">"), infix(">="),
             infix("AND"), infix("OR"), infix("XOR"),
             infix("+"), infix("-"), infix("*"), infix("/"), infix("DIV"), infix("MOD"), infix("%"),
             infix("&"), infix("|"), infix("^"), infix("<<"), infix(">>"), infix("LIKE"),

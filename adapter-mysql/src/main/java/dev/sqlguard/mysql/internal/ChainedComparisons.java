@@ -14,7 +14,7 @@ import java.util.Set;
  * affected: what runs is rendered from the tree, with every comparison parenthesised.
  */
 final class ChainedComparisons {
-    private static final Set<String> COMPARISONS = Set.of("=", "<>", "!=", "<", "<=", ">", ">=");
+    private static final Set<String> COMPARISONS = Set.of("=", "<=>", "<>", "!=", "<", "<=", ">", ">=");
     private static final Set<String> ARITHMETIC = Set.of("+", "-", "*", "/", "%", ".");
     private static final Set<String> VALUES = Set.of("null", "true", "false");
     private static final int MAX_ROUNDS = 16;

@@ -58,6 +58,7 @@ import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
 import net.sf.jsqlparser.expression.operators.conditional.XorExpression;
 import net.sf.jsqlparser.expression.operators.relational.Between;
+import net.sf.jsqlparser.expression.operators.relational.CosineSimilarity;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
@@ -155,6 +156,8 @@ final class ExpressionRenderer {
         binary(h, XorExpression.class, "XOR");
         binary(h, EqualsTo.class, "=");
         binary(h, NotEqualsTo.class, "<>");
+        // JSqlParser 5.4 reads MySQL's null-safe equality <=> as a node of this name, at the comparisons' level
+        binary(h, CosineSimilarity.class, "<=>");
         binary(h, GreaterThan.class, ">");
         binary(h, GreaterThanEquals.class, ">=");
         binary(h, MinorThan.class, "<");

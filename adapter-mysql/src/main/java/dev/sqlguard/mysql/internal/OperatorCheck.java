@@ -24,6 +24,7 @@ import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
 import net.sf.jsqlparser.expression.operators.conditional.XorExpression;
 import net.sf.jsqlparser.expression.operators.relational.Between;
+import net.sf.jsqlparser.expression.operators.relational.CosineSimilarity;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
 import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
@@ -74,6 +75,7 @@ public final class OperatorCheck {
     private static final Map<Class<?>, Integer> BINARY = Map.ofEntries(
             Map.entry(OrExpression.class, OR), Map.entry(XorExpression.class, XOR), Map.entry(AndExpression.class, AND),
             Map.entry(EqualsTo.class, COMPARISON), Map.entry(NotEqualsTo.class, COMPARISON),
+            Map.entry(CosineSimilarity.class, COMPARISON), // MySQL's <=>, as JSqlParser 5.4 names it
             Map.entry(GreaterThan.class, COMPARISON), Map.entry(GreaterThanEquals.class, COMPARISON),
             Map.entry(MinorThan.class, COMPARISON), Map.entry(MinorThanEquals.class, COMPARISON),
             Map.entry(LikeExpression.class, COMPARISON),
@@ -152,6 +154,13 @@ public final class OperatorCheck {
                 require(b.getRightExpression(), level + 1, name);
             }
             super.visitBinaryExpression(b);
+        }
+
+        @Override
+        public <S> Void visit(CosineSimilarity nullSafeEquals, S context) {
+            // the finder's own visit of this node does not pass it to visitBinaryExpression
+            visitBinaryExpression(nullSafeEquals);
+            return null;
         }
 
         @Override

@@ -82,6 +82,7 @@ public final class Differential {
     private final LongAdder rawNanos = new LongAdder();
     private final LongAdder guardedNanos = new LongAdder();
     private final LongAdder shrinkNanos = new LongAdder();
+    private final AtomicInteger shownRefusals = new AtomicInteger();
 
     /** @param policyCodes the guard's codes that may refuse a statement the engine runs (refusals by policy) */
     public Differential(String engine, QueryGenerator generator, Target target, Set<String> policyCodes) {
@@ -155,8 +156,20 @@ public final class Differential {
             } else if (raw instanceof Outcome.Failed && guarded instanceof Outcome.Failed) {
                 return CaseResult.BOTH_FAILED;
             }
-            return CaseResult.refused(((Outcome.Failed) guarded).code());
+            Outcome.Failed refusal = (Outcome.Failed) guarded;
+            showRefusal(c.seed(), sql, refusal);
+            return CaseResult.refused(refusal.code());
         });
+    }
+
+    /**
+     * Prints a refusal by policy of a statement the engine ran, while fewer than
+     * {@code -Dsqlguard.differential.showRefusals} (default 0) were printed: what an honest-SQL review reads.
+     */
+    private void showRefusal(long caseSeed, String sql, Outcome.Failed refusal) {
+        if (shownRefusals.getAndIncrement() < Integer.getInteger("sqlguard.differential.showRefusals", 0)) {
+            System.out.printf("%s refusal seed=%d %s: %s%n  %s%n", engine, caseSeed, refusal.code(), refusal.message(), sql);
+        }
     }
 
     /** Runs {@code count} probe pairs, seeds {@code seed} on; stops after {@code maxFindings}. */
