@@ -162,6 +162,11 @@ public final class Soak {
             return false;
         }
 
+        /** Connections the soak's own proxy cut because it could not serve them ({@link FaultProxy#failures()}). */
+        int proxyFailures() {
+            return 0;
+        }
+
         GuardrailPolicy policy() {
             return GuardrailPolicy.defaults()
                     .withTables(TableAllowlist.of(Map.of("claims", List.of("id", "region", "amount", "ssn"))))
@@ -312,6 +317,11 @@ public final class Soak {
         }
 
         @Override
+        int proxyFailures() {
+            return proxy.failures();
+        }
+
+        @Override
         List<Call> hostile() {
             return List.of(
                     new Call(Kind.HOSTILE, "SELECT LOAD_FILE('/etc/passwd') AS f", List.of()),
@@ -407,6 +417,11 @@ public final class Soak {
         @Override
         boolean freeze(Duration length) throws Exception {
             return Soak.freeze(proxy, length);
+        }
+
+        @Override
+        int proxyFailures() {
+            return proxy.failures();
         }
 
         @Override
@@ -507,6 +522,11 @@ public final class Soak {
         @Override
         boolean freeze(Duration length) throws Exception {
             return Soak.freeze(proxy, length);
+        }
+
+        @Override
+        int proxyFailures() {
+            return proxy.failures();
         }
 
         @Override
@@ -728,6 +748,7 @@ public final class Soak {
                             + (tally.lastUnavailableMs.get() < 0 ? "none" : (tally.lastUnavailableMs.get() - offset) + " ms"));
             tally.print();
             System.out.printf("  audit events %d for %d calls answered%n", audits.get() - auditedBefore, tally.answered.get() - answeredBefore);
+            System.out.printf("  connections the soak's proxy failed to serve: %d%n", fixture.proxyFailures());
         }
         Resources closed = Resources.self();
         System.out.printf("  threads %d -> %d (closed: %d); descriptors %d -> %d (closed: %d); heap after GC %.1f -> %.1f MiB (closed: %.1f)%n",

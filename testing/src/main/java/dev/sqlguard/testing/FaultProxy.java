@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Point the adapter's URL at {@code 127.0.0.1:}{@link #port()}. Thread-safe.
  */
 public final class FaultProxy implements AutoCloseable {
+    private static final int BACKLOG = 1024;
     private volatile InetSocketAddress target;
     private final int port;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
@@ -35,6 +36,7 @@ public final class FaultProxy implements AutoCloseable {
     private volatile boolean paused;
     private volatile boolean closed;
     private final java.util.concurrent.atomic.LongAdder fromServer = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
 
     private FaultProxy(InetSocketAddress target, boolean listening) throws IOException {
         this.target = target;
@@ -133,35 +135,65 @@ public final class FaultProxy implements AutoCloseable {
     private static ServerSocket listen(int port) throws IOException {
         ServerSocket socket = new ServerSocket();
         socket.setReuseAddress(true);
-        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        // a backlog for a burst: every call of a soak reconnecting at once after a freeze
+        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), BACKLOG);
         return socket;
     }
 
     private void accept(ServerSocket socket) {
         Thread t = new Thread(() -> {
             while (!socket.isClosed()) {
+                Socket client;
                 try {
-                    Socket client = socket.accept();
-                    Socket server = new Socket();
-                    open.add(client);
-                    open.add(server);
-                    try {
-                        server.connect(target, 5_000);
-                    } catch (IOException e) {
-                        cut(client); // the server refused: the client sees its connection cut
-                        cut(server);
-                        continue;
-                    }
-                    pump(client, server, null);
-                    pump(server, client, fromServer);
+                    client = socket.accept();
                 } catch (IOException e) {
-                    // the listener closed: an outage or close
+                    continue; // the listener closed (an outage or close), or one accept failed
+                }
+                open.add(client);
+                try {
+                    // the connection to the server is made on a thread of its own: a slow connect must not stop this
+                    // thread accepting, or the port's backlog fills while the proxy is meant to be up
+                    Thread connector = new Thread(() -> connect(client), "fault-proxy-connect");
+                    connector.setDaemon(true);
+                    connector.start();
+                } catch (RuntimeException | Error e) {
+                    failures.incrementAndGet(); // no thread for this connection (out of native threads): cut it, keep accepting
+                    cut(client);
                 }
             }
         }, "fault-proxy-accept");
         t.setDaemon(true);
         acceptor = t;
         t.start();
+    }
+
+    private void connect(Socket client) {
+        Socket server = new Socket();
+        open.add(server);
+        try {
+            server.connect(target, 5_000);
+        } catch (IOException e) {
+            cut(client); // the server refused: the client sees its connection cut
+            cut(server);
+            return;
+        }
+        try {
+            pump(client, server, null);
+            pump(server, client, fromServer);
+        } catch (RuntimeException | Error e) {
+            failures.incrementAndGet();
+            cut(client);
+            cut(server);
+        }
+    }
+
+    /**
+     * How many accepted connections the proxy had to cut because it could not start a thread for them. Zero
+     * unless the JVM ran out of threads: a soak that reports connection failures reads it to tell the proxy's
+     * failures from the server's.
+     */
+    public int failures() {
+        return failures.get();
     }
 
     private void pump(Socket from, Socket to, java.util.concurrent.atomic.LongAdder counted) {

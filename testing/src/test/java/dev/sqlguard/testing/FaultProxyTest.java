@@ -25,7 +25,7 @@ class FaultProxyTest {
     /** An echo server: each connection gets back every byte it sends. */
     @BeforeEach
     void startEcho() throws IOException {
-        echo = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        echo = new ServerSocket(0, 512, InetAddress.getLoopbackAddress());
         Thread t = new Thread(() -> {
             while (!echo.isClosed()) {
                 try {
@@ -87,6 +87,36 @@ class FaultProxyTest {
             proxy.resume();
             s.setSoTimeout(5_000);
             assertThat(s.getInputStream().read()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aBurstOfConnectionsDuringAPauseIsServedOnceItResumes() throws Exception {
+        try (FaultProxy proxy = proxy()) {
+            proxy.pause();
+            java.util.List<Socket> burst = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 300; i++) {
+                    Socket s = client(proxy);
+                    send(s, i % 100);
+                    burst.add(s);
+                }
+                proxy.resume();
+                for (int i = 0; i < burst.size(); i++) {
+                    burst.get(i).setSoTimeout(10_000);
+                    assertThat(burst.get(i).getInputStream().read()).as("connection %d", i).isEqualTo(i % 100);
+                }
+            } finally {
+                for (Socket s : burst) {
+                    s.close();
+                }
+            }
+            try (Socket after = client(proxy)) {
+                send(after, 9);
+                after.setSoTimeout(5_000);
+                assertThat(after.getInputStream().read()).isEqualTo(9);
+            }
+            assertThat(proxy.failures()).isZero();
         }
     }
 
