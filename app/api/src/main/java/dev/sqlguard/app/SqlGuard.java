@@ -257,9 +257,9 @@ public final class SqlGuard implements AutoCloseable {
 
     /**
      * The guarded path on {@code sourceIds}, for the layers built on this facade (the agent's tools
-     * and planner, the MCP server): this instance's use case, so every statement run through it is
-     * checked, bounded and recorded by this instance's audit sink as {@link #query} is, and the
-     * sources' engines, started now. A source that cannot be reached now is still on the path: its
+     * and planner, the MCP server): this instance's {@link GuardedCalls} entry, so every statement run
+     * through it is checked, bounded, recorded by this instance's audit sink and masked as
+     * {@link #query} is, and waited for by {@link #close()}; and the sources' engines, started now. A source that cannot be reached now is still on the path: its
      * engine throws {@code ENGINE_UNAVAILABLE} until the source comes back, then serves as usual.
      *
      * @throws GuardException {@code UNKNOWN_SOURCE}
@@ -283,7 +283,7 @@ public final class SqlGuard implements AutoCloseable {
                 EngineFactory factory = engines.require(slot.config.engine(), "source '" + id + "': ");
                 out.add(new GuardedPath.Source(new SlotEngine(slot), factory.name(), factory.dialect()));
             }
-            return new GuardedPath(service, out, attributes);
+            return new GuardedPath(GuardedCalls.of(this, attributes), out);
         });
     }
 
@@ -366,13 +366,68 @@ public final class SqlGuard implements AutoCloseable {
 
     /** Runs {@code body} while this instance is open; {@link #close()} waits for it. */
     private <T> T whileOpen(Supplier<T> body) {
+        return whileOpen(body, () -> {
+            throw new IllegalStateException("this SqlGuard is closed");
+        });
+    }
+
+    /** Runs {@code body} while this instance is open ({@link #close()} waits for it), else {@code ifClosed}. */
+    private <T> T whileOpen(Supplier<T> body, Supplier<T> ifClosed) {
         lock.readLock().lock();
         try {
-            ensureOpen();
+            if (closed) {
+                return ifClosed.get();
+            }
             return body.get();
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /**
+     * {@link #call} for a {@link GuardedCalls} entry: after {@link #close()} the call runs nothing and
+     * its result is {@code ENGINE_UNAVAILABLE} (not audited: the audit sink is closed).
+     */
+    ToolResult callWhileOpen(String source, String sql, List<?> params, String requestId, Operation operation,
+                             Map<String, String> attributes) {
+        return whileOpen(() -> call(source, sql, params, requestId, operation, attributes), () -> closedResult(requestId, source));
+    }
+
+    /** {@link #refuse} for a {@link GuardedCalls} entry, which never throws once closed. */
+    ToolResult refuseWhileOpen(String source, String sql, String requestId, Operation operation, GuardException error) {
+        return whileOpen(() -> masked(service.reject(requestId, source, sql, error, operation)), () -> closedResult(requestId, source));
+    }
+
+    /**
+     * Runs {@code body} (a read of an engine) while this instance is open, with any known secret
+     * removed from the message of a {@link GuardException} it throws.
+     *
+     * @throws GuardException {@code ENGINE_UNAVAILABLE} once this instance is closed
+     */
+    <T> T guarded(Supplier<T> body) {
+        return whileOpen(() -> {
+            try {
+                return body.get();
+            } catch (GuardException e) {
+                throw masked(e);
+            }
+        }, () -> {
+            throw closedError();
+        });
+    }
+
+    /** {@link #cancel} for a {@link GuardedCalls} entry: after close there is nothing left running to stop. */
+    boolean cancelQuietly(String requestId) {
+        return service.cancel(requestId);
+    }
+
+    private static GuardException closedError() {
+        return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This sqlguard instance is closed.");
+    }
+
+    private static ToolResult closedResult(String requestId, String source) {
+        return ToolResult.failure(requestId, dev.sqlguard.domain.ToolStatus.ERROR, source == null ? "" : source, Optional.empty(),
+                Set.of(), closedError(), 0);
     }
 
     /** The slot of {@code source}, or {@code UNKNOWN_SOURCE}. */
@@ -407,12 +462,6 @@ public final class SqlGuard implements AutoCloseable {
         return new ToolResult(result.id(), result.status(), result.source(), result.sql(), result.columns(), result.rows(),
                 result.truncated(), result.limitsHit(), Optional.of(new ToolError(error.code(), message, error.retryable())),
                 result.elapsedMs());
-    }
-
-    private void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("this SqlGuard is closed");
-        }
     }
 
     private synchronized Path workDirectory() {

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.sqlguard.app.GuardedCalls;
 import dev.sqlguard.app.GuardedPath;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.agent.internal.AgentJson;
@@ -23,7 +24,6 @@ import dev.sqlguard.app.agent.internal.ToolContext;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.ErrorType;
 import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.ports.model.ToolCall;
@@ -32,7 +32,8 @@ import dev.sqlguard.ports.model.ToolSpec;
 /**
  * The model's whole action space: {@code describe_source}, {@code query_data}, {@code summary_stats},
  * {@code plot_chart} and {@code clarify}. No tool runs model-written code; every statement runs
- * through {@link QueryService} on the source's guarded path.
+ * through {@link GuardedCalls}, the guarded entry: checked, bounded, audited and, on a facade's
+ * path, masked and waited for by {@link SqlGuard#close()}.
  *
  * <p>{@link #call} never throws: malformed JSON, unknown or missing fields, wrong types and unknown
  * tool names become a {@code REJECTED} outcome with code {@code INVALID_ARGUMENT}. Thread-safe.
@@ -50,12 +51,12 @@ public final class AgentTools {
     private final ToolContext context;
 
     /**
-     * @param service the guarded use case
+     * @param calls the guarded entry every statement runs through
      * @param sources the sources the model may use (at least one, unique ids)
      * @param chartDirectory where {@code plot_chart} writes PNG files
      */
-    public AgentTools(QueryService service, List<AgentSource> sources, Path chartDirectory) {
-        this.context = new ToolContext(service, sources);
+    public AgentTools(GuardedCalls calls, List<AgentSource> sources, Path chartDirectory) {
+        this.context = new ToolContext(calls, sources);
         for (Tool tool : List.of(new DescribeSourceTool(context), new QueryDataTool(context), new SummaryStatsTool(context),
                 new PlotChartTool(context, chartDirectory), new ClarifyTool())) {
             tools.put(tool.name(), tool);
@@ -81,7 +82,7 @@ public final class AgentTools {
      * @param chartDirectory where {@code plot_chart} writes PNG files
      */
     public static AgentTools of(GuardedPath path, Path chartDirectory) {
-        return new AgentTools(path.service(), AgentSource.of(path), chartDirectory);
+        return new AgentTools(path.calls(), AgentSource.of(path), chartDirectory);
     }
 
     /** The tool specifications to offer the model, each with the JSON Schema of its arguments. */

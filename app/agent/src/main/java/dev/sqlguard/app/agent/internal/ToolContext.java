@@ -18,25 +18,23 @@ import dev.sqlguard.app.agent.AgentSource;
 import dev.sqlguard.app.agent.ToolOutcome;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.domain.Operation;
 import dev.sqlguard.domain.QueryRequest;
-import dev.sqlguard.domain.QueryService;
+import dev.sqlguard.app.GuardedCalls;
 import dev.sqlguard.domain.SafeText;
-import dev.sqlguard.domain.SourceBinding;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.ports.TableDescription;
 import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
-/** What every tool shares: the sources, the guarded use case, and catalog lookups. */
+/** What every tool shares: the sources, the guarded entry ({@link GuardedCalls}), and catalog lookups. */
 public final class ToolContext {
     private static final Logger LOG = LoggerFactory.getLogger(ToolContext.class);
 
-    private final QueryService service;
+    private final GuardedCalls calls;
     private final Map<String, AgentSource> sources;
 
-    public ToolContext(QueryService service, List<AgentSource> sources) {
-        this.service = requireNonNull(service, "service is null");
+    public ToolContext(GuardedCalls calls, List<AgentSource> sources) {
+        this.calls = requireNonNull(calls, "calls is null");
         Map<String, AgentSource> map = new LinkedHashMap<>();
         for (AgentSource source : sources) {
             if (map.put(source.id(), source) != null) {
@@ -47,10 +45,6 @@ public final class ToolContext {
             throw new IllegalArgumentException("no source");
         }
         this.sources = java.util.Collections.unmodifiableMap(map);
-    }
-
-    public QueryService service() {
-        return service;
     }
 
     public List<String> sourceIds() {
@@ -123,7 +117,7 @@ public final class ToolContext {
             }
         }
         scope.cancelled = true;
-        scope.requests.forEach(service::cancel);
+        scope.requests.forEach(calls::cancel);
         return true;
     }
 
@@ -134,7 +128,7 @@ public final class ToolContext {
         if (scope != null) {
             scope.requests.add(id);
             if (scope.cancelled) {
-                service.cancel(id);
+                calls.cancel(id);
             }
         }
         return id;
@@ -143,7 +137,7 @@ public final class ToolContext {
     /** The allowlisted catalog of a source. */
     public List<TableDescription> catalog(AgentSource source) {
         try {
-            return source.engine().catalog().tables();
+            return calls.catalog(source.engine());
         } catch (GuardException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -179,23 +173,14 @@ public final class ToolContext {
                 + SafeText.identifier(table.table().qualifiedName()) + "; call describe_source for the columns.");
     }
 
-    /** Runs one statement on the guarded path, carrying the caller's attributes of the source. */
+    /** Runs one statement through the guarded entry, carrying the caller's attributes of the source. */
     public ToolResult run(AgentSource source, String sql, List<Object> params) {
-        QueryRequest request = new QueryRequest(source.id(), sql, params, statementId(), source.attributes());
-        long opening = System.nanoTime();
-        SourceBinding binding;
-        try {
-            binding = source.engine().binding(); // a source that is down is opened again here
-        } catch (GuardException e) {
-            // audited like any call, with the time the attempt to open the source took
-            return service.sourceFailed(request, e, Operation.QUERY, (System.nanoTime() - opening) / 1_000_000);
-        }
-        return service.query(binding, request);
+        return calls.query(source.engine(), new QueryRequest(source.id(), sql, params, statementId(), source.attributes()));
     }
 
     /** A refusal on the guarded path (audited, no database call). */
     public ToolResult reject(String sourceId, String sql, GuardException error) {
-        return service.reject(newRequestId(), sourceId, sql, error);
+        return calls.reject(newRequestId(), sourceId, sql, error);
     }
 
     /** A failure of a tool that runs no SQL (describe_source, clarify, unknown tools): not audited. */

@@ -28,6 +28,7 @@ import dev.sqlguard.app.agent.AgentTools;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.app.GuardedCalls;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.port.AuditEvent;
@@ -79,7 +80,7 @@ final class McpHarness implements AutoCloseable {
         };
         InMemoryEngine engine = new InMemoryEngine("claims_db", policy,
                 InMemoryEngine.tables(ContractTables.claims()), sql -> sql.contains("'RUNAWAY'"));
-        AgentTools tools = new AgentTools(new QueryService(CallerAudit.tagging(sink)),
+        AgentTools tools = new AgentTools(GuardedCalls.over(new QueryService(CallerAudit.tagging(sink))),
                 List.of(new AgentSource(engine, InMemoryEngineFactory.NAME, InMemoryEngineFactory.DIALECT)), charts);
         McpToolServer toolServer = new McpToolServer(tools, List.of(
                 new McpToolServer.SourceInfo("claims_db", InMemoryEngineFactory.NAME, Optional.empty()),
