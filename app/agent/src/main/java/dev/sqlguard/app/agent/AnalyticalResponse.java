@@ -1,5 +1,6 @@
 package dev.sqlguard.app.agent;
 
+import dev.sqlguard.app.tools.ChartOutput;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.sqlguard.app.agent;
 
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.AgentSource;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -1,5 +1,9 @@
 package dev.sqlguard.app.agent;
 
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.ToolOutcome;
+import dev.sqlguard.app.tools.ChartOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

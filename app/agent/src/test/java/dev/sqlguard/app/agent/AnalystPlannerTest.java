@@ -1,5 +1,6 @@
 package dev.sqlguard.app.agent;
 
+import dev.sqlguard.app.tools.AgentSource;
 import static dev.sqlguard.app.agent.ScriptedModel.answer;
 import static dev.sqlguard.app.agent.ScriptedModel.call;
 import static dev.sqlguard.app.agent.ScriptedModel.lastToolMessage;

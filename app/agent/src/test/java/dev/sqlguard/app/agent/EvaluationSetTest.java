@@ -1,5 +1,6 @@
 package dev.sqlguard.app.agent;
 
+import dev.sqlguard.app.tools.AgentSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,7 @@
 package dev.sqlguard.app.agent;
 
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.ToolOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

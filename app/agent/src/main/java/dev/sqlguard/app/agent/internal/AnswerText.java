@@ -1,5 +1,7 @@
 package dev.sqlguard.app.agent.internal;
 
+import dev.sqlguard.app.tools.internal.AgentJson;
+import dev.sqlguard.app.tools.internal.ArgSchema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;

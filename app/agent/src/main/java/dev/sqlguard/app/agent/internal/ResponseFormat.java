@@ -1,5 +1,6 @@
 package dev.sqlguard.app.agent.internal;
 
+import dev.sqlguard.app.tools.internal.AgentJson;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -12,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.agent.AnalyticalResponse;
 import dev.sqlguard.app.agent.AnalyticalResponse.ExecutedQuery;
-import dev.sqlguard.app.agent.ChartOutput;
+import dev.sqlguard.app.tools.ChartOutput;
 import dev.sqlguard.app.agent.ClaimCheck;
 import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.ResultColumn;

@@ -26,9 +26,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 
-import dev.sqlguard.app.agent.AgentTools;
-import dev.sqlguard.app.agent.ChartOutput;
-import dev.sqlguard.app.agent.ToolOutcome;
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.ChartOutput;
+import dev.sqlguard.app.tools.ToolOutcome;
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;

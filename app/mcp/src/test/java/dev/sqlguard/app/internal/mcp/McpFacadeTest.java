@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sqlguard.app.SqlGuard;
-import dev.sqlguard.app.agent.AgentTools;
+import dev.sqlguard.app.tools.AgentTools;
 import dev.sqlguard.app.fake.CloseProbe;
 import dev.sqlguard.app.fake.FakeGuard;
 import dev.sqlguard.domain.ToolStatus;

@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sqlguard.app.agent.AgentSource;
-import dev.sqlguard.app.agent.AgentTools;
+import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.AgentTools;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
