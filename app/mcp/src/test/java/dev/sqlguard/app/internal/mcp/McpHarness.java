@@ -49,6 +49,8 @@ final class McpHarness implements AutoCloseable {
     static final String COUNT_SQL = "SELECT count(*) AS n FROM claims";
 
     final List<AuditEvent> audit = new CopyOnWriteArrayList<>();
+    /** The lifecycle records written (each one a write to the audit sink, as each event is). */
+    final List<LifecycleRecord> lifecycle = new CopyOnWriteArrayList<>();
     /** Counted down when a statement starts on the engine. */
     final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
     final Queue<String> warnings = new ConcurrentLinkedQueue<>();
@@ -73,6 +75,7 @@ final class McpHarness implements AutoCloseable {
 
             @Override
             public void lifecycle(LifecycleRecord record) {
+                lifecycle.add(record);
                 if (record.phase() == LifecycleRecord.Phase.STARTED) {
                     started.countDown();
                 }
