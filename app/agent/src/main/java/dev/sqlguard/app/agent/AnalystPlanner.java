@@ -1,9 +1,5 @@
 package dev.sqlguard.app.agent;
 
-import dev.sqlguard.app.tools.AgentTools;
-import dev.sqlguard.app.tools.AgentSource;
-import dev.sqlguard.app.tools.ToolOutcome;
-import dev.sqlguard.app.tools.ChartOutput;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
@@ -20,6 +16,10 @@ import dev.sqlguard.app.agent.AnalyticalResponse.Status;
 import dev.sqlguard.app.agent.AnalyticalResponse.Verification;
 import dev.sqlguard.app.agent.internal.AnswerText;
 import dev.sqlguard.app.agent.internal.SystemPrompt;
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.ToolOutcome;
+import dev.sqlguard.app.tools.ChartOutput;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 

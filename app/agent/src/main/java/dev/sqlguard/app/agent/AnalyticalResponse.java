@@ -1,6 +1,5 @@
 package dev.sqlguard.app.agent;
 
-import dev.sqlguard.app.tools.ChartOutput;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
@@ -11,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import dev.sqlguard.app.agent.internal.ResponseFormat;
+import dev.sqlguard.app.tools.ChartOutput;
 import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.ToolError;

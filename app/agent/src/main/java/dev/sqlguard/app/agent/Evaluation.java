@@ -1,6 +1,5 @@
 package dev.sqlguard.app.agent;
 
-import dev.sqlguard.app.tools.AgentSource;
 import static java.util.Objects.requireNonNull;
 
 import java.math.BigDecimal;
@@ -13,6 +12,7 @@ import dev.sqlguard.app.GuardedCalls;
 import dev.sqlguard.app.GuardedPath;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.agent.internal.AnswerNumbers;
+import dev.sqlguard.app.tools.AgentSource;
 import dev.sqlguard.domain.QueryRequest;
 
 import dev.sqlguard.domain.ToolResult;

@@ -1,12 +1,12 @@
 package dev.sqlguard.app.agent;
 
-import dev.sqlguard.app.tools.AgentTools;
-import dev.sqlguard.app.tools.AgentSource;
 import java.nio.file.Path;
 import java.util.List;
 
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.app.GuardedCalls;
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.AgentSource;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.port.AuditEvent;
 import dev.sqlguard.domain.port.AuditSink;

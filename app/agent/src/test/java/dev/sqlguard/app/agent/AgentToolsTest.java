@@ -1,9 +1,5 @@
 package dev.sqlguard.app.agent;
 
-import dev.sqlguard.app.tools.AgentTools;
-import dev.sqlguard.app.tools.AgentSource;
-import dev.sqlguard.app.tools.ToolOutcome;
-import dev.sqlguard.app.tools.ChartOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -24,6 +20,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.app.GuardedCalls;
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.ToolOutcome;
+import dev.sqlguard.app.tools.ChartOutput;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.testing.ContractDataset;

@@ -1,6 +1,5 @@
 package dev.sqlguard.app.agent;
 
-import dev.sqlguard.app.tools.AgentSource;
 import static dev.sqlguard.app.agent.ScriptedModel.answer;
 import static dev.sqlguard.app.agent.ScriptedModel.call;
 import static dev.sqlguard.app.agent.ScriptedModel.lastToolMessage;
@@ -22,6 +21,7 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.app.GuardedCalls;
+import dev.sqlguard.app.tools.AgentSource;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;

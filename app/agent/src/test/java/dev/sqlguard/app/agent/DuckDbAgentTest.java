@@ -1,9 +1,5 @@
 package dev.sqlguard.app.agent;
 
-import dev.sqlguard.app.tools.AgentTools;
-import dev.sqlguard.app.tools.AgentSource;
-import dev.sqlguard.app.tools.ToolOutcome;
-import dev.sqlguard.app.tools.ChartOutput;
 import static dev.sqlguard.app.agent.ScriptedModel.answer;
 import static dev.sqlguard.app.agent.ScriptedModel.call;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,6 +32,10 @@ import dev.sqlguard.app.agent.AnalyticalResponse.Status;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.app.GuardedCalls;
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.ToolOutcome;
+import dev.sqlguard.app.tools.ChartOutput;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.ToolStatus;

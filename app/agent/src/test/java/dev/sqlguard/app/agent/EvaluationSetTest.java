@@ -1,6 +1,5 @@
 package dev.sqlguard.app.agent;
 
-import dev.sqlguard.app.tools.AgentSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.sqlguard.app.GuardedCalls;
+import dev.sqlguard.app.tools.AgentSource;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.ToolResult;

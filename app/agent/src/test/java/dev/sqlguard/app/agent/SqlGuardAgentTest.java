@@ -1,7 +1,5 @@
 package dev.sqlguard.app.agent;
 
-import dev.sqlguard.app.tools.AgentTools;
-import dev.sqlguard.app.tools.ToolOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.fake.CloseProbe;
 import dev.sqlguard.app.fake.FakeGuard;
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.ToolOutcome;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;

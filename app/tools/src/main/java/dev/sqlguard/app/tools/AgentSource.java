@@ -1,6 +1,5 @@
 package dev.sqlguard.app.tools;
 
-import dev.sqlguard.app.tools.AgentSource;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;

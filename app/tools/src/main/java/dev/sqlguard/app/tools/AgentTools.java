@@ -1,8 +1,5 @@
 package dev.sqlguard.app.tools;
 
-import dev.sqlguard.app.tools.AgentTools;
-import dev.sqlguard.app.tools.AgentSource;
-import dev.sqlguard.app.tools.ToolOutcome;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.sqlguard.app.tools;
 
-import dev.sqlguard.app.tools.ChartOutput;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;

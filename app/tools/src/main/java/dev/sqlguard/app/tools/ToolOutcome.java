@@ -1,7 +1,5 @@
 package dev.sqlguard.app.tools;
 
-import dev.sqlguard.app.tools.ToolOutcome;
-import dev.sqlguard.app.tools.ChartOutput;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;

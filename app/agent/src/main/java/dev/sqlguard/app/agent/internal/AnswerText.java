@@ -1,13 +1,13 @@
 package dev.sqlguard.app.agent.internal;
 
-import dev.sqlguard.app.tools.internal.AgentJson;
-import dev.sqlguard.app.tools.internal.ArgSchema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sqlguard.app.tools.internal.AgentJson;
+import dev.sqlguard.app.tools.internal.ArgSchema;
 
 /**
  * Splits a model's final message into answer text and key findings. Accepted forms: a JSON object

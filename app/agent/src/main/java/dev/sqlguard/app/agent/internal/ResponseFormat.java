@@ -1,6 +1,5 @@
 package dev.sqlguard.app.agent.internal;
 
-import dev.sqlguard.app.tools.internal.AgentJson;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -15,6 +14,7 @@ import dev.sqlguard.app.agent.AnalyticalResponse;
 import dev.sqlguard.app.agent.AnalyticalResponse.ExecutedQuery;
 import dev.sqlguard.app.tools.ChartOutput;
 import dev.sqlguard.app.agent.ClaimCheck;
+import dev.sqlguard.app.tools.internal.AgentJson;
 import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.ResultColumn;
 

@@ -1,11 +1,11 @@
 package dev.sqlguard.app.agent.internal;
 
-import dev.sqlguard.app.tools.internal.Tool;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.internal.Tool;
 import dev.sqlguard.ports.EngineDialect;
 
 /** The planner's system message. The guardrails do not depend on it; it only makes good runs likelier. */

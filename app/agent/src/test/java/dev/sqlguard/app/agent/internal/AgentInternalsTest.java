@@ -1,9 +1,5 @@
 package dev.sqlguard.app.agent.internal;
 
-import dev.sqlguard.app.tools.internal.AgentJson;
-import dev.sqlguard.app.tools.internal.ArgSchema;
-import dev.sqlguard.app.tools.internal.ColumnKind;
-import dev.sqlguard.app.tools.internal.SqlWriter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -22,6 +18,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.internal.AgentJson;
+import dev.sqlguard.app.tools.internal.ArgSchema;
+import dev.sqlguard.app.tools.internal.ColumnKind;
+import dev.sqlguard.app.tools.internal.SqlWriter;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.ports.EngineDialect;

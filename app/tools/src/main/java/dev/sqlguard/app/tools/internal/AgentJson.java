@@ -1,8 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.AgentJson;
-import dev.sqlguard.app.tools.internal.ArgSchema;
-import dev.sqlguard.app.tools.internal.Tool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Optional;

@@ -1,6 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.ArgSchema;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Iterator;

@@ -1,13 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.AgentJson;
-import dev.sqlguard.app.tools.internal.ChartAxes;
-import dev.sqlguard.app.tools.internal.ChartData;
-import dev.sqlguard.app.tools.internal.ChartFonts;
-import dev.sqlguard.app.tools.internal.ChartRenderer;
-import dev.sqlguard.app.tools.internal.ChartSpec;
-import dev.sqlguard.app.tools.internal.ChartStyle;
-import dev.sqlguard.app.tools.internal.ColumnKind;
 import java.awt.Color;
 import java.awt.Font;
 import java.io.IOException;

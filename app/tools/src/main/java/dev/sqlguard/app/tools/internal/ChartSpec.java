@@ -1,8 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.ArgSchema;
-import dev.sqlguard.app.tools.internal.ChartSpec;
-import dev.sqlguard.app.tools.internal.DateBucket;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;

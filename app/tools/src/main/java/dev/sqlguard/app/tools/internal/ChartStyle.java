@@ -1,7 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.ChartAxes;
-import dev.sqlguard.app.tools.internal.ChartStyle;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;

@@ -1,9 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.AgentJson;
-import dev.sqlguard.app.tools.internal.ArgSchema;
-import dev.sqlguard.app.tools.internal.ClarifyTool;
-import dev.sqlguard.app.tools.internal.Tool;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,6 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.ColumnKind;
 import java.util.Locale;
 
 /** A coarse class of a column's engine type name, enough to choose statistics and chart encodings. */

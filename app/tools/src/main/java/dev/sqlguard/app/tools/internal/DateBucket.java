@@ -1,8 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.ArgSchema;
-import dev.sqlguard.app.tools.internal.DateBucket;
-import dev.sqlguard.app.tools.internal.SqlWriter;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,10 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.AgentJson;
-import dev.sqlguard.app.tools.internal.ArgSchema;
-import dev.sqlguard.app.tools.internal.DescribeSourceTool;
-import dev.sqlguard.app.tools.internal.Tool;
-import dev.sqlguard.app.tools.internal.ToolContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,17 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.AgentJson;
-import dev.sqlguard.app.tools.internal.ArgSchema;
-import dev.sqlguard.app.tools.internal.ChartData;
-import dev.sqlguard.app.tools.internal.ChartFonts;
-import dev.sqlguard.app.tools.internal.ChartRenderer;
-import dev.sqlguard.app.tools.internal.ChartSpec;
-import dev.sqlguard.app.tools.internal.ColumnKind;
-import dev.sqlguard.app.tools.internal.DateBucket;
-import dev.sqlguard.app.tools.internal.PlotChartTool;
-import dev.sqlguard.app.tools.internal.SqlWriter;
-import dev.sqlguard.app.tools.internal.Tool;
-import dev.sqlguard.app.tools.internal.ToolContext;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDate;

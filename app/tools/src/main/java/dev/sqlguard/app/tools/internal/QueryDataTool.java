@@ -1,9 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.ArgSchema;
-import dev.sqlguard.app.tools.internal.QueryDataTool;
-import dev.sqlguard.app.tools.internal.Tool;
-import dev.sqlguard.app.tools.internal.ToolContext;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

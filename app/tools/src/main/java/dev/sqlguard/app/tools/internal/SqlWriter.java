@@ -1,7 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.ArgSchema;
-import dev.sqlguard.app.tools.internal.SqlWriter;
 import static java.util.Objects.requireNonNull;
 
 import dev.sqlguard.domain.SafeText;

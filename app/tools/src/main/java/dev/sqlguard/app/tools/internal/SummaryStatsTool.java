@@ -1,12 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.AgentJson;
-import dev.sqlguard.app.tools.internal.ArgSchema;
-import dev.sqlguard.app.tools.internal.ColumnKind;
-import dev.sqlguard.app.tools.internal.SqlWriter;
-import dev.sqlguard.app.tools.internal.SummaryStatsTool;
-import dev.sqlguard.app.tools.internal.Tool;
-import dev.sqlguard.app.tools.internal.ToolContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

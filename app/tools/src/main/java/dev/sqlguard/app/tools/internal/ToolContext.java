@@ -1,7 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.AgentJson;
-import dev.sqlguard.app.tools.internal.ToolContext;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;

@@ -1,9 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.ChartData;
-import dev.sqlguard.app.tools.internal.ChartRenderer;
-import dev.sqlguard.app.tools.internal.ChartSpec;
-import dev.sqlguard.app.tools.internal.ColumnKind;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.awt.Color;

@@ -1,10 +1,5 @@
 package dev.sqlguard.app.tools.internal;
 
-import dev.sqlguard.app.tools.internal.ArgSchema;
-import dev.sqlguard.app.tools.internal.ChartSpec;
-import dev.sqlguard.app.tools.internal.DateBucket;
-import dev.sqlguard.app.tools.internal.PlotChartTool;
-import dev.sqlguard.app.tools.internal.SqlWriter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
