@@ -106,7 +106,22 @@ public final class AgentTools {
      * Runs one tool call. Never throws. While it runs, {@link #cancel} with its id stops it.
      */
     public ToolOutcome call(ToolCall call) {
-        return context.within(call.id(), () -> run(call));
+        return context.within(call.id(), () -> run(call.name(), () -> {
+            JsonNode arguments = AgentJson.parseArguments(call.argumentsJson());
+            return new AgentJson.Parsed(arguments, call.argumentsJson().length());
+        }));
+    }
+
+    /**
+     * Runs one tool call whose arguments the caller has already parsed (the MCP server reads each
+     * message once): the same checks and outcome as {@link #call(ToolCall)} with the arguments
+     * written out as text, without writing and parsing them again. Never throws. While it runs,
+     * {@link #cancel} with {@code callId} stops it.
+     *
+     * @param arguments the arguments as the caller's JSON reader built them (Jackson's defaults); null for none
+     */
+    public ToolOutcome call(String callId, String name, JsonNode arguments) {
+        return context.within(callId, () -> run(name, () -> AgentJson.adoptArguments(arguments)));
     }
 
     /**
@@ -118,8 +133,8 @@ public final class AgentTools {
         return context.cancel(callId);
     }
 
-    private ToolOutcome run(ToolCall call) {
-        Tool tool = tools.get(call.name());
+    private ToolOutcome run(String name, java.util.function.Supplier<AgentJson.Parsed> parse) {
+        Tool tool = tools.get(name);
         if (tool == null) {
             GuardException error = new GuardException(ErrorCode.INVALID_ARGUMENT,
                     "Unknown tool; the tools are " + tools.keySet() + ".");
@@ -127,9 +142,10 @@ public final class AgentTools {
         }
         JsonNode arguments = null;
         try {
-            arguments = AgentJson.parseArguments(call.argumentsJson());
+            AgentJson.Parsed parsed = parse.get();
+            arguments = parsed.arguments();
             tool.schema().check(arguments, "");
-            if (call.argumentsJson().length() > AgentJson.MAX_ARGUMENT_CHARS) {
+            if (parsed.textLength() > AgentJson.MAX_ARGUMENT_CHARS) {
                 // each field is within its bounds (else its own code, QUERY_TOO_LONG for a long sql, came above)
                 throw new ArgSchema.InvalidArgumentException(
                         "The arguments are longer than " + AgentJson.MAX_ARGUMENT_CHARS + " characters.");

@@ -35,7 +35,6 @@ import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
-import dev.sqlguard.ports.model.ToolCall;
 import dev.sqlguard.ports.model.ToolSpec;
 
 /**
@@ -153,9 +152,9 @@ public final class McpToolServer {
                 return failure(ToolStatus.REJECTED, new GuardException(ErrorCode.INVALID_ARGUMENT,
                         "Unknown tool; the tools are " + definitions.keySet() + "."));
             }
-            String json = arguments == null || arguments.isNull() ? "{}" : JSON.writeValueAsString(arguments);
-            return result(tools.call(new ToolCall(callId, name, json)));
-        } catch (JsonProcessingException | RuntimeException e) {
+            // the arguments as the JSON-RPC reader parsed them: checked as text would be, never written and parsed again
+            return result(tools.call(callId, name, arguments));
+        } catch (RuntimeException e) {
             LOG.warn("tool " + name + " failed: " + e.getClass().getSimpleName());
             LOG.debug("tool failure", e);
             return failure(ToolStatus.ERROR, new GuardException(ErrorCode.INTERNAL_ERROR));

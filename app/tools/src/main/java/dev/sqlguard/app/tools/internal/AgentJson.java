@@ -93,6 +93,103 @@ public final class AgentJson {
         }
     }
 
+    /** Jackson's defaults: how the MCP server's reader builds a tree, and how its arguments were written out before. */
+    private static final ObjectMapper PLAIN = new ObjectMapper();
+
+    /**
+     * The arguments of a call whose JSON the caller has already parsed (the MCP server reads each
+     * JSON-RPC message once, with Jackson's defaults), checked and shaped exactly as
+     * {@link #parseArguments} would check and shape that tree written out as text, without writing
+     * and parsing it again: nesting at most 32 deep and integers of at most 100 digits (else the
+     * same "not valid JSON" refusal), decimals as {@link java.math.BigDecimal} of the value's
+     * shortest text, and a number that is not finite as the text Jackson writes for it.
+     *
+     * @param tree the parsed arguments; null or JSON null for none
+     * @return the arguments, and the length of their text as written out ({@link #MAX_ARGUMENT_CHARS} bounds it)
+     */
+    public static Parsed adoptArguments(JsonNode tree) {
+        if (tree == null || tree.isNull() || tree.isMissingNode()) {
+            return new Parsed(NODES.objectNode(), 2);
+        }
+        long length = writtenLength(tree);
+        if (length > MAX_PARSED_CHARS) {
+            throw new ArgSchema.InvalidArgumentException("The arguments are longer than " + MAX_ARGUMENT_CHARS + " characters.");
+        }
+        if (depth(tree) > 32) {
+            throw new ArgSchema.InvalidArgumentException("The arguments are not valid JSON; send one JSON object.");
+        }
+        return new Parsed(shaped(tree), length);
+    }
+
+    /** Arguments already parsed, with the length of their text. */
+    public record Parsed(JsonNode arguments, long textLength) {
+    }
+
+    private static long writtenLength(JsonNode tree) {
+        long[] count = new long[1];
+        java.io.Writer counter = new java.io.Writer() {
+            @Override
+            public void write(char[] buffer, int offset, int length) {
+                count[0] += length;
+            }
+
+            @Override
+            public void write(String text, int offset, int length) {
+                count[0] += length;
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        try {
+            PLAIN.writeValue(counter, tree);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return count[0];
+    }
+
+    /** Containers nested in {@code node}, itself included: what a parser's nesting bound counts. */
+    private static int depth(JsonNode node) {
+        if (!node.isContainerNode()) {
+            return 0;
+        }
+        int deepest = 0;
+        for (JsonNode child : node) {
+            deepest = Math.max(deepest, depth(child));
+        }
+        return deepest + 1;
+    }
+
+    /** {@code node} as {@link #parseArguments} builds it from the text Jackson's defaults write for it. */
+    private static JsonNode shaped(JsonNode node) {
+        if (node.isObject()) {
+            ObjectNode copy = NODES.objectNode();
+            node.properties().forEach(e -> copy.set(e.getKey(), shaped(e.getValue())));
+            return copy;
+        }
+        if (node.isArray()) {
+            com.fasterxml.jackson.databind.node.ArrayNode copy = NODES.arrayNode();
+            node.forEach(item -> copy.add(shaped(item)));
+            return copy;
+        }
+        if (node.isFloatingPointNumber() && !node.isBigDecimal()) {
+            double value = node.doubleValue();
+            // a value that is not finite is written as a quoted string (QUOTE_NON_NUMERIC_NUMBERS)
+            return Double.isFinite(value) ? NODES.numberNode(new java.math.BigDecimal(Double.toString(value)))
+                    : NODES.textNode(String.valueOf(value));
+        }
+        if (node.isBigInteger() && node.bigIntegerValue().abs().toString().length() > 100) {
+            throw new ArgSchema.InvalidArgumentException("The arguments are not valid JSON; send one JSON object.");
+        }
+        return node;
+    }
+
     /** Parses trusted JSON (our own resources); failures are programming errors. */
     public static JsonNode parseTrusted(String text) {
         try {
