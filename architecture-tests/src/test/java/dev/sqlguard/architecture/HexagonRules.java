@@ -26,10 +26,15 @@ final class HexagonRules {
     /** Apache POI reads XLSX for trusted ingestion only (sqlguard-adapter-duckdb-ingest). */
     static final String INGESTION = "dev.sqlguard.duckdb.ingest..";
 
-    /** The app's layers, top to bottom: each may use only the layers below it (maven modules app/cli, mcp, agent, api). */
+    /**
+     * The app's layers, top to bottom: each may use only the layers below it (maven modules app/cli; app/mcp and
+     * app/agent, neither of which sees the other; app/tools; app/api).
+     */
     static final String[] CLI = {"dev.sqlguard.app.internal.cli..", "dev.sqlguard.app.internal.demo.."};
     static final String[] MCP = {"dev.sqlguard.app.internal.mcp.."};
     static final String[] AGENT = {"dev.sqlguard.app.agent.."};
+    /** The data tools that the agent and the MCP server both serve (sqlguard-tools). */
+    static final String[] TOOLS = {"dev.sqlguard.app.tools.."};
     static final String[] API = {"dev.sqlguard.app", "dev.sqlguard.app.internal.config..", "dev.sqlguard.app.internal.json..",
             "dev.sqlguard.app.internal.wiring.."};
 
@@ -40,7 +45,7 @@ final class HexagonRules {
             "are adapters (every package but " + NOT_ADAPTERS + ")", slice -> !NOT_ADAPTERS.contains(slice.getNamePart(1)));
 
     /** Every package a rule names, for the check that none is empty. */
-    static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, TESTING, JDBC_KIT, JDBC_ANSI, APP, INGESTION}, CLI, MCP, AGENT, API)
+    static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, TESTING, JDBC_KIT, JDBC_ANSI, APP, INGESTION}, CLI, MCP, AGENT, TOOLS, API)
             .flatMap(Stream::of).toList();
 
     private HexagonRules() {
@@ -93,12 +98,20 @@ final class HexagonRules {
             .because("app is the composition root and the front ends");
 
     static final ArchRule EVERY_APP_CLASS_IS_IN_A_LAYER = classes().that().resideInAPackage(APP)
-            .should().resideInAnyPackage(concat(CLI, MCP, AGENT, API))
+            .should().resideInAnyPackage(concat(CLI, MCP, AGENT, TOOLS, API))
             .because("a package outside the layers would escape the layering rules");
 
     static final ArchRule API_USES_NO_HIGHER_LAYER = noClasses().that().resideInAnyPackage(API)
-            .should().dependOnClassesThat().resideInAnyPackage(concat(AGENT, MCP, CLI))
+            .should().dependOnClassesThat().resideInAnyPackage(concat(TOOLS, AGENT, MCP, CLI))
             .because("the embedding API is the bottom layer of app");
+
+    static final ArchRule TOOLS_USE_ONLY_THE_API = noClasses().that().resideInAnyPackage(TOOLS)
+            .should().dependOnClassesThat().resideInAnyPackage(concat(AGENT, MCP, CLI))
+            .because("the tools sit on the embedding API only: the agent and the MCP server both build on them");
+
+    static final ArchRule MCP_DOES_NOT_USE_THE_AGENT = noClasses().that().resideInAnyPackage(MCP)
+            .should().dependOnClassesThat().resideInAnyPackage(AGENT)
+            .because("the MCP server serves the tools; the agent's planner, evaluation and model are not its business");
 
     static final ArchRule AGENT_USES_NEITHER_MCP_NOR_CLI = noClasses().that().resideInAnyPackage(AGENT)
             .should().dependOnClassesThat().resideInAnyPackage(concat(MCP, CLI))
@@ -106,7 +119,7 @@ final class HexagonRules {
 
     static final ArchRule MCP_DOES_NOT_USE_THE_CLI = noClasses().that().resideInAnyPackage(MCP)
             .should().dependOnClassesThat().resideInAnyPackage(CLI)
-            .because("the MCP server sits on the agent; the CLI starts it");
+            .because("the MCP server sits on the tools; the CLI starts it");
 
     static final ArchRule GUICE_ONLY_IN_CLI = noClasses().that().resideOutsideOfPackages(CLI)
             .should().dependOnClassesThat().resideInAnyPackage("com.google.inject..", "javax.inject..", "jakarta.inject..")

@@ -96,11 +96,17 @@ class HexagonTest {
     }
 
     @Test
-    void appIsLayeredCliMcpAgentApi() {
+    void appIsLayeredCliMcpAgentToolsApi() {
         HexagonRules.EVERY_APP_CLASS_IS_IN_A_LAYER.check(production);
         HexagonRules.API_USES_NO_HIGHER_LAYER.check(production);
+        HexagonRules.TOOLS_USE_ONLY_THE_API.check(production);
         HexagonRules.AGENT_USES_NEITHER_MCP_NOR_CLI.check(production);
         HexagonRules.MCP_DOES_NOT_USE_THE_CLI.check(production);
+    }
+
+    @Test
+    void mcpDoesNotDependOnTheAgent() {
+        HexagonRules.MCP_DOES_NOT_USE_THE_AGENT.check(production);
     }
 
     @Test

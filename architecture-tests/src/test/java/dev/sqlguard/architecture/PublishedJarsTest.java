@@ -38,6 +38,7 @@ class PublishedJarsTest {
         PUBLISHED.put("adapter-trino", "dev.sqlguard.trino");
         PUBLISHED.put("adapter-llm", "dev.sqlguard.llm");
         PUBLISHED.put("app/api", "dev.sqlguard.app");
+        PUBLISHED.put("app/tools", "dev.sqlguard.app.tools");
         PUBLISHED.put("app/agent", "dev.sqlguard.app.agent");
         PUBLISHED.put("app/mcp", "dev.sqlguard.app.mcp");
         PUBLISHED.put("app/cli", "dev.sqlguard.app.cli");
@@ -100,7 +101,7 @@ class PublishedJarsTest {
         Matcher modules = Pattern.compile("<module>([^<]+)</module>").matcher(root);
         java.util.Set<String> seen = new java.util.HashSet<>();
         while (modules.find()) {
-            for (String module : modules.group(1).equals("app") ? java.util.List.of("app/api", "app/agent", "app/mcp", "app/cli")
+            for (String module : modules.group(1).equals("app") ? java.util.List.of("app/api", "app/tools", "app/agent", "app/mcp", "app/cli")
                     : java.util.List.of(modules.group(1))) {
                 String pom = Files.readString(ROOT.resolve(module).resolve("pom.xml"));
                 if (pom.contains("<packaging>pom</packaging>")) {

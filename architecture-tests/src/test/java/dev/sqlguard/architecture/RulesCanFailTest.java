@@ -13,9 +13,13 @@ import dev.sqlguard.app.agent.archfixture.AgentThing;
 import dev.sqlguard.app.archfixture.AppThing;
 import dev.sqlguard.app.internal.cli.archfixture.CliThing;
 import dev.sqlguard.app.internal.mcp.archfixture.McpClassUsingCli;
+import dev.sqlguard.app.internal.mcp.archfixture.McpClassUsingTheAgent;
+import dev.sqlguard.app.internal.mcp.archfixture.McpClassUsingTheTools;
 import dev.sqlguard.app.internal.mcp.archfixture.McpThing;
 import dev.sqlguard.app.internal.wiring.archfixture.ApiClassUsingGuice;
 import dev.sqlguard.app.internal.wiring.archfixture.ApiClassUsingTheAgent;
+import dev.sqlguard.app.tools.archfixture.ToolsClassUsingTheAgent;
+import dev.sqlguard.app.tools.archfixture.ToolsThing;
 import dev.sqlguard.domain.archfixture.DomainClassUsingJackson;
 import dev.sqlguard.domain.archfixture.DomainClassUsingJdbc;
 import dev.sqlguard.domain.archfixture.DomainClassUsingRegexOnly;
@@ -127,15 +131,26 @@ class RulesCanFailTest {
         assertViolated(HexagonRules.API_USES_NO_HIGHER_LAYER, ApiClassUsingTheAgent.class);
         assertViolated(HexagonRules.AGENT_USES_NEITHER_MCP_NOR_CLI, AgentClassUsingMcp.class);
         assertViolated(HexagonRules.MCP_DOES_NOT_USE_THE_CLI, McpClassUsingCli.class);
+        assertViolated(HexagonRules.TOOLS_USE_ONLY_THE_API, ToolsClassUsingTheAgent.class);
         assertViolated(HexagonRules.EVERY_APP_CLASS_IS_IN_A_LAYER, AppThing.class);
     }
 
     @Test
     void appLayeringAllowsEachLayerItsOwnPackages() {
         JavaClasses layered = new ClassFileImporter()
-                .importClasses(AgentThing.class, McpThing.class, CliThing.class, ApiClassUsingGuice.class);
+                .importClasses(AgentThing.class, McpThing.class, CliThing.class, ToolsThing.class, ApiClassUsingGuice.class);
         HexagonRules.EVERY_APP_CLASS_IS_IN_A_LAYER.check(layered);
         HexagonRules.API_USES_NO_HIGHER_LAYER.check(layered);
+    }
+
+    @Test
+    void mcpUsingTheAgentFails() {
+        assertViolated(HexagonRules.MCP_DOES_NOT_USE_THE_AGENT, McpClassUsingTheAgent.class);
+    }
+
+    @Test
+    void mcpUsingTheToolsPasses() {
+        HexagonRules.MCP_DOES_NOT_USE_THE_AGENT.check(new ClassFileImporter().importClasses(McpClassUsingTheTools.class, ToolsThing.class));
     }
 
     @Test

@@ -84,6 +84,14 @@ public final class GuardedCaller {
     }
 
     /**
+     * This caller's {@link GuardedCalls} entry, without starting any source: for a surface that
+     * records its own refusals (a batch line it cannot read) as the facade records its calls.
+     */
+    public GuardedCalls calls() {
+        return GuardedCalls.of(guard, attributes);
+    }
+
+    /**
      * {@link SqlGuard#guardedPath(List)} for this caller: the agent's tools and the MCP server built
      * on it run every statement with this caller's attributes.
      */

@@ -5,31 +5,29 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 import java.util.Map;
 
-import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.EngineFactory;
 
 /**
  * A {@link SqlGuard}'s guarded path on some of its sources, for the layers built on the facade
- * (the agent's tools and planner, the MCP server): the use case that checks, bounds and audits
- * every statement, and the sources' started engines.
+ * (the agent's tools and planner, the MCP server): the facade's {@link GuardedCalls} entry, through
+ * which every statement is checked, bounded, audited, masked and waited for by
+ * {@link SqlGuard#close()}, and the sources' started engines.
  *
- * @param service the facade's use case, writing to its audit sink
+ * @param calls the entry every statement on this path runs through, carrying the caller's
+ *     attributes (the row filters of {@code policy.rows} bind them)
  * @param sources the requested sources, in order
- * @param attributes the caller's attributes that every statement on this path carries (the row
- *     filters of {@code policy.rows} bind them); empty for a caller without any
  */
-public record GuardedPath(QueryService service, List<Source> sources, Map<String, String> attributes) {
+public record GuardedPath(GuardedCalls calls, List<Source> sources) {
     public GuardedPath {
-        requireNonNull(service, "service is null");
+        requireNonNull(calls, "calls is null");
         sources = List.copyOf(sources);
-        attributes = Map.copyOf(requireNonNull(attributes, "attributes is null"));
     }
 
-    /** A path for a caller without attributes. */
-    public GuardedPath(QueryService service, List<Source> sources) {
-        this(service, sources, Map.of());
+    /** The caller's attributes that every statement on this path carries; empty for a caller without any. */
+    public Map<String, String> attributes() {
+        return calls.attributes();
     }
 
     /**

@@ -14,9 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
@@ -27,6 +24,7 @@ import java.util.stream.Collectors;
 import dev.sqlguard.app.SqlGuardConfig.AuditConfig;
 import dev.sqlguard.app.SqlGuardConfig.ModelConfig;
 import dev.sqlguard.app.SqlGuardConfig.SourceConfig;
+import dev.sqlguard.app.internal.config.ConfigErrorLocator;
 import dev.sqlguard.app.internal.config.ConfigReader;
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
@@ -34,6 +32,8 @@ import dev.sqlguard.app.internal.wiring.JsonLinesAuditSink;
 import dev.sqlguard.app.internal.wiring.LoggerAuditSink;
 import dev.sqlguard.app.internal.wiring.SecretMasker;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
+import dev.sqlguard.app.internal.wiring.SourceRetries;
+import dev.sqlguard.app.internal.wiring.WorkDirectory;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -90,11 +90,10 @@ public final class SqlGuard implements AutoCloseable {
     private final SecretMasker masker;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private volatile boolean closed;
-    private Path workDirectory;
-    /** Deletes the working folder when the JVM ends without {@link #close()} (SIGTERM). */
-    private Thread shutdownHook;
-    /** Retries sources that could not open; created on the first such failure. */
-    private ScheduledExecutorService retries;
+    /** The engines' working folder, deleted by {@link #close()}, or at SIGTERM by a shutdown hook that closes. */
+    private final WorkDirectory work = new WorkDirectory(this::close, "sqlguard-work-cleanup");
+    /** Retries sources that could not open. */
+    private final SourceRetries retries = new SourceRetries();
 
     private SqlGuard(SqlGuardConfig config, EngineRegistry engines, AuditSink audit, Clock clock) {
         this.engines = requireNonNull(engines, "engines is null");
@@ -257,9 +256,9 @@ public final class SqlGuard implements AutoCloseable {
 
     /**
      * The guarded path on {@code sourceIds}, for the layers built on this facade (the agent's tools
-     * and planner, the MCP server): this instance's use case, so every statement run through it is
-     * checked, bounded and recorded by this instance's audit sink as {@link #query} is, and the
-     * sources' engines, started now. A source that cannot be reached now is still on the path: its
+     * and planner, the MCP server): this instance's {@link GuardedCalls} entry, so every statement run
+     * through it is checked, bounded, recorded by this instance's audit sink and masked as
+     * {@link #query} is, and waited for by {@link #close()}; and the sources' engines, started now. A source that cannot be reached now is still on the path: its
      * engine throws {@code ENGINE_UNAVAILABLE} until the source comes back, then serves as usual.
      *
      * @throws GuardException {@code UNKNOWN_SOURCE}
@@ -283,7 +282,7 @@ public final class SqlGuard implements AutoCloseable {
                 EngineFactory factory = engines.require(slot.config.engine(), "source '" + id + "': ");
                 out.add(new GuardedPath.Source(new SlotEngine(slot), factory.name(), factory.dialect()));
             }
-            return new GuardedPath(service, out, attributes);
+            return new GuardedPath(GuardedCalls.of(this, attributes), out);
         });
     }
 
@@ -301,9 +300,7 @@ public final class SqlGuard implements AutoCloseable {
                 return;
             }
             closed = true;
-            if (retries != null) {
-                retries.shutdownNow();
-            }
+            retries.stop();
             for (Slot slot : slots.values()) {
                 slot.close();
             }
@@ -366,13 +363,68 @@ public final class SqlGuard implements AutoCloseable {
 
     /** Runs {@code body} while this instance is open; {@link #close()} waits for it. */
     private <T> T whileOpen(Supplier<T> body) {
+        return whileOpen(body, () -> {
+            throw new IllegalStateException("this SqlGuard is closed");
+        });
+    }
+
+    /** Runs {@code body} while this instance is open ({@link #close()} waits for it), else {@code ifClosed}. */
+    private <T> T whileOpen(Supplier<T> body, Supplier<T> ifClosed) {
         lock.readLock().lock();
         try {
-            ensureOpen();
+            if (closed) {
+                return ifClosed.get();
+            }
             return body.get();
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /**
+     * {@link #call} for a {@link GuardedCalls} entry: after {@link #close()} the call runs nothing and
+     * its result is {@code ENGINE_UNAVAILABLE} (not audited: the audit sink is closed).
+     */
+    ToolResult callWhileOpen(String source, String sql, List<?> params, String requestId, Operation operation,
+                             Map<String, String> attributes) {
+        return whileOpen(() -> call(source, sql, params, requestId, operation, attributes), () -> closedResult(requestId, source));
+    }
+
+    /** {@link #refuse} for a {@link GuardedCalls} entry, which never throws once closed. */
+    ToolResult refuseWhileOpen(String source, String sql, String requestId, Operation operation, GuardException error) {
+        return whileOpen(() -> masked(service.reject(requestId, source, sql, error, operation)), () -> closedResult(requestId, source));
+    }
+
+    /**
+     * Runs {@code body} (a read of an engine) while this instance is open, with any known secret
+     * removed from the message of a {@link GuardException} it throws.
+     *
+     * @throws GuardException {@code ENGINE_UNAVAILABLE} once this instance is closed
+     */
+    <T> T guarded(Supplier<T> body) {
+        return whileOpen(() -> {
+            try {
+                return body.get();
+            } catch (GuardException e) {
+                throw masked(e);
+            }
+        }, () -> {
+            throw closedError();
+        });
+    }
+
+    /** {@link #cancel} for a {@link GuardedCalls} entry: after close there is nothing left running to stop. */
+    boolean cancelQuietly(String requestId) {
+        return service.cancel(requestId);
+    }
+
+    private static GuardException closedError() {
+        return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This sqlguard instance is closed.");
+    }
+
+    private static ToolResult closedResult(String requestId, String source) {
+        return ToolResult.failure(requestId, dev.sqlguard.domain.ToolStatus.ERROR, source == null ? "" : source, Optional.empty(),
+                Set.of(), closedError(), 0);
     }
 
     /** The slot of {@code source}, or {@code UNKNOWN_SOURCE}. */
@@ -409,72 +461,31 @@ public final class SqlGuard implements AutoCloseable {
                 result.elapsedMs());
     }
 
-    private void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("this SqlGuard is closed");
-        }
-    }
-
     private synchronized Path workDirectory() {
         if (closed) {
             // an engine opened while (or after) the facade closes would get a folder that nothing removes:
             // close() has deleted the folder, and at SIGTERM a new shutdown hook cannot be added
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This sqlguard instance is closed.");
         }
-        if (workDirectory == null) {
-            try {
-                workDirectory = dev.sqlguard.app.internal.wiring.WorkFolders.create();
-            } catch (IOException e) {
-                throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The engine working folder could not be created.", e);
-            }
-            // a SIGTERM ends the JVM through its shutdown hooks, not through close()
-            // the hook closes the engines first, then deletes the folder: a closing engine can still write into it
-            Thread hook = new Thread(this::close, "sqlguard-work-cleanup");
-            try {
-                Runtime.getRuntime().addShutdownHook(hook);
-                shutdownHook = hook;
-            } catch (IllegalStateException e) {
-                // the JVM is shutting down already
-            }
+        try {
+            return work.get();
+        } catch (IOException e) {
+            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The engine working folder could not be created.", e);
         }
-        return workDirectory;
     }
 
     private synchronized void deleteWorkDirectory() {
-        if (workDirectory == null) {
-            return;
-        }
-        if (!dev.sqlguard.app.internal.wiring.WorkFolders.deleteTree(workDirectory)) {
+        if (!work.delete()) {
             LOG.debug("could not remove the engines' working folder");
         }
-        workDirectory = null;
-        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException e) {
-                // shutting down: the hook runs or ran
-            }
-        }
-        shutdownHook = null;
     }
 
     /** Schedules {@code slot}'s next background attempt to open, after {@code delayMs}. */
-    private synchronized void scheduleRetry(Slot slot, long delayMs) {
+    private void scheduleRetry(Slot slot, long delayMs) {
         if (closed) {
             return;
         }
-        if (retries == null) {
-            retries = Executors.newSingleThreadScheduledExecutor(runnable -> {
-                Thread thread = new Thread(runnable, "sqlguard-source-retry");
-                thread.setDaemon(true);
-                return thread;
-            });
-        }
-        try {
-            retries.schedule(() -> retry(slot), delayMs, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            // closing
-        }
+        retries.schedule(() -> retry(slot), delayMs);
     }
 
     /**
@@ -625,58 +636,9 @@ public final class SqlGuard implements AutoCloseable {
                 engine();
             } catch (GuardException e) {
                 if (e.code() != ErrorCode.ENGINE_UNAVAILABLE) {
-                    throw located(e);
+                    throw ConfigErrorLocator.located(config, e);
                 }
             }
-        }
-
-        /**
-         * The engine's refusal of its configuration, for the operator: with the file, line and key
-         * path the message points at (a property it quotes, else an allowlisted table it names,
-         * else the source), when the source came from a file.
-         */
-        private ConfigException located(GuardException e) {
-            String message = e.safeMessage();
-            if (config.origin().isEmpty()) {
-                return new ConfigException("source '" + config.id() + "': " + message);
-            }
-            String key = "";
-            for (String property : config.properties().keySet()) {
-                if (message.contains("'" + property + "'")) {
-                    key = property;
-                }
-            }
-            if (key.isEmpty()) {
-                String lower = message.toLowerCase(java.util.Locale.ROOT);
-                // a row filter's or a mask's failed check names its table: point at that entry, else at the allowlist's
-                String section = lower.contains("filter") ? "policy.rows." : lower.contains("mask") ? "policy.masks." : "policy.tables.";
-                key = namedEntry(lower, section);
-                if (key.isEmpty() && !section.equals("policy.tables.")) {
-                    key = namedEntry(lower, "policy.tables.");
-                }
-            }
-            SqlGuardConfig.Origin origin = config.origin().get();
-            return new ConfigException(origin.file() + ", line " + origin.lineOf(key) + ", sources." + config.id()
-                    + (key.isEmpty() ? "" : "." + key) + ": " + message);
-        }
-
-        /** The longest key path under {@code section} whose entry (a table, or a table's column) the message names, or "". */
-        private String namedEntry(String lowerMessage, String section) {
-            String key = "";
-            for (String path : config.origin().get().lines().keySet()) {
-                if (!path.startsWith(section)) {
-                    continue;
-                }
-                String entry = path.substring(section.length()).toLowerCase(java.util.Locale.ROOT);
-                // a mask's key is table.column: its table is what an engine names
-                String table = section.equals("policy.masks.") && entry.contains(".") ? entry.substring(0, entry.lastIndexOf('.')) : entry;
-                if (lowerMessage.contains(entry) || lowerMessage.contains(table)) {
-                    if (path.length() > key.length()) {
-                        key = path;
-                    }
-                }
-            }
-            return key;
         }
 
         /** The background attempt: the next failure schedules another. */

@@ -74,7 +74,7 @@ class SqlGuardTest {
                     .containsOnly(EngineDialect.PLAIN);
 
             GuardedPath.Source claims = path.sources().get(0);
-            ToolResult ok = path.service().query(claims.engine().binding(), QueryRequest.of("claims", "SELECT n FROM t"));
+            ToolResult ok = path.calls().query(claims.engine(), QueryRequest.of("claims", "SELECT n FROM t"));
             assertThat(ok.status()).isEqualTo(ToolStatus.OK);
 
             assertThatThrownBy(() -> guard.guardedPath(List.of("nowhere")))
@@ -236,7 +236,7 @@ class SqlGuardTest {
             assertThatThrownBy(() -> source.engine().binding()).isInstanceOfSatisfying(GuardException.class,
                     e -> assertThat(e.code()).isEqualTo(ErrorCode.ENGINE_UNAVAILABLE));
             FakeEngineFactory.DOWN.remove("path");
-            ToolResult ok = path.service().query(source.engine().binding(), QueryRequest.of("s", "SELECT n FROM t"));
+            ToolResult ok = path.calls().query(source.engine(), QueryRequest.of("s", "SELECT n FROM t"));
             assertThat(ok.status()).isEqualTo(ToolStatus.OK);
         } finally {
             FakeEngineFactory.DOWN.remove("path");

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.sqlguard.app.GuardedCalls;
 import dev.sqlguard.app.GuardedPath;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.agent.AnalyticalResponse.ExecutedQuery;
@@ -15,9 +16,13 @@ import dev.sqlguard.app.agent.AnalyticalResponse.Status;
 import dev.sqlguard.app.agent.AnalyticalResponse.Verification;
 import dev.sqlguard.app.agent.internal.AnswerText;
 import dev.sqlguard.app.agent.internal.SystemPrompt;
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.ToolOutcome;
+import dev.sqlguard.app.tools.ChartOutput;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.domain.QueryService;
+
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
@@ -44,15 +49,15 @@ public final class AnalystPlanner {
     private static final Logger LOG = LoggerFactory.getLogger(AnalystPlanner.class);
 
     private final ModelPort model;
-    private final QueryService service;
+    private final GuardedCalls calls;
     private final List<AgentSource> sources;
     private final AnswerVerifier verifier;
     private final AgentSettings settings;
 
-    public AnalystPlanner(ModelPort model, QueryService service, List<AgentSource> sources, AnswerVerifier verifier,
+    public AnalystPlanner(ModelPort model, GuardedCalls calls, List<AgentSource> sources, AnswerVerifier verifier,
                           AgentSettings settings) {
         this.model = requireNonNull(model, "model is null");
-        this.service = requireNonNull(service, "service is null");
+        this.calls = requireNonNull(calls, "calls is null");
         this.sources = List.copyOf(sources);
         if (this.sources.isEmpty()) {
             throw new IllegalArgumentException("no source");
@@ -62,8 +67,8 @@ public final class AnalystPlanner {
     }
 
     /** A planner with the standard claim verifier ({@link DomainAnswerVerifier#standard()}). */
-    public AnalystPlanner(ModelPort model, QueryService service, List<AgentSource> sources, AgentSettings settings) {
-        this(model, service, sources, DomainAnswerVerifier.standard(), settings);
+    public AnalystPlanner(ModelPort model, GuardedCalls calls, List<AgentSource> sources, AgentSettings settings) {
+        this(model, calls, sources, DomainAnswerVerifier.standard(), settings);
     }
 
     /**
@@ -82,7 +87,7 @@ public final class AnalystPlanner {
      * every statement its tools run carries the path's attributes.
      */
     public static AnalystPlanner of(GuardedPath path, ModelPort model, AgentSettings settings) {
-        return new AnalystPlanner(model, path.service(), AgentSource.of(path), settings);
+        return new AnalystPlanner(model, path.calls(), AgentSource.of(path), settings);
     }
 
     public AgentSettings settings() {
@@ -109,7 +114,7 @@ public final class AnalystPlanner {
             throw new IllegalArgumentException("unknown source: " + sourceId.orElseThrow() + "; sources: "
                     + sources.stream().map(AgentSource::id).toList());
         }
-        return new Run(question, new AgentTools(service, used, settings.chartDirectory()), used).run();
+        return new Run(question, new AgentTools(calls, used, settings.chartDirectory()), used).run();
     }
 
     /** The state of one question. */

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import dev.sqlguard.app.agent.internal.ResponseFormat;
+import dev.sqlguard.app.tools.ChartOutput;
 import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.ToolError;

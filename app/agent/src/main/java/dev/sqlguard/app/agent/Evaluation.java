@@ -8,11 +8,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import dev.sqlguard.app.GuardedCalls;
 import dev.sqlguard.app.GuardedPath;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.agent.internal.AnswerNumbers;
+import dev.sqlguard.app.tools.AgentSource;
 import dev.sqlguard.domain.QueryRequest;
-import dev.sqlguard.domain.QueryService;
+
 import dev.sqlguard.domain.ToolResult;
 
 /**
@@ -27,17 +29,17 @@ import dev.sqlguard.domain.ToolResult;
  */
 public final class Evaluation {
     private final AnalystPlanner planner;
-    private final QueryService service;
+    private final GuardedCalls calls;
     private final AgentSource source;
 
     /**
      * @param planner the planner to evaluate (its model and sources)
-     * @param service the guarded use case the reference SQL runs through
+     * @param calls the guarded entry the reference SQL runs through
      * @param source the source the set's questions are about
      */
-    public Evaluation(AnalystPlanner planner, QueryService service, AgentSource source) {
+    public Evaluation(AnalystPlanner planner, GuardedCalls calls, AgentSource source) {
         this.planner = requireNonNull(planner, "planner is null");
-        this.service = requireNonNull(service, "service is null");
+        this.calls = requireNonNull(calls, "calls is null");
         this.source = requireNonNull(source, "source is null");
     }
 
@@ -53,7 +55,7 @@ public final class Evaluation {
 
     /** An evaluation whose reference SQL runs on the first source of {@code path}, with the path's caller attributes. */
     public static Evaluation of(GuardedPath path, AnalystPlanner planner) {
-        return new Evaluation(planner, path.service(), AgentSource.of(path).get(0));
+        return new Evaluation(planner, path.calls(), AgentSource.of(path).get(0));
     }
 
     public EvaluationReport run(EvaluationSet set) {
@@ -65,7 +67,7 @@ public final class Evaluation {
     }
 
     public EvaluationReport.Item score(EvaluationQuestion question) {
-        ToolResult reference = service.query(source.engine().binding(), QueryRequest.of(source.id(), question.sql())
+        ToolResult reference = calls.query(source.engine(), QueryRequest.of(source.id(), question.sql())
                 .withAttributes(source.attributes()));
         AnalyticalResponse response = planner.ask(question.question(), Optional.of(source.id()));
         boolean verified = response.status() == AnalyticalResponse.Status.ANSWERED && response.verification().fullyVerified();

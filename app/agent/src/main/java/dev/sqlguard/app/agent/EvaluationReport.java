@@ -8,7 +8,7 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.sqlguard.app.agent.internal.AgentJson;
+import dev.sqlguard.app.tools.internal.AgentJson;
 
 /**
  * The score of one evaluation run. The headline is {@link #verifiedAndCorrect()}: answers whose

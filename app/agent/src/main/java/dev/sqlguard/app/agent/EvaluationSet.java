@@ -10,7 +10,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.sqlguard.app.agent.internal.AgentJson;
+import dev.sqlguard.app.tools.internal.AgentJson;
 
 /**
  * A named list of questions over one source. The shipped set is {@link #DEMO_RESOURCE}: twenty

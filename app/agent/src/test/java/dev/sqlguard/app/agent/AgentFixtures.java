@@ -4,6 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.app.GuardedCalls;
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.AgentSource;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.port.AuditEvent;
 import dev.sqlguard.domain.port.AuditSink;
@@ -46,6 +49,6 @@ final class AgentFixtures {
     }
 
     static AgentTools tools(QueryService service, Path charts) {
-        return new AgentTools(service, List.of(source()), charts);
+        return new AgentTools(GuardedCalls.over(service), List.of(source()), charts);
     }
 }

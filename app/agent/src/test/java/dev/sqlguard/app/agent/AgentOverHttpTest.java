@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.sqlguard.app.agent.AnalyticalResponse.Status;
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.app.GuardedCalls;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
@@ -36,7 +37,7 @@ class AgentOverHttpTest {
 
     private AnalyticalResponse ask(ModelPort model, AgentSettings settings, String question) {
         // the production verifier, as the CLI wires it
-        return new AnalystPlanner(model, new QueryService(AuditSink.discarding()), List.of(AgentFixtures.source()), settings)
+        return new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding())), List.of(AgentFixtures.source()), settings)
                 .ask(question);
     }
 

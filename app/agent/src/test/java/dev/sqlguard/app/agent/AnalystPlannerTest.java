@@ -20,6 +20,8 @@ import dev.sqlguard.app.agent.AnalyticalResponse.Status;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.app.GuardedCalls;
+import dev.sqlguard.app.tools.AgentSource;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditSink;
@@ -41,7 +43,7 @@ class AnalystPlannerTest {
     Path charts;
 
     private AnalystPlanner planner(ScriptedModel model, AgentSettings settings) {
-        return new AnalystPlanner(model, new QueryService(AuditSink.discarding()), List.of(AgentFixtures.source()),
+        return new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding())), List.of(AgentFixtures.source()),
                 DomainAnswerVerifier.standard(), settings);
     }
 
@@ -147,7 +149,7 @@ class AnalystPlannerTest {
                     assertThat(parse(lastToolMessage(request)).at("/error/retryable").asBoolean(true)).isFalse();
                     return answer("The data cannot be read safely right now, so the question cannot be answered.").apply(request);
                 });
-        AnalyticalResponse response = new AnalystPlanner(model, new QueryService(AuditSink.discarding()), List.of(broken),
+        AnalyticalResponse response = new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding())), List.of(broken),
                 DomainAnswerVerifier.standard(), AgentSettings.defaults(charts)).ask("How many claims were denied?");
 
         assertThat(response.status()).isEqualTo(Status.ANSWERED);
@@ -164,7 +166,7 @@ class AnalystPlannerTest {
         AgentSource broken = AgentFixtures.source(new FailingEngine(AgentFixtures.engine(),
                 new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED)));
         ScriptedModel model = ScriptedModel.forever(call("query_data", COUNT_DENIED));
-        AnalyticalResponse response = new AnalystPlanner(model, new QueryService(AuditSink.discarding()), List.of(broken),
+        AnalyticalResponse response = new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding())), List.of(broken),
                 DomainAnswerVerifier.standard(), AgentSettings.defaults(charts)).ask("How many claims were denied?");
 
         assertThat(response.status()).isEqualTo(Status.BUDGET_EXHAUSTED);
@@ -231,7 +233,7 @@ class AnalystPlannerTest {
         };
         for (ClaimPolicy policy : ClaimPolicy.values()) {
             ScriptedModel model = new ScriptedModel(call("query_data", COUNT_DENIED), answer("20 claims were denied."));
-            AnalyticalResponse response = new AnalystPlanner(model, new QueryService(AuditSink.discarding()),
+            AnalyticalResponse response = new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding())),
                     List.of(AgentFixtures.source()), broken, AgentSettings.defaults(charts).withClaimPolicy(policy))
                     .ask("How many claims were denied?");
             assertThat(response.verification().performed()).isFalse();

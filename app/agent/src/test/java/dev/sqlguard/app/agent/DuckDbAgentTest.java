@@ -31,6 +31,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sqlguard.app.agent.AnalyticalResponse.Status;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.app.GuardedCalls;
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.ToolOutcome;
+import dev.sqlguard.app.tools.ChartOutput;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.ToolStatus;
@@ -56,7 +61,7 @@ class DuckDbAgentTest {
     private static Path database;
     private static Path work;
     private static Engine engine;
-    private static QueryService service;
+    private static GuardedCalls service;
     private static AgentSource source;
 
     @BeforeAll
@@ -73,7 +78,7 @@ class DuckDbAgentTest {
                     + " FROM range(1, 401) r(i)");
         }
         engine = open(policy());
-        service = new QueryService(AuditSink.discarding());
+        service = GuardedCalls.over(new QueryService(AuditSink.discarding()));
         source = AgentSource.of(engine, factory());
     }
 

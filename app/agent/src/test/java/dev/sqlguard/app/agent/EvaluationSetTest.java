@@ -11,6 +11,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.sqlguard.app.GuardedCalls;
+import dev.sqlguard.app.tools.AgentSource;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ResultColumn;
 import dev.sqlguard.domain.ToolResult;
@@ -62,7 +64,7 @@ class EvaluationSetTest {
                 + "{\"id\":\"ok\",\"question\":\"How many claims were denied?\",\"sql\":\"SELECT count(*) AS n FROM claims WHERE status = 'DENIED'\"},"
                 + "{\"id\":\"bad\",\"question\":\"Drop it\",\"sql\":\"DROP TABLE claims\"}]}");
         ScriptedModel model = ScriptedModel.forever(ScriptedModel.answer("20 claims were denied."));
-        QueryService service = new QueryService(AuditSink.discarding());
+        GuardedCalls service = GuardedCalls.over(new QueryService(AuditSink.discarding()));
         AgentSource source = AgentFixtures.source();
         AnalystPlanner planner = new AnalystPlanner(model, service, List.of(source), AgentSettings.defaults(charts));
         EvaluationReport report = new Evaluation(planner, service, source).run(set);

@@ -13,7 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.sqlguard.app.SqlGuard;
+import dev.sqlguard.app.fake.CloseProbe;
 import dev.sqlguard.app.fake.FakeGuard;
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.ToolOutcome;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -89,5 +92,29 @@ class SqlGuardAgentTest {
             assertThat(ok.results().get(0).rows()).containsExactly(List.of(1L, "north"));
         }
         assertThat(events).extracting(AuditEvent::attributes).containsExactly(Map.of(), Map.of("tenant", "north"));
+    }
+
+    @Test
+    void aSecretInAnEngineMessageIsMaskedOnTheAgentsPath(@TempDir Path charts) {
+        try (SqlGuard guard = FakeGuard.withSecret(events::add)) {
+            AgentTools tools = AgentTools.of(guard, charts, List.of("s"));
+            ToolOutcome leaked = tools.call(AgentTools.QUERY_DATA, "{\"source\":\"s\",\"sql\":\"SELECT leak\"}");
+            assertThat(leaked.status()).isEqualTo(ToolStatus.ERROR);
+            assertThat(leaked.error().orElseThrow().message()).isEqualTo("Login with **** was refused.");
+            assertThat(leaked.modelJson()).contains("Login with **** was refused.").doesNotContain(FakeGuard.SECRET);
+        }
+    }
+
+    @Test
+    void closeWaitsForAnAgentCallInFlight(@TempDir Path charts) throws InterruptedException {
+        SqlGuard guard = guard();
+        AgentTools tools = AgentTools.of(guard, charts, List.of("claims"));
+        ToolOutcome outcome = CloseProbe.closeDuring(guard, "agent",
+                () -> tools.call(AgentTools.QUERY_DATA, "{\"source\":\"claims\",\"sql\":\"SELECT hold_agent FROM t\"}"));
+        assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
+
+        ToolOutcome late = tools.call(AgentTools.QUERY_DATA, "{\"source\":\"claims\",\"sql\":\"SELECT n FROM t\"}");
+        assertThat(late.error().orElseThrow().code()).as("a call after close runs nothing").isEqualTo(ErrorCode.ENGINE_UNAVAILABLE);
+        assertThat(events).extracting(AuditEvent::verdict).containsExactly(ToolStatus.OK);
     }
 }

@@ -44,6 +44,7 @@ import dev.sqlguard.testing.ListCursor;
  * {@code switch:NAME} fails with ENGINE_UNAVAILABLE while {@link #DOWN} holds NAME; {@code slow}
  * fails with ENGINE_UNAVAILABLE after {@link #SLOW_START_MS} milliseconds (a connect that times out);
  * {@code gate:NAME} fails with ENGINE_UNAVAILABLE, after waiting at {@link #GATES}' gate NAME when there is one.
+ * A statement that names {@code hold_NAME} waits at the gate NAME, when there is one, before it runs (a call in flight).
  *
  * <p>Row filters ({@code policy.rows}): a statement that names a governed table (as a word) is
  * rendered as an engine renders it, as far as the host can see: its plan's {@link Bindings} take the
@@ -221,6 +222,19 @@ public class FakeEngineFactory implements EngineFactory {
 
         private ResultCursor execute(QueryPlan plan) {
             String lower = plan.originalSql().toLowerCase(Locale.ROOT);
+            java.util.regex.Matcher hold = java.util.regex.Pattern.compile("\\bhold_(\\w+)").matcher(lower);
+            if (hold.find()) {
+                // a statement in flight until the test releases it
+                Gate gate = GATES.get(hold.group(1));
+                if (gate != null) {
+                    gate.entered().countDown();
+                    try {
+                        gate.release().await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
             if (lower.contains("leak")) {
                 // deliberately careless, to prove the facade masks secrets in results
                 throw new GuardException(ErrorCode.QUERY_FAILED, "Login with " + password + " was refused.");

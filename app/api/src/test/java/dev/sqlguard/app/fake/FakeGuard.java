@@ -34,4 +34,13 @@ public final class FakeGuard {
     public static SqlGuard.Builder tenants() {
         return SqlGuard.builder().source("claims", "fake", Map.of("rows", "2"), tenantPolicy());
     }
+
+    /** A secret the engine of {@link #withSecret} leaks in the error of a statement that names {@code leak}. */
+    public static final String SECRET = "correct-horse-battery";
+
+    /** Source {@code s} (three rows) whose sensitive {@code password} is {@link #SECRET}. */
+    public static SqlGuard withSecret(AuditSink audit) {
+        return SqlGuard.builder().source("s", "fake", Map.of("password", SECRET), GuardrailPolicy.defaults())
+                .auditSink(audit).build();
+    }
 }

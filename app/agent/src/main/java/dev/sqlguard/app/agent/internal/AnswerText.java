@@ -6,6 +6,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sqlguard.app.tools.internal.AgentJson;
+import dev.sqlguard.app.tools.internal.ArgSchema;
 
 /**
  * Splits a model's final message into answer text and key findings. Accepted forms: a JSON object

@@ -12,8 +12,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.agent.AnalyticalResponse;
 import dev.sqlguard.app.agent.AnalyticalResponse.ExecutedQuery;
-import dev.sqlguard.app.agent.ChartOutput;
+import dev.sqlguard.app.tools.ChartOutput;
 import dev.sqlguard.app.agent.ClaimCheck;
+import dev.sqlguard.app.tools.internal.AgentJson;
 import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.ResultColumn;
 

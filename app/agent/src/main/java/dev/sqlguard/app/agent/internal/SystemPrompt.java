@@ -4,7 +4,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import dev.sqlguard.app.agent.AgentSource;
+import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.internal.Tool;
 import dev.sqlguard.ports.EngineDialect;
 
 /** The planner's system message. The guardrails do not depend on it; it only makes good runs likelier. */

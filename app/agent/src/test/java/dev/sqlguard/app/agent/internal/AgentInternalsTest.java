@@ -17,7 +17,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.sqlguard.app.internal.json.ToolResultJson;
-import dev.sqlguard.app.agent.AgentSource;
+import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.internal.AgentJson;
+import dev.sqlguard.app.tools.internal.ArgSchema;
+import dev.sqlguard.app.tools.internal.ColumnKind;
+import dev.sqlguard.app.tools.internal.SqlWriter;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.ports.EngineDialect;

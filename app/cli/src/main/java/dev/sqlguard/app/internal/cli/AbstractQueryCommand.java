@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 
 import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.GuardedCaller;
+import dev.sqlguard.app.GuardedCalls;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.internal.json.JsonParams;
@@ -27,7 +28,6 @@ import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.Operation;
 import dev.sqlguard.domain.QueryRequest;
-import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolResult;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
@@ -172,7 +172,7 @@ abstract class AbstractQueryCommand extends CliCommand {
                 if ("-".equals(input.sql)) {
                     Optional<String> sql = sqlFromStdin();
                     if (sql.isEmpty()) {
-                        result = app.service().reject(UUID.randomUUID().toString(), sourceId, "",
+                        result = caller.calls().reject(UUID.randomUUID().toString(), sourceId, "",
                                 BatchLine.tooLong(MAX_LINE_CHARS).error().orElseThrow(), operation());
                     } else if (sql.get().isBlank()) {
                         ctx.warn("no SQL on stdin.");
@@ -188,7 +188,7 @@ abstract class AbstractQueryCommand extends CliCommand {
                 printer.print(result, null);
                 return ExitCodes.of(result.status());
             }
-            return batch(caller, app.service(), printer, sourceId);
+            return batch(caller, printer, sourceId);
         }
     }
 
@@ -245,7 +245,8 @@ abstract class AbstractQueryCommand extends CliCommand {
         return sources.get(0);
     }
 
-    private int batch(GuardedCaller guard, QueryService service, ResultPrinter printer, String sourceId) {
+    private int batch(GuardedCaller guard, ResultPrinter printer, String sourceId) {
+        GuardedCalls calls = guard.calls();
         InputStream stream;
         if ("-".equals(input.batch)) {
             stream = ctx.stdin();
@@ -278,7 +279,7 @@ abstract class AbstractQueryCommand extends CliCommand {
                 }
                 BatchLine parsed = line.tooLong() ? BatchLine.tooLong(MAX_LINE_CHARS) : BatchLine.parse(text);
                 String requestId = requestId(parsed);
-                ToolResult result = run(guard, service, sourceId, parsed, requestId);
+                ToolResult result = run(guard, calls, sourceId, parsed, requestId);
                 JsonNode echo = !parsed.readable() ? NullNode.getInstance() : parsed.hasId() ? parsed.id() : null;
                 printer.print(result, echo);
             }
@@ -289,17 +290,17 @@ abstract class AbstractQueryCommand extends CliCommand {
         return ExitCodes.OK;
     }
 
-    private ToolResult run(GuardedCaller guard, QueryService service, String sourceId, BatchLine line, String requestId) {
+    private ToolResult run(GuardedCaller guard, GuardedCalls calls, String sourceId, BatchLine line, String requestId) {
         if (line.error().isPresent()) {
-            return service.reject(requestId, sourceId, line.sql(), line.error().get(), operation());
+            return calls.reject(requestId, sourceId, line.sql(), line.error().get(), operation());
         }
         try {
             QueryRequest request = new QueryRequest(sourceId, line.sql(), line.params(), requestId);
             return operation() == Operation.QUERY ? guard.query(request) : guard.check(request);
         } catch (GuardException e) {
-            return service.reject(requestId, sourceId, line.sql(), e, operation());
+            return calls.reject(requestId, sourceId, line.sql(), e, operation());
         } catch (RuntimeException e) {
-            return service.reject(requestId, sourceId, line.sql(), new GuardException(ErrorCode.INTERNAL_ERROR), operation());
+            return calls.reject(requestId, sourceId, line.sql(), new GuardException(ErrorCode.INTERNAL_ERROR), operation());
         }
     }
 

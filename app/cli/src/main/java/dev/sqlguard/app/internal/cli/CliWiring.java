@@ -1,29 +1,27 @@
 package dev.sqlguard.app.internal.cli;
 
 import java.io.PrintStream;
-import java.time.Clock;
 
 import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.internal.wiring.JsonLinesAuditSink;
-import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.port.AuditSink;
 
 /**
  * How the CLI's application is built from the resolved configuration and engines: one audit sink
- * (the configured file, else the CLI's stderr), the {@link SqlGuard} facade on it (with exactly the
- * engines the CLI found), and a use case on the same sink for refusals that never reach the facade
- * (unreadable batch lines).
+ * (the configured file, else the CLI's stderr) and the {@link SqlGuard} facade on it (with exactly the
+ * engines the CLI found). Refusals that never reach an engine (unreadable batch lines) go through the
+ * facade's {@link dev.sqlguard.app.GuardedCalls} entry too, so they are recorded on the same sink.
  *
  * <p>The commands that start often ({@code query}, {@code check}, {@code sources}, {@code mcp}) call
  * {@link #open} directly: a Guice injector costs a few hundred classes (Guice and Guava) and about a
- * tenth of a second of CPU at start-up, for three objects. {@link SqlGuardModule} binds the same
+ * tenth of a second of CPU at start-up, for two objects. {@link SqlGuardModule} binds the same
  * construction for the agent commands, which Guice wires.
  */
 final class CliWiring {
-    /** The wired application: the facade and a use case on its audit sink. */
-    record App(SqlGuard guard, QueryService service) {
+    /** The wired application: the facade on the CLI's audit sink. */
+    record App(SqlGuard guard) {
     }
 
     private CliWiring() {
@@ -31,10 +29,6 @@ final class CliWiring {
 
     static AuditSink auditSink(SqlGuardConfig config, PrintStream stderr) {
         return JsonLinesAuditSink.of(config.audit(), stderr);
-    }
-
-    static QueryService queryService(AuditSink audit, SqlGuardConfig config) {
-        return new QueryService(audit, Clock.systemUTC(), config.audit().onFailure());
     }
 
     static SqlGuard sqlGuard(Configs.Resolved resolved, AuditSink audit) {
@@ -55,7 +49,7 @@ final class CliWiring {
     static App open(Configs.Resolved resolved, PrintStream stderr, java.util.function.UnaryOperator<AuditSink> around) {
         try {
             AuditSink audit = around.apply(auditSink(resolved.config(), stderr));
-            return new App(sqlGuard(resolved, audit), queryService(audit, resolved.config()));
+            return new App(sqlGuard(resolved, audit));
         } catch (ConfigException e) {
             throw new CommandExit(ExitCodes.USAGE, e.getMessage());
         } catch (RuntimeException e) {

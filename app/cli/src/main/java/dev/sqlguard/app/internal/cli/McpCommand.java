@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 import dev.sqlguard.app.ConfigException;
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SourceStatus;
-import dev.sqlguard.app.agent.AgentTools;
+import dev.sqlguard.app.tools.AgentTools;
 import dev.sqlguard.app.SqlGuardConfig;
 import dev.sqlguard.app.internal.mcp.CallerAudit;
 import dev.sqlguard.app.internal.mcp.McpProcess;

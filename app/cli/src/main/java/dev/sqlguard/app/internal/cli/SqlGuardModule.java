@@ -10,13 +10,12 @@ import com.google.inject.Singleton;
 
 import dev.sqlguard.app.SqlGuard;
 import dev.sqlguard.app.SqlGuardConfig;
-import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.port.AuditSink;
 
 /**
  * Binds the CLI's application for Guice, which wires the agent commands ({@code ask}, {@code eval}):
- * the construction {@link CliWiring} does (one audit sink, the {@link SqlGuard} facade on it, a use
- * case on the same sink). The commands that start often use {@link CliWiring} without a container.
+ * the construction {@link CliWiring} does (one audit sink and the {@link SqlGuard} facade on it).
+ * The commands that start often use {@link CliWiring} without a container.
  */
 final class SqlGuardModule extends AbstractModule {
     private final Configs.Resolved resolved;
@@ -37,12 +36,6 @@ final class SqlGuardModule extends AbstractModule {
     @Singleton
     AuditSink auditSink(SqlGuardConfig config) {
         return CliWiring.auditSink(config, stderr);
-    }
-
-    @Provides
-    @Singleton
-    QueryService queryService(AuditSink audit, SqlGuardConfig config) {
-        return CliWiring.queryService(audit, config);
     }
 
     @Provides

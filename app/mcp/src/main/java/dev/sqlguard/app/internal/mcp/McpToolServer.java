@@ -26,16 +26,15 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 
-import dev.sqlguard.app.agent.AgentTools;
-import dev.sqlguard.app.agent.ChartOutput;
-import dev.sqlguard.app.agent.ToolOutcome;
+import dev.sqlguard.app.tools.AgentTools;
+import dev.sqlguard.app.tools.ChartOutput;
+import dev.sqlguard.app.tools.ToolOutcome;
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
-import dev.sqlguard.ports.model.ToolCall;
 import dev.sqlguard.ports.model.ToolSpec;
 
 /**
@@ -153,9 +152,9 @@ public final class McpToolServer {
                 return failure(ToolStatus.REJECTED, new GuardException(ErrorCode.INVALID_ARGUMENT,
                         "Unknown tool; the tools are " + definitions.keySet() + "."));
             }
-            String json = arguments == null || arguments.isNull() ? "{}" : JSON.writeValueAsString(arguments);
-            return result(tools.call(new ToolCall(callId, name, json)));
-        } catch (JsonProcessingException | RuntimeException e) {
+            // the arguments as the JSON-RPC reader parsed them: checked as text would be, never written and parsed again
+            return result(tools.call(callId, name, arguments));
+        } catch (RuntimeException e) {
             LOG.warn("tool " + name + " failed: " + e.getClass().getSimpleName());
             LOG.debug("tool failure", e);
             return failure(ToolStatus.ERROR, new GuardException(ErrorCode.INTERNAL_ERROR));

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.sqlguard.app.agent.AgentTools;
+import dev.sqlguard.app.tools.AgentTools;
 import dev.sqlguard.domain.ToolStatus;
 
 /**

@@ -23,11 +23,12 @@ import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sqlguard.app.agent.AgentSource;
-import dev.sqlguard.app.agent.AgentTools;
+import dev.sqlguard.app.tools.AgentSource;
+import dev.sqlguard.app.tools.AgentTools;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.app.GuardedCalls;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.port.AuditEvent;
@@ -48,6 +49,8 @@ final class McpHarness implements AutoCloseable {
     static final String COUNT_SQL = "SELECT count(*) AS n FROM claims";
 
     final List<AuditEvent> audit = new CopyOnWriteArrayList<>();
+    /** The lifecycle records written (each one a write to the audit sink, as each event is). */
+    final List<LifecycleRecord> lifecycle = new CopyOnWriteArrayList<>();
     /** Counted down when a statement starts on the engine. */
     final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
     final Queue<String> warnings = new ConcurrentLinkedQueue<>();
@@ -72,6 +75,7 @@ final class McpHarness implements AutoCloseable {
 
             @Override
             public void lifecycle(LifecycleRecord record) {
+                lifecycle.add(record);
                 if (record.phase() == LifecycleRecord.Phase.STARTED) {
                     started.countDown();
                 }
@@ -79,7 +83,7 @@ final class McpHarness implements AutoCloseable {
         };
         InMemoryEngine engine = new InMemoryEngine("claims_db", policy,
                 InMemoryEngine.tables(ContractTables.claims()), sql -> sql.contains("'RUNAWAY'"));
-        AgentTools tools = new AgentTools(new QueryService(CallerAudit.tagging(sink)),
+        AgentTools tools = new AgentTools(GuardedCalls.over(new QueryService(CallerAudit.tagging(sink))),
                 List.of(new AgentSource(engine, InMemoryEngineFactory.NAME, InMemoryEngineFactory.DIALECT)), charts);
         McpToolServer toolServer = new McpToolServer(tools, List.of(
                 new McpToolServer.SourceInfo("claims_db", InMemoryEngineFactory.NAME, Optional.empty()),

@@ -77,6 +77,29 @@ class McpStdioServerTest {
         assertThat(mcp.audit).as("nothing ran before the handshake").isEmpty();
     }
 
+    /**
+     * What one tools/call writes to the audit sink today (issue 28 asks for one write per call): the
+     * call's audit event, plus, for a statement that runs, a lifecycle record before it runs and one
+     * after it ends. A refused call writes its audit event only.
+     */
+    @Test
+    void oneToolsCallWritesItsAuditEventAndTheLifecycleOfAStatementThatRuns() {
+        McpHarness mcp = start();
+        mcp.initialize("2025-06-18");
+        mcp.send(McpHarness.query(1, McpHarness.COUNT_SQL));
+        assertThat(McpHarness.toolResult(mcp.response(1)).get("status").textValue()).isEqualTo("OK");
+        assertThat(mcp.audit).hasSize(1);
+        assertThat(mcp.lifecycle).extracting(dev.sqlguard.domain.port.LifecycleRecord::phase)
+                .containsExactly(dev.sqlguard.domain.port.LifecycleRecord.Phase.STARTED,
+                        dev.sqlguard.domain.port.LifecycleRecord.Phase.COMPLETED);
+        assertThat(mcp.lifecycle).allSatisfy(r -> assertThat(r.requestId()).isEqualTo(mcp.audit.get(0).requestId()));
+
+        mcp.send(McpHarness.query(2, "DELETE FROM claims"));
+        assertThat(McpHarness.toolResult(mcp.response(2)).get("status").textValue()).isEqualTo("REJECTED");
+        assertThat(mcp.audit).as("a refused call: its audit event only").hasSize(2);
+        assertThat(mcp.lifecycle).hasSize(2);
+    }
+
     @Test
     void anUnknownProtocolVersionGetsTheNewestAndMalformedRequestsGetJsonRpcErrors() {
         McpHarness mcp = start();
