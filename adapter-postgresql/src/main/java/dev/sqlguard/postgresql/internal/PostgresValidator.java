@@ -20,6 +20,7 @@ import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.domain.port.Validation;
 import dev.sqlguard.jdbc.CallConnection;
+import dev.sqlguard.jdbc.StrictQuotingDialect;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
@@ -27,7 +28,7 @@ import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 
 /**
- * The PostgreSQL validator: pre-checks the raw text ({@link SqlPrecheck}), parses it with JSqlParser
+ * The PostgreSQL validator: pre-checks the raw text ({@link StrictQuotingDialect#check}), parses it with JSqlParser
  * on the caller's thread, checks and renders the one SELECT ({@link AnsiCheck}: the {@link AnsiRenderer} with the {@link PostgresDialect}) while recording
  * its facts, lets the domain's policy decide on them, and then asks the server how it reads the
  * rendered text ({@code EXPLAIN (VERBOSE, FORMAT JSON)} on a pinned read-only connection): a base
@@ -58,7 +59,7 @@ public final class PostgresValidator implements StatementValidator {
             }
         }));
         this.check = new AnsiCheck(sourceId, PostgresDialect.INSTANCE, schema, policy,
-                sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
+                sql -> StrictQuotingDialect.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
     }
 
     /**

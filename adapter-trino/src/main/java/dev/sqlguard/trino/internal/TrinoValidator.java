@@ -22,6 +22,7 @@ import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.domain.port.Validation;
 import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.SqlQuoting;
+import dev.sqlguard.jdbc.StrictQuotingDialect;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
@@ -29,7 +30,7 @@ import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 
 /**
- * The Trino validator: pre-checks the raw text ({@link SqlPrecheck}), parses it with JSqlParser on the
+ * The Trino validator: pre-checks the raw text ({@link StrictQuotingDialect#check}), parses it with JSqlParser on the
  * caller's thread, checks and renders the one SELECT ({@link AnsiCheck}: the {@link AnsiRenderer} with the {@link TrinoDialect}) while recording its
  * facts, lets the domain's policy decide on them, and then asks the cluster how it reads the rendered
  * text ({@code EXPLAIN (TYPE LOGICAL, FORMAT JSON)} and {@code EXPLAIN (TYPE IO, FORMAT JSON)}, which
@@ -72,9 +73,9 @@ public final class TrinoValidator implements StatementValidator {
         this.policy = requireNonNull(policy, "policy is null");
         this.explain = explain;
         this.check = new AnsiCheck(sourceId, TrinoDialect.INSTANCE, schema, policy,
-                sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
+                sql -> StrictQuotingDialect.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
         this.renderOnly = new AnsiCheck(sourceId, TrinoDialect.INSTANCE, schema, policy,
-                sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), null);
+                sql -> StrictQuotingDialect.check(sql, policy.limits().maxSqlLength()), null);
         schema.tables().forEach((ref, info) -> physical.put(ref, info.columns().stream().map(SchemaSnapshot.ColumnInfo::name).toList()));
         java.util.Set<String> visible = new java.util.HashSet<>();
         schema.tables().forEach((ref, info) -> info.columns().forEach(c -> {
