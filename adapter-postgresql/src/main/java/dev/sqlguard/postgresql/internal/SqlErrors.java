@@ -4,10 +4,12 @@ import java.sql.SQLException;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.ServerErrors;
 import dev.sqlguard.jdbc.ansi.SqlStates;
 
 /**
- * Maps PostgreSQL SQLSTATEs to error codes with sqlguard's own sentences. Driver and server text
+ * Maps PostgreSQL SQLSTATEs to the kit's {@link ServerErrors} (the refusals every engine words the
+ * same) or, for what only PostgreSQL reports, to its own sentences. Driver and server text
  * (which can hold hosts, users, SQL and data) never leaves this class; the exception stays as the
  * cause, which is never rendered.
  */
@@ -25,65 +27,27 @@ final class SqlErrors {
             // pgjdbc's own bound on what one round trip buffers; the driver closes the connection after it
             return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, RESULT_TOO_LARGE, e);
         }
-        switch (state) {
-            case "57014" -> {
-                return new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.EXCEEDED_TIME_LIMIT.defaultMessage(), e);
-            }
-            case "25006" -> {
-                return new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database refused a write: the session is read-only.", e);
-            }
-            case "42501" -> {
-                return new GuardException(ErrorCode.PERMISSION_DENIED, "The database account may not do this.", e);
-            }
-            case "42703" -> {
-                return new GuardException(ErrorCode.UNKNOWN_COLUMN, "The database does not know a column of this query.", e);
-            }
-            case "42702" -> {
-                return new GuardException(ErrorCode.AMBIGUOUS_COLUMN, ErrorCode.AMBIGUOUS_COLUMN.defaultMessage(), e);
-            }
-            case "42P01" -> {
-                return new GuardException(ErrorCode.TABLE_NOT_ALLOWED, "A table of this query does not exist on the database.", e);
-            }
-            case "42803" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "Every selected column must be in GROUP BY or inside an aggregate function.", e);
-            }
-            case "42883" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "No function or operator matches these argument types; add a cast.", e);
-            }
-            case "42804" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "The types of this expression do not match; add a cast.", e);
-            }
-            case "42601" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "The database could not parse the checked query.", e);
-            }
-            case "22012" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "The query divides by zero.", e);
-            }
-            case "53400" -> {
-                return new GuardException(ErrorCode.EXCEEDED_DISK_LIMIT, ErrorCode.EXCEEDED_DISK_LIMIT.defaultMessage(), e);
-            }
-            case "53200", "53100" -> {
-                return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT.defaultMessage(), e);
-            }
-            case "54000", "54001" -> {
-                return new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is too large or too deeply nested for the database.", e);
-            }
-            case "21000" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "A subquery used as a value returned more than one row.", e);
-            }
-            case "55P03", "40P01" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "The database could not take a lock in time.", e);
-            }
-            default -> {
-                // SQLSTATE classes below
-            }
-        }
-        if (state.startsWith("57P")) {
-            return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
-        }
-        if (state.startsWith("53")) {
-            return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT.defaultMessage(), e);
-        }
-        return SqlStates.byClass(state, e);
+        return switch (state) {
+            case "57014" -> ServerErrors.timeLimit(e);
+            case "25006" -> ServerErrors.readOnly(e);
+            case "42501" -> ServerErrors.permissionDenied(e);
+            case "42703" -> ServerErrors.unknownColumn(e);
+            case "42702" -> ServerErrors.ambiguousColumn(e);
+            case "42P01" -> ServerErrors.missingTable(ErrorCode.TABLE_NOT_ALLOWED, e);
+            case "42803" -> ServerErrors.notGrouped(e);
+            case "42883" -> ServerErrors.noMatchingFunction(e);
+            case "42804" -> ServerErrors.typeMismatch(e);
+            case "42601" -> ServerErrors.unparsable(e);
+            case "22012" -> ServerErrors.divisionByZero(e);
+            case "53400" -> ServerErrors.diskLimit(e);
+            case "53200", "53100" -> ServerErrors.memoryLimit(e);
+            case "54000", "54001" -> ServerErrors.tooComplex(e);
+            case "21000" -> ServerErrors.subqueryRows(e);
+            case "55P03", "40P01" -> new GuardException(ErrorCode.QUERY_FAILED, "The database could not take a lock in time.", e);
+            // the SQLSTATE classes: PostgreSQL's own first, then the standard ones
+            default -> state.startsWith("57P") ? ServerErrors.unavailable(e)
+                    : state.startsWith("53") ? ServerErrors.memoryLimit(e)
+                    : SqlStates.byClass(state, e);
+        };
     }
 }
