@@ -6,13 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 
 import dev.sqlguard.domain.TableAllowlist;
-import dev.sqlguard.domain.TableRef;
-import dev.sqlguard.jdbc.AllowlistCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
@@ -26,26 +22,21 @@ public final class H2Catalog {
     }
 
     public static SchemaSnapshot load(Connection connection, String source, TableAllowlist allowlist) throws SQLException {
-        List<TableInfo> found = new ArrayList<>();
-        for (Map.Entry<TableRef, Set<String>> entry : allowlist.tables().entrySet()) {
-            String schema = entry.getKey().schema().map(H2Dialect.NAMES::name).orElse(H2Session.SCHEMA);
-            String table = H2Dialect.NAMES.name(entry.getKey().table());
-            List<ColumnInfo> columns = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(COLUMNS)) {
-                ps.setString(1, schema);
-                ps.setString(2, table);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        columns.add(new ColumnInfo(rs.getString(1), rs.getString(2)));
-                    }
+        return SchemaSnapshot.of(H2Session.SCHEMA, SchemaSnapshot.readAllowlisted(source, allowlist, H2Session.SCHEMA, H2Dialect.NAMES::name,
+                (schema, table) -> read(connection, schema, table)));
+    }
+
+    private static TableInfo read(Connection connection, String schema, String table) throws SQLException {
+        List<ColumnInfo> columns = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement(COLUMNS)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    columns.add(new ColumnInfo(rs.getString(1), rs.getString(2)));
                 }
             }
-            Set<String> allowlisted = entry.getValue().stream()
-                    .map(c -> c.equals(TableAllowlist.ALL_COLUMNS) ? c : H2Dialect.NAMES.name(c)).collect(java.util.stream.Collectors.toSet());
-            if (AllowlistCheck.found(source, entry.getKey(), allowlisted, columns.stream().map(ColumnInfo::name).toList())) {
-                found.add(new TableInfo(schema, table, columns, OptionalLong.empty()));
-            }
         }
-        return SchemaSnapshot.of(H2Session.SCHEMA, found);
+        return new TableInfo(schema, table, columns, OptionalLong.empty());
     }
 }

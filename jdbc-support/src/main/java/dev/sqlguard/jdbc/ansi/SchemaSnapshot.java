@@ -2,16 +2,22 @@ package dev.sqlguard.jdbc.ansi;
 
 import static java.util.Objects.requireNonNull;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.jdbc.AllowlistCheck;
 import dev.sqlguard.ports.TableDescription;
 import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
@@ -85,6 +91,36 @@ public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map
         }
         out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
         return List.copyOf(out);
+    }
+
+    /** Reads one table from the engine's own catalog. */
+    @FunctionalInterface
+    public interface TableReader {
+        /** The table {@code schema.table} as the server has it; no columns when it has no such table (or hides it). */
+        TableInfo read(String schema, String table) throws SQLException;
+    }
+
+    /**
+     * The allowlisted tables the server has, each read by {@code reader} under the name the server
+     * stores it by ({@code spelling} of each name the allowlist writes, an unqualified table in
+     * {@code defaultSchema}), in the allowlist's order. A table the server lacks is left out and an
+     * allowlisted column it lacks is named, as warnings ({@link AllowlistCheck}).
+     */
+    public static List<TableInfo> readAllowlisted(String sourceId, TableAllowlist allowlist, String defaultSchema,
+                                                  UnaryOperator<String> spelling, TableReader reader) throws SQLException {
+        List<TableInfo> found = new ArrayList<>();
+        for (Map.Entry<TableRef, Set<String>> entry : allowlist.tables().entrySet()) {
+            TableRef ref = entry.getKey();
+            TableInfo table = reader.read(ref.schema().map(spelling).orElse(defaultSchema), spelling.apply(ref.table()));
+            Set<String> allowlisted = new LinkedHashSet<>();
+            for (String column : entry.getValue()) {
+                allowlisted.add(column.equals(TableAllowlist.ALL_COLUMNS) ? column : spelling.apply(column));
+            }
+            if (AllowlistCheck.found(sourceId, ref, allowlisted, table.columns().stream().map(ColumnInfo::name).toList())) {
+                found.add(table);
+            }
+        }
+        return found;
     }
 
     /** A snapshot whose tables are rendered schema-qualified. */
