@@ -137,17 +137,14 @@ public final class MySqlExecutor implements ExecutionPort {
                 JdbcParameters.bind(statement, plan.values(), java.sql.Types.NULL, JdbcParameters.OFFSET_TEMPORALS);
                 JdbcCursor cursor = JdbcCursor.over(connection, statement)
                         .deadline(deadline, watchdog)
-                        .stopper(() -> {
+                        .stopping(JdbcCursor.StopPath.by(() -> {
                             if (!kill(connectionId)) {
                                 throw new SQLException("KILL QUERY was not taken within the grace period");
                             }
-                        })
-                        .abortAfter(Duration.ofMillis(GRACE_MILLIS), this::abort)
-                        .values(MySqlValues.READER)
-                        .columns(MySqlValues.DESCRIBER)
+                        }).abortAfter(Duration.ofMillis(GRACE_MILLIS), this::abort))
+                        .flavor(MySqlValues.FLAVOR)
                         .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
                         .errors(SqlErrors::map)
-                        .atEnd(MySqlValues::refuseIncomplete)
                         .onClose(done -> finished(connectionId, done.halted()))
                         .build();
                 handedOver = true; // from here the cursor gives the slot back

@@ -186,16 +186,14 @@ public final class PostgresExecutor implements ExecutionPort {
             }
             JdbcCursor started = cursor
                     .deadline(deadline, watchdog)
-                    .stopper(() -> {
+                    .stopping(JdbcCursor.StopPath.by(() -> {
                         if (!cancel(pid)) {
                             throw new SQLException("pg_cancel_backend was not taken");
                         }
                     })
-                    .abortAfter(GRACE, PostgresExecutor::abort)
-                    .repeatStop() // a cancel that lands before the backend runs the statement is dropped
-                    .types(PostgresValues.TYPES)
-                    .values(PostgresValues.READER)
-                    .columns(PostgresValues.DESCRIBER)
+                            .abortAfter(GRACE, PostgresExecutor::abort)
+                            .repeated()) // a cancel that lands before the backend runs the statement is dropped
+                    .flavor(PostgresValues.FLAVOR)
                     .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
                     .errors(SqlErrors::map)
                     .release(this::release)
