@@ -34,7 +34,7 @@ public final class CatalogLoader {
         }
         if (!columnsByTable.isEmpty()) {
             StringBuilder sql = new StringBuilder("SELECT table_schema, table_name, column_name, data_type FROM ")
-                    .append(TrinoQuoting.identifier(catalog)).append(".information_schema.columns WHERE ");
+                    .append(TrinoDialect.NAMES.identifier(catalog)).append(".information_schema.columns WHERE ");
             String or = "";
             for (int i = 0; i < columnsByTable.size(); i++) {
                 sql.append(or).append("(table_schema = ? AND table_name = ?)");
