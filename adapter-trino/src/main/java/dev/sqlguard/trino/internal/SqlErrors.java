@@ -4,11 +4,11 @@ import java.sql.SQLException;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.jdbc.ServerErrors;
+import dev.sqlguard.jdbc.ServerError;
 
 /**
  * Maps Trino's error codes ({@code SQLException.getErrorCode()}, Trino's {@code StandardErrorCode};
- * the driver sets no SQLSTATE) to the kit's {@link ServerErrors} (the refusals every engine words the
+ * the driver sets no SQLSTATE) to the kit's {@link ServerError} (the refusals every engine words the
  * same) or, for what only a cluster reports, to its own sentences. Driver and server text
  * (which can hold hosts, users, SQL, query ids and data) never leaves this class; the exception stays
  * as the cause, which is never rendered.
@@ -70,46 +70,46 @@ final class SqlErrors {
     static GuardException map(SQLException e) {
         int code = e.getErrorCode();
         return switch (code) {
-            case EXCEEDED_TIME_LIMIT, EXCEEDED_CPU_LIMIT -> ServerErrors.timeLimit(e);
-            case USER_CANCELED, ADMINISTRATIVELY_KILLED -> ServerErrors.cancelled(e);
+            case EXCEEDED_TIME_LIMIT, EXCEEDED_CPU_LIMIT -> ServerError.TIME_LIMIT.of(e);
+            case USER_CANCELED, ADMINISTRATIVELY_KILLED -> ServerError.CANCELLED.of(e);
             case EXCEEDED_GLOBAL_MEMORY_LIMIT, EXCEEDED_LOCAL_MEMORY_LIMIT, CLUSTER_OUT_OF_MEMORY, EXCEEDED_FUNCTION_MEMORY_LIMIT ->
-                    ServerErrors.memoryLimit(e);
-            case EXCEEDED_SPILL_LIMIT -> ServerErrors.diskLimit(e);
+                    ServerError.MEMORY_LIMIT.of(e);
+            case EXCEEDED_SPILL_LIMIT -> ServerError.DISK_LIMIT.of(e);
             case EXCEEDED_SCAN_LIMIT, QUERY_QUEUE_FULL ->
                     new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The cluster refused the query for now; try again later.", e);
-            case PERMISSION_DENIED -> ServerErrors.permissionDenied(e);
-            case READ_ONLY_VIOLATION -> ServerErrors.readOnly(e);
-            case COLUMN_NOT_FOUND -> ServerErrors.unknownColumn(e);
-            case AMBIGUOUS_NAME -> ServerErrors.ambiguousColumn(e);
+            case PERMISSION_DENIED -> ServerError.PERMISSION_DENIED.of(e);
+            case READ_ONLY_VIOLATION -> ServerError.READ_ONLY.of(e);
+            case COLUMN_NOT_FOUND -> ServerError.UNKNOWN_COLUMN.of(e);
+            case AMBIGUOUS_NAME -> ServerError.AMBIGUOUS_COLUMN.of(e);
             // the validator sends only tables the startup snapshot found in the configured catalog and schema:
             // the cluster not finding one now is a cluster that is restarting or has not loaded its catalogs yet,
             // never a policy refusal (issue 26: a restarted coordinator gave TABLE_NOT_ALLOWED on allowlisted tables)
             case TABLE_NOT_FOUND, SCHEMA_NOT_FOUND, CATALOG_NOT_FOUND, NOT_FOUND ->
                     new GuardException(ErrorCode.ENGINE_UNAVAILABLE,
                             "The cluster does not serve this source's tables now (it may be restarting); retry in a moment.", e);
-            case MISSING_GROUP_BY, EXPRESSION_NOT_AGGREGATE -> ServerErrors.notGrouped(e);
-            case FUNCTION_NOT_FOUND, OPERATOR_NOT_FOUND -> ServerErrors.noMatchingFunction(e);
-            case TYPE_MISMATCH -> ServerErrors.typeMismatch(e);
-            case SYNTAX_ERROR -> ServerErrors.unparsable(e);
-            case DIVISION_BY_ZERO -> ServerErrors.divisionByZero(e);
-            case INVALID_CAST_ARGUMENT, INVALID_FUNCTION_ARGUMENT, NUMERIC_VALUE_OUT_OF_RANGE -> ServerErrors.badValue(e);
-            case SUBQUERY_MULTIPLE_ROWS -> ServerErrors.subqueryRows(e);
-            case QUERY_TEXT_TOO_LARGE, QUERY_HAS_TOO_MANY_STAGES, STACK_OVERFLOW, QUERY_EXCEEDED_COMPILER_LIMIT -> ServerErrors.tooComplex(e);
+            case MISSING_GROUP_BY, EXPRESSION_NOT_AGGREGATE -> ServerError.NOT_GROUPED.of(e);
+            case FUNCTION_NOT_FOUND, OPERATOR_NOT_FOUND -> ServerError.NO_MATCHING_FUNCTION.of(e);
+            case TYPE_MISMATCH -> ServerError.TYPE_MISMATCH.of(e);
+            case SYNTAX_ERROR -> ServerError.UNPARSABLE.of(e);
+            case DIVISION_BY_ZERO -> ServerError.DIVISION_BY_ZERO.of(e);
+            case INVALID_CAST_ARGUMENT, INVALID_FUNCTION_ARGUMENT, NUMERIC_VALUE_OUT_OF_RANGE -> ServerError.BAD_VALUE.of(e);
+            case SUBQUERY_MULTIPLE_ROWS -> ServerError.SUBQUERY_ROWS.of(e);
+            case QUERY_TEXT_TOO_LARGE, QUERY_HAS_TOO_MANY_STAGES, STACK_OVERFLOW, QUERY_EXCEEDED_COMPILER_LIMIT -> ServerError.TOO_COMPLEX.of(e);
             default -> {
                 if (code >= 65536 && code < 131072) {
-                    yield ServerErrors.unavailable(e);
+                    yield ServerError.UNAVAILABLE.of(e);
                 }
                 if (code >= 131072 && code < 196608) {
-                    yield ServerErrors.memoryLimit(e);
+                    yield ServerError.MEMORY_LIMIT.of(e);
                 }
                 if (code == 0 && e.getCause() != null && !fromServer(e)) {
                     // no query error from the cluster: the driver could not reach a serving coordinator (refused, reset,
                     // an HTTP 5xx of one that is starting or stopping); issue 26 counted 1,585 of these as QUERY_FAILED.
                     // The driver's own refusals (measured: "Unsupported object type: java.time.LocalTime" from setObject)
                     // carry no cause: they are the query's, not the cluster's
-                    yield ServerErrors.unavailable(e);
+                    yield ServerError.UNAVAILABLE.of(e);
                 }
-                yield ServerErrors.failed(e);
+                yield ServerError.FAILED.of(e);
             }
         };
     }

@@ -4,11 +4,11 @@ import java.sql.SQLException;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.jdbc.ServerErrors;
+import dev.sqlguard.jdbc.ServerError;
 
 /**
  * The standard SQLSTATE classes (ISO SQL), mapped the same for every engine whose driver sets them,
- * with sqlguard's own sentences ({@link ServerErrors}): an engine maps its own codes first and leaves the rest to
+ * with sqlguard's own sentences ({@link ServerError}): an engine maps its own codes first and leaves the rest to
  * {@link #byClass}. Driver and server text never leaves; the exception stays as the cause, which is
  * never rendered.
  */
@@ -23,17 +23,17 @@ public final class SqlStates {
      */
     public static GuardException byClass(String state, SQLException e) {
         if (state.startsWith("08")) {
-            return ServerErrors.unavailable(e);
+            return ServerError.UNAVAILABLE.of(e);
         }
         if (state.startsWith("28")) {
-            return ServerErrors.permissionDenied(e);
+            return ServerError.PERMISSION_DENIED.of(e);
         }
         if (state.startsWith("22")) {
-            return ServerErrors.badValue(e);
+            return ServerError.BAD_VALUE.of(e);
         }
         if (state.startsWith("42")) {
             return new GuardException(ErrorCode.QUERY_FAILED, "The database refused the query as invalid.", e);
         }
-        return ServerErrors.failed(e);
+        return ServerError.FAILED.of(e);
     }
 }
