@@ -2,6 +2,9 @@ package dev.sqlguard.jdbc.ansi;
 
 import static java.util.Objects.requireNonNull;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -98,6 +101,34 @@ public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map
     public interface TableReader {
         /** The table {@code schema.table} as the server has it; no columns when it has no such table (or hides it). */
         TableInfo read(String schema, String table) throws SQLException;
+
+        /**
+         * A reader that runs the catalog query {@code sql} on {@code connection} for each table, with
+         * the schema and the table name as its two parameters. Each row of its answer is one column of
+         * the table, in order: the column's name and its server type, and, when the query selects a
+         * third value, the table's estimated row count (a negative estimate is none; the last row's counts).
+         */
+        static TableReader byQuery(Connection connection, String sql) {
+            return (schema, table) -> {
+                List<ColumnInfo> columns = new ArrayList<>();
+                OptionalLong rows = OptionalLong.empty();
+                try (PreparedStatement ps = connection.prepareStatement(sql)) {
+                    ps.setString(1, schema);
+                    ps.setString(2, table);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        boolean estimated = rs.getMetaData().getColumnCount() >= 3;
+                        while (rs.next()) {
+                            columns.add(new ColumnInfo(rs.getString(1), rs.getString(2)));
+                            if (estimated) {
+                                double estimate = rs.getDouble(3);
+                                rows = estimate >= 0 ? OptionalLong.of((long) estimate) : OptionalLong.empty();
+                            }
+                        }
+                    }
+                }
+                return new TableInfo(schema, table, columns, rows);
+            };
+        }
     }
 
     /**
