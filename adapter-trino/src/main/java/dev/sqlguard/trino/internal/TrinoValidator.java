@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -52,7 +51,7 @@ public final class TrinoValidator implements StatementValidator {
     private final GuardrailPolicy policy;
     private final Connections explain;
     private final AnsiCheck check;
-    private final Map<TableRef, List<String>> physical = new LinkedHashMap<>();
+    private final Map<TableRef, List<String>> physical;
     private final PlanCache<Outcome> cache = new PlanCache<>(CACHE_SIZE);
     private final AnsiCheck renderOnly;
     /** Column names every known table that has them hides from the allowlist (lower case): absent for the check. */
@@ -76,7 +75,7 @@ public final class TrinoValidator implements StatementValidator {
                 sql -> StrictQuotingDialect.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
         this.renderOnly = new AnsiCheck(sourceId, TrinoDialect.INSTANCE, schema, policy,
                 sql -> StrictQuotingDialect.check(sql, policy.limits().maxSqlLength()), null);
-        schema.tables().forEach((ref, info) -> physical.put(ref, info.columns().stream().map(SchemaSnapshot.ColumnInfo::name).toList()));
+        this.physical = schema.columnNames();
         java.util.Set<String> visible = new java.util.HashSet<>();
         schema.tables().forEach((ref, info) -> info.columns().forEach(c -> {
             String name = c.name().toLowerCase(java.util.Locale.ROOT);
@@ -236,10 +235,7 @@ public final class TrinoValidator implements StatementValidator {
 
     private String explain(String sql, java.time.Duration limit) {
         try (Connection c = explain.open(); Statement s = bounded(c, limit); ResultSet rs = s.executeQuery(sql)) {
-            if (!rs.next()) {
-                throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database returned no plan.");
-            }
-            return rs.getString(1);
+            return EngineReading.planText(rs);
         } catch (SQLException e) {
             LOG.debug("EXPLAIN failed", e);
             throw SqlErrors.map(e);

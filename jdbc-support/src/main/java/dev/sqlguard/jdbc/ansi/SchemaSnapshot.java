@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -67,6 +68,16 @@ public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map
             requireNonNull(name, "name is null");
             requireNonNull(type, "type is null");
         }
+    }
+
+    /**
+     * Every table's column names in order, allowlisted or not: what an engine's plan reader needs to
+     * tell a read of a whole row from a read of some columns.
+     */
+    public Map<TableRef, List<String>> columnNames() {
+        Map<TableRef, List<String>> names = new LinkedHashMap<>();
+        tables.forEach((ref, info) -> names.put(ref, info.columns().stream().map(ColumnInfo::name).toList()));
+        return Collections.unmodifiableMap(names);
     }
 
     /** The table named exactly {@code schema.table}, the schema defaulting to {@link #defaultSchema}. */

@@ -42,6 +42,9 @@ class SchemaSnapshotTest {
 
             TableInfo estimated = SchemaSnapshot.TableReader.byQuery(c, COLUMNS_AND_ESTIMATE).read("main", "claims");
             assertThat(estimated.approximateRows()).isEqualTo(OptionalLong.of(42));
+
+            assertThat(SchemaSnapshot.of("main", found).columnNames())
+                    .containsExactly(Map.entry(claims.ref(), List.of("id", "region")));
         }
     }
 }
