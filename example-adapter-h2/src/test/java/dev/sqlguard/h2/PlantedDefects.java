@@ -3,7 +3,6 @@ package dev.sqlguard.h2;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.Optional;
@@ -27,10 +26,10 @@ import dev.sqlguard.h2.internal.H2Dialect;
 import dev.sqlguard.h2.internal.H2Executor;
 import dev.sqlguard.h2.internal.H2Session;
 import dev.sqlguard.jdbc.CallConnection;
-import dev.sqlguard.jdbc.JdbcCursor;
 import dev.sqlguard.jdbc.JdbcParameters;
 import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.LexicalCheck;
+import dev.sqlguard.jdbc.PreparedQuery;
 import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.StrictQuotingDialect;
 import dev.sqlguard.jdbc.Watchdogs;
@@ -173,17 +172,9 @@ public abstract class PlantedDefects extends AbstractEngineFactory {
         @Override
         public ResultCursor execute(QueryPlan plan) {
             Connection connection = CallConnection.open(connections::open);
-            PreparedStatement statement = null;
-            try {
-                statement = connection.prepareStatement(plan.executableSql());
-                JdbcParameters.bind(statement, plan.parameters(), Types.NULL, JdbcParameters.OFFSET_TEMPORALS);
-            } catch (SQLException e) {
-                JdbcCursor.closeQuietly(statement);
-                JdbcCursor.closeQuietly(connection);
-                throw SqlStates.byClass(e.getSQLState() == null ? "" : e.getSQLState(), e);
-            }
-            return JdbcCursor.over(connection, statement)
-                    .errors(e -> SqlStates.byClass(e.getSQLState() == null ? "" : e.getSQLState(), e))
+            return PreparedQuery.on(connection, c -> c.prepareStatement(plan.executableSql()),
+                            statement -> JdbcParameters.bind(statement, plan.parameters(), Types.NULL, JdbcParameters.OFFSET_TEMPORALS),
+                            e -> SqlStates.byClass(e.getSQLState() == null ? "" : e.getSQLState(), e))
                     .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
                     .start();
         }

@@ -102,4 +102,17 @@ public final class CallConnection {
         }
         connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, Math.max(1, remaining)));
     }
+
+    /**
+     * Closes the connection's socket at once ({@code Connection.abort}), unblocking a thread that
+     * waits on the server, as a {@link JdbcCursor.StopPath#abortAfter} abort does; a failure is
+     * logged, never thrown. A pool then evicts the connection.
+     */
+    public static void abort(Connection connection) {
+        try {
+            connection.abort(Runnable::run);
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("abort failed", e);
+        }
+    }
 }

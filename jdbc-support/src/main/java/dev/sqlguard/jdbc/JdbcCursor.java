@@ -27,15 +27,17 @@ import dev.sqlguard.domain.port.ResultCursor;
  * One streamed JDBC query as a {@link ResultCursor}, with the stop path every engine needs written
  * once: a watchdog stops the query at its deadline, {@link #cancel()} and an adapter's own bounds
  * ({@link #stop(GuardException)}) stop it from any thread, and {@link #close()} stops a query that
- * is still running instead of draining it. How a running statement is stopped is the engine's
- * ({@link Stopper}: {@code Statement.cancel()}, a {@code KILL QUERY} over a control connection, ...);
- * the cursor calls it only while the statement runs, under a lock that {@link #close()} takes
- * before it releases the connection, so a stop can never reach a later query on a reused
- * connection. It may be called more than once (a cancel, then the deadline).
+ * is still running instead of draining it. What differs between engines comes in two collaborators:
+ * the engine's {@link Flavor} (how its driver's values, types and column names read, and what a
+ * finished result must still pass) and its {@link StopPath} (how a running statement is stopped:
+ * {@code Statement.cancel()}, a {@code KILL QUERY} over a control connection, ..., and what happens
+ * when the server does not answer the stop). The stop runs only while the statement runs, under a
+ * lock that {@link #close()} takes before it releases the connection, so a stop can never reach a
+ * later query on a reused connection. It may be sent more than once (a cancel, then the deadline).
  *
  * <p>The first reason to stop wins, and every later call reports it: a query stopped at its
  * deadline fails with {@code EXCEEDED_TIME_LIMIT} whatever error the driver raises as it dies.
- * Values are read eagerly in {@link #next()} through the engine's {@link ValueReader}, so
+ * Values are read eagerly in {@link #next()} through the engine's {@link Flavor}, so
  * {@link #get(int)} never touches the driver. Not thread-safe except for {@link #cancel()},
  * {@link #stop(GuardException)} and {@link #close()}.
  */
@@ -57,32 +59,109 @@ public final class JdbcCursor implements ResultCursor {
         Object read(ResultSet rs, int column, int jdbcType) throws SQLException;
     }
 
+    /**
+     * How an engine's results read: {@link #read} is the engine's {@link ValueReader}; the other
+     * methods have the standard JDBC meaning unless the engine's driver needs otherwise. A
+     * {@link ValueReader} alone is a flavor with every other default ({@link Builder#values}).
+     */
+    @FunctionalInterface
+    public interface Flavor extends ValueReader {
+        /**
+         * The {@link java.sql.Types} code a column's values are read as (1-based), handed to
+         * {@link #read}: {@code ResultSetMetaData.getColumnType} by default; for a driver whose
+         * reported type is too coarse (pgjdbc reports {@code timestamptz} as {@code TIMESTAMP}).
+         */
+        default int type(ResultSetMetaData metadata, int column) throws SQLException {
+            return metadata.getColumnType(column);
+        }
+
+        /** Describes one output column (1-based): by default its label and the driver's type name. */
+        default ResultColumn describe(ResultSetMetaData metadata, int column) throws SQLException {
+            return new ResultColumn(metadata.getColumnLabel(column), metadata.getColumnTypeName(column));
+        }
+
+        /**
+         * Checks a result once its last row has been read, before {@code next()} returns false (a
+         * driver may report an incomplete result only as a warning); a refusal there fails the call.
+         * Nothing by default.
+         */
+        default void atEnd(Statement statement) throws SQLException {
+        }
+    }
+
     /** The engine's mapping of a driver error to a safe error (no driver text, paths or data). */
     @FunctionalInterface
     public interface ErrorMapper {
         GuardException map(SQLException e);
     }
 
-    /** Checks a result once its last row has been read (a driver may report an incomplete result only as a warning). */
-    @FunctionalInterface
-    public interface EndCheck {
-        void check(Statement statement) throws SQLException;
-    }
-
-    /** Describes one output column (1-based) from the result's metadata. */
-    @FunctionalInterface
-    public interface ColumnDescriber {
-        ResultColumn describe(ResultSetMetaData metadata, int column) throws SQLException;
-    }
-
     /**
-     * The {@link java.sql.Types} code a column's values are read as (1-based), handed to the
-     * {@link ValueReader}; for a driver whose reported type is too coarse (pgjdbc reports
-     * {@code timestamptz} as {@code TIMESTAMP}).
+     * How the engine stops a running statement, and what it does when the server does not take or
+     * answer the stop. Immutable: each method gives a new path.
      */
-    @FunctionalInterface
-    public interface TypeReader {
-        int type(ResultSetMetaData metadata, int column) throws SQLException;
+    public static final class StopPath {
+        private static final StopPath CANCEL = new StopPath(null, false, 0, null, false);
+
+        private final Stopper stopper;
+        private final boolean closeResult;
+        private final long graceNanos;
+        private final Consumer<Connection> abort;
+        private final boolean repeat;
+
+        private StopPath(Stopper stopper, boolean closeResult, long graceNanos, Consumer<Connection> abort, boolean repeat) {
+            this.stopper = stopper;
+            this.closeResult = closeResult;
+            this.graceNanos = graceNanos;
+            this.abort = abort;
+            this.repeat = repeat;
+        }
+
+        /** {@code Statement.cancel()}: the default. */
+        public static StopPath cancel() {
+            return CANCEL;
+        }
+
+        /** The engine's own stop ({@code KILL QUERY} over a control connection, {@code pg_cancel_backend}, ...). */
+        public static StopPath by(Stopper stopper) {
+            return new StopPath(requireNonNull(stopper, "stopper is null"), false, 0, null, false);
+        }
+
+        /**
+         * Also close the result set to stop the query: with some streaming drivers (DuckDB) a blocked
+         * {@code next()} returns only when its result set is closed, whatever {@code cancel()} did.
+         */
+        public StopPath closingResult() {
+            return new StopPath(stopper, true, graceNanos, abort, repeat);
+        }
+
+        /**
+         * For a server that may stop answering: when a stop cannot be delivered (the stopper throws),
+         * or the caller's thread still waits on the server {@code grace} after a stop, {@code abort}
+         * closes the connection's socket ({@code Connection.abort}), which unblocks that thread; and a
+         * stopped cursor waits at most {@code grace} for the statement's end when it closes.
+         */
+        public StopPath abortAfter(java.time.Duration grace, Consumer<Connection> abort) {
+            if (grace.isNegative() || grace.isZero()) {
+                throw new IllegalArgumentException("grace must be positive");
+            }
+            return new StopPath(stopper, closeResult, grace.toNanos(), requireNonNull(abort, "abort is null"), repeat);
+        }
+
+        /**
+         * After {@link #abortAfter}: a server that took a stop may still have dropped it, because the
+         * stop arrived before the statement ran (PostgreSQL ignores a cancel while its backend waits
+         * for the next message, and the query then runs on until the session's own timeout), so the
+         * stop is sent again every 50 ms while the caller still waits on the server, until the
+         * statement ends or the grace aborts the connection. Only for an engine whose release never
+         * lets a stopped connection serve another query ({@link Releaser}, {@code halted}): a repeated
+         * stop could otherwise reach the next one.
+         */
+        public StopPath repeated() {
+            if (abort == null) {
+                throw new IllegalStateException("a repeated stop needs abortAfter");
+            }
+            return new StopPath(stopper, closeResult, graceNanos, abort, true);
+        }
     }
 
     /**
@@ -115,14 +194,11 @@ public final class JdbcCursor implements ResultCursor {
     private final long deadlineNanos;
     private final Stopper stopper;
     private final boolean closeResultToStop;
-    private final ValueReader values;
+    private final Flavor flavor;
     private final ErrorMapper errors;
-    private final ColumnDescriber describer;
-    private final TypeReader typeReader;
     private final Optional<List<String>> expectedLabels;
     private final Releaser release;
     private final Consumer<JdbcCursor> onClose;
-    private final EndCheck atEnd;
     private final long graceNanos;
     private final Consumer<Connection> abort;
     private final boolean repeatStop;
@@ -163,19 +239,16 @@ public final class JdbcCursor implements ResultCursor {
         this.execution = b.execution;
         this.watchdog = requireNonNull(b.watchdog, "watchdog is required");
         this.deadlineNanos = b.deadlineNanos;
-        this.stopper = b.stopper != null ? b.stopper : b.statement::cancel;
-        this.closeResultToStop = b.closeResultToStop;
-        this.values = b.values;
+        this.stopper = b.stopping.stopper != null ? b.stopping.stopper : b.statement::cancel;
+        this.closeResultToStop = b.stopping.closeResult;
+        this.flavor = b.flavor;
         this.errors = requireNonNull(b.errors, "an error mapper is required");
-        this.describer = b.describer;
-        this.typeReader = b.typeReader;
         this.expectedLabels = b.expectedLabels;
         this.release = b.release;
         this.onClose = b.onClose;
-        this.atEnd = b.atEnd;
-        this.graceNanos = b.graceNanos;
-        this.abort = b.abort;
-        this.repeatStop = b.repeatStop;
+        this.graceNanos = b.stopping.graceNanos;
+        this.abort = b.stopping.abort;
+        this.repeatStop = b.stopping.repeat;
     }
 
     /**
@@ -195,19 +268,12 @@ public final class JdbcCursor implements ResultCursor {
         private ScheduledExecutorService watchdog;
         private long deadlineNanos;
         private boolean deadlineSet;
-        private Stopper stopper;
-        private boolean closeResultToStop;
-        private ValueReader values = JdbcValues.STANDARD;
+        private StopPath stopping = StopPath.cancel();
+        private Flavor flavor = JdbcValues.STANDARD::read;
         private ErrorMapper errors;
-        private ColumnDescriber describer = (md, i) -> new ResultColumn(md.getColumnLabel(i), md.getColumnTypeName(i));
-        private TypeReader typeReader = ResultSetMetaData::getColumnType;
         private Optional<List<String>> expectedLabels = Optional.empty();
         private Releaser release = (connection, halted) -> closeQuietly(connection);
         private Consumer<JdbcCursor> onClose = cursor -> { };
-        private EndCheck atEnd = statement -> { };
-        private long graceNanos;
-        private Consumer<Connection> abort;
-        private boolean repeatStop;
 
         private Builder(Connection connection, Statement statement) {
             this.connection = requireNonNull(connection, "connection is null");
@@ -234,39 +300,33 @@ public final class JdbcCursor implements ResultCursor {
             return this;
         }
 
-        /** How to stop the running statement; {@code Statement.cancel()} by default. */
-        public Builder stopper(Stopper value) {
-            this.stopper = requireNonNull(value, "stopper is null");
+        /** How to stop the running statement; {@link StopPath#cancel()} by default. */
+        public Builder stopping(StopPath value) {
+            this.stopping = requireNonNull(value, "stopping is null");
             return this;
         }
 
-        /**
-         * Also close the result set to stop the query: with some streaming drivers (DuckDB) a blocked
-         * {@code next()} returns only when its result set is closed, whatever {@code cancel()} did.
-         */
+        /** {@link StopPath#closingResult()} on the stop path set so far. */
         public Builder closeResultToStop() {
-            this.closeResultToStop = true;
+            this.stopping = stopping.closingResult();
             return this;
         }
 
+        /** How the engine's results read; the kit's standard JDBC reading by default. */
+        public Builder flavor(Flavor value) {
+            this.flavor = requireNonNull(value, "flavor is null");
+            return this;
+        }
+
+        /** A flavor that reads values with {@code value} and keeps every other default. */
         public Builder values(ValueReader value) {
-            this.values = requireNonNull(value, "values is null");
+            requireNonNull(value, "values is null");
+            this.flavor = value::read;
             return this;
         }
 
         public Builder errors(ErrorMapper value) {
             this.errors = requireNonNull(value, "errors is null");
-            return this;
-        }
-
-        public Builder columns(ColumnDescriber value) {
-            this.describer = requireNonNull(value, "columns is null");
-            return this;
-        }
-
-        /** The type code each column is read as; {@code ResultSetMetaData.getColumnType} by default. */
-        public Builder types(TypeReader value) {
-            this.typeReader = requireNonNull(value, "types is null");
             return this;
         }
 
@@ -298,48 +358,10 @@ public final class JdbcCursor implements ResultCursor {
             return this;
         }
 
-        /** Runs when the last row has been read, before {@code next()} returns false; a refusal there fails the call. */
-        public Builder atEnd(EndCheck value) {
-            this.atEnd = requireNonNull(value, "atEnd is null");
-            return this;
-        }
-
-        /**
-         * For a server that may stop answering: when a stop cannot be delivered (the stopper throws),
-         * or the caller's thread still waits on the server {@code grace} after a stop, {@code abort}
-         * closes the connection's socket ({@code Connection.abort}), which unblocks that thread; and a
-         * stopped cursor waits at most {@code grace} for the statement's end when it closes.
-         */
-        public Builder abortAfter(java.time.Duration grace, Consumer<Connection> value) {
-            if (grace.isNegative() || grace.isZero()) {
-                throw new IllegalArgumentException("grace must be positive");
-            }
-            this.graceNanos = grace.toNanos();
-            this.abort = requireNonNull(value, "abort is null");
-            return this;
-        }
-
-        /**
-         * With {@link #abortAfter}: a server that took a stop may still have dropped it, because the
-         * stop arrived before the statement ran (PostgreSQL ignores a cancel while its backend waits
-         * for the next message, and the query then runs on until the session's own timeout), so the
-         * stop is sent again every 50 ms while the caller still waits on the server, until the
-         * statement ends or the grace aborts the connection. Only for an engine whose release never
-         * lets a stopped connection serve another query ({@link Releaser}, {@code halted}): a repeated
-         * stop could otherwise reach the next one.
-         */
-        public Builder repeatStop() {
-            this.repeatStop = true;
-            return this;
-        }
-
         /** A cursor not yet running, for an adapter that must register it before {@link JdbcCursor#start()}. */
         public JdbcCursor build() {
             if (!deadlineSet) {
                 throw new IllegalStateException("a deadline is required");
-            }
-            if (repeatStop && abort == null) {
-                throw new IllegalStateException("repeatStop needs abortAfter");
             }
             return new JdbcCursor(this);
         }
@@ -430,11 +452,11 @@ public final class JdbcCursor implements ResultCursor {
         List<ResultColumn> out = new ArrayList<>(n);
         int[] jdbcTypes = new int[n];
         for (int i = 1; i <= n; i++) {
-            ResultColumn column = describer.describe(md, i);
+            ResultColumn column = flavor.describe(md, i);
             if (expectedLabels.isPresent() && !expectedLabels.get().get(i - 1).equals(column.name())) {
                 throw new GuardException(ErrorCode.INTERNAL_ERROR, "The result columns do not match the checked plan.");
             }
-            jdbcTypes[i - 1] = typeReader.type(md, i);
+            jdbcTypes[i - 1] = flavor.type(md, i);
             out.add(column);
         }
         types = jdbcTypes;
@@ -475,12 +497,12 @@ public final class JdbcCursor implements ResultCursor {
                     live = false;
                 }
                 row = null;
-                atEnd.check(statement);
+                flavor.atEnd(statement);
                 return false;
             }
             Object[] current = new Object[types.length];
             for (int i = 0; i < current.length; i++) {
-                current[i] = values.read(result, i + 1, types[i]);
+                current[i] = flavor.read(result, i + 1, types[i]);
             }
             row = current;
             return true;
@@ -599,7 +621,7 @@ public final class JdbcCursor implements ResultCursor {
         }
     }
 
-    /** Sends the stop again while the caller still waits on the server (see {@link Builder#repeatStop()}). */
+    /** Sends the stop again while the caller still waits on the server (see {@link StopPath#repeated()}). */
     private void repeat() {
         synchronized (lock) {
             if (!live || closed || !inServerCall) {
@@ -622,7 +644,7 @@ public final class JdbcCursor implements ResultCursor {
         }
     }
 
-    /** How many times a stop was sent again after the first ({@link Builder#repeatStop()}; tests and metrics). */
+    /** How many times a stop was sent again after the first ({@link StopPath#repeated()}; tests and metrics). */
     public int stopsRepeated() {
         synchronized (lock) {
             return stopsRepeated;

@@ -12,8 +12,13 @@ import static dev.sqlguard.jdbc.LexicalCheck.unsafe;
  * (PostgreSQL joins them across a line break), operator characters whose meaning differs
  * ({@code ~ ! @ # ^ & |} other than {@code ||} and {@code !=}, a single {@code :}, brackets, which
  * carry array subscripts and constructors, and braces), and backticks.
+ *
+ * <p>{@link #check} is such an engine's whole pre-check, written once for all of them.
  */
 public final class StrictQuotingDialect {
+    /** Parentheses nested deeper than this are refused before parsing. */
+    public static final int MAX_DEPTH = 32;
+
     public static final LexicalCheck.Dialect INSTANCE = new LexicalCheck.Dialect() {
         @Override
         public char nameQuote() {
@@ -63,6 +68,19 @@ public final class StrictQuotingDialect {
     };
 
     private StrictQuotingDialect() {
+    }
+
+    /**
+     * The pre-check of an engine with plain ANSI lexis, run on the raw text before the parser sees it:
+     * {@link LexicalCheck} in this dialect, parentheses nested at most {@link #MAX_DEPTH} deep. The
+     * executed text is always rendered from the parse tree, so these checks are defence in depth, not
+     * the main line.
+     *
+     * @throws dev.sqlguard.domain.GuardException QUERY_TOO_LONG, EMPTY_QUERY, QUERY_TOO_COMPLEX,
+     *     UNSAFE_SYNTAX, MULTIPLE_STATEMENTS or SYNTAX_ERROR
+     */
+    public static void check(String sql, int maxLength) {
+        LexicalCheck.check(sql, maxLength, MAX_DEPTH, INSTANCE);
     }
 
     /** E'..', U&'..', U&"..", B'..', X'..', N'..' at the start of a word. */

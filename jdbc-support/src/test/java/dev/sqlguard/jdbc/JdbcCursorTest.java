@@ -151,7 +151,7 @@ class JdbcCursorTest {
                     throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The session is not the pinned one.");
                 })
                 .deadline(System.nanoTime() + TimeUnit.SECONDS.toNanos(30), watchdog)
-                .stopper(stops::incrementAndGet)
+                .stopping(JdbcCursor.StopPath.by(stops::incrementAndGet))
                 .errors(e -> new GuardException(ErrorCode.QUERY_FAILED))
                 .release((c, wasHalted) -> {
                     halted.set(wasHalted);
@@ -233,19 +233,45 @@ class JdbcCursorTest {
     }
 
     @Test
-    void aTypeReaderDecidesTheTypeEachValueIsReadAs() throws SQLException {
+    void theFlavorsTypeDecidesTheTypeEachValueIsReadAs() throws SQLException {
         List<Integer> seen = new java.util.ArrayList<>();
-        try (JdbcCursor c = cursor("SELECT 7::INTEGER AS n, 'x' AS s", 30_000)
-                .types((metadata, column) -> column == 1 ? java.sql.Types.VARCHAR : metadata.getColumnType(column))
-                .values((rs, column, type) -> {
-                    seen.add(type);
-                    return JdbcValues.STANDARD.read(rs, column, type);
-                })
-                .start()) {
+        JdbcCursor.Flavor flavor = new JdbcCursor.Flavor() {
+            @Override
+            public int type(java.sql.ResultSetMetaData metadata, int column) throws SQLException {
+                return column == 1 ? java.sql.Types.VARCHAR : metadata.getColumnType(column);
+            }
+
+            @Override
+            public Object read(java.sql.ResultSet rs, int column, int type) throws SQLException {
+                seen.add(type);
+                return JdbcValues.STANDARD.read(rs, column, type);
+            }
+        };
+        try (JdbcCursor c = cursor("SELECT 7::INTEGER AS n, 'x' AS s", 30_000).flavor(flavor).start()) {
             assertThat(c.next()).isTrue();
             assertThat(c.get(0)).isEqualTo(7);
         }
         assertThat(seen).containsExactly(java.sql.Types.VARCHAR, java.sql.Types.VARCHAR);
+    }
+
+    @Test
+    void theFlavorsEndCheckRefusesAResultOnceItsLastRowIsRead() throws SQLException {
+        JdbcCursor.Flavor flavor = new JdbcCursor.Flavor() {
+            @Override
+            public Object read(java.sql.ResultSet rs, int column, int type) throws SQLException {
+                return JdbcValues.STANDARD.read(rs, column, type);
+            }
+
+            @Override
+            public void atEnd(java.sql.Statement statement) {
+                throw new GuardException(ErrorCode.QUERY_FAILED, "The result is incomplete.");
+            }
+        };
+        try (JdbcCursor c = cursor("SELECT 1 AS n", 30_000).flavor(flavor).start()) {
+            assertThat(c.next()).isTrue();
+            assertThatThrownBy(c::next).isInstanceOfSatisfying(GuardException.class,
+                    e -> assertThat(e.safeMessage()).isEqualTo("The result is incomplete."));
+        }
     }
 
     /** A server that took the stop but dropped it (PostgreSQL, when the stop lands before the statement runs). */
@@ -256,13 +282,13 @@ class JdbcCursorTest {
         java.sql.Statement statement = connection.createStatement();
         JdbcCursor c = JdbcCursor.over(connection, statement).sql(RUNAWAY)
                 .deadline(System.nanoTime() + TimeUnit.SECONDS.toNanos(60), watchdog)
-                .stopper(() -> {
+                .stopping(JdbcCursor.StopPath.by(() -> {
                     if (stops.incrementAndGet() > 2) { // the first two are taken and dropped
                         statement.cancel();
                     }
                 })
-                .abortAfter(java.time.Duration.ofSeconds(20), aborted -> abortedBy.add(Thread.currentThread().getName()))
-                .repeatStop()
+                        .abortAfter(java.time.Duration.ofSeconds(20), aborted -> abortedBy.add(Thread.currentThread().getName()))
+                        .repeated())
                 .errors(e -> new GuardException(ErrorCode.QUERY_FAILED))
                 .release((c2, halted) -> released.incrementAndGet())
                 .build();
@@ -282,9 +308,9 @@ class JdbcCursorTest {
     }
 
     @Test
-    void repeatingAStopNeedsTheAbortPath() throws SQLException {
-        JdbcCursor.Builder noAbort = cursor("SELECT 1", 30_000).repeatStop();
-        assertThatThrownBy(noAbort::build).isInstanceOf(IllegalStateException.class);
+    void repeatingAStopNeedsTheAbortPath() {
+        JdbcCursor.StopPath noAbort = JdbcCursor.StopPath.cancel();
+        assertThatThrownBy(noAbort::repeated).isInstanceOf(IllegalStateException.class);
     }
 
     @Test

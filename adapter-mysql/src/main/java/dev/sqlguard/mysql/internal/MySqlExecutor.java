@@ -137,17 +137,14 @@ public final class MySqlExecutor implements ExecutionPort {
                 JdbcParameters.bind(statement, plan.values(), java.sql.Types.NULL, JdbcParameters.OFFSET_TEMPORALS);
                 JdbcCursor cursor = JdbcCursor.over(connection, statement)
                         .deadline(deadline, watchdog)
-                        .stopper(() -> {
+                        .stopping(JdbcCursor.StopPath.by(() -> {
                             if (!kill(connectionId)) {
                                 throw new SQLException("KILL QUERY was not taken within the grace period");
                             }
-                        })
-                        .abortAfter(Duration.ofMillis(GRACE_MILLIS), this::abort)
-                        .values(MySqlValues.READER)
-                        .columns(MySqlValues.DESCRIBER)
+                        }).abortAfter(Duration.ofMillis(GRACE_MILLIS), CallConnection::abort))
+                        .flavor(MySqlValues.FLAVOR)
                         .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
                         .errors(SqlErrors::map)
-                        .atEnd(MySqlValues::refuseIncomplete)
                         .onClose(done -> finished(connectionId, done.halted()))
                         .build();
                 handedOver = true; // from here the cursor gives the slot back
@@ -200,18 +197,9 @@ public final class MySqlExecutor implements ExecutionPort {
     /** Closes a connection, or aborts it (closes its socket at once) when the server may be hung. */
     private void abortQuietly(Connection connection, boolean abort) {
         if (abort) {
-            abort(connection);
+            CallConnection.abort(connection);
         }
         JdbcCursor.closeQuietly(connection);
-    }
-
-    /** Closes the connection's socket at once, unblocking a thread reading from it; the pool then evicts it. */
-    void abort(Connection connection) {
-        try {
-            connection.abort(Runnable::run);
-        } catch (SQLException | RuntimeException e) {
-            LOG.debug("abort failed", e);
-        }
     }
 
     /** Sends {@code KILL QUERY id} on the reserved connection, waiting at most the grace; true if the server took it. */

@@ -6,10 +6,12 @@ import java.sql.SQLTransientConnectionException;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.ServerError;
 import dev.sqlguard.jdbc.ansi.SqlStates;
 
 /**
- * Maps driver and server errors to error codes with sqlguard's own sentences. Driver text (which
+ * Maps driver and server errors to the kit's {@link ServerError} (the refusals every engine words
+ * the same) or, for what only MySQL and MariaDB report, to their own sentences. Driver text (which
  * can hold hosts, users, SQL and data) never leaves this class; the exception stays as the cause,
  * which is never rendered.
  */
@@ -25,29 +27,29 @@ final class SqlErrors {
         int code = e.getErrorCode();
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         if (e instanceof SQLTimeoutException || code == 1969 || code == 3024) {
-            return new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.EXCEEDED_TIME_LIMIT.defaultMessage(), e);
+            return ServerError.TIME_LIMIT.of(e);
         }
         if (code == 1317) {
             return new GuardException(ErrorCode.CANCELLED, "The query was stopped on the server.", e);
         }
         switch (code) {
             case 1044, 1142, 1143, 1227, 1370, 1045, 1698, 1794 -> {
-                return new GuardException(ErrorCode.PERMISSION_DENIED, "The database account may not do this.", e);
+                return ServerError.PERMISSION_DENIED.of(e);
             }
             case 1792, 1290, 1836 -> {
                 return new GuardException(ErrorCode.PERMISSION_DENIED, "The database refused the operation: the session is read-only.", e);
             }
             case 1054 -> {
-                return new GuardException(ErrorCode.UNKNOWN_COLUMN, "The database does not know a column of this query.", e);
+                return ServerError.UNKNOWN_COLUMN.of(e);
             }
             case 1052 -> {
-                return new GuardException(ErrorCode.AMBIGUOUS_COLUMN, ErrorCode.AMBIGUOUS_COLUMN.defaultMessage(), e);
+                return ServerError.AMBIGUOUS_COLUMN.of(e);
             }
             case 1146, 1049 -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "A table of this query does not exist on the database.", e);
+                return ServerError.MISSING_TABLE.of(e);
             }
             case 1055, 1056, 1140, 3029 -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "Every selected column must be in GROUP BY or inside an aggregate function.", e);
+                return ServerError.NOT_GROUPED.of(e);
             }
             case 1221 -> {
                 return new GuardException(ErrorCode.QUERY_FAILED, "This database does not allow ORDER BY in a query block with GROUP BY ... WITH ROLLUP;"
@@ -57,22 +59,22 @@ final class SqlErrors {
                 return new GuardException(ErrorCode.QUERY_FAILED, "An aggregate function is used where it is not allowed (use HAVING, not WHERE).", e);
             }
             case 1064, 1149 -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "The database could not parse the checked query.", e);
+                return ServerError.UNPARSABLE.of(e);
             }
             case 1037, 1038, 1041, 1114, 1104, 1206, 3015 -> {
-                return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT.defaultMessage(), e);
+                return ServerError.MEMORY_LIMIT.of(e);
             }
             case 1040, 1129, 1130, 1203, 2002, 2003, 2006, 2013 -> {
-                return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+                return ServerError.UNAVAILABLE.of(e);
             }
             case 1931, 3636 -> {
                 return new GuardException(ErrorCode.QUERY_FAILED, RECURSION_MESSAGE, e);
             }
             case 1365 -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "The query divides by zero.", e);
+                return ServerError.DIVISION_BY_ZERO.of(e);
             }
             case 1690, 1264, 1292, 1366, 1367 -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "A value is out of range or has the wrong type.", e);
+                return ServerError.BAD_VALUE.of(e);
             }
             case 1210, 1318, 1582, 1583 -> {
                 return new GuardException(ErrorCode.QUERY_FAILED, "A function got the wrong number or kind of arguments.", e);
@@ -82,7 +84,7 @@ final class SqlErrors {
             }
         }
         if (e instanceof SQLTransientConnectionException) {
-            return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+            return ServerError.UNAVAILABLE.of(e);
         }
         return SqlStates.byClass(state, e);
     }

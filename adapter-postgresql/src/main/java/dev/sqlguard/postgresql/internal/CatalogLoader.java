@@ -1,21 +1,10 @@
 package dev.sqlguard.postgresql.internal;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.OptionalLong;
-import java.util.Set;
 
 import dev.sqlguard.domain.TableAllowlist;
-import dev.sqlguard.domain.TableRef;
-import dev.sqlguard.jdbc.AllowlistCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
-import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /** Reads the allowlisted tables from {@code pg_catalog} once, at startup. */
 public final class CatalogLoader {
@@ -33,28 +22,7 @@ public final class CatalogLoader {
      * @param schema the default schema, as configured
      */
     public static SchemaSnapshot load(Connection connection, String sourceId, String schema, TableAllowlist allowlist) throws SQLException {
-        List<TableInfo> found = new ArrayList<>();
-        for (Map.Entry<TableRef, Set<String>> entry : allowlist.tables().entrySet()) {
-            TableRef ref = entry.getKey();
-            String tableSchema = ref.schema().orElse(schema);
-            List<ColumnInfo> columns = new ArrayList<>();
-            OptionalLong rows = OptionalLong.empty();
-            try (PreparedStatement ps = connection.prepareStatement(COLUMNS)) {
-                ps.setString(1, tableSchema);
-                ps.setString(2, ref.table());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        columns.add(new ColumnInfo(rs.getString(1), rs.getString(2)));
-                        double estimate = rs.getDouble(3);
-                        rows = estimate >= 0 ? OptionalLong.of((long) estimate) : OptionalLong.empty();
-                    }
-                }
-            }
-            if (!AllowlistCheck.found(sourceId, ref, entry.getValue(), columns.stream().map(ColumnInfo::name).toList())) {
-                continue;
-            }
-            found.add(new TableInfo(tableSchema, ref.table(), columns, rows));
-        }
-        return SchemaSnapshot.of(schema, found);
+        return SchemaSnapshot.of(schema, SchemaSnapshot.readAllowlisted(sourceId, allowlist, schema, name -> name,
+                SchemaSnapshot.TableReader.byQuery(connection, COLUMNS)));
     }
 }

@@ -51,16 +51,7 @@ final class ExplainCheck {
      * @param physicalColumns every column of a relation, in order, or null when it is unknown
      */
     static EngineReading read(String explainJson, Function<TableRef, List<String>> physicalColumns) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(explainJson);
-        } catch (java.io.IOException e) {
-            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's plan could not be read.", e);
-        }
-        List<JsonNode> nodes = new ArrayList<>();
-        for (JsonNode entry : root) {
-            collect(entry.get("Plan"), nodes);
-        }
+        List<JsonNode> nodes = nodes(parse(explainJson));
         Map<String, TableRef> aliases = new HashMap<>();
         Set<TableRef> relations = new LinkedHashSet<>();
         for (JsonNode node : nodes) {
@@ -130,6 +121,24 @@ final class ExplainCheck {
             }
         }
         return true;
+    }
+
+    /** The JSON of an {@code EXPLAIN (FORMAT JSON)} answer; INTERNAL_ERROR when it cannot be read. */
+    static JsonNode parse(String explainJson) {
+        try {
+            return JSON.readTree(explainJson);
+        } catch (java.io.IOException e) {
+            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's plan could not be read.", e);
+        }
+    }
+
+    /** Every plan node of an answer ({@link #parse}), each before the nodes below it. */
+    static List<JsonNode> nodes(JsonNode root) {
+        List<JsonNode> nodes = new ArrayList<>();
+        for (JsonNode entry : root) {
+            collect(entry.get("Plan"), nodes);
+        }
+        return nodes;
     }
 
     private static void collect(JsonNode node, List<JsonNode> out) {

@@ -6,7 +6,6 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
@@ -22,7 +21,6 @@ import dev.sqlguard.domain.TableRef;
  * trace to look for and are not checked here.
  */
 final class FilteredScans {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> CONDITIONS = List.of("Filter", "Index Cond", "Recheck Cond");
 
     private FilteredScans() {
@@ -42,12 +40,7 @@ final class FilteredScans {
      *     condition on an attribute's parameter; INTERNAL_ERROR when the plan cannot be read
      */
     static void require(String explainJson, RowPolicy rows, Set<Integer> attributeParameters) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(explainJson);
-        } catch (java.io.IOException e) {
-            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's plan could not be read.", e);
-        }
+        JsonNode root = ExplainCheck.parse(explainJson);
         List<Pattern> markers = new ArrayList<>();
         for (int k : attributeParameters) {
             markers.add(Pattern.compile("\\$" + k + "(?![0-9])"));

@@ -9,10 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sqlguard.domain.ErrorCode;
-import dev.sqlguard.domain.GuardException;
 
 /**
  * PostgreSQL's own reading of a statement, as its {@code EXPLAIN (VERBOSE, COSTS OFF, FORMAT JSON)}
@@ -33,7 +30,6 @@ import dev.sqlguard.domain.GuardException;
  * column a node passes up is not compared (what is computed from it is).
  */
 record PlanShape(String skeleton, String detail) {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> FIELDS = List.of("Node Type", "Join Type", "Strategy", "Partial Mode", "Relation Name", "Function Name",
             "Subplan Name", "Scan Direction", "Output", "Filter", "Index Cond", "Recheck Cond", "Join Filter", "Hash Cond",
             "Merge Cond", "Sort Key", "Group Key", "Presorted Key", "One-Time Filter", "Run Condition", "Function Call", "Table Function Call",
@@ -67,17 +63,9 @@ record PlanShape(String skeleton, String detail) {
 
     /** The shape of one EXPLAIN answer. */
     static PlanShape of(String explainJson) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(explainJson);
-        } catch (java.io.IOException e) {
-            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's plan could not be read.", e);
-        }
+        JsonNode root = ExplainCheck.parse(explainJson);
         Map<String, String> aliases = new HashMap<>();
-        List<JsonNode> nodes = new ArrayList<>();
-        for (JsonNode entry : root) {
-            collect(entry.get("Plan"), nodes);
-        }
+        List<JsonNode> nodes = ExplainCheck.nodes(root);
         for (JsonNode node : nodes) {
             // the relations first, numbered in the order of the plan's nodes: which qualifier a field below shows
             // first (a carried column that is then not compared, a filter placed elsewhere) does not number them
@@ -97,16 +85,6 @@ record PlanShape(String skeleton, String detail) {
         return new PlanShape(skeleton.toString(), out.toString());
     }
 
-    private static void collect(JsonNode node, List<JsonNode> out) {
-        if (node == null || !node.isObject()) {
-            return;
-        }
-        out.add(node);
-        JsonNode plans = node.get("Plans");
-        if (plans != null) {
-            plans.forEach(p -> collect(p, out));
-        }
-    }
 
     private static void write(JsonNode node, int depth, Map<String, String> aliases, StringBuilder out, StringBuilder skeleton,
                               List<String> quals) {

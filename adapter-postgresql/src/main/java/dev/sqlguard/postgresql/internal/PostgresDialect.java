@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 
 import dev.sqlguard.jdbc.ansi.AnsiDialect;
 import dev.sqlguard.jdbc.ansi.AnsiErrors;
+import dev.sqlguard.jdbc.ansi.AnsiNames;
 import dev.sqlguard.jdbc.ansi.CastTypes;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.CaseExpression;
@@ -39,6 +40,14 @@ import net.sf.jsqlparser.statement.select.SetOperationList;
 @SuppressWarnings("deprecation")
 final class PostgresDialect implements AnsiDialect {
     static final PostgresDialect INSTANCE = new PostgresDialect();
+
+    /**
+     * PostgreSQL's names in the text sqlguard renders: double-quoted identifiers of at most
+     * NAMEDATALEN - 1 (63) bytes, since longer names are truncated by the server, and the name the
+     * server reads for a name as written (a quoted name exactly, an unquoted one with its ASCII
+     * letters folded). Nothing else builds executable text.
+     */
+    static final AnsiNames NAMES = new AnsiNames(63, AnsiNames.Folding.UNQUOTED);
 
     private static final String UNITS = "(years?|mons?|months?|weeks?|days?|hours?|mins?|minutes?|secs?|seconds?)";
     private static final Pattern INTERVAL = Pattern.compile(
@@ -85,7 +94,7 @@ final class PostgresDialect implements AnsiDialect {
             "inner", "is", "isnull", "join", "left", "like", "natural", "notnull", "outer", "overlaps", "right", "similar",
             "tablesample", "verbose");
 
-    private static final Lexicon LEXICON = new Lexicon("PostgreSQL", PostgresQuoting.NAMES, FunctionCatalog.RULES,
+    private static final Lexicon LEXICON = new Lexicon("PostgreSQL", NAMES, FunctionCatalog.RULES,
             Optional.of("pg_catalog"), Set.of("pg_catalog", "information_schema"), SQL_VALUE_KEYWORDS, ZERO_ARGUMENTS, RESERVED,
             EXTRACT_FIELDS,
             "EXTRACT supports year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, epoch and similar fields.",
@@ -135,14 +144,14 @@ final class PostgresDialect implements AnsiDialect {
             if (c.getTable() == null && (name.equalsIgnoreCase("true") || name.equalsIgnoreCase("false"))) {
                 return Figure.NONE; // JSqlParser reads TRUE and FALSE as names; PostgreSQL 15 as constants, unnamed
             }
-            return new Figure(PostgresQuoting.NAMES.name(name), 2);
+            return new Figure(NAMES.name(name), 2);
         }
         if (e instanceof Function f && f.getMultipartName() != null && !f.getMultipartName().isEmpty()) {
-            return new Figure(PostgresQuoting.NAMES.name(f.getMultipartName().get(f.getMultipartName().size() - 1)), 2);
+            return new Figure(NAMES.name(f.getMultipartName().get(f.getMultipartName().size() - 1)), 2);
         }
         if (e instanceof AnalyticExpression a) {
             String[] parts = a.getName().split("\\.", -1);
-            return new Figure(PostgresQuoting.NAMES.name(parts[parts.length - 1]), 2);
+            return new Figure(NAMES.name(parts[parts.length - 1]), 2);
         }
         if (e instanceof CastExpression c) {
             Figure inner = figured(c.getLeftExpression());
@@ -195,7 +204,7 @@ final class PostgresDialect implements AnsiDialect {
         if (s instanceof PlainSelect ps && ps.getSelectItems() != null && !ps.getSelectItems().isEmpty()) {
             SelectItem<?> first = ps.getSelectItems().get(0);
             if (first.getAlias() != null) {
-                return PostgresQuoting.NAMES.name(first.getAlias().getName());
+                return NAMES.name(first.getAlias().getName());
             }
             if (first.getExpression() != null && !(first.getExpression() instanceof AllColumns)) {
                 return figure(first.getExpression());

@@ -186,16 +186,14 @@ public final class PostgresExecutor implements ExecutionPort {
             }
             JdbcCursor started = cursor
                     .deadline(deadline, watchdog)
-                    .stopper(() -> {
+                    .stopping(JdbcCursor.StopPath.by(() -> {
                         if (!cancel(pid)) {
                             throw new SQLException("pg_cancel_backend was not taken");
                         }
                     })
-                    .abortAfter(GRACE, PostgresExecutor::abort)
-                    .repeatStop() // a cancel that lands before the backend runs the statement is dropped
-                    .types(PostgresValues.TYPES)
-                    .values(PostgresValues.READER)
-                    .columns(PostgresValues.DESCRIBER)
+                            .abortAfter(GRACE, CallConnection::abort)
+                            .repeated()) // a cancel that lands before the backend runs the statement is dropped
+                    .flavor(PostgresValues.FLAVOR)
                     .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
                     .errors(SqlErrors::map)
                     .release(this::release)
@@ -333,18 +331,9 @@ public final class PostgresExecutor implements ExecutionPort {
             return sent;
         } catch (SQLException e) {
             LOG.warn("could not cancel a running query (SQLSTATE " + e.getSQLState() + ")");
-            abort(c); // a control connection that did not answer in time is not waited for again
+            CallConnection.abort(c); // a control connection that did not answer in time is not waited for again
             control.evictConnection(c);
             return false;
-        }
-    }
-
-    /** Closes the connection's socket at once, unblocking a thread reading from it; the release then evicts it. */
-    private static void abort(Connection connection) {
-        try {
-            connection.abort(Runnable::run);
-        } catch (SQLException | RuntimeException e) {
-            LOG.debug("abort failed", e);
         }
     }
 

@@ -20,6 +20,7 @@ import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.domain.port.Validation;
 import dev.sqlguard.jdbc.CallConnection;
+import dev.sqlguard.jdbc.StrictQuotingDialect;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
@@ -27,7 +28,7 @@ import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 
 /**
- * The PostgreSQL validator: pre-checks the raw text ({@link SqlPrecheck}), parses it with JSqlParser
+ * The PostgreSQL validator: pre-checks the raw text ({@link StrictQuotingDialect#check}), parses it with JSqlParser
  * on the caller's thread, checks and renders the one SELECT ({@link AnsiCheck}: the {@link AnsiRenderer} with the {@link PostgresDialect}) while recording
  * its facts, lets the domain's policy decide on them, and then asks the server how it reads the
  * rendered text ({@code EXPLAIN (VERBOSE, FORMAT JSON)} on a pinned read-only connection): a base
@@ -42,6 +43,8 @@ public final class PostgresValidator implements StatementValidator {
     private final DataSource explain;
     private final AnsiCheck check;
     private final GuardrailPolicy policy;
+    /** Every known table's columns, in order. */
+    private final java.util.Map<dev.sqlguard.domain.TableRef, java.util.List<String>> physical;
     /** The names, lower case, of the columns the allowlist hides. */
     private final java.util.Set<String> hiddenNames = new java.util.HashSet<>();
 
@@ -52,13 +55,14 @@ public final class PostgresValidator implements StatementValidator {
         this.schema = requireNonNull(schema, "schema is null");
         this.explain = explain;
         this.policy = requireNonNull(policy, "policy is null");
+        this.physical = schema.columnNames();
         schema.tables().forEach((table, info) -> info.columns().forEach(c -> {
             if (!policy.tables().allowsColumn(table, c.name())) {
                 hiddenNames.add(c.name().toLowerCase(java.util.Locale.ROOT));
             }
         }));
         this.check = new AnsiCheck(sourceId, PostgresDialect.INSTANCE, schema, policy,
-                sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
+                sql -> StrictQuotingDialect.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
     }
 
     /**
@@ -138,10 +142,7 @@ public final class PostgresValidator implements StatementValidator {
                 String nulls = String.join(", ", java.util.Collections.nCopies(placeholders, "NULL"));
                 try (ResultSet rs = s.executeQuery("EXPLAIN (VERBOSE, COSTS OFF, FORMAT JSON) EXECUTE " + name
                         + (placeholders == 0 ? "" : "(" + nulls + ")"))) {
-                    if (!rs.next()) {
-                        throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database returned no plan.");
-                    }
-                    return rs.getString(1);
+                    return EngineReading.planText(rs);
                 }
             } finally {
                 c.rollback();
@@ -189,8 +190,9 @@ public final class PostgresValidator implements StatementValidator {
         return reading;
     }
 
+    /** Every column of a table, in order, or null when the table is not in the snapshot. */
     private java.util.List<String> physical(dev.sqlguard.domain.TableRef t) {
-        return schema.tables().containsKey(t) ? schema.tables().get(t).columns().stream().map(SchemaSnapshot.ColumnInfo::name).toList() : null;
+        return physical.get(t);
     }
 
     /**
@@ -205,10 +207,7 @@ public final class PostgresValidator implements StatementValidator {
                 ps.setNull(i, java.sql.Types.OTHER);
             }
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database returned no plan.");
-                }
-                return rs.getString(1);
+                return EngineReading.planText(rs);
             } finally {
                 c.rollback();
             }

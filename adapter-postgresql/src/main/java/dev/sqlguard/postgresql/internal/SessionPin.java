@@ -97,7 +97,7 @@ public record SessionPin(String schema, long timeoutMillis, long workMemKb, long
         List<String> out = new ArrayList<>();
         out.add("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
         out.add("SET default_transaction_read_only = on");
-        out.add("SET search_path = pg_catalog, " + PostgresQuoting.identifier(schema));
+        out.add("SET search_path = pg_catalog, " + PostgresDialect.NAMES.identifier(schema));
         out.add("SET statement_timeout = " + timeoutMillis);
         out.add("SET lock_timeout = " + timeoutMillis);
         out.add("SET idle_in_transaction_session_timeout = " + idleMillis());

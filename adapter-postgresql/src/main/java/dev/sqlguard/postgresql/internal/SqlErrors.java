@@ -4,10 +4,12 @@ import java.sql.SQLException;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.ServerError;
 import dev.sqlguard.jdbc.ansi.SqlStates;
 
 /**
- * Maps PostgreSQL SQLSTATEs to error codes with sqlguard's own sentences. Driver and server text
+ * Maps PostgreSQL SQLSTATEs to the kit's {@link ServerError} (the refusals every engine words the
+ * same) or, for what only PostgreSQL reports, to its own sentences. Driver and server text
  * (which can hold hosts, users, SQL and data) never leaves this class; the exception stays as the
  * cause, which is never rendered.
  */
@@ -25,65 +27,27 @@ final class SqlErrors {
             // pgjdbc's own bound on what one round trip buffers; the driver closes the connection after it
             return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, RESULT_TOO_LARGE, e);
         }
-        switch (state) {
-            case "57014" -> {
-                return new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.EXCEEDED_TIME_LIMIT.defaultMessage(), e);
-            }
-            case "25006" -> {
-                return new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database refused a write: the session is read-only.", e);
-            }
-            case "42501" -> {
-                return new GuardException(ErrorCode.PERMISSION_DENIED, "The database account may not do this.", e);
-            }
-            case "42703" -> {
-                return new GuardException(ErrorCode.UNKNOWN_COLUMN, "The database does not know a column of this query.", e);
-            }
-            case "42702" -> {
-                return new GuardException(ErrorCode.AMBIGUOUS_COLUMN, ErrorCode.AMBIGUOUS_COLUMN.defaultMessage(), e);
-            }
-            case "42P01" -> {
-                return new GuardException(ErrorCode.TABLE_NOT_ALLOWED, "A table of this query does not exist on the database.", e);
-            }
-            case "42803" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "Every selected column must be in GROUP BY or inside an aggregate function.", e);
-            }
-            case "42883" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "No function or operator matches these argument types; add a cast.", e);
-            }
-            case "42804" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "The types of this expression do not match; add a cast.", e);
-            }
-            case "42601" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "The database could not parse the checked query.", e);
-            }
-            case "22012" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "The query divides by zero.", e);
-            }
-            case "53400" -> {
-                return new GuardException(ErrorCode.EXCEEDED_DISK_LIMIT, ErrorCode.EXCEEDED_DISK_LIMIT.defaultMessage(), e);
-            }
-            case "53200", "53100" -> {
-                return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT.defaultMessage(), e);
-            }
-            case "54000", "54001" -> {
-                return new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is too large or too deeply nested for the database.", e);
-            }
-            case "21000" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "A subquery used as a value returned more than one row.", e);
-            }
-            case "55P03", "40P01" -> {
-                return new GuardException(ErrorCode.QUERY_FAILED, "The database could not take a lock in time.", e);
-            }
-            default -> {
-                // SQLSTATE classes below
-            }
-        }
-        if (state.startsWith("57P")) {
-            return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
-        }
-        if (state.startsWith("53")) {
-            return new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT.defaultMessage(), e);
-        }
-        return SqlStates.byClass(state, e);
+        return switch (state) {
+            case "57014" -> ServerError.TIME_LIMIT.of(e);
+            case "25006" -> ServerError.READ_ONLY.of(e);
+            case "42501" -> ServerError.PERMISSION_DENIED.of(e);
+            case "42703" -> ServerError.UNKNOWN_COLUMN.of(e);
+            case "42702" -> ServerError.AMBIGUOUS_COLUMN.of(e);
+            case "42P01" -> ServerError.MISSING_TABLE.as(ErrorCode.TABLE_NOT_ALLOWED, e);
+            case "42803" -> ServerError.NOT_GROUPED.of(e);
+            case "42883" -> ServerError.NO_MATCHING_FUNCTION.of(e);
+            case "42804" -> ServerError.TYPE_MISMATCH.of(e);
+            case "42601" -> ServerError.UNPARSABLE.of(e);
+            case "22012" -> ServerError.DIVISION_BY_ZERO.of(e);
+            case "53400" -> ServerError.DISK_LIMIT.of(e);
+            case "53200", "53100" -> ServerError.MEMORY_LIMIT.of(e);
+            case "54000", "54001" -> ServerError.TOO_COMPLEX.of(e);
+            case "21000" -> ServerError.SUBQUERY_ROWS.of(e);
+            case "55P03", "40P01" -> new GuardException(ErrorCode.QUERY_FAILED, "The database could not take a lock in time.", e);
+            // the SQLSTATE classes: PostgreSQL's own first, then the standard ones
+            default -> state.startsWith("57P") ? ServerError.UNAVAILABLE.of(e)
+                    : state.startsWith("53") ? ServerError.MEMORY_LIMIT.of(e)
+                    : SqlStates.byClass(state, e);
+        };
     }
 }

@@ -9,11 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
-import dev.sqlguard.jdbc.AllowlistCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
@@ -36,7 +34,7 @@ public final class CatalogLoader {
         }
         if (!columnsByTable.isEmpty()) {
             StringBuilder sql = new StringBuilder("SELECT table_schema, table_name, column_name, data_type FROM ")
-                    .append(TrinoQuoting.identifier(catalog)).append(".information_schema.columns WHERE ");
+                    .append(TrinoDialect.NAMES.identifier(catalog)).append(".information_schema.columns WHERE ");
             String or = "";
             for (int i = 0; i < columnsByTable.size(); i++) {
                 sql.append(or).append("(table_schema = ? AND table_name = ?)");
@@ -59,16 +57,8 @@ public final class CatalogLoader {
                 }
             }
         }
-        List<TableInfo> found = new ArrayList<>();
-        for (Map.Entry<TableRef, Set<String>> entry : allowlist.tables().entrySet()) {
-            TableRef ref = entry.getKey();
-            String tableSchema = ref.schema().orElse(schema);
-            List<ColumnInfo> columns = columnsByTable.get(TableRef.of(tableSchema, ref.table()));
-            if (!AllowlistCheck.found(sourceId, ref, entry.getValue(), columns.stream().map(ColumnInfo::name).toList())) {
-                continue;
-            }
-            found.add(new TableInfo(tableSchema, ref.table(), columns, OptionalLong.empty()));
-        }
+        List<TableInfo> found = SchemaSnapshot.readAllowlisted(sourceId, allowlist, schema, name -> name, (tableSchema, table) ->
+                new TableInfo(tableSchema, table, columnsByTable.get(TableRef.of(tableSchema, table)), OptionalLong.empty()));
         return SchemaSnapshot.of(catalog, schema, found);
     }
 }

@@ -29,11 +29,11 @@ final class PrivilegeAudit {
 
     static Set<String> writes(Connection connection, String catalog, String schema, Set<TableRef> tables) throws SQLException {
         Set<String> risky = new LinkedHashSet<>();
-        String schemaName = TrinoQuoting.identifier(catalog) + "." + TrinoQuoting.identifier(schema);
-        probe(connection, "EXPLAIN (TYPE VALIDATE) CREATE TABLE " + schemaName + "." + TrinoQuoting.identifier("sqlguard_write_probe") + " AS SELECT 1 AS x",
+        String schemaName = TrinoDialect.NAMES.identifier(catalog) + "." + TrinoDialect.NAMES.identifier(schema);
+        probe(connection, "EXPLAIN (TYPE VALIDATE) CREATE TABLE " + schemaName + "." + TrinoDialect.NAMES.identifier("sqlguard_write_probe") + " AS SELECT 1 AS x",
                 "CREATE TABLE in " + catalog + "." + schema, risky);
         for (TableRef t : tables) {
-            String name = TrinoQuoting.identifier(catalog) + "." + TrinoQuoting.identifier(t.schema().orElse(schema)) + "." + TrinoQuoting.identifier(t.table());
+            String name = TrinoDialect.NAMES.identifier(catalog) + "." + TrinoDialect.NAMES.identifier(t.schema().orElse(schema)) + "." + TrinoDialect.NAMES.identifier(t.table());
             probe(connection, "EXPLAIN (TYPE VALIDATE) INSERT INTO " + name + " SELECT * FROM " + name + " WHERE false", "INSERT on " + t.qualifiedName(), risky);
         }
         return risky;

@@ -4,10 +4,12 @@ import java.sql.SQLException;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.ServerError;
 
 /**
  * Maps Trino's error codes ({@code SQLException.getErrorCode()}, Trino's {@code StandardErrorCode};
- * the driver sets no SQLSTATE) to error codes with sqlguard's own sentences. Driver and server text
+ * the driver sets no SQLSTATE) to the kit's {@link ServerError} (the refusals every engine words the
+ * same) or, for what only a cluster reports, to its own sentences. Driver and server text
  * (which can hold hosts, users, SQL, query ids and data) never leaves this class; the exception stays
  * as the cause, which is never rendered.
  */
@@ -68,52 +70,46 @@ final class SqlErrors {
     static GuardException map(SQLException e) {
         int code = e.getErrorCode();
         return switch (code) {
-            case EXCEEDED_TIME_LIMIT, EXCEEDED_CPU_LIMIT ->
-                    new GuardException(ErrorCode.EXCEEDED_TIME_LIMIT, ErrorCode.EXCEEDED_TIME_LIMIT.defaultMessage(), e);
-            case USER_CANCELED, ADMINISTRATIVELY_KILLED -> new GuardException(ErrorCode.CANCELLED, ErrorCode.CANCELLED.defaultMessage(), e);
+            case EXCEEDED_TIME_LIMIT, EXCEEDED_CPU_LIMIT -> ServerError.TIME_LIMIT.of(e);
+            case USER_CANCELED, ADMINISTRATIVELY_KILLED -> ServerError.CANCELLED.of(e);
             case EXCEEDED_GLOBAL_MEMORY_LIMIT, EXCEEDED_LOCAL_MEMORY_LIMIT, CLUSTER_OUT_OF_MEMORY, EXCEEDED_FUNCTION_MEMORY_LIMIT ->
-                    new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT.defaultMessage(), e);
-            case EXCEEDED_SPILL_LIMIT -> new GuardException(ErrorCode.EXCEEDED_DISK_LIMIT, ErrorCode.EXCEEDED_DISK_LIMIT.defaultMessage(), e);
+                    ServerError.MEMORY_LIMIT.of(e);
+            case EXCEEDED_SPILL_LIMIT -> ServerError.DISK_LIMIT.of(e);
             case EXCEEDED_SCAN_LIMIT, QUERY_QUEUE_FULL ->
                     new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The cluster refused the query for now; try again later.", e);
-            case PERMISSION_DENIED -> new GuardException(ErrorCode.PERMISSION_DENIED, "The database account may not do this.", e);
-            case READ_ONLY_VIOLATION ->
-                    new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED, "The database refused a write: the session is read-only.", e);
-            case COLUMN_NOT_FOUND -> new GuardException(ErrorCode.UNKNOWN_COLUMN, "The database does not know a column of this query.", e);
-            case AMBIGUOUS_NAME -> new GuardException(ErrorCode.AMBIGUOUS_COLUMN, ErrorCode.AMBIGUOUS_COLUMN.defaultMessage(), e);
+            case PERMISSION_DENIED -> ServerError.PERMISSION_DENIED.of(e);
+            case READ_ONLY_VIOLATION -> ServerError.READ_ONLY.of(e);
+            case COLUMN_NOT_FOUND -> ServerError.UNKNOWN_COLUMN.of(e);
+            case AMBIGUOUS_NAME -> ServerError.AMBIGUOUS_COLUMN.of(e);
             // the validator sends only tables the startup snapshot found in the configured catalog and schema:
             // the cluster not finding one now is a cluster that is restarting or has not loaded its catalogs yet,
             // never a policy refusal (issue 26: a restarted coordinator gave TABLE_NOT_ALLOWED on allowlisted tables)
             case TABLE_NOT_FOUND, SCHEMA_NOT_FOUND, CATALOG_NOT_FOUND, NOT_FOUND ->
                     new GuardException(ErrorCode.ENGINE_UNAVAILABLE,
                             "The cluster does not serve this source's tables now (it may be restarting); retry in a moment.", e);
-            case MISSING_GROUP_BY, EXPRESSION_NOT_AGGREGATE ->
-                    new GuardException(ErrorCode.QUERY_FAILED, "Every selected column must be in GROUP BY or inside an aggregate function.", e);
-            case FUNCTION_NOT_FOUND, OPERATOR_NOT_FOUND ->
-                    new GuardException(ErrorCode.QUERY_FAILED, "No function or operator matches these argument types; add a cast.", e);
-            case TYPE_MISMATCH -> new GuardException(ErrorCode.QUERY_FAILED, "The types of this expression do not match; add a cast.", e);
-            case SYNTAX_ERROR -> new GuardException(ErrorCode.QUERY_FAILED, "The database could not parse the checked query.", e);
-            case DIVISION_BY_ZERO -> new GuardException(ErrorCode.QUERY_FAILED, "The query divides by zero.", e);
-            case INVALID_CAST_ARGUMENT, INVALID_FUNCTION_ARGUMENT, NUMERIC_VALUE_OUT_OF_RANGE ->
-                    new GuardException(ErrorCode.QUERY_FAILED, "A value is out of range or has the wrong type.", e);
-            case SUBQUERY_MULTIPLE_ROWS -> new GuardException(ErrorCode.QUERY_FAILED, "A subquery used as a value returned more than one row.", e);
-            case QUERY_TEXT_TOO_LARGE, QUERY_HAS_TOO_MANY_STAGES, STACK_OVERFLOW, QUERY_EXCEEDED_COMPILER_LIMIT ->
-                    new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is too large or too deeply nested for the database.", e);
+            case MISSING_GROUP_BY, EXPRESSION_NOT_AGGREGATE -> ServerError.NOT_GROUPED.of(e);
+            case FUNCTION_NOT_FOUND, OPERATOR_NOT_FOUND -> ServerError.NO_MATCHING_FUNCTION.of(e);
+            case TYPE_MISMATCH -> ServerError.TYPE_MISMATCH.of(e);
+            case SYNTAX_ERROR -> ServerError.UNPARSABLE.of(e);
+            case DIVISION_BY_ZERO -> ServerError.DIVISION_BY_ZERO.of(e);
+            case INVALID_CAST_ARGUMENT, INVALID_FUNCTION_ARGUMENT, NUMERIC_VALUE_OUT_OF_RANGE -> ServerError.BAD_VALUE.of(e);
+            case SUBQUERY_MULTIPLE_ROWS -> ServerError.SUBQUERY_ROWS.of(e);
+            case QUERY_TEXT_TOO_LARGE, QUERY_HAS_TOO_MANY_STAGES, STACK_OVERFLOW, QUERY_EXCEEDED_COMPILER_LIMIT -> ServerError.TOO_COMPLEX.of(e);
             default -> {
                 if (code >= 65536 && code < 131072) {
-                    yield new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+                    yield ServerError.UNAVAILABLE.of(e);
                 }
                 if (code >= 131072 && code < 196608) {
-                    yield new GuardException(ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.EXCEEDED_MEMORY_LIMIT.defaultMessage(), e);
+                    yield ServerError.MEMORY_LIMIT.of(e);
                 }
                 if (code == 0 && e.getCause() != null && !fromServer(e)) {
                     // no query error from the cluster: the driver could not reach a serving coordinator (refused, reset,
                     // an HTTP 5xx of one that is starting or stopping); issue 26 counted 1,585 of these as QUERY_FAILED.
                     // The driver's own refusals (measured: "Unsupported object type: java.time.LocalTime" from setObject)
                     // carry no cause: they are the query's, not the cluster's
-                    yield new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+                    yield ServerError.UNAVAILABLE.of(e);
                 }
-                yield new GuardException(ErrorCode.QUERY_FAILED, ErrorCode.QUERY_FAILED.defaultMessage(), e);
+                yield ServerError.FAILED.of(e);
             }
         };
     }

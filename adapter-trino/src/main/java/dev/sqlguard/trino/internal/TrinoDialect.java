@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 
 import dev.sqlguard.jdbc.ansi.AnsiDialect;
 import dev.sqlguard.jdbc.ansi.AnsiErrors;
+import dev.sqlguard.jdbc.ansi.AnsiNames;
 import dev.sqlguard.jdbc.ansi.CastTypes;
 import net.sf.jsqlparser.expression.DateTimeLiteralExpression.DateTime;
 import net.sf.jsqlparser.expression.Expression;
@@ -25,6 +26,13 @@ import net.sf.jsqlparser.schema.Column;
 @SuppressWarnings("deprecation")
 final class TrinoDialect implements AnsiDialect {
     static final TrinoDialect INSTANCE = new TrinoDialect();
+
+    /**
+     * Trino's names in the text sqlguard renders: double-quoted identifiers of at most 128 bytes, and
+     * the name Trino reads for a name as written (every name folded to lower case, quoted or not;
+     * names outside printable ASCII refused). Nothing else builds executable text.
+     */
+    static final AnsiNames NAMES = new AnsiNames(128, AnsiNames.Folding.EVERY_NAME_ASCII_ONLY);
 
     private static final Pattern INTERVAL = Pattern.compile("'-?[0-9]{1,9}'");
     private static final Set<String> INTERVAL_UNITS = Set.of("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND");
@@ -61,7 +69,7 @@ final class TrinoDialect implements AnsiDialect {
             "table", "then", "trim", "true", "uescape", "union", "unnest", "using", "values", "when", "where", "with",
             "lateral");
 
-    private static final Lexicon LEXICON = new Lexicon("Trino", TrinoQuoting.NAMES, FunctionCatalog.RULES, Optional.empty(),
+    private static final Lexicon LEXICON = new Lexicon("Trino", NAMES, FunctionCatalog.RULES, Optional.empty(),
             Set.of("information_schema"), SQL_VALUE_KEYWORDS, ZERO_ARGUMENTS, RESERVED, EXTRACT_FIELDS,
             "EXTRACT supports YEAR, QUARTER, MONTH, WEEK, DAY, DAY_OF_WEEK (DOW), DAY_OF_YEAR (DOY), YEAR_OF_WEEK, HOUR, MINUTE and SECOND.",
             DATE_TIMES, CAST_TYPES);
@@ -91,10 +99,10 @@ final class TrinoDialect implements AnsiDialect {
     @Override
     public String label(Expression e, int position) {
         if (e instanceof Column c) {
-            return TrinoQuoting.NAMES.name(c.getColumnName());
+            return NAMES.name(c.getColumnName());
         }
         if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1 && p.get(0) instanceof Column c) {
-            return TrinoQuoting.NAMES.name(c.getColumnName());
+            return NAMES.name(c.getColumnName());
         }
         return "_col" + position;
     }

@@ -3,19 +3,17 @@ package dev.sqlguard.trino.internal;
 import static java.util.Objects.requireNonNull;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.concurrent.ScheduledExecutorService;
 
-import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
 import dev.sqlguard.jdbc.CallConnection;
-import dev.sqlguard.jdbc.JdbcCursor;
 import dev.sqlguard.jdbc.JdbcParameters;
+import dev.sqlguard.jdbc.PreparedQuery;
 
 /**
  * Runs rendered plans on Trino. Every query gets a connection of its own (a Trino JDBC connection
@@ -56,25 +54,12 @@ public final class TrinoExecutor implements ExecutionPort {
     public ResultCursor execute(QueryPlan plan) {
         long deadline = CallConnection.deadlineNanos(plan.limits().timeout()); // the call's one deadline
         Connection connection = CallConnection.open(() -> connections.open(plan.limits()));
-        PreparedStatement statement = null;
-        try {
-            CallConnection.bound(connection, plan.limits().timeout(), TRANSPORT_RETRY_MILLIS);
-            statement = connection.prepareStatement(plan.executableSql());
-            JdbcParameters.bind(statement, plan.values(), java.sql.Types.NULL, JdbcParameters.INSTANT_TEMPORALS);
-        } catch (SQLException | RuntimeException e) {
-            JdbcCursor.closeQuietly(statement);
-            JdbcCursor.closeQuietly(connection);
-            if (e instanceof GuardException g) {
-                throw g;
-            }
-            if (e instanceof SQLException s) {
-                throw SqlErrors.map(s);
-            }
-            throw (RuntimeException) e;
-        }
-        return JdbcCursor.over(connection, statement)
+        return PreparedQuery.on(connection, c -> {
+                    CallConnection.bound(c, plan.limits().timeout(), TRANSPORT_RETRY_MILLIS);
+                    return c.prepareStatement(plan.executableSql());
+                }, statement -> JdbcParameters.bind(statement, plan.values(), java.sql.Types.NULL, JdbcParameters.INSTANT_TEMPORALS),
+                SqlErrors::map)
                 .deadline(deadline, watchdog)
-                .errors(SqlErrors::map)
                 .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
                 .start();
     }

@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -22,6 +21,7 @@ import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.domain.port.Validation;
 import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.SqlQuoting;
+import dev.sqlguard.jdbc.StrictQuotingDialect;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
 import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
@@ -29,7 +29,7 @@ import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 
 /**
- * The Trino validator: pre-checks the raw text ({@link SqlPrecheck}), parses it with JSqlParser on the
+ * The Trino validator: pre-checks the raw text ({@link StrictQuotingDialect#check}), parses it with JSqlParser on the
  * caller's thread, checks and renders the one SELECT ({@link AnsiCheck}: the {@link AnsiRenderer} with the {@link TrinoDialect}) while recording its
  * facts, lets the domain's policy decide on them, and then asks the cluster how it reads the rendered
  * text ({@code EXPLAIN (TYPE LOGICAL, FORMAT JSON)} and {@code EXPLAIN (TYPE IO, FORMAT JSON)}, which
@@ -51,7 +51,7 @@ public final class TrinoValidator implements StatementValidator {
     private final GuardrailPolicy policy;
     private final Connections explain;
     private final AnsiCheck check;
-    private final Map<TableRef, List<String>> physical = new LinkedHashMap<>();
+    private final Map<TableRef, List<String>> physical;
     private final PlanCache<Outcome> cache = new PlanCache<>(CACHE_SIZE);
     private final AnsiCheck renderOnly;
     /** Column names every known table that has them hides from the allowlist (lower case): absent for the check. */
@@ -72,10 +72,10 @@ public final class TrinoValidator implements StatementValidator {
         this.policy = requireNonNull(policy, "policy is null");
         this.explain = explain;
         this.check = new AnsiCheck(sourceId, TrinoDialect.INSTANCE, schema, policy,
-                sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
+                sql -> StrictQuotingDialect.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
         this.renderOnly = new AnsiCheck(sourceId, TrinoDialect.INSTANCE, schema, policy,
-                sql -> SqlPrecheck.check(sql, policy.limits().maxSqlLength()), null);
-        schema.tables().forEach((ref, info) -> physical.put(ref, info.columns().stream().map(SchemaSnapshot.ColumnInfo::name).toList()));
+                sql -> StrictQuotingDialect.check(sql, policy.limits().maxSqlLength()), null);
+        this.physical = schema.columnNames();
         java.util.Set<String> visible = new java.util.HashSet<>();
         schema.tables().forEach((ref, info) -> info.columns().forEach(c -> {
             String name = c.name().toLowerCase(java.util.Locale.ROOT);
@@ -235,10 +235,7 @@ public final class TrinoValidator implements StatementValidator {
 
     private String explain(String sql, java.time.Duration limit) {
         try (Connection c = explain.open(); Statement s = bounded(c, limit); ResultSet rs = s.executeQuery(sql)) {
-            if (!rs.next()) {
-                throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database returned no plan.");
-            }
-            return rs.getString(1);
+            return EngineReading.planText(rs);
         } catch (SQLException e) {
             LOG.debug("EXPLAIN failed", e);
             throw SqlErrors.map(e);

@@ -9,8 +9,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.StrictQuotingDialect;
 
-/** Trino's lexical rules, as a dialect of the kit's LexicalCheck. */
+/** Trino's lexical rules: the kit's StrictQuotingDialect pre-check, which PostgreSQL shares. */
 class TrinoSqlPrecheckTest {
     @ParameterizedTest
     @CsvSource(delimiter = '¦', quoteCharacter = '%', value = {
@@ -37,7 +38,7 @@ class TrinoSqlPrecheckTest {
             "'   '¦EMPTY_QUERY"})
     void refuses(String sql, ErrorCode code) {
         String text = sql.equals("'   '") ? "   " : sql;
-        assertThatThrownBy(() -> SqlPrecheck.check(text, 10_000)).isInstanceOfSatisfying(GuardException.class,
+        assertThatThrownBy(() -> StrictQuotingDialect.check(text, 10_000)).isInstanceOfSatisfying(GuardException.class,
                 e -> org.assertj.core.api.Assertions.assertThat(e.code()).isEqualTo(code));
     }
 
@@ -45,14 +46,14 @@ class TrinoSqlPrecheckTest {
     @ValueSource(strings = {"SELECT a || 'U&''x''' AS b FROM t -- U&'x' [ ] $ ~\n WHERE \"col[1]\" != 'a''b'",
             "SELECT x::varchar AS v FROM t;  ", "SELECT userid, nu FROM t WHERE e = 'x' AND b = 'y'", "SELECT 1 AS a /* ~ @ # */", "SELECT 'a' /* a comment ends the run */ 'b' AS b"})
     void accepts(String sql) {
-        assertThatCode(() -> SqlPrecheck.check(sql, 10_000)).doesNotThrowAnyException();
+        assertThatCode(() -> StrictQuotingDialect.check(sql, 10_000)).doesNotThrowAnyException();
     }
 
     @ParameterizedTest
     @ValueSource(ints = {33, 40})
     void boundsTheNesting(int depth) {
         String sql = "SELECT " + "(".repeat(depth) + "1" + ")".repeat(depth) + " AS a";
-        assertThatThrownBy(() -> SqlPrecheck.check(sql, 10_000)).isInstanceOfSatisfying(GuardException.class,
+        assertThatThrownBy(() -> StrictQuotingDialect.check(sql, 10_000)).isInstanceOfSatisfying(GuardException.class,
                 e -> org.assertj.core.api.Assertions.assertThat(e.code()).isEqualTo(ErrorCode.QUERY_TOO_COMPLEX));
     }
 }

@@ -1,21 +1,10 @@
 package dev.sqlguard.h2.internal;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.OptionalLong;
-import java.util.Set;
 
 import dev.sqlguard.domain.TableAllowlist;
-import dev.sqlguard.domain.TableRef;
-import dev.sqlguard.jdbc.AllowlistCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
-import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /** Reads the allowlisted tables from H2's INFORMATION_SCHEMA once, at startup, under the names H2 folds them to. */
 public final class H2Catalog {
@@ -26,26 +15,7 @@ public final class H2Catalog {
     }
 
     public static SchemaSnapshot load(Connection connection, String source, TableAllowlist allowlist) throws SQLException {
-        List<TableInfo> found = new ArrayList<>();
-        for (Map.Entry<TableRef, Set<String>> entry : allowlist.tables().entrySet()) {
-            String schema = entry.getKey().schema().map(H2Dialect.NAMES::name).orElse(H2Session.SCHEMA);
-            String table = H2Dialect.NAMES.name(entry.getKey().table());
-            List<ColumnInfo> columns = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(COLUMNS)) {
-                ps.setString(1, schema);
-                ps.setString(2, table);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        columns.add(new ColumnInfo(rs.getString(1), rs.getString(2)));
-                    }
-                }
-            }
-            Set<String> allowlisted = entry.getValue().stream()
-                    .map(c -> c.equals(TableAllowlist.ALL_COLUMNS) ? c : H2Dialect.NAMES.name(c)).collect(java.util.stream.Collectors.toSet());
-            if (AllowlistCheck.found(source, entry.getKey(), allowlisted, columns.stream().map(ColumnInfo::name).toList())) {
-                found.add(new TableInfo(schema, table, columns, OptionalLong.empty()));
-            }
-        }
-        return SchemaSnapshot.of(H2Session.SCHEMA, found);
+        return SchemaSnapshot.of(H2Session.SCHEMA, SchemaSnapshot.readAllowlisted(source, allowlist, H2Session.SCHEMA, H2Dialect.NAMES::name,
+                SchemaSnapshot.TableReader.byQuery(connection, COLUMNS)));
     }
 }

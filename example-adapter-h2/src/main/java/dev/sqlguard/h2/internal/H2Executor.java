@@ -3,7 +3,6 @@ package dev.sqlguard.h2.internal;
 import static java.util.Objects.requireNonNull;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.concurrent.ScheduledExecutorService;
@@ -14,14 +13,15 @@ import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.ResultCursor;
 import dev.sqlguard.jdbc.CallConnection;
-import dev.sqlguard.jdbc.JdbcCursor;
 import dev.sqlguard.jdbc.JdbcParameters;
+import dev.sqlguard.jdbc.PreparedQuery;
 import dev.sqlguard.jdbc.ansi.SqlStates;
 
 /**
  * Runs checked plans, each on a connection of its own (nothing one call leaves in its session
- * reaches the next). The kit's cursor streams the rows and, at the plan's deadline, stops the
- * statement with {@code Statement.cancel()}, which H2 checks while it computes. Thread-safe.
+ * reaches the next), prepared and bound by the kit's {@link PreparedQuery}. The kit's cursor
+ * streams the rows and, at the plan's deadline, stops the statement with {@code Statement.cancel()},
+ * which H2 checks while it computes. Thread-safe.
  */
 public final class H2Executor implements ExecutionPort {
     /** Opens a connection to the read-only database. */
@@ -42,18 +42,10 @@ public final class H2Executor implements ExecutionPort {
     public ResultCursor execute(QueryPlan plan) {
         long deadline = System.nanoTime() + plan.limits().timeout().toNanos();
         Connection connection = CallConnection.open(connections::open);
-        PreparedStatement statement = null;
-        try {
-            statement = connection.prepareStatement(plan.executableSql());
-            JdbcParameters.bind(statement, plan.values(), Types.NULL, JdbcParameters.OFFSET_TEMPORALS);
-        } catch (SQLException | RuntimeException e) {
-            JdbcCursor.closeQuietly(statement);
-            JdbcCursor.closeQuietly(connection);
-            throw e instanceof SQLException s ? map(s) : (RuntimeException) e;
-        }
-        return JdbcCursor.over(connection, statement)
+        return PreparedQuery.on(connection, c -> c.prepareStatement(plan.executableSql()),
+                        statement -> JdbcParameters.bind(statement, plan.values(), Types.NULL, JdbcParameters.OFFSET_TEMPORALS),
+                        H2Executor::map)
                 .deadline(deadline, watchdog)
-                .errors(H2Executor::map)
                 .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
                 .start();
     }

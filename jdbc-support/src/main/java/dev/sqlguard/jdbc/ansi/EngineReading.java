@@ -2,6 +2,8 @@ package dev.sqlguard.jdbc.ansi;
 
 import static java.util.Objects.requireNonNull;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -55,5 +57,17 @@ public record EngineReading(Set<TableRef> tables, Set<ColumnRef> columns, boolea
             }
         }
         return true;
+    }
+
+    /**
+     * The plan an engine's {@code EXPLAIN} answers with: the first column of the answer's first row.
+     *
+     * @throws GuardException INTERNAL_ERROR when the answer has no row
+     */
+    public static String planText(ResultSet answer) throws SQLException {
+        if (!answer.next()) {
+            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database returned no plan.");
+        }
+        return answer.getString(1);
     }
 }

@@ -2,16 +2,26 @@ package dev.sqlguard.jdbc.ansi;
 
 import static java.util.Objects.requireNonNull;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.jdbc.AllowlistCheck;
 import dev.sqlguard.ports.TableDescription;
 import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
@@ -60,6 +70,16 @@ public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map
         }
     }
 
+    /**
+     * Every table's column names in order, allowlisted or not: what an engine's plan reader needs to
+     * tell a read of a whole row from a read of some columns.
+     */
+    public Map<TableRef, List<String>> columnNames() {
+        Map<TableRef, List<String>> names = new LinkedHashMap<>();
+        tables.forEach((ref, info) -> names.put(ref, info.columns().stream().map(ColumnInfo::name).toList()));
+        return Collections.unmodifiableMap(names);
+    }
+
     /** The table named exactly {@code schema.table}, the schema defaulting to {@link #defaultSchema}. */
     public Optional<TableInfo> find(Optional<String> schema, String table) {
         String s = schema.orElse(defaultSchema);
@@ -85,6 +105,64 @@ public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map
         }
         out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
         return List.copyOf(out);
+    }
+
+    /** Reads one table from the engine's own catalog. */
+    @FunctionalInterface
+    public interface TableReader {
+        /** The table {@code schema.table} as the server has it; no columns when it has no such table (or hides it). */
+        TableInfo read(String schema, String table) throws SQLException;
+
+        /**
+         * A reader that runs the catalog query {@code sql} on {@code connection} for each table, with
+         * the schema and the table name as its two parameters. Each row of its answer is one column of
+         * the table, in order: the column's name and its server type, and, when the query selects a
+         * third value, the table's estimated row count (a negative estimate is none; the last row's counts).
+         */
+        static TableReader byQuery(Connection connection, String sql) {
+            return (schema, table) -> {
+                List<ColumnInfo> columns = new ArrayList<>();
+                OptionalLong rows = OptionalLong.empty();
+                try (PreparedStatement ps = connection.prepareStatement(sql)) {
+                    ps.setString(1, schema);
+                    ps.setString(2, table);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        boolean estimated = rs.getMetaData().getColumnCount() >= 3;
+                        while (rs.next()) {
+                            columns.add(new ColumnInfo(rs.getString(1), rs.getString(2)));
+                            if (estimated) {
+                                double estimate = rs.getDouble(3);
+                                rows = estimate >= 0 ? OptionalLong.of((long) estimate) : OptionalLong.empty();
+                            }
+                        }
+                    }
+                }
+                return new TableInfo(schema, table, columns, rows);
+            };
+        }
+    }
+
+    /**
+     * The allowlisted tables the server has, each read by {@code reader} under the name the server
+     * stores it by ({@code spelling} of each name the allowlist writes, an unqualified table in
+     * {@code defaultSchema}), in the allowlist's order. A table the server lacks is left out and an
+     * allowlisted column it lacks is named, as warnings ({@link AllowlistCheck}).
+     */
+    public static List<TableInfo> readAllowlisted(String sourceId, TableAllowlist allowlist, String defaultSchema,
+                                                  UnaryOperator<String> spelling, TableReader reader) throws SQLException {
+        List<TableInfo> found = new ArrayList<>();
+        for (Map.Entry<TableRef, Set<String>> entry : allowlist.tables().entrySet()) {
+            TableRef ref = entry.getKey();
+            TableInfo table = reader.read(ref.schema().map(spelling).orElse(defaultSchema), spelling.apply(ref.table()));
+            Set<String> allowlisted = new LinkedHashSet<>();
+            for (String column : entry.getValue()) {
+                allowlisted.add(column.equals(TableAllowlist.ALL_COLUMNS) ? column : spelling.apply(column));
+            }
+            if (AllowlistCheck.found(sourceId, ref, allowlisted, table.columns().stream().map(ColumnInfo::name).toList())) {
+                found.add(table);
+            }
+        }
+        return found;
     }
 
     /** A snapshot whose tables are rendered schema-qualified. */

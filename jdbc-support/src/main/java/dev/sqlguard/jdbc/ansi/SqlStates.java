@@ -4,10 +4,11 @@ import java.sql.SQLException;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.jdbc.ServerError;
 
 /**
  * The standard SQLSTATE classes (ISO SQL), mapped the same for every engine whose driver sets them,
- * with sqlguard's own sentences: an engine maps its own codes first and leaves the rest to
+ * with sqlguard's own sentences ({@link ServerError}): an engine maps its own codes first and leaves the rest to
  * {@link #byClass}. Driver and server text never leaves; the exception stays as the cause, which is
  * never rendered.
  */
@@ -22,17 +23,17 @@ public final class SqlStates {
      */
     public static GuardException byClass(String state, SQLException e) {
         if (state.startsWith("08")) {
-            return new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e);
+            return ServerError.UNAVAILABLE.of(e);
         }
         if (state.startsWith("28")) {
-            return new GuardException(ErrorCode.PERMISSION_DENIED, "The database account may not do this.", e);
+            return ServerError.PERMISSION_DENIED.of(e);
         }
         if (state.startsWith("22")) {
-            return new GuardException(ErrorCode.QUERY_FAILED, "A value is out of range or has the wrong type.", e);
+            return ServerError.BAD_VALUE.of(e);
         }
         if (state.startsWith("42")) {
             return new GuardException(ErrorCode.QUERY_FAILED, "The database refused the query as invalid.", e);
         }
-        return new GuardException(ErrorCode.QUERY_FAILED, ErrorCode.QUERY_FAILED.defaultMessage(), e);
+        return ServerError.FAILED.of(e);
     }
 }
