@@ -19,12 +19,14 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.mysql.internal.CatalogLoader;
 import dev.sqlguard.mysql.internal.MySqlExecutor;
 import dev.sqlguard.mysql.internal.MySqlSettings;
+import dev.sqlguard.mysql.internal.MySqlFunctions;
 import dev.sqlguard.mysql.internal.MySqlValidator;
 import dev.sqlguard.mysql.internal.PrivilegeAudit;
 import dev.sqlguard.mysql.internal.RowPolicyCheck;
@@ -108,11 +110,11 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
         MySqlSettings settings = MySqlSettings.parse(config);
         String source = config.sourceId();
         GuardrailPolicy policy = SourceSettings.allowlistIn(name(), config, settings.schema(), Names::fold);
-        policy = policy.withFunctions(policy.functionsOr(MySqlValidator.DEFAULT_FUNCTIONS));
         long timeoutMillis = Math.max(1, policy.limits().timeout().toMillis());
 
         ServerFlavor flavor;
         ServerFlavor.Pins pins;
+        EngineDefaults defaults;
         SchemaSnapshot schema;
         try (Connection bootstrap = JdbcStartup.connect(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings, timeoutMillis))) {
             flavor = ServerFlavor.fromVersion(bootstrap.getMetaData().getDatabaseProductVersion());
@@ -132,12 +134,12 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
             // every row filter and column mask runs once on the server before any query can use it
             RowPolicyCheck.check(bootstrap, source, schema, policy.rows());
             Set<String> configured = config.policy().functions();
-            // a name the policy configures must exist; the default list keeps what this server has
-            // (MySQL 8 and MariaDB differ: any_value is MySQL's only)
+            // a name the policy configures must exist; the default list the engine reports keeps what this
+            // server has (MySQL 8 and MariaDB differ: any_value is MySQL's only); the domain fills it in
             CatalogLoader.checkFunctions(bootstrap, source, configured);
-            if (configured.isEmpty()) {
-                policy = policy.withFunctions(CatalogLoader.knownFunctions(bootstrap, policy.functions()));
-            }
+            defaults = EngineDefaults.inSchema(settings.schema(), MySqlFunctions.classes(configured.isEmpty()
+                    ? CatalogLoader.knownFunctions(bootstrap, MySqlValidator.DEFAULT_FUNCTIONS) : MySqlValidator.DEFAULT_FUNCTIONS));
+            policy = policy.effective(defaults);
         } catch (SQLException e) {
             throw startupFailure(source, settings.username(), e);
         }
@@ -166,7 +168,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
             Optional<Long> hint = flavor == ServerFlavor.MYSQL ? Optional.of(timeoutMillis) : Optional.empty();
             CachingValidator validator = new CachingValidator(new MySqlValidator(source, schema, policy, hint));
             return new ComposedEngine(new EngineParts(source, policy, validator, executor, CatalogLoader.view(schema, policy),
-                    EngineCapability.all()), resources);
+                    EngineCapability.all(), defaults), resources);
         } catch (SQLException | RuntimeException e) {
             resources.close();
             throw startupFailure(source, settings.username(), e);

@@ -21,6 +21,7 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.jdbc.DriverSource;
@@ -98,7 +99,9 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         GuardrailPolicy allowlisted = RowPolicyCheck.inSchema(source, SourceSettings.allowlistIn(name(), config, settings.schema(),
                 schema -> schema), settings.schema());
         FunctionCatalog.checkPolicy(source, allowlisted.functions());
-        GuardrailPolicy policy = allowlisted.withFunctions(allowlisted.functionsOr(FunctionCatalog.defaults()));
+        // the engine reports its schema and function classes; the domain fills them into the configured policy
+        EngineDefaults defaults = EngineDefaults.inSchema(settings.schema(), FunctionCatalog.classes());
+        GuardrailPolicy policy = allowlisted.effective(defaults);
 
         SchemaSnapshot schema;
         SessionPin pin;
@@ -144,7 +147,7 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
             CachingValidator validator = new CachingValidator(new PostgresValidator(source, schema, policy, explain), PLANS);
             // row counts are the planner's estimates at startup
             return new ComposedEngine(new EngineParts(source, policy, validator, executor, () -> schema.describe(policy),
-                    EngineCapability.all()), resources);
+                    EngineCapability.all(), defaults), resources);
         } catch (SQLException | RuntimeException e) {
             resources.close();
             throw startupFailure(source, settings.username(), e);

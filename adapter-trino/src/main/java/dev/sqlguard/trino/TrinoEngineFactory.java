@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.jdbc.CallConnection;
@@ -86,7 +87,9 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
         GuardrailPolicy policy = RowPolicyCheck.inSchema(source, SourceSettings.allowlistIn(name(), config, TrinoSettings.SCHEMA,
                 settings.schema(), schema -> schema), settings.schema());
         FunctionCatalog.checkPolicy(source, policy.functions());
-        GuardrailPolicy effective = policy.withFunctions(policy.functionsOr(FunctionCatalog.defaults()));
+        // the engine reports its schema and function classes; the domain fills them into the configured policy
+        EngineDefaults defaults = EngineDefaults.inSchema(settings.schema(), FunctionCatalog.classes());
+        GuardrailPolicy effective = policy.effective(defaults);
 
         EngineResources resources = new EngineResources();
         try {

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.Slice;
 
@@ -48,8 +49,26 @@ final class HexagonRules {
     static final List<String> RULE_PACKAGES = Stream.of(new String[] {DOMAIN, PORTS, TESTING, JDBC_KIT, JDBC_ANSI, APP, INGESTION}, CLI, MCP, AGENT, TOOLS, API)
             .flatMap(Stream::of).toList();
 
+    /** Everything but these is the adapter side (the adapters and the JDBC kit), for the function-decision rule. */
+    static final String[] NOT_ADAPTER_SIDE = {DOMAIN, PORTS, TESTING, APP, "dev.sqlguard.architecture..", "dev.sqlguard.benchmarks.."};
+
+    /** The policy's accessors that compute or rewrite its function lists: the domain's alone. */
+    static final Set<String> FUNCTION_LIST_METHODS = Set.of("functionsOr", "tableFunctionsOr", "withFunctions", "withTableFunctions");
+
     private HexagonRules() {
     }
+
+    private static DescribedPredicate<JavaMethodCall> callsOf(String owner, Set<String> names) {
+        return DescribedPredicate.describe(owner + "." + names, call -> call.getTargetOwner().getName().equals(owner)
+                && names.contains(call.getName()));
+    }
+
+    /** A call of {@code Engine.policy()} or {@code Engine.binding()}: the policy an engine hands back. */
+    private static final DescribedPredicate<JavaMethodCall> ENGINES_OWN_POLICY = DescribedPredicate.describe(
+            "Engine.policy() or Engine.binding() (the engine's own policy)",
+            call -> call.getTargetOwner().isAssignableTo("dev.sqlguard.ports.Engine")
+                    && (call.getName().equals("policy") || call.getName().equals("binding"))
+                    && call.getTarget().getRawParameterTypes().isEmpty());
 
     private static String[] concat(String[]... packages) {
         return Stream.of(packages).flatMap(Stream::of).toArray(String[]::new);
@@ -128,6 +147,18 @@ final class HexagonRules {
     static final ArchRule POI_ONLY_IN_INGESTION = noClasses().that().resideOutsideOfPackage(INGESTION)
             .should().dependOnClassesThat().resideInAnyPackage("org.apache.poi..")
             .because("an embedding service gets the engines without Apache POI: only ingestion reads spreadsheets");
+
+    static final ArchRule NO_ADAPTER_DECIDES_A_FUNCTION = noClasses().that().resideInAPackage("dev.sqlguard..")
+            .and().resideOutsideOfPackages(NOT_ADAPTER_SIDE)
+            .should().callMethodWhere(callsOf("dev.sqlguard.domain.GuardrailPolicy", FUNCTION_LIST_METHODS))
+            .because("the domain decides on functions (GuardrailPolicy.requireFunction, from the configured list or the "
+                    + "engine's reported FunctionClasses): an adapter reports the functions a query calls and never computes "
+                    + "or rewrites a policy's function list");
+
+    static final ArchRule THE_HOST_ENFORCES_THE_CONFIGURED_POLICY = noClasses().that().resideInAnyPackage(API)
+            .should().callMethodWhere(ENGINES_OWN_POLICY)
+            .because("the host binds the configured policy (Engine.binding(configured)), with only the engine's reported "
+                    + "defaults filled in by the domain: an engine cannot widen it");
 
     static final ArchRule MODEL_OUTPUT_IS_NEVER_EXECUTED = noClasses()
             .should().dependOnClassesThat().resideInAPackage("javax.script..")

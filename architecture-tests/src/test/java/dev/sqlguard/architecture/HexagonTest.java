@@ -51,6 +51,16 @@ class HexagonTest {
     }
 
     @Test
+    void noAdapterDecidesAFunction() {
+        HexagonRules.NO_ADAPTER_DECIDES_A_FUNCTION.check(production);
+    }
+
+    @Test
+    void theHostEnforcesTheConfiguredPolicy() {
+        HexagonRules.THE_HOST_ENFORCES_THE_CONFIGURED_POLICY.check(production);
+    }
+
+    @Test
     void domainUsesOnlyTheJdk() {
         HexagonRules.DOMAIN_USES_ONLY_THE_JDK.check(production);
     }

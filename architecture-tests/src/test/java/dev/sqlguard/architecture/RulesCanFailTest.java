@@ -16,6 +16,8 @@ import dev.sqlguard.app.internal.mcp.archfixture.McpClassUsingCli;
 import dev.sqlguard.app.internal.mcp.archfixture.McpClassUsingTheAgent;
 import dev.sqlguard.app.internal.mcp.archfixture.McpClassUsingTheTools;
 import dev.sqlguard.app.internal.mcp.archfixture.McpThing;
+import dev.sqlguard.app.internal.wiring.archfixture.ApiClassBindingTheConfiguredPolicy;
+import dev.sqlguard.app.internal.wiring.archfixture.ApiClassTakingTheEnginesPolicy;
 import dev.sqlguard.app.internal.wiring.archfixture.ApiClassUsingGuice;
 import dev.sqlguard.app.internal.wiring.archfixture.ApiClassUsingTheAgent;
 import dev.sqlguard.app.tools.archfixture.ToolsClassUsingTheAgent;
@@ -23,13 +25,16 @@ import dev.sqlguard.app.tools.archfixture.ToolsThing;
 import dev.sqlguard.domain.archfixture.DomainClassUsingJackson;
 import dev.sqlguard.domain.archfixture.DomainClassUsingJdbc;
 import dev.sqlguard.domain.archfixture.DomainClassUsingRegexOnly;
+import dev.sqlguard.duckdb.archfixture.DuckDbClassComputingTheFunctionList;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingMySql;
+import dev.sqlguard.duckdb.archfixture.DuckDbClassWideningTheFunctionList;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingApp;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingGuice;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingPoi;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingTheTestKit;
 import dev.sqlguard.jdbc.ansi.archfixture.AnsiClassUsingAnAdapter;
 import dev.sqlguard.jdbc.ansi.archfixture.AnsiThing;
+import dev.sqlguard.jdbc.archfixture.JdbcKitClassComputingTheFunctionList;
 import dev.sqlguard.jdbc.archfixture.JdbcKitClassUsingADriver;
 import dev.sqlguard.jdbc.archfixture.JdbcKitClassUsingAnAdapter;
 import dev.sqlguard.jdbc.archfixture.JdbcKitClassUsingTheParser;
@@ -162,6 +167,24 @@ class RulesCanFailTest {
     @Test
     void poiOutsideIngestionFails() {
         assertViolated(HexagonRules.POI_ONLY_IN_INGESTION, DuckDbClassUsingPoi.class);
+    }
+
+    @Test
+    void anAdapterComputingOrRewritingTheFunctionListFails() {
+        assertViolated(HexagonRules.NO_ADAPTER_DECIDES_A_FUNCTION, DuckDbClassComputingTheFunctionList.class);
+        assertViolated(HexagonRules.NO_ADAPTER_DECIDES_A_FUNCTION, DuckDbClassWideningTheFunctionList.class);
+        assertViolated(HexagonRules.NO_ADAPTER_DECIDES_A_FUNCTION, JdbcKitClassComputingTheFunctionList.class);
+    }
+
+    @Test
+    void theHostTakingTheEnginesPolicyFails() {
+        assertViolated(HexagonRules.THE_HOST_ENFORCES_THE_CONFIGURED_POLICY, ApiClassTakingTheEnginesPolicy.class);
+    }
+
+    @Test
+    void theHostBindingTheConfiguredPolicyPasses() {
+        HexagonRules.THE_HOST_ENFORCES_THE_CONFIGURED_POLICY.check(
+                new ClassFileImporter().importClasses(ApiClassBindingTheConfiguredPolicy.class));
     }
 
     @Test

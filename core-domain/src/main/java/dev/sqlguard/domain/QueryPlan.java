@@ -19,7 +19,8 @@ import java.util.Set;
  * @param parameters the bound parameter values, in placeholder order
  * @param tables the base tables the statement reads, as the engine resolved them
  * @param uses every use of a base column's value, with its position and the steps it passes through
- * @param functions the functions called (lower case)
+ * @param functions the scalar, aggregate and window functions the statement calls (lower case), each
+ *     decided on by {@link GuardrailPolicy#requireFunction}
  * @param outputs each output column with its lineage, in output order
  * @param amplifications every call of an amplifying function, with its literal bound
  * @param limits the bounds that apply
@@ -30,6 +31,8 @@ import java.util.Set;
  *     the attributes that the row filters of {@link RowPolicy} need
  * @param attributes the caller's attributes this plan binds (those {@code bindings} takes), once a call's
  *     attributes are applied ({@link #withAttributes})
+ * @param tableFunctions the table functions the statement calls in FROM (lower case), each decided on by
+ *     {@link GuardrailPolicy#requireTableFunction}
  */
 public record QueryPlan(
         String sourceId,
@@ -44,7 +47,8 @@ public record QueryPlan(
         Limits limits,
         Set<Integer> maskedOutputs,
         Bindings bindings,
-        Map<String, String> attributes) {
+        Map<String, String> attributes,
+        Set<String> tableFunctions) {
 
     public QueryPlan {
         requireNonNull(sourceId, "sourceId is null");
@@ -78,6 +82,15 @@ public record QueryPlan(
                     + parameters.size());
         }
         attributes = Map.copyOf(requireNonNull(attributes, "attributes is null"));
+        tableFunctions = Set.copyOf(requireNonNull(tableFunctions, "tableFunctions is null"));
+    }
+
+    /** A plan that calls no table function. */
+    public QueryPlan(String sourceId, String originalSql, String executableSql, List<Object> parameters, Set<TableRef> tables,
+                     Set<ColumnUse> uses, Set<String> functions, List<OutputColumn> outputs, List<Amplification> amplifications,
+                     Limits limits, Set<Integer> maskedOutputs, Bindings bindings, Map<String, String> attributes) {
+        this(sourceId, originalSql, executableSql, parameters, tables, uses, functions, outputs, amplifications, limits,
+                maskedOutputs, bindings, attributes, Set.of());
     }
 
     /** A plan whose placeholders all take the caller's parameters. */
@@ -120,7 +133,7 @@ public record QueryPlan(
             return this;
         }
         return new QueryPlan(sourceId, originalSql, executableSql, values, tables, uses, functions, outputs,
-                amplifications, limits, maskedOutputs, bindings, attributes);
+                amplifications, limits, maskedOutputs, bindings, attributes, tableFunctions);
     }
 
     /**
@@ -141,7 +154,7 @@ public record QueryPlan(
             applied.put(name, value);
         }
         return new QueryPlan(sourceId, originalSql, executableSql, parameters, tables, uses, functions, outputs,
-                amplifications, limits, maskedOutputs, bindings, applied);
+                amplifications, limits, maskedOutputs, bindings, applied, tableFunctions);
     }
 
     /**

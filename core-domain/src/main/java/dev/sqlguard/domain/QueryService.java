@@ -210,9 +210,9 @@ public final class QueryService {
         if (request.sql().isBlank()) {
             throw new GuardException(ErrorCode.EMPTY_QUERY);
         }
-        QueryPlan plan = source.validator().validate(request);
+        // the engine analyzes, the policy decides (once), then the engine may cross-check the plan
+        QueryPlan plan = source.validator().validate(request, source.policy()::authorize);
         Parameters.requireCount(plan.parameters().size(), request.params().size());
-        source.policy().authorize(plan);
         // the row filters' attributes come from the caller, never the model: a call without one fails closed
         return plan.withAttributes(request.attributes());
     }

@@ -10,6 +10,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 
+import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.port.StatementValidator;
@@ -68,8 +69,10 @@ public final class H2EngineFactory extends AbstractEngineFactory {
     public Engine create(EngineConfig config, EngineContext context) {
         config.check(PROPERTIES);
         String source = config.sourceId();
+        // the engine reports its schema and function classes; the domain fills them into the configured policy
+        EngineDefaults defaults = EngineDefaults.inSchema(H2Session.SCHEMA, H2Dialect.INSTANCE.lexicon().functions().functionClasses());
         GuardrailPolicy policy = RowPolicyCheck.inSchema(source, SourceSettings.allowlistIn(name(), config, H2Session.SCHEMA, Names::fold),
-                H2Session.SCHEMA);
+                H2Session.SCHEMA).effective(defaults);
         H2Dialect.INSTANCE.lexicon().functions().checkPolicy(source, policy.functions());
         // H2 itself refuses every write: the file is opened read-only, and only if it exists
         String url = "jdbc:h2:file:" + config.properties().get(DATABASE) + ";ACCESS_MODE_DATA=r;IFEXISTS=TRUE";
@@ -96,7 +99,7 @@ public final class H2EngineFactory extends AbstractEngineFactory {
                     .withParameters(request.params());
             H2Executor executor = new H2Executor(connections, watchdog);
             return new ComposedEngine(new EngineParts(source, policy, validator, executor, () -> schema.describe(policy),
-                    EngineCapability.all()), resources);
+                    EngineCapability.all(), defaults), resources);
         } catch (SQLException | RuntimeException e) {
             resources.close();
             throw JdbcStartup.failure(source, e, s -> switch (s.getErrorCode()) {

@@ -3,6 +3,7 @@ package dev.sqlguard.jdbc;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
+import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -64,9 +65,11 @@ public final class SourceSettings {
     }
 
     /**
-     * The source's policy with its table allowlist resolving unqualified names in {@code schema}.
-     * A network engine runs only under a restricted allowlist ("no allowlist, no queries"), and an
-     * allowlist that names a default schema of its own must name this one.
+     * The source's policy with its table allowlist resolving unqualified names in {@code schema}, as the
+     * domain fills the engine's schema in ({@link GuardrailPolicy#effective}; the engine reports the same
+     * schema as {@link EngineDefaults#inSchema}). A network engine runs only under a restricted allowlist
+     * ("no allowlist, no queries"): this is the one place a JDBC engine refuses a source without one,
+     * before it connects. An allowlist that names a default schema of its own must name this one.
      *
      * @param engine the engine's name, for the message
      * @param fold how the server compares schema names (identity where they are case-sensitive)
@@ -82,14 +85,13 @@ public final class SourceSettings {
     public static GuardrailPolicy allowlistIn(String engine, EngineConfig config, String schemaKey, String schema,
                                               UnaryOperator<String> fold) {
         GuardrailPolicy policy = config.policy();
-        TableAllowlist tables = policy.tables();
-        if (!tables.restricted()) {
+        if (!policy.tables().restricted()) {
             throw bad(config.sourceId(), "the " + engine + " engine needs a table allowlist (no allowlist, no queries).");
         }
-        Optional<String> own = tables.defaultSchema();
+        Optional<String> own = policy.tables().defaultSchema();
         if (own.isPresent() && !own.get().equals(fold.apply(schema))) {
             throw bad(config.sourceId(), "the allowlist's default schema differs from '" + schemaKey + "'.");
         }
-        return policy.withTables(new TableAllowlist(Optional.of(schema), tables.tables(), tables.restricted()));
+        return policy.withTables(new TableAllowlist(Optional.of(schema), policy.tables().tables(), true));
     }
 }

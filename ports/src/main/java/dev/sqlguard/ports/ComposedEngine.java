@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.Set;
 
+import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.SourceBinding;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.StatementValidator;
 
@@ -18,6 +20,11 @@ import dev.sqlguard.domain.port.StatementValidator;
 public class ComposedEngine implements Engine {
     private final EngineParts parts;
     private final EngineResources resources;
+    /** The last binding built, for the configured policy it was built for: the host asks on every call. */
+    private volatile Bound bound;
+
+    private record Bound(GuardrailPolicy configured, SourceBinding binding) {
+    }
 
     public ComposedEngine(EngineParts parts, EngineResources resources) {
         this.parts = requireNonNull(parts, "parts is null");
@@ -32,6 +39,11 @@ public class ComposedEngine implements Engine {
     @Override
     public final GuardrailPolicy policy() {
         return parts.policy();
+    }
+
+    @Override
+    public final EngineDefaults defaults() {
+        return parts.defaults();
     }
 
     @Override
@@ -52,6 +64,21 @@ public class ComposedEngine implements Engine {
     @Override
     public final Set<EngineCapability> capabilities() {
         return parts.capabilities();
+    }
+
+    /**
+     * {@link Engine#binding(GuardrailPolicy)}, built once per configured policy (compared by identity): the
+     * domain's {@link GuardrailPolicy#effective} copies the allowlist, which is not a cost for every call.
+     */
+    @Override
+    public final SourceBinding binding(GuardrailPolicy configured) {
+        Bound last = bound;
+        if (last != null && last.configured() == configured) {
+            return last.binding();
+        }
+        SourceBinding binding = Engine.super.binding(configured);
+        bound = new Bound(configured, binding);
+        return binding;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.sqlguard.ports;
 
 import java.util.Set;
 
+import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.SourceBinding;
 import dev.sqlguard.domain.port.ExecutionPort;
@@ -12,8 +13,22 @@ public interface Engine extends AutoCloseable {
     /** The source id this engine serves. */
     String sourceId();
 
-    /** The policy in force, after engine defaults were applied. */
+    /**
+     * The policy this engine's own validator analyzes with: the configured one with this engine's
+     * {@link #defaults()} filled in ({@link GuardrailPolicy#effective}). The host never enforces it: it
+     * computes the policy it enforces from the configuration ({@link #binding(GuardrailPolicy)}), so a
+     * policy an engine hands back here cannot widen what the configuration allows.
+     */
     GuardrailPolicy policy();
+
+    /**
+     * What this engine reports about itself for the host to fill into the configured policy: the schema
+     * unqualified names resolve to and its function classes. {@link EngineDefaults#none()} by default:
+     * a policy without a function list then allows no function.
+     */
+    default EngineDefaults defaults() {
+        return EngineDefaults.none();
+    }
 
     StatementValidator validator();
 
@@ -24,9 +39,21 @@ public interface Engine extends AutoCloseable {
     /** What this engine's dialect and validator support; the contract suite reads it. */
     Set<EngineCapability> capabilities();
 
-    /** The binding the domain use case runs calls against. */
+    /**
+     * The binding the domain use case runs calls against, for the {@code configured} policy of this
+     * source: that policy with only this engine's {@link #defaults()} filled in, whatever
+     * {@link #policy()} says. The host always calls this one.
+     */
+    default SourceBinding binding(GuardrailPolicy configured) {
+        return new SourceBinding(sourceId(), configured.effective(defaults()), validator(), execution());
+    }
+
+    /**
+     * {@link #binding(GuardrailPolicy)} for this engine's own {@link #policy()}: for tests that hold an
+     * engine without its configuration.
+     */
     default SourceBinding binding() {
-        return new SourceBinding(sourceId(), policy(), validator(), execution());
+        return binding(policy());
     }
 
     /** Releases connections and pools. Never throws. */

@@ -10,9 +10,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
+import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FunctionClasses;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.SourceBinding;
 import dev.sqlguard.domain.port.ExecutionPort;
 import dev.sqlguard.domain.port.StatementValidator;
 
@@ -40,6 +43,23 @@ class ComposedEngineTest {
             assertThat(engine.binding().validator()).isSameAs(VALIDATOR);
             assertThat(engine.binding().execution()).isSameAs(EXECUTION);
             assertThat(engine).hasToString("ComposedEngine[sales]");
+        }
+    }
+
+    @Test
+    void theBindingCarriesTheConfiguredPolicyWithTheEnginesDefaultsNotTheEnginesPolicy() {
+        FunctionClasses classes = new FunctionClasses(Set.of("upper"), Set.of(), Set.of(), Set.of(), Set.of(), Set.of(),
+                FunctionClasses.NeverWording.NOT_ALLOWLISTED);
+        GuardrailPolicy wider = POLICY.withFunctions(Set.of("upper", "lower"));
+        EngineParts parts = new EngineParts("sales", wider, VALIDATOR, EXECUTION, CATALOG, Set.of(), EngineDefaults.of(classes));
+        try (Engine engine = new ComposedEngine(parts, new EngineResources())) {
+            GuardrailPolicy configured = POLICY.withFunctions(Set.of("upper"));
+            SourceBinding binding = engine.binding(configured);
+            assertThat(binding.policy()).isEqualTo(configured.effective(EngineDefaults.of(classes)));
+            assertThat(binding.policy().allowsFunction("lower")).isFalse();
+            assertThat(engine.binding(configured)).isSameAs(binding);
+            assertThat(engine.binding(POLICY).policy().allowsFunction("upper")).isTrue();
+            assertThat(engine.defaults()).isEqualTo(EngineDefaults.of(classes));
         }
     }
 

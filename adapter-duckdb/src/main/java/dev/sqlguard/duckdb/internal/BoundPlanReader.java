@@ -19,6 +19,7 @@ import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.FlowStep;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.UsePosition;
 
@@ -42,7 +43,7 @@ final class BoundPlanReader {
     private static final Set<String> SHOW_FUNCTIONS = Set.of("duckdb_tables", "duckdb_views", "pragma_show");
 
     private final DuckDbCatalog catalog;
-    private final Set<String> tableFunctions;
+    private final GuardrailPolicy policy;
     private final boolean showStatement;
     private final FixedPrograms programs;
     private final PlanFacts facts = new PlanFacts();
@@ -53,24 +54,24 @@ final class BoundPlanReader {
     private final Map<Long, List<PlanValue>> ctes = new HashMap<>();
 
     /**
-     * @param tableFunctions the table functions the policy allows
+     * @param policy the policy whose decision on table functions applies to those the plan calls
      * @param inspection whether the checked statement is SHOW, DESCRIBE or SUMMARIZE, whose plans
      *     read constant chunks or the catalog
      * @param literalChars the length of the statement's text: the most its literals can hold, so a
      *     value larger than that was built by the query (a constant doubled through CTEs)
      * @param programs DuckDB's own plans of the SUMMARIZE-of-a-table programs the statement holds
      */
-    BoundPlanReader(DuckDbCatalog catalog, Set<String> tableFunctions, Inspection inspection, int literalChars,
+    BoundPlanReader(DuckDbCatalog catalog, GuardrailPolicy policy, Inspection inspection, int literalChars,
                     FixedPrograms programs) {
         this.expressions = new BoundExpressions(facts, literalChars);
         this.catalog = catalog;
-        this.tableFunctions = tableFunctions;
+        this.policy = policy;
         this.showStatement = inspection != Inspection.NONE;
         this.programs = programs;
     }
 
-    BoundPlanReader(DuckDbCatalog catalog, Set<String> tableFunctions, Inspection inspection, int literalChars) {
-        this(catalog, tableFunctions, inspection, literalChars, FixedPrograms.NONE);
+    BoundPlanReader(DuckDbCatalog catalog, GuardrailPolicy policy, Inspection inspection, int literalChars) {
+        this(catalog, policy, inspection, literalChars, FixedPrograms.NONE);
     }
 
     /** The text of a statement whose plan is DuckDB's SUMMARIZE program over {@code table}: planned alone, see {@link FixedPrograms}. */
@@ -506,9 +507,8 @@ final class BoundPlanReader {
         } else {
             String name = tableFunctionName(node);
             boolean listing = showStatement && SHOW_FUNCTIONS.contains(name);
-            if (!listing && (FunctionDefaults.isNever(name) || !tableFunctions.contains(name))) {
-                throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED,
-                        "The table function " + SafeText.identifier(name) + " is not allowlisted.");
+            if (!listing) {
+                policy.requireTableFunction(name);
             }
             facts.function(name);
             // the arguments (and any input rows) decide how many rows come back and what they hold

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Refusals;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.duckdb.internal.ParseScope.Col;
@@ -28,8 +29,8 @@ import dev.sqlguard.duckdb.internal.ParseScope.Col;
  */
 final class CheckState {
     final DuckDbCatalog catalog;
-    final Set<String> functions;
-    final Set<String> tableFunctions;
+    /** The policy whose function decision the gate asks before DuckDB binds anything. */
+    final GuardrailPolicy policy;
     final boolean restricted;
     final ConstantFolding folding;
     /** The tables a row policy governs (multi-tenancy); {@link GovernedTables#NONE} without one. */
@@ -42,6 +43,7 @@ final class CheckState {
     final Set<TableRef> tables = new LinkedHashSet<>();
     final Set<ColumnRef> columns = new LinkedHashSet<>();
     final Set<String> calledFunctions = new TreeSet<>();
+    final Set<String> calledTableFunctions = new TreeSet<>();
     final Set<Integer> parameters = new TreeSet<>();
 
     /** Collectors of every column referenced while analyzing a subquery expression. */
@@ -68,12 +70,11 @@ final class CheckState {
     record QualifiedColumn(DuckDbCatalog.Table table, int prefix) {
     }
 
-    CheckState(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted,
-               ConstantFolding folding, GovernedTables governed) {
+    CheckState(DuckDbCatalog catalog, GuardrailPolicy policy, boolean restricted, ConstantFolding folding,
+               GovernedTables governed) {
         this.catalog = catalog;
         this.governed = governed;
-        this.functions = functions;
-        this.tableFunctions = tableFunctions;
+        this.policy = policy;
         this.restricted = restricted;
         this.folding = folding;
     }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 
+import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.jdbc.Watchdogs;
@@ -50,8 +51,12 @@ public final class DuckDbEngine extends ComposedEngine {
             DuckDbExecution execution = resources.add(new DuckDbExecution(instance, watchdog, sourceId));
             // added last, so closed first: no deadline fires while the execution closes (its constructor cannot fail)
             resources.add(watchdog, ExecutorService::shutdownNow);
-            CachingValidator validator = new CachingValidator(new DuckDbValidator(sourceId, policy, catalog, parser, governed));
-            return new DuckDbEngine(new EngineParts(sourceId, policy, validator, execution, catalog, EngineCapability.all()),
+            // the engine reports its function classes; the domain fills them into the configured policy
+            EngineDefaults defaults = EngineDefaults.of(FunctionDefaults.CLASSES);
+            GuardrailPolicy effective = policy.effective(defaults);
+            CachingValidator validator = new CachingValidator(new DuckDbValidator(sourceId, effective, catalog, parser, governed));
+            return new DuckDbEngine(new EngineParts(sourceId, effective, validator, execution, catalog, EngineCapability.all(),
+                    defaults),
                     resources, instance.settings(), validator);
         } catch (RuntimeException e) {
             resources.close();

@@ -28,14 +28,16 @@ import dev.sqlguard.domain.port.StatementValidator;
 
 /**
  * Checks model SQL in two passes, both DuckDB's own. First DuckDB's parse tree, before anything
- * binds or prepares the text: exactly one SELECT, allowlisted tables, columns, functions and table
- * functions, supported constructs (binding can touch files, so nothing binds a statement that has
- * not passed this gate). Then DuckDB's bound plan of the exact text that will run (DuckDB's
+ * binds or prepares the text: exactly one SELECT, allowlisted tables and columns, functions and table
+ * functions the policy's decision allows ({@link dev.sqlguard.domain.GuardrailPolicy#requireFunction},
+ * asked here because binding can touch files), supported constructs (nothing binds a statement that
+ * has not passed this gate). Then DuckDB's bound plan of the exact text that will run (DuckDB's
  * rendering of the checked tree, wrapped in a row bound): what DuckDB itself reads, where each
  * column's value is used and through which functions, each output's lineage, every amplifying call.
  * The plan is the reference: names the parse tree did not see DuckDB read (a bare table name is a
  * whole row, an alias shadows a column in ORDER BY) are refused, and the policy decides on the
- * plan's facts. Each output the policy redacts is masked in the wrapper ({@link #isMaskedWrapperAround}),
+ * plan's facts, among them the functions and table functions the query calls (the bound plan's own
+ * calls, operators included, are each checked for a cost class). Each output the policy redacts is masked in the wrapper ({@link #isMaskedWrapperAround}),
  * so its values never leave DuckDB.
  *
  * <p>On a source with a row policy (multi-tenancy), the facts stay those of the query as written, and the text
@@ -51,18 +53,14 @@ public final class DuckDbValidator implements StatementValidator {
     private final GuardrailPolicy policy;
     private final DuckDbCatalog catalog;
     private final DuckDbParser parser;
-    private final Set<String> functions;
-    private final Set<String> tableFunctions;
     private final GovernedTables governed;
 
     DuckDbValidator(String sourceId, GuardrailPolicy policy, DuckDbCatalog catalog, DuckDbParser parser, GovernedTables governed) {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
         this.governed = requireNonNull(governed, "governed is null");
-        this.policy = requireNonNull(policy, "policy is null");
+        this.policy = requireNonNull(policy, "policy is null").orEngineFunctions(FunctionDefaults.CLASSES);
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.parser = requireNonNull(parser, "parser is null");
-        this.functions = policy.functionsOr(FunctionDefaults.FUNCTIONS);
-        this.tableFunctions = policy.tableFunctionsOr(FunctionDefaults.TABLE_FUNCTIONS);
     }
 
     @Override
@@ -127,14 +125,14 @@ public final class DuckDbValidator implements StatementValidator {
             // with each parameter a NULL literal, which reads the same tables and columns (a value names none)
             boundPlan = parser.plan(renderStatement(withNullParameters(wrapped.deepCopy())));
         }
-        PlanFacts facts = new BoundPlanReader(catalog, tableFunctions, result.inspection(), executable.length(),
+        PlanFacts facts = new BoundPlanReader(catalog, policy, result.inspection(), executable.length(),
                 FixedPrograms.of(summaries)).read(boundPlan, names);
         requireSameReads(result, facts);
         for (JsonNode inspected : inspectedQueries(inner.path("node"), new ArrayList<>())) {
             // DESCRIBE and SHOW of a query plan as constant rows computed from the query's types:
             // bind the query itself, so what it reads (a whole row's hidden columns) is checked too
             String text = render(inspected);
-            PlanFacts inspectedFacts = new BoundPlanReader(catalog, tableFunctions, Inspection.NONE, text.length())
+            PlanFacts inspectedFacts = new BoundPlanReader(catalog, policy, Inspection.NONE, text.length())
                     .read(parser.plan(text), null);
             requireSameReads(result, inspectedFacts);
             facts.include(inspectedFacts);
@@ -190,8 +188,8 @@ public final class DuckDbValidator implements StatementValidator {
             outputs = named;
         }
         return new QueryPlan(sourceId, sql, executable, placeholders, recorded.tables(), recorded.uses(),
-                union(result.functions(), recorded.functions()), outputs, recorded.amplifications(), policy.limits(), masked,
-                bindings, Map.of());
+                result.functions(), outputs, recorded.amplifications(), policy.limits(), masked, bindings, Map.of(),
+                result.tableFunctions());
     }
 
     /**
@@ -408,12 +406,6 @@ public final class DuckDbValidator implements StatementValidator {
         return parser.deserialize(DuckDbParser.write(document));
     }
 
-    private static Set<String> union(Set<String> a, Set<String> b) {
-        Set<String> out = new java.util.TreeSet<>(a);
-        out.addAll(b);
-        return out;
-    }
-
     /** Exactly one SELECT statement of DuckDB's tree, or a refusal with the matching code. */
     static JsonNode single(JsonNode tree) {
         if (tree.path("error").asBoolean(true)) {
@@ -445,7 +437,7 @@ public final class DuckDbValidator implements StatementValidator {
     }
 
     private TreeChecker checker() {
-        return new TreeChecker(catalog, functions, tableFunctions, policy.tables().restricted(), policy.limits(), governed);
+        return new TreeChecker(catalog, policy, policy.tables().restricted(), policy.limits(), governed);
     }
 
     /**

@@ -3,11 +3,14 @@ package dev.sqlguard.duckdb.internal;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.sqlguard.domain.FunctionClasses;
+
 /**
  * The documented default allowlists: ordinary scalar, aggregate and window functions for
  * analytics, and the few table functions analytics needs. Nothing here reads files, settings,
  * secrets, variables or the catalog, or runs SQL text. A policy that names its own functions
- * replaces these lists; {@link #NEVER} is refused even then.
+ * replaces these lists; {@link #NEVER} is refused even then. The engine reports them to the domain as
+ * {@link #CLASSES}, and the domain decides ({@link dev.sqlguard.domain.GuardrailPolicy#requireFunction}).
  */
 public final class FunctionDefaults {
     /** Operators (function nodes with {@code is_operator}); they are always allowed and never configurable. */
@@ -87,6 +90,13 @@ public final class FunctionDefaults {
 
     /** Table functions allowed by default. */
     public static final Set<String> TABLE_FUNCTIONS = Set.of("range", "generate_series", "unnest");
+
+    /**
+     * These lists as the engine reports them to the domain: a never-allowed function is refused like one
+     * off the list ("is not allowlisted", with the closest allowed names), so the never-list is not shown.
+     */
+    public static final FunctionClasses CLASSES = new FunctionClasses(FUNCTIONS, TABLE_FUNCTIONS, NEVER, NEVER_PREFIXES,
+            Set.of(), Set.of(), FunctionClasses.NeverWording.NOT_ALLOWLISTED);
 
     /** The SQL value names DuckDB binds when no column has that name. */
     public static final Set<String> SQL_VALUE_NAMES = Set.of(

@@ -1,13 +1,10 @@
 package dev.sqlguard.duckdb.internal;
 
-import dev.sqlguard.domain.ErrorCode;
-import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.domain.SafeText;
-import dev.sqlguard.domain.Suggestions;
-
 /**
- * Which functions and table functions the parse-tree gate lets DuckDB bind: the policy's lists (or
- * the documented defaults), never the never-list; a refusal suggests the closest allowed names.
+ * The parse-tree gate's calls of the function decision: binding can read files, so the gate asks the
+ * policy ({@link dev.sqlguard.domain.GuardrailPolicy#requireFunction}) about each function and table
+ * function before DuckDB sees the statement, and records it for the plan's facts, where
+ * {@link dev.sqlguard.domain.GuardrailPolicy#authorize} decides on it again. It decides nothing itself.
  */
 final class FunctionRules {
     private final CheckState state;
@@ -20,19 +17,19 @@ final class FunctionRules {
     void requireFunction(String called) {
         // count(*) parses as count_star: it is the function count
         String name = "count_star".equals(called) ? "count" : called;
-        if (FunctionDefaults.isNever(name) || !state.functions.contains(name)) {
-            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "The function " + SafeText.identifier(name)
-                    + " is not allowlisted." + Suggestions.didYouMean(name, state.functions));
-        }
+        state.policy.requireFunction(name);
         state.calledFunctions.add(name);
     }
 
-    /** A table function in FROM: allowlisted, never on the never-list, and never qualified by a schema or catalog. */
+    /**
+     * A table function in FROM. One qualified by a schema or catalog is not read as that function: it is
+     * refused as the policy refuses a function off its list.
+     */
     void requireTableFunction(String name, boolean qualified) {
-        if (qualified || FunctionDefaults.isNever(name) || !state.tableFunctions.contains(name)) {
-            throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "The table function " + SafeText.identifier(name)
-                    + " is not allowlisted." + Suggestions.didYouMean(name, state.tableFunctions));
+        if (qualified) {
+            throw state.policy.tableFunctionRefusal(name);
         }
-        state.calledFunctions.add(name);
+        state.policy.requireTableFunction(name);
+        state.calledTableFunctions.add(name);
     }
 }

@@ -29,6 +29,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.Refusals;
@@ -64,7 +65,8 @@ final class TreeChecker {
     static final int MAX_DEPTH = 200;
 
     /** The outcome of a check. */
-    record Result(Set<TableRef> tables, Set<ColumnRef> columns, Set<String> functions, List<OutputColumn> outputs,
+    record Result(Set<TableRef> tables, Set<ColumnRef> columns, Set<String> functions, Set<String> tableFunctions,
+                  List<OutputColumn> outputs,
                   int parameterCount, Inspection inspection, Set<DuckDbCatalog.Table> summarized,
                   Map<JsonNode, DuckDbCatalog.Table> baseTables, Map<JsonNode, CheckState.QualifiedColumn> qualifiedColumns) {
     }
@@ -76,9 +78,9 @@ final class TreeChecker {
     private final ExpressionChecks expressions;
     private final FromChecks relations;
 
-    TreeChecker(DuckDbCatalog catalog, Set<String> functions, Set<String> tableFunctions, boolean restricted, Limits limits,
+    TreeChecker(DuckDbCatalog catalog, GuardrailPolicy policy, boolean restricted, Limits limits,
                 GovernedTables governed) {
-        this.state = new CheckState(catalog, functions, tableFunctions, restricted, new ConstantFolding(limits), governed);
+        this.state = new CheckState(catalog, policy, restricted, new ConstantFolding(limits), governed);
         this.functionRules = new FunctionRules(state);
         this.expressions = new ExpressionChecks(state, this, functionRules);
         this.relations = new FromChecks(state, this, expressions, functionRules);
@@ -97,8 +99,8 @@ final class TreeChecker {
                     : new OutputColumn(col.name(), col.lineage(), col.complete()));
         }
         int count = state.parameters.isEmpty() ? 0 : ((TreeSet<Integer>) state.parameters).last();
-        return new Result(state.tables, state.columns, state.calledFunctions, outputs, count, state.inspection, state.summarized,
-                state.baseTables, state.qualifiedColumns);
+        return new Result(state.tables, state.columns, state.calledFunctions, state.calledTableFunctions, outputs, count,
+                state.inspection, state.summarized, state.baseTables, state.qualifiedColumns);
     }
 
     /**

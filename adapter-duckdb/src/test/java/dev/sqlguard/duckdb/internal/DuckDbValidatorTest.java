@@ -181,7 +181,7 @@ class DuckDbValidatorTest {
         assertThatThrownBy(() -> plan("SELECT lower(region) FROM claims"))
                 .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FUNCTION_NOT_ALLOWED));
         // table functions keep their own default list
-        assertThat(plan("SELECT * FROM range(3)").functions()).containsExactly("range");
+        assertThat(plan("SELECT * FROM range(3)").tableFunctions()).containsExactly("range");
         assertThatThrownBy(() -> plan("SELECT * FROM read_text('x')"))
                 .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED));
     }

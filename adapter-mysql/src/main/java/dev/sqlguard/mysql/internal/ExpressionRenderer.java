@@ -14,6 +14,7 @@ import dev.sqlguard.domain.CostClass;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.FlowStep;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.Suggestions;
@@ -127,12 +128,13 @@ final class ExpressionRenderer {
 
     private final SelectRenderer queries;
     private final Facts facts;
-    private final Set<String> allowlist;
+    /** The policy whose function decision every call asks ({@link GuardrailPolicy#requireFunction}). */
+    private final GuardrailPolicy policy;
     private final ParameterMarkers parameters;
-    ExpressionRenderer(SelectRenderer queries, Facts facts, Set<String> allowlist, ParameterMarkers parameters) {
+    ExpressionRenderer(SelectRenderer queries, Facts facts, GuardrailPolicy policy, ParameterMarkers parameters) {
         this.queries = queries;
         this.facts = facts;
-        this.allowlist = allowlist;
+        this.policy = policy;
         this.parameters = parameters;
     }
 
@@ -592,19 +594,13 @@ final class ExpressionRenderer {
 
     // ------------------------------------------------------------------ functions
 
-    private void requireAllowed(String name) {
-        if (MySqlFunctions.NEVER_ALLOWED.contains(name)) {
-            throw new GuardException(name.equals("load_file") ? ErrorCode.EXTERNAL_ACCESS_DENIED : ErrorCode.FUNCTION_NOT_ALLOWED,
-                    "The function " + SafeText.identifier(name) + " is never allowed.");
-        }
-        if (!allowlist.contains(name) || MySqlFunctions.of(name).isEmpty()) {
-            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "The function " + SafeText.identifier(name)
-                    + " is not allowlisted on this source." + Suggestions.didYouMean(name, allowed()));
-        }
-    }
-
-    private Iterable<String> allowed() {
-        return allowlist.stream().filter(n -> MySqlFunctions.of(n).isPresent()).sorted().toList();
+    /**
+     * The policy decides on a call before the server sees the text; one it allows that the catalogue
+     * cannot classify gets the policy's own refusal.
+     */
+    private MySqlFunctions.Entry requireAllowed(String name) {
+        policy.requireFunction(name);
+        return MySqlFunctions.of(name).orElseThrow(() -> policy.functionRefusal(name));
     }
 
     private String functionName(Function f) {
@@ -620,8 +616,7 @@ final class ExpressionRenderer {
 
     private Value function(Function f, Ctx ctx) {
         String name = functionName(f);
-        requireAllowed(name);
-        MySqlFunctions.Entry entry = MySqlFunctions.of(name).orElseThrow();
+        MySqlFunctions.Entry entry = requireAllowed(name);
         if (f.getKeep() != null || f.getHavingClause() != null || f.getLimit() != null || f.getNullHandling() != null
                 || f.isIgnoreNulls() || f.isIgnoreNullsOutside() || f.getNamedParameters() != null || f.getChainedParameters() != null
                 || f.getAttribute() != null || f.getAttributeColumn() != null || f.getExtraKeyword() != null
@@ -819,8 +814,7 @@ final class ExpressionRenderer {
         if (!FUNCTION_NAME.matcher(name).matches()) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
         }
-        requireAllowed(name);
-        MySqlFunctions.Entry entry = MySqlFunctions.of(name).orElseThrow();
+        MySqlFunctions.Entry entry = requireAllowed(name);
         if (entry.category() != MySqlFunctions.Category.WINDOW && entry.category() != MySqlFunctions.Category.AGGREGATE
                 || name.equals("group_concat")) {
             throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The function " + SafeText.identifier(name)

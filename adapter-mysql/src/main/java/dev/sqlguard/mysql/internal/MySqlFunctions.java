@@ -11,6 +11,7 @@ import java.util.TreeSet;
 
 import dev.sqlguard.domain.CostClass;
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FunctionClasses;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.Suggestions;
@@ -65,6 +66,16 @@ public final class MySqlFunctions {
             "updatexml", "regexp_replace", "regexp_substr", "regexp_instr");
 
     private static final Map<String, Entry> CATALOGUE = catalogue();
+
+    /**
+     * The catalogue as the engine reports it to the domain, allowing {@code defaults} (the catalogued names
+     * the server knows) when a policy names no functions: a never-allowed function is refused as such
+     * ("is never allowed"), {@code load_file} as external access.
+     */
+    public static FunctionClasses classes(Set<String> defaults) {
+        return new FunctionClasses(defaults, Set.of(), NEVER_ALLOWED, Set.of(), Set.of("load_file"), Set.of(),
+                FunctionClasses.NeverWording.NEVER_ALLOWED);
+    }
 
     /**
      * Argument positions (from 0) at which an otherwise total function reads a parameter and fails on

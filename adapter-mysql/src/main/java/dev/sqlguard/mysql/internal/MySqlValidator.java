@@ -37,7 +37,6 @@ public final class MySqlValidator implements StatementValidator {
     private final String sourceId;
     private final SchemaSnapshot schema;
     private final GuardrailPolicy policy;
-    private final Set<String> functions;
     private final Optional<Long> hintMillis;
     private final GovernedTables governed;
 
@@ -47,10 +46,8 @@ public final class MySqlValidator implements StatementValidator {
     public MySqlValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Optional<Long> hintMillis) {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
         this.schema = requireNonNull(schema, "schema is null");
-        this.policy = requireNonNull(policy, "policy is null");
-        this.functions = Set.copyOf(policy.functionsOr(DEFAULT_FUNCTIONS));
+        this.policy = requireNonNull(policy, "policy is null").orEngineFunctions(MySqlFunctions.classes(DEFAULT_FUNCTIONS));
         this.hintMillis = requireNonNull(hintMillis, "hintMillis is null");
-        Validation.requireTableAllowlist(sourceId, policy);
         // row filters and masks: a text the renderer cannot carry fails here, when the engine starts
         this.governed = new GovernedTables(policy.rows(), schema.defaultSchema());
     }
@@ -79,7 +76,7 @@ public final class MySqlValidator implements StatementValidator {
             throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
         }
         OperatorCheck.check(select);
-        SelectRenderer.Rendered r = new SelectRenderer(schema, policy, governed, functions, hintMillis).render(select);
+        SelectRenderer.Rendered r = new SelectRenderer(schema, policy, governed, hintMillis).render(select);
         return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.bindings().parameterCount(), null), r.tables(),
                 r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked(), r.bindings(), Map.of());
     }

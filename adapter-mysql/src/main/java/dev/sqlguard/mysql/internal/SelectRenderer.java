@@ -120,13 +120,12 @@ final class SelectRenderer {
      * @param hintMillis a MAX_EXECUTION_TIME optimizer hint to render (MySQL), or empty (MariaDB
      *     ignores the hint; its limit is the pinned session's {@code max_statement_time})
      */
-    SelectRenderer(SchemaSnapshot schema, GuardrailPolicy policy, GovernedTables governed, Set<String> functionAllowlist,
-                   Optional<Long> hintMillis) {
+    SelectRenderer(SchemaSnapshot schema, GuardrailPolicy policy, GovernedTables governed, Optional<Long> hintMillis) {
         requireNonNull(schema, "schema is null");
         this.policy = requireNonNull(policy, "policy is null");
         this.hintMillis = requireNonNull(hintMillis, "hintMillis is null");
         this.governed = requireNonNull(governed, "governed is null");
-        this.expressions = new ExpressionRenderer(this, facts, functionAllowlist, new ParameterMarkers());
+        this.expressions = new ExpressionRenderer(this, facts, policy, new ParameterMarkers());
         this.from = new FromRenderer(this, schema, policy, governed, facts);
     }
 

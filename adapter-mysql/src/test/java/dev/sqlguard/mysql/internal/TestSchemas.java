@@ -43,7 +43,8 @@ final class TestSchemas {
     /** Validates and authorizes, as QueryService does: the validator reports facts, the policy decides. */
     static dev.sqlguard.domain.QueryPlan authorized(MySqlValidator validator, GuardrailPolicy policy, String sql, Object... params) {
         dev.sqlguard.domain.QueryPlan plan = validator.validate(dev.sqlguard.domain.QueryRequest.of("src", sql, params));
-        policy.authorize(plan);
+        // the policy in force: the configured one with the engine's reported function classes
+        policy.orEngineFunctions(MySqlFunctions.classes(MySqlValidator.DEFAULT_FUNCTIONS)).authorize(plan);
         return plan;
     }
 

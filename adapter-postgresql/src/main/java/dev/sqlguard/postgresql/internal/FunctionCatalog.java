@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.sqlguard.domain.CostClass;
+import dev.sqlguard.domain.FunctionClasses;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.jdbc.ansi.FunctionRules;
 
@@ -100,6 +101,14 @@ public final class FunctionCatalog {
     /** The rules the shared renderer applies. */
     static final FunctionRules RULES = new FunctionRules("PostgreSQL", CLASSES, NEVER, NEVER_PREFIXES, EXTERNAL, Set.of("lo_", "dblink"), SYNTAX,
             AGGREGATES, WINDOW, PARAMETER_ARGUMENTS, Map.of(), SIZE_ARGUMENTS, FunctionRules.TEXT_CASTS);
+
+    /**
+     * The catalog as this engine reports it to the domain ({@link FunctionRules#functionClasses()}): the
+     * domain fills it into the configured policy and decides on every call with it.
+     */
+    public static FunctionClasses classes() {
+        return RULES.functionClasses();
+    }
 
     /** The default allowlist: every classified function. */
     public static Set<String> defaults() {

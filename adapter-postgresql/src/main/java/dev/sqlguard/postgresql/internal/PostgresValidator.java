@@ -93,6 +93,13 @@ public final class PostgresValidator implements StatementValidator {
                 .withParameters(request.params());
     }
 
+    /** The policy's decision runs once, between the renderer's facts and PostgreSQL's reading of the text. */
+    @Override
+    public QueryPlan validate(QueryRequest request, java.util.function.Consumer<QueryPlan> decision) {
+        return Validation.checked(request.sql(), sql -> confirmFiltered(check.plan(sql, request.params().size(), decision)))
+                .withParameters(request.params());
+    }
+
     /**
      * The last step for a plan whose text binds the caller's attributes (it reads a filtered table): the
      * server's own generic plan of that text ({@code PREPARE} under {@code plan_cache_mode =

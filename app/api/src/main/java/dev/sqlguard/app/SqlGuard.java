@@ -34,6 +34,7 @@ import dev.sqlguard.app.internal.wiring.SecretMasker;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
 import dev.sqlguard.app.internal.wiring.SourceRetries;
 import dev.sqlguard.app.internal.wiring.WorkDirectory;
+import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -352,7 +353,8 @@ public final class SqlGuard implements AutoCloseable {
             } catch (GuardException e) {
                 return service.sourceFailed(request, e, operation, (System.nanoTime() - accepted) / 1_000_000);
             }
-            return masked(service.run(operation, engine.binding(), request, accepted));
+            // the policy enforced is the configured one with the engine's reported defaults, never the engine's own
+            return masked(service.run(operation, engine.binding(slot.config.policy()), request, accepted));
         });
     }
 
@@ -719,7 +721,12 @@ public final class SqlGuard implements AutoCloseable {
 
         @Override
         public GuardrailPolicy policy() {
-            return slot.engine().policy();
+            return slot.config.policy().effective(slot.engine().defaults());
+        }
+
+        @Override
+        public EngineDefaults defaults() {
+            return slot.engine().defaults();
         }
 
         @Override
@@ -744,7 +751,7 @@ public final class SqlGuard implements AutoCloseable {
 
         @Override
         public SourceBinding binding() {
-            return slot.engine().binding();
+            return slot.engine().binding(slot.config.policy());
         }
 
         @Override

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import dev.sqlguard.domain.Parameters;
 import dev.sqlguard.domain.QueryPlan;
@@ -42,15 +43,26 @@ public final class CachingValidator implements StatementValidator {
 
     @Override
     public QueryPlan validate(QueryRequest request) {
+        return validate(request, null);
+    }
+
+    /**
+     * A cached plan is decided on again ({@code decision} runs on every call, once); a new one is decided
+     * on by the delegate's two phases.
+     */
+    @Override
+    public QueryPlan validate(QueryRequest request, Consumer<QueryPlan> decision) {
         QueryPlan plan;
         synchronized (plans) {
             plan = plans.get(request.sql());
         }
         if (plan == null) {
-            plan = delegate.validate(request);
+            plan = decision == null ? delegate.validate(request) : delegate.validate(request, decision);
             synchronized (plans) {
                 plans.put(request.sql(), plan);
             }
+        } else if (decision != null) {
+            decision.accept(plan);
         }
         Parameters.requireCount(plan.parameters().size(), request.params().size());
         return plan.withParameters(request.params());

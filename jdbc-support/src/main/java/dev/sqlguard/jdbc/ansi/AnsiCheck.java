@@ -2,21 +2,21 @@ package dev.sqlguard.jdbc.ansi;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.Set;
 import java.util.function.Consumer;
 
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Parameters;
 import dev.sqlguard.domain.QueryPlan;
-import dev.sqlguard.domain.port.Validation;
 
 /**
  * One source's check of a statement on an engine that renders through the {@link AnsiRenderer}: the
  * engine's own pre-check of the raw text, then the parse, check and render of the one SELECT with its
  * facts and the policy's decision, then, where the engine can say how it reads the rendered text
  * (its EXPLAIN), the cross-check of that reading against the checked plan ({@link EngineReading}).
- * The policy's function list defaults to every function the dialect classifies. Needs a table
+ * The policy is the configured one with the engine's defaults filled in
+ * ({@link GuardrailPolicy#effective}): its function list defaults to every function the dialect
+ * classifies ({@link FunctionRules#functionClasses()}). The factory refuses a source without a table
  * allowlist. Immutable and thread-safe: one renderer per call.
  */
 public final class AnsiCheck {
@@ -31,25 +31,21 @@ public final class AnsiCheck {
     private final AnsiDialect dialect;
     private final SchemaSnapshot schema;
     private final GuardrailPolicy policy;
-    private final Set<String> functions;
     private final Consumer<String> precheck;
     private final Reader reader;
 
     /**
      * @param precheck the engine's check of the raw text before any parser sees it (length, lexical rules)
      * @param reader the engine's reading of a checked plan, or null to skip the cross-check (unit tests only)
-     * @throws GuardException CONFIGURATION_ERROR when the policy has no table allowlist
      */
     public AnsiCheck(String sourceId, AnsiDialect dialect, SchemaSnapshot schema, GuardrailPolicy policy, Consumer<String> precheck,
                      Reader reader) {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
         this.dialect = requireNonNull(dialect, "dialect is null");
         this.schema = requireNonNull(schema, "schema is null");
-        this.policy = requireNonNull(policy, "policy is null");
-        this.functions = policy.functionsOr(dialect.lexicon().functions().defaults());
+        this.policy = requireNonNull(policy, "policy is null").orEngineFunctions(dialect.lexicon().functions().functionClasses());
         this.precheck = requireNonNull(precheck, "precheck is null");
         this.reader = reader;
-        Validation.requireTableAllowlist(sourceId, policy);
     }
 
     /**
@@ -62,20 +58,31 @@ public final class AnsiCheck {
         return plan(sql, -1);
     }
 
+    /** {@link #plan(String, int, Consumer)} decided on by this check's own policy. */
+    public QueryPlan plan(String sql, int values) {
+        return plan(sql, values, policy::authorize);
+    }
+
     /**
      * {@link #plan(String)} for a request with {@code values} parameter values: a count that differs
      * from the placeholders is refused as PARAMETER_COUNT_MISMATCH before the engine reads the text,
      * which could fail first for the same cause ({@code ? + ?} has no type without its values).
      *
+     * <p>The two phases of {@link dev.sqlguard.domain.port.StatementValidator#validate(dev.sqlguard.domain.QueryRequest,
+     * Consumer)}: the renderer reports the facts, {@code decision} decides on them (once), and only then does
+     * the engine read the text (an EXPLAIN plans it, and planning may fold constant calls).
+     *
      * @param values the number of values, or -1 to leave the count to the caller
+     * @param decision the policy's decision on the plan's facts ({@link GuardrailPolicy#authorize})
      */
-    public QueryPlan plan(String sql, int values) {
+    public QueryPlan plan(String sql, int values, Consumer<QueryPlan> decision) {
         precheck.accept(sql);
-        AnsiRenderer renderer = new AnsiRenderer(dialect, schema, policy, functions);
+        AnsiRenderer renderer = new AnsiRenderer(dialect, schema, policy);
         QueryPlan plan = renderer.plan(sourceId, sql);
         if (values >= 0) {
             Parameters.requireCount(plan.parameters().size(), values);
         }
+        decision.accept(plan);
         if (reader != null) {
             reader.read(plan).requireWithin(plan, RowPolicyCheck.policyColumns(policy, schema, plan.tables()));
         }

@@ -149,7 +149,8 @@ public final class AnsiRenderer {
      * @param outputs the output columns with their lineage
      * @param tables the base tables read
      * @param uses every use of a base column, with its position and the steps its value passed through
-     * @param functions the functions called
+     * @param functions the scalar, aggregate and window functions called
+     * @param tableFunctions the table functions called in FROM
      * @param amplifications the amplifying calls, the largest per function and kind
      * @param parameterCount how many parameters the text takes
      * @param masked the 0-based positions of the outputs {@code sql} replaces by a constant inside the engine
@@ -160,7 +161,7 @@ public final class AnsiRenderer {
      *     it is empty: the caller's parameters only)
      */
     public record Rendered(String sql, List<OutputColumn> outputs, Set<TableRef> tables, Set<ColumnUse> uses, Set<String> functions,
-                    List<Amplification> amplifications, int parameterCount, Set<Integer> masked, Optional<String> filtered,
+                    Set<String> tableFunctions, List<Amplification> amplifications, int parameterCount, Set<Integer> masked, Optional<String> filtered,
                     Bindings bindings) {
         public Rendered {
             requireNonNull(filtered, "filtered is null");
@@ -304,11 +305,11 @@ public final class AnsiRenderer {
     private final FunctionRules rules;
     private final SchemaSnapshot schema;
     private final GuardrailPolicy policy;
-    private final Set<String> functionAllowlist;
 
     private final Set<TableRef> tables = new LinkedHashSet<>();
     private final Set<ColumnUse> uses = new LinkedHashSet<>();
     private final Set<String> functions = new TreeSet<>();
+    private final Set<String> tableFunctions = new TreeSet<>();
     private final WorstAmplifications amplifications = new WorstAmplifications();
     private final List<Integer> parameterIndices = new ArrayList<>();
     /** Every reference to a governed table rendered so far, by the index its {@link #SLOT} marker holds. */
@@ -338,41 +339,40 @@ public final class AnsiRenderer {
 
     /** The facts recorded so far, to undo a rendering pass whose facts are not the final ones. */
     private record State(int aliases, Set<TableRef> tables, Set<ColumnUse> uses, Set<String> functions,
-                         WorstAmplifications amplifications) {
+                         Set<String> tableFunctions, WorstAmplifications amplifications) {
     }
 
     /**
      * @param dialect what the engine renders differently
      * @param schema the tables as they exist on the server
-     * @param policy the policy whose table and column allowlist and row limit apply
-     * @param functionAllowlist the functions a query may call
+     * @param policy the policy whose table and column allowlist and row limit apply, and whose function
+     *     decision ({@link GuardrailPolicy#requireFunction}) the renderer asks of every call it reads: the
+     *     configured policy with the engine's defaults filled in ({@link GuardrailPolicy#effective})
      */
-    public AnsiRenderer(AnsiDialect dialect, SchemaSnapshot schema, GuardrailPolicy policy, Set<String> functionAllowlist) {
+    public AnsiRenderer(AnsiDialect dialect, SchemaSnapshot schema, GuardrailPolicy policy) {
         this.dialect = requireNonNull(dialect, "dialect is null");
         this.lexicon = requireNonNull(dialect.lexicon(), "lexicon is null");
         this.naming = lexicon.names();
         this.rules = lexicon.functions();
         this.schema = requireNonNull(schema, "schema is null");
-        this.policy = requireNonNull(policy, "policy is null");
-        this.functionAllowlist = Set.copyOf(functionAllowlist);
+        this.policy = requireNonNull(policy, "policy is null").orEngineFunctions(rules.functionClasses());
     }
 
     /**
-     * Parses, checks and renders {@code sql}, the one SELECT of a request, and lets the policy decide
-     * on its facts: the plan a validator returns (before any cross-check with the engine), with null
-     * parameters. One call per instance.
+     * Parses, checks and renders {@code sql}, the one SELECT of a request: the plan with its facts and
+     * null parameters, for the policy to decide on ({@link GuardrailPolicy#authorize}, which the caller
+     * runs once, before any cross-check with the engine). One call per instance.
      *
-     * @throws GuardException the first refusal: the parser's, the renderer's or the policy's
+     * @throws GuardException the first refusal: the parser's or the renderer's
      */
     public QueryPlan plan(String sourceId, String sql) {
         if (!(parseOne(KeywordNames.quote(sql, columnNames(), keywords()), dialect) instanceof Select select)) {
             throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
         }
         Rendered r = render(select);
-        QueryPlan plan = new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
-                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked());
-        policy.authorize(plan);
-        return plan;
+        return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.parameterCount(), null), r.tables(),
+                r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked(),
+                Bindings.parameters(r.parameterCount()), Map.of(), r.tableFunctions());
     }
 
     /**
@@ -394,7 +394,7 @@ public final class AnsiRenderer {
         }
         return new QueryPlan(plan.sourceId(), plan.originalSql(), rendered.filtered().get(), plan.parameters(), plan.tables(),
                 plan.uses(), plan.functions(), plan.outputs(), plan.amplifications(), plan.limits(), plan.maskedOutputs(),
-                rendered.bindings(), Map.of());
+                rendered.bindings(), Map.of(), plan.tableFunctions());
     }
 
     /** The lower-case names of the schema's columns, for {@link KeywordNames}. */
@@ -450,7 +450,7 @@ public final class AnsiRenderer {
             filtered = Optional.of(masked(naming, bindMarkers(filled(q.sql(), true), slotsInOrder), outputs, masked));
             bindings = slotsInOrder.build();
         }
-        rendered = new Rendered(sql, outputs, tables, uses, functions, amplifications.list(), parameterIndices.size(), masked,
+        rendered = new Rendered(sql, outputs, tables, uses, functions, tableFunctions, amplifications.list(), parameterIndices.size(), masked,
                 filtered, bindings);
         return rendered;
     }
@@ -955,7 +955,7 @@ public final class AnsiRenderer {
 
     private State snapshot() {
         return new State(aliases, new LinkedHashSet<>(tables), new LinkedHashSet<>(uses), new TreeSet<>(functions),
-                new WorstAmplifications(amplifications));
+                new TreeSet<>(tableFunctions), new WorstAmplifications(amplifications));
     }
 
     private void restore(State s) {
@@ -966,6 +966,8 @@ public final class AnsiRenderer {
         uses.addAll(s.uses());
         functions.clear();
         functions.addAll(s.functions());
+        tableFunctions.clear();
+        tableFunctions.addAll(s.tableFunctions());
         amplifications.restore(s.amplifications());
     }
 
@@ -1749,10 +1751,12 @@ public final class AnsiRenderer {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
         }
         String name = naming.name(f.getMultipartName().get(f.getMultipartName().size() - 1));
-        if (!name.equals("generate_series") || !policy.tableFunctionsOr(Set.of("generate_series")).contains(name)
-                || f.getMultipartName().size() > 2 || (f.getMultipartName().size() == 2 && !inFunctionSchema(f.getMultipartName().get(0)))) {
+        if (!name.equals("generate_series") || f.getMultipartName().size() > 2
+                || (f.getMultipartName().size() == 2 && !inFunctionSchema(f.getMultipartName().get(0)))) {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Only generate_series(...) AS alias may stand in FROM.");
         }
+        policy.requireTableFunction(name);
+        tableFunctions.add(name);
         allow(name);
         ExpressionList<?> params = f.getParameters();
         if (params == null || params.size() < 2 || params.size() > 3 || f.isDistinct() || f.getOrderByElements() != null) {
@@ -2349,22 +2353,22 @@ public final class AnsiRenderer {
         return Value.literal("GROUPING(" + String.join(", ", args) + ")");
     }
 
-    /** Refuses a function that is never allowed, not allowlisted or not classified; records it. */
+    /**
+     * A call of {@code name}: a function this engine does not have is refused naming its nearest; the
+     * policy decides on the others ({@link GuardrailPolicy#requireFunction}), before the engine sees the
+     * text; one the policy allows and the catalog cannot classify gets the policy's own refusal. Records it.
+     */
     private CostClass allow(String name) {
-        if (rules.isNever(name)) {
-            throw rules.refusal(name);
+        if (!policy.engineFunctions().isNever(name)) {
+            Optional<GuardException> absent = rules.absentRefusal(name);
+            if (absent.isPresent()) {
+                throw absent.get();
+            }
         }
-        Optional<GuardException> absent = rules.absentRefusal(name);
-        if (absent.isPresent()) {
-            throw absent.get();
-        }
-        Optional<CostClass> cost = rules.costClass(name);
-        if (!functionAllowlist.contains(name) || cost.isEmpty()) {
-            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "The function " + SafeText.identifier(name)
-                    + " is not allowlisted on this source.");
-        }
+        policy.requireFunction(name);
+        CostClass cost = rules.costClass(name).orElseThrow(() -> policy.functionRefusal(name));
         functions.add(name);
-        return cost.get();
+        return cost;
     }
 
     /** A function's name as rendered: in the dialect's function schema, unless written as a keyword. */

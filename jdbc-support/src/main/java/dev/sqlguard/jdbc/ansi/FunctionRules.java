@@ -10,6 +10,7 @@ import java.util.TreeSet;
 
 import dev.sqlguard.domain.CostClass;
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FunctionClasses;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.SafeText;
 
@@ -18,7 +19,8 @@ import dev.sqlguard.domain.SafeText;
  * functions it never allows whatever a policy says, and the few facts the {@link AnsiRenderer} needs
  * to render a call. A function that is not classified cannot be called, and a policy that allowlists
  * one does not start ({@link #checkPolicy}). An adapter keeps its lists in its own catalog class and
- * builds one instance of this.
+ * builds one instance of this. The engine reports the lists to the domain as {@link #functionClasses()};
+ * the domain decides on every call ({@link dev.sqlguard.domain.GuardrailPolicy#requireFunction}).
  *
  * @param engine the engine's name as shown in configuration errors ("PostgreSQL", "Trino")
  * @param classes every callable function and its class
@@ -118,6 +120,16 @@ public record FunctionRules(String engine, Map<String, CostClass> classes, Set<S
     /** The default allowlist: every classified function. */
     public Set<String> defaults() {
         return new TreeSet<>(classes.keySet());
+    }
+
+    /**
+     * These rules as the engine reports them to the domain: every classified function allowed by default,
+     * {@code generate_series} the one default table function where it is classified, and a never-allowed
+     * function refused as such ("is never allowed"; EXTERNAL_ACCESS_DENIED for the external ones).
+     */
+    public FunctionClasses functionClasses() {
+        return new FunctionClasses(classes.keySet(), classes.containsKey("generate_series") ? Set.of("generate_series") : Set.of(),
+                never, neverPrefixes, external, externalPrefixes, FunctionClasses.NeverWording.NEVER_ALLOWED);
     }
 
     /** Whether {@code name} is refused whatever a policy says. */

@@ -67,8 +67,18 @@ class AnsiCheckTest {
     }
 
     @Test
-    void aSourceWithoutATableAllowlistDoesNotStart() {
-        GuardrailPolicy open = new GuardrailPolicy(TableAllowlist.unrestricted(), Set.of(), Set.of(), Set.of(), Limits.defaults());
-        assertRefused(() -> check(open, null), ErrorCode.CONFIGURATION_ERROR);
+    void thePolicyDecidesOnceBeforeTheEngineReadsTheText() {
+        List<String> order = new ArrayList<>();
+        AnsiCheck check = check(MinimalDialect.POLICY, plan -> {
+            order.add("read");
+            return new EngineReading(Set.of(CLAIMS), Set.of(new ColumnRef(CLAIMS, "region")), true);
+        });
+        check.plan(SQL, -1, plan -> order.add("decide"));
+        assertThat(order).containsExactly("decide", "read");
+        // a refusal of the decision stops the check before the engine reads anything
+        assertRefused(() -> check.plan(SQL, -1, plan -> {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "no");
+        }), ErrorCode.FUNCTION_NOT_ALLOWED);
+        assertThat(order).containsExactly("decide", "read");
     }
 }

@@ -22,7 +22,7 @@ import dev.sqlguard.domain.QueryPlan;
  */
 class AnsiRendererTest {
     private static QueryPlan plan(String sql) {
-        return new AnsiRenderer(new MinimalDialect(), MinimalDialect.SCHEMA, MinimalDialect.POLICY, MinimalDialect.POLICY.functions()).plan("s", sql);
+        return new AnsiRenderer(new MinimalDialect(), MinimalDialect.SCHEMA, MinimalDialect.POLICY).plan("s", sql);
     }
 
     @Test
@@ -43,7 +43,7 @@ class AnsiRendererTest {
     @Test
     void masksTheOutputsThePolicyRedactsOutsideTheStatement() {
         AnsiRenderer redacting = new AnsiRenderer(new MinimalDialect(), MinimalDialect.SCHEMA,
-                MinimalDialect.POLICY.withRedact(java.util.Set.of("region")), MinimalDialect.POLICY.functions());
+                MinimalDialect.POLICY.withRedact(java.util.Set.of("region")));
         QueryPlan p = redacting.plan("s", "SELECT id AS i, region AS r, region AS i FROM claims ORDER BY 1 DESC");
         assertThat(p.maskedOutputs()).containsExactly(1, 2);
         String statement = "SELECT \"t1\".\"id\" AS \"i\", \"t1\".\"region\" AS \"r\", \"t1\".\"region\" AS \"i\""
@@ -76,7 +76,7 @@ class AnsiRendererTest {
                 return false;
             }
         };
-        AnsiRenderer renderer = new AnsiRenderer(uncapped, MinimalDialect.SCHEMA, MinimalDialect.POLICY, MinimalDialect.POLICY.functions());
+        AnsiRenderer renderer = new AnsiRenderer(uncapped, MinimalDialect.SCHEMA, MinimalDialect.POLICY);
         assertThat(renderer.plan("s", grouped).executableSql()).doesNotContain("LIMIT");
         assertThat(renderer.plan("s", "SELECT region FROM claims GROUP BY region").executableSql()).endsWith(cap);
         assertThat(renderer.plan("s", grouped + " ORDER BY 2").executableSql()).endsWith(cap);

@@ -32,7 +32,7 @@ class AnsiRowPolicyTest {
             .withRows(RowPolicy.of(Optional.empty(), Map.of("claims", "region = :tenant"), Map.of())), "s");
 
     private static AnsiRenderer renderer(GuardrailPolicy policy) {
-        return new AnsiRenderer(new MinimalDialect(), MinimalDialect.SCHEMA, policy, MinimalDialect.POLICY.functions());
+        return new AnsiRenderer(new MinimalDialect(), MinimalDialect.SCHEMA, policy);
     }
 
     /** The plan as checked and the plan as executed, from one renderer. */

@@ -19,8 +19,10 @@ import java.util.regex.Pattern;
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ColumnUse;
 import dev.sqlguard.domain.CostClass;
+import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.FlowStep;
+import dev.sqlguard.domain.FunctionClasses;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.OutputColumn;
@@ -70,6 +72,9 @@ public final class InMemoryEngine extends ComposedEngine {
             "upper", CostClass.TOTAL, "lower", CostClass.TOTAL, "length", CostClass.TOTAL,
             "coalesce", CostClass.TOTAL, "concat", CostClass.TOTAL);
 
+    /** The aggregates it reads when a policy names no functions; reported to the domain as its defaults. */
+    private static final Set<String> DEFAULT_FUNCTIONS = Set.of("count", "sum", "min", "max", "avg");
+
     /** A source over {@code tables}; a query that {@code runaway} matches runs as a scan that never ends. */
     public InMemoryEngine(String sourceId, GuardrailPolicy policy, Map<String, InMemoryTable> tables, Predicate<String> runaway) {
         this(new Interpreter(sourceId, policy, tables, runaway));
@@ -77,7 +82,8 @@ public final class InMemoryEngine extends ComposedEngine {
 
     private InMemoryEngine(Interpreter interpreter) {
         super(new EngineParts(interpreter.sourceId, interpreter.policy, interpreter::validate, interpreter::execute,
-                interpreter::describe, Set.of()), new EngineResources());
+                interpreter::describe, Set.of(), EngineDefaults.of(new FunctionClasses(DEFAULT_FUNCTIONS, Set.of(), Set.of(), Set.of(),
+                        Set.of(), Set.of(), FunctionClasses.NeverWording.NOT_ALLOWLISTED))), new EngineResources());
     }
 
     // ------------------------------------------------------------------ validation
@@ -432,7 +438,7 @@ public final class InMemoryEngine extends ComposedEngine {
             Matcher call = CALL.matcher(expr);
             if (call.matches()) {
                 String fn = call.group("fn").toLowerCase(Locale.ROOT);
-                if (!policy.functionsOr(Set.of("count", "sum", "min", "max", "avg")).contains(fn)) {
+                if (!policy.functionsOr(DEFAULT_FUNCTIONS).contains(fn)) {
                     throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Function " + dev.sqlguard.domain.SafeText.identifier(fn) + " is not allowlisted.");
                 }
                 functions.add(fn);
