@@ -4,9 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Operation;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
@@ -27,32 +29,38 @@ import dev.sqlguard.ports.TableDescription;
  *   <li>reaches the source through the facade, so a source that was down is opened again, within
  *       the call's time limit.</li>
  * </ul>
- * An entry made by {@link #over(QueryService)} runs on engines the host holds itself (no facade:
+ * An entry made by {@link #over(QueryService, java.util.function.Function)} runs on engines the host holds itself (no facade:
  * nothing to mask by configuration, nothing to wait for). Thread-safe.
  */
 public final class GuardedCalls {
     private final SqlGuard guard;
     private final QueryService service;
+    private final Function<Engine, GuardrailPolicy> configured;
     private final Map<String, String> attributes;
 
-    private GuardedCalls(SqlGuard guard, QueryService service, Map<String, String> attributes) {
+    private GuardedCalls(SqlGuard guard, QueryService service, Function<Engine, GuardrailPolicy> configured,
+                         Map<String, String> attributes) {
         this.guard = guard;
         this.service = service;
+        this.configured = configured;
         this.attributes = Map.copyOf(requireNonNull(attributes, "attributes is null"));
     }
 
     /** The entry of {@code guard} for a caller with these (checked) attributes. */
     static GuardedCalls of(SqlGuard guard, Map<String, String> attributes) {
-        return new GuardedCalls(requireNonNull(guard, "guard is null"), null, attributes);
+        return new GuardedCalls(requireNonNull(guard, "guard is null"), null, null, attributes);
     }
 
     /**
      * An entry on a use case the host built itself, for engines it holds (tests, a host without a
-     * facade): calls are checked, bounded and audited by {@code service}; their requests carry their
+     * facade): calls are checked, bounded and audited by {@code service} against the policy
+     * {@code configured} gives for each engine (the host's configuration of that source; the engine's
+     * reported defaults are filled in, nothing else of the engine's is taken); their requests carry their
      * own attributes.
      */
-    public static GuardedCalls over(QueryService service) {
-        return new GuardedCalls(null, requireNonNull(service, "service is null"), Map.of());
+    public static GuardedCalls over(QueryService service, Function<Engine, GuardrailPolicy> configured) {
+        return new GuardedCalls(null, requireNonNull(service, "service is null"), requireNonNull(configured, "configured is null"),
+                Map.of());
     }
 
     /** The caller's attributes every call through a facade's entry carries; empty for none (and for {@link #over}). */
@@ -71,7 +79,7 @@ public final class GuardedCalls {
             long opening = System.nanoTime();
             SourceBinding binding;
             try {
-                binding = engine.binding(); // a source that is down is opened again here
+                binding = engine.binding(configured.apply(engine)); // a source that is down is opened again here
             } catch (GuardException e) {
                 // audited like any call, with the time the attempt to open the source took
                 return service.sourceFailed(request, e, Operation.QUERY, (System.nanoTime() - opening) / 1_000_000);

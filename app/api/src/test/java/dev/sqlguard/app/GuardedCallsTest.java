@@ -44,7 +44,7 @@ class GuardedCallsTest {
         // the proof above can fail: an entry on a use case alone knows no secret
         try (SqlGuard guard = FakeGuard.withSecret(events::add)) {
             GuardedPath path = guard.guardedPath(List.of("s"));
-            GuardedCalls bare = GuardedCalls.over(new QueryService(events::add));
+            GuardedCalls bare = GuardedCalls.over(new QueryService(events::add), engine -> engine.policy());
             ToolResult leaked = bare.query(path.sources().get(0).engine(), QueryRequest.of("s", "SELECT leak"));
             assertThat(leaked.error().orElseThrow().message()).contains(FakeGuard.SECRET);
         }

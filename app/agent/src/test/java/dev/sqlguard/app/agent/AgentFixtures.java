@@ -49,6 +49,6 @@ final class AgentFixtures {
     }
 
     static AgentTools tools(QueryService service, Path charts) {
-        return new AgentTools(GuardedCalls.over(service), List.of(source()), charts);
+        return new AgentTools(GuardedCalls.over(service, engine -> engine.policy()), List.of(source()), charts);
     }
 }

@@ -37,7 +37,7 @@ class AgentOverHttpTest {
 
     private AnalyticalResponse ask(ModelPort model, AgentSettings settings, String question) {
         // the production verifier, as the CLI wires it
-        return new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding())), List.of(AgentFixtures.source()), settings)
+        return new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding()), engine -> engine.policy()), List.of(AgentFixtures.source()), settings)
                 .ask(question);
     }
 

@@ -262,7 +262,7 @@ class AgentToolsTest {
     @Test
     void summaryStatsReportsCleanlyWhenThePolicyAllowsNoAggregate() throws Exception {
         AgentSource strict = AgentFixtures.source(AgentFixtures.engine(GuardrailPolicy.defaults().withFunctions(java.util.Set.of("upper"))));
-        AgentTools strictTools = new AgentTools(GuardedCalls.over(new QueryService(audit)), List.of(strict), charts);
+        AgentTools strictTools = new AgentTools(GuardedCalls.over(new QueryService(audit), engine -> engine.policy()), List.of(strict), charts);
         ToolOutcome outcome = strictTools.call("summary_stats", "{\"source\":\"claims_db\",\"table\":\"claims\",\"columns\":[\"amount\"]}");
         assertThat(outcome.status()).isEqualTo(ToolStatus.REJECTED);
         assertThat(json(outcome.modelJson()).at("/query/error/code").asText()).isEqualTo("FUNCTION_NOT_ALLOWED");
@@ -295,7 +295,7 @@ class AgentToolsTest {
     void aScatterPlotCutByTheRowLimitSaysSoInTheImage() throws Exception {
         AgentSource limited = new AgentSource(AgentFixtures.engine(GuardrailPolicy.defaults().withLimits(
                 dev.sqlguard.domain.Limits.defaults().withMaxRows(25))), InMemoryEngineFactory.NAME, InMemoryEngineFactory.DIALECT);
-        AgentTools limitedTools = new AgentTools(GuardedCalls.over(new QueryService(audit)), List.of(limited), charts);
+        AgentTools limitedTools = new AgentTools(GuardedCalls.over(new QueryService(audit), engine -> engine.policy()), List.of(limited), charts);
         ToolOutcome outcome = limitedTools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"scatter\","
                 + "\"table\":\"claims\",\"x\":\"id\",\"y\":\"amount\",\"aggregation\":\"none\"}}");
         assertThat(outcome.status()).isEqualTo(ToolStatus.OK);
@@ -314,7 +314,7 @@ class AgentToolsTest {
                 List.of(Map.of("city", tokyo, "amount", 5L), Map.of("city", "Paris", "amount", 3L)));
         AgentSource source = new AgentSource(new InMemoryEngine(AgentFixtures.SOURCE, GuardrailPolicy.defaults(),
                 InMemoryEngine.tables(cities), sql -> false), InMemoryEngineFactory.NAME, InMemoryEngineFactory.DIALECT);
-        AgentTools cityTools = new AgentTools(GuardedCalls.over(new QueryService(audit)), List.of(source), charts);
+        AgentTools cityTools = new AgentTools(GuardedCalls.over(new QueryService(audit), engine -> engine.policy()), List.of(source), charts);
         ToolOutcome outcome = cityTools.call("plot_chart", "{\"source\":\"claims_db\",\"chart\":{\"type\":\"bar\","
                 + "\"table\":\"cities\",\"x\":\"city\",\"y\":\"amount\",\"aggregation\":\"none\"}}");
         assertThat(outcome.status()).isEqualTo(ToolStatus.OK);

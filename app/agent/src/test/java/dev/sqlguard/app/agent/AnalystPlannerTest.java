@@ -43,7 +43,7 @@ class AnalystPlannerTest {
     Path charts;
 
     private AnalystPlanner planner(ScriptedModel model, AgentSettings settings) {
-        return new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding())), List.of(AgentFixtures.source()),
+        return new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding()), engine -> engine.policy()), List.of(AgentFixtures.source()),
                 DomainAnswerVerifier.standard(), settings);
     }
 
@@ -149,7 +149,7 @@ class AnalystPlannerTest {
                     assertThat(parse(lastToolMessage(request)).at("/error/retryable").asBoolean(true)).isFalse();
                     return answer("The data cannot be read safely right now, so the question cannot be answered.").apply(request);
                 });
-        AnalyticalResponse response = new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding())), List.of(broken),
+        AnalyticalResponse response = new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding()), engine -> engine.policy()), List.of(broken),
                 DomainAnswerVerifier.standard(), AgentSettings.defaults(charts)).ask("How many claims were denied?");
 
         assertThat(response.status()).isEqualTo(Status.ANSWERED);
@@ -166,7 +166,7 @@ class AnalystPlannerTest {
         AgentSource broken = AgentFixtures.source(new FailingEngine(AgentFixtures.engine(),
                 new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED)));
         ScriptedModel model = ScriptedModel.forever(call("query_data", COUNT_DENIED));
-        AnalyticalResponse response = new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding())), List.of(broken),
+        AnalyticalResponse response = new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding()), engine -> engine.policy()), List.of(broken),
                 DomainAnswerVerifier.standard(), AgentSettings.defaults(charts)).ask("How many claims were denied?");
 
         assertThat(response.status()).isEqualTo(Status.BUDGET_EXHAUSTED);
@@ -233,7 +233,7 @@ class AnalystPlannerTest {
         };
         for (ClaimPolicy policy : ClaimPolicy.values()) {
             ScriptedModel model = new ScriptedModel(call("query_data", COUNT_DENIED), answer("20 claims were denied."));
-            AnalyticalResponse response = new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding())),
+            AnalyticalResponse response = new AnalystPlanner(model, GuardedCalls.over(new QueryService(AuditSink.discarding()), engine -> engine.policy()),
                     List.of(AgentFixtures.source()), broken, AgentSettings.defaults(charts).withClaimPolicy(policy))
                     .ask("How many claims were denied?");
             assertThat(response.verification().performed()).isFalse();
@@ -384,6 +384,11 @@ class AnalystPlannerTest {
         @Override
         public GuardrailPolicy policy() {
             return delegate.policy();
+        }
+
+        @Override
+        public dev.sqlguard.domain.EngineDefaults defaults() {
+            return delegate.defaults();
         }
 
         @Override

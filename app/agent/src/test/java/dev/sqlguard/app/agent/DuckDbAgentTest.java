@@ -78,7 +78,7 @@ class DuckDbAgentTest {
                     + " FROM range(1, 401) r(i)");
         }
         engine = open(policy());
-        service = GuardedCalls.over(new QueryService(AuditSink.discarding()));
+        service = GuardedCalls.over(new QueryService(AuditSink.discarding()), engine -> engine.policy());
         source = AgentSource.of(engine, factory());
     }
 

@@ -64,7 +64,7 @@ class EvaluationSetTest {
                 + "{\"id\":\"ok\",\"question\":\"How many claims were denied?\",\"sql\":\"SELECT count(*) AS n FROM claims WHERE status = 'DENIED'\"},"
                 + "{\"id\":\"bad\",\"question\":\"Drop it\",\"sql\":\"DROP TABLE claims\"}]}");
         ScriptedModel model = ScriptedModel.forever(ScriptedModel.answer("20 claims were denied."));
-        GuardedCalls service = GuardedCalls.over(new QueryService(AuditSink.discarding()));
+        GuardedCalls service = GuardedCalls.over(new QueryService(AuditSink.discarding()), engine -> engine.policy());
         AgentSource source = AgentFixtures.source();
         AnalystPlanner planner = new AnalystPlanner(model, service, List.of(source), AgentSettings.defaults(charts));
         EvaluationReport report = new Evaluation(planner, service, source).run(set);
