@@ -83,7 +83,7 @@ final class McpHarness implements AutoCloseable {
         };
         InMemoryEngine engine = new InMemoryEngine("claims_db", policy,
                 InMemoryEngine.tables(ContractTables.claims()), sql -> sql.contains("'RUNAWAY'"));
-        AgentTools tools = new AgentTools(GuardedCalls.over(new QueryService(CallerAudit.tagging(sink)), engine -> engine.policy()),
+        AgentTools tools = new AgentTools(GuardedCalls.over(new QueryService(CallerAudit.tagging(sink)), e -> e.policy()),
                 List.of(new AgentSource(engine, InMemoryEngineFactory.NAME, InMemoryEngineFactory.DIALECT)), charts);
         McpToolServer toolServer = new McpToolServer(tools, List.of(
                 new McpToolServer.SourceInfo("claims_db", InMemoryEngineFactory.NAME, Optional.empty()),
