@@ -121,7 +121,7 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
             TrinoExecutor executor = new TrinoExecutor(l -> open(driver, settings, l), watchdog);
             TrinoValidator validator = new TrinoValidator(source, schema, effective, () -> open(driver, settings, limits));
             return new ComposedEngine(new EngineParts(source, effective, validator, executor, () -> schema.describe(effective),
-                    EngineCapability.all()), resources);
+                    EngineCapability.all(), defaults), resources);
         } catch (SQLException | RuntimeException e) {
             resources.close();
             throw startupFailure(source, e);

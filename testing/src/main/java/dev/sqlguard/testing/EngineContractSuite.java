@@ -31,6 +31,7 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.LimitKind;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.domain.SourceBinding;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.QueryService;
 import dev.sqlguard.domain.ResultColumn;
@@ -75,6 +76,8 @@ public abstract class EngineContractSuite implements TenantProofs {
     private EngineFixture fixture;
     private String initialFingerprint;
     private final List<Engine> openEngines = new ArrayList<>();
+    /** The policy each engine of {@link #engine} was configured with: calls bind it, as the host does. */
+    private final Map<Engine, GuardrailPolicy> configured = new java.util.IdentityHashMap<>();
     private final List<AuditEvent> audits = new CopyOnWriteArrayList<>();
     private final List<LifecycleRecord> lifecycle = new CopyOnWriteArrayList<>();
     private final QueryService service = new QueryService(new AuditSink() {
@@ -102,6 +105,7 @@ public abstract class EngineContractSuite implements TenantProofs {
     final void closeEngines() {
         openEngines.forEach(Engine::close);
         openEngines.clear();
+        configured.clear();
     }
 
     @AfterAll
@@ -127,7 +131,20 @@ public abstract class EngineContractSuite implements TenantProofs {
     protected final Engine engine(GuardrailPolicy policy) {
         Engine engine = fixture.engine("contract", policy);
         openEngines.add(engine);
+        configured.put(engine, policy);
         return engine;
+    }
+
+    /**
+     * What the host binds for {@code engine}: the policy it was configured with, with only the engine's reported
+     * defaults filled in ({@link Engine#binding(GuardrailPolicy)}), never the engine's own {@link Engine#policy()}.
+     */
+    protected final SourceBinding binding(Engine engine) {
+        GuardrailPolicy policy = configured.get(engine);
+        if (policy == null) {
+            throw new IllegalArgumentException("not an engine of this suite's engine(policy)");
+        }
+        return engine.binding(policy);
     }
 
     // ---------------------------------------------------------------- hooks of EngineLevelProofs
@@ -154,13 +171,13 @@ public abstract class EngineContractSuite implements TenantProofs {
 
     @Override
     public final ToolResult tenantRun(Engine engine, QueryRequest request) {
-        ToolResult result = service.query(engine.binding(), request);
+        ToolResult result = service.query(binding(engine), request);
         assertSafe(result);
         return result;
     }
 
     protected final ToolResult run(Engine engine, String sql, Object... params) {
-        ToolResult result = service.query(engine.binding(), new QueryRequest("contract", sql, Arrays.asList(params),
+        ToolResult result = service.query(binding(engine), new QueryRequest("contract", sql, Arrays.asList(params),
                 "req-" + audits.size() + "-" + System.nanoTime()));
         assertSafe(result);
         return result;
@@ -308,6 +325,19 @@ public abstract class EngineContractSuite implements TenantProofs {
                 Arguments.of(EngineCapability.SET_OPERATIONS, "SELECT password FROM users INTERSECT SELECT 'hunter2-alice-pw'"),
                 Arguments.of(EngineCapability.SET_OPERATIONS, "SELECT ssn FROM claims EXCEPT SELECT '123-45-6789'"),
                 Arguments.of(EngineCapability.SET_OPERATIONS, "SELECT 'hunter2-alice-pw' AS p INTERSECT SELECT password FROM users"));
+    }
+
+    /**
+     * A source whose configuration lists no functions gets the engine's documented default list, which the
+     * engine reports ({@link Engine#defaults()}) and the host fills in: an engine that reports none leaves such
+     * a source unable to call even {@code count}. Calls bind the configured policy, as the host does.
+     */
+    @Test
+    void anEmptyFunctionListAllowsTheDefaultsTheEngineReports() {
+        Engine engine = engine(contractPolicy().withFunctions(Set.of()));
+        assertThat(engine.defaults().functions().defaults()).as("the engine's reported default functions").contains("count");
+        ToolResult result = run(engine, "SELECT count(*) AS n FROM claims");
+        assertThat(result.status()).as("%s", result.error()).isEqualTo(ToolStatus.OK);
     }
 
     @ParameterizedTest
@@ -694,11 +724,11 @@ public abstract class EngineContractSuite implements TenantProofs {
     void aSensitiveOutputIsMaskedInsideTheEngine() {
         Engine engine = engine(contractPolicy());
         String sql = "SELECT id, password, upper(api_key) AS k, name FROM users ORDER BY id";
-        QueryPlan plan = engine.binding().validator().validate(new QueryRequest("contract", sql, List.of(), "mask-1"));
+        QueryPlan plan = binding(engine).validator().validate(new QueryRequest("contract", sql, List.of(), "mask-1"));
         assertThat(plan.maskedOutputs()).as(plan.executableSql()).containsExactly(1, 2);
-        engine.binding().policy().authorize(plan);
+        binding(engine).policy().authorize(plan);
         List<List<Object>> raw = new ArrayList<>();
-        try (ResultCursor cursor = engine.binding().execution().execute(plan)) {
+        try (ResultCursor cursor = binding(engine).execution().execute(plan)) {
             assertThat(cursor.columns()).extracting(ResultColumn::name)
                     .usingElementComparator(String.CASE_INSENSITIVE_ORDER).containsExactly("id", "password", "k", "name");
             while (cursor.next()) {
@@ -715,7 +745,7 @@ public abstract class EngineContractSuite implements TenantProofs {
 
         QueryPlan unmasked = new QueryPlan(plan.sourceId(), plan.originalSql(), plan.executableSql(), plan.parameters(), plan.tables(),
                 plan.uses(), plan.functions(), plan.outputs(), plan.amplifications(), plan.limits());
-        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> engine.binding().policy().authorize(unmasked));
+        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> binding(engine).policy().authorize(unmasked));
         assertThat(refused).isInstanceOfSatisfying(GuardException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.SENSITIVE_OUTPUT_NOT_MASKED));
 
@@ -727,7 +757,7 @@ public abstract class EngineContractSuite implements TenantProofs {
         });
         assertThat(answer.rows().stream().map(r -> r.get(3)).toList()).containsExactly("alice", "bob", "carol");
 
-        QueryPlan honest = engine.binding().validator().validate(new QueryRequest("contract", "SELECT id, name FROM users ORDER BY id",
+        QueryPlan honest = binding(engine).validator().validate(new QueryRequest("contract", "SELECT id, name FROM users ORDER BY id",
                 List.of(), "mask-2"));
         assertThat(honest.maskedOutputs()).isEmpty();
     }
@@ -948,6 +978,7 @@ public abstract class EngineContractSuite implements TenantProofs {
         try (FaultProxy proxy = FaultProxy.to(server.get().getHostString(), server.get().getPort())) {
             Engine engine = fixture.engineThrough(proxy.port(), "contract", policy);
             openEngines.add(engine);
+            configured.put(engine, policy);
             String known = "SELECT count(*) AS n FROM claims WHERE id > ?";
             awaitHealthy(engine, known);
             // checkout: the plan is known (no validation round trip), the server is frozen before the call takes a connection
