@@ -59,6 +59,10 @@ class MySqlValidatorTest {
                 .contains("WHERE (((`t1`.`id` <=> 5)) = FALSE)");
         assertThat(code("SELECT id FROM claims WHERE id <=> NOT 5")).isEqualTo(ErrorCode.UNSAFE_SYNTAX);
         assertThat(code("SELECT id FROM claims WHERE NOT id <=> 5 AND TRUE")).isNull();
+        // a sensitive value steers a filter through <=> exactly as through =: refused alike
+        assertThat(code("SELECT id FROM users WHERE password <=> 'x'")).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED)
+                .isEqualTo(code("SELECT id FROM users WHERE password = 'x'"));
+        assertThat(code("SELECT id FROM users ORDER BY password <=> NULL")).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
     }
 
     @Test
