@@ -33,31 +33,32 @@ public final class AgentJson {
 
     public static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxNestingDepth(32).maxStringLength(MAX_ARGUMENT_CHARS).maxNumberLength(100).build())
-                    .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
-                    .build())
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-            .nodeFactory(NODES)
-            .build();
+    private static final ObjectMapper MAPPER = mapper(MAX_ARGUMENT_CHARS, true);
 
     private static final ObjectMapper PRETTY = MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** The parser of over-long argument text: the same bounds but for the length of a string. */
-    private static final ObjectMapper OVERSIZED = JsonMapper.builder(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxNestingDepth(32).maxStringLength(MAX_PARSED_CHARS).maxNumberLength(100).build())
-                    .build())
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-            .nodeFactory(NODES)
-            .build();
+    private static final ObjectMapper OVERSIZED = mapper(MAX_PARSED_CHARS, false);
+
+    /**
+     * The strict argument parser (nesting 32, numbers of 100 digits, no duplicate keys, no trailing tokens,
+     * decimals kept exact) with strings up to {@code maxStringChars}; {@code plainDecimals} also writes
+     * decimals without an exponent.
+     */
+    private static ObjectMapper mapper(int maxStringChars, boolean plainDecimals) {
+        JsonFactory factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(32).maxStringLength(maxStringChars).maxNumberLength(100).build())
+                .configure(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN, plainDecimals)
+                .build();
+        return JsonMapper.builder(factory)
+                .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+                .nodeFactory(NODES)
+                .build();
+    }
 
     private AgentJson() {
     }
