@@ -8,6 +8,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -207,22 +208,7 @@ class PostgresDifferentialTest {
                 "SELECT DATE '2024-04-12' AS %s, 30000.50 AS status FROM claims c JOIN users USING (id) WHERE abs(id) <> 7 ORDER BY 1, 2",
                 "SELECT status AS %s, sum(7) AS status, max(CAST(id AS text)) AS region FROM claims c JOIN users USING (id)"
                         + " GROUP BY %s ORDER BY 1, 2, 3")) {
-            Outcome hidden = target().guarded(sql.replace("%s", "password"));
-            Outcome absent = target().guarded(sql.replace("%s", "zzzz"));
-            if (hidden instanceof Outcome.Rows h && absent instanceof Outcome.Rows a) {
-                assertThat(h.rows().size()).as(sql).isEqualTo(a.rows().size());
-                for (int i = 0; i < h.rows().size(); i++) {
-                    List<String> hr = h.rows().get(i);
-                    List<String> ar = a.rows().get(i);
-                    for (int j = 0; j < hr.size(); j++) {
-                        if (!hr.get(j).equals(ResultProjector.REDACTED)) {
-                            assertThat(hr.get(j)).as(sql).isEqualTo(ar.get(j));
-                        }
-                    }
-                }
-            } else {
-                assertThat(hidden).as(sql).isEqualTo(absent);
-            }
+            assertAlike(sql, "password", "zzzz");
         }
         assertThat(target().guarded("SELECT count(*) FROM users NATURAL JOIN (SELECT 1 AS password) x"))
                 .isEqualTo(new Outcome.Rows(List.of(List.of("3"))));
@@ -250,6 +236,56 @@ class PostgresDifferentialTest {
             assertThat(hidden).as(sql).isInstanceOf(Outcome.Rows.class);
             assertThat(absent).as(sql).isInstanceOf(Outcome.Rows.class);
             assertThat(((Outcome.Rows) hidden).rows().size()).as(sql).isEqualTo(((Outcome.Rows) absent).rows().size());
+        }
+    }
+
+    /**
+     * Probe seeds 300988, 301505, 303831 and 304518, then 301010, 301384, 302494 and 303149 (shrunk): a text naming a hidden column was not compared with
+     * the server's reading while the same text with a name that exists nowhere was, and that comparison refused
+     * it (the server had sorted the groups for one text and hashed them for the other). The text as written is
+     * now planned with hidden names made absent, whatever it names (and printed back as written), the grouping
+     * strategy is the planner's, and a pruned derived column's typed NULL is not compared.
+     */
+    @Test
+    void aHiddenNameAndAnAbsentOneGetTheSameComparison() {
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("SELECT id AS %s, max('south') AS x0, sum(1.5) AS x1 FROM claims c JOIN users USING (id) GROUP BY 1", "api_key");
+        cases.put("SELECT 30 AS %s FROM (SELECT (SELECT max(u2.id) FROM users u2 WHERE u2.id < 3) AS name, min(name) AS x0,"
+                + " max('north') AS id FROM users u GROUP BY (SELECT max(u2.id) FROM users u2 WHERE u2.id < 3)) s1", "password");
+        cases.put("SELECT manager AS id, id AS %s, min(status) FROM (SELECT claims.status AS manager, (SELECT max(u2.id) FROM users u2"
+                + " WHERE u2.id < 60) AS amount, count(coalesce('DENIED', 'DENIED')) AS id, count(*) AS status FROM claims FULL JOIN"
+                + " regions USING (region) GROUP BY claims.status, (SELECT max(u2.id) FROM users u2 WHERE u2.id < 60)) s0"
+                + " GROUP BY manager, 2 ORDER BY 1, 2, 3", "ssn");
+        cases.put("WITH w0 AS (SELECT DISTINCT 8 AS %s FROM claims NATURAL JOIN regions) SELECT 1 AS %s, 9 AS one, min(1) AS x1, count(2)"
+                + " FROM w0 GROUP BY %s, 1 ORDER BY 1, 2, 3, 4", "ssn");
+        cases.put("SELECT 1.5 + 1.5 AS x0, 1.5 AS %s, count(*) OVER (PARTITION BY %s) FROM (SELECT amount AS id, id AS %s, sum(30) AS x0,"
+                + " count(*) AS amount FROM claims c GROUP BY amount, %s) s1 ORDER BY 1, 2, 3", "ssn");
+        cases.forEach((sql, hidden) -> {
+            assertAlike(sql, hidden, hidden + Differential.ABSENT_SUFFIX);
+            assertThat(target().guarded(sql.replace("%s", hidden + Differential.ABSENT_SUFFIX))).as(sql).isInstanceOf(Outcome.Rows.class);
+        });
+        // still refused, alike: as written the server drops amount from the group key (claims.id, the merged USING column,
+        // is claims' primary key), the rendered COALESCE(c.id, users.id) does not let it, and the plans' group keys differ
+        String sql = "SELECT amount AS amount, id, max(1.5) AS %s FROM claims c JOIN users USING (id) GROUP BY amount, 2 ORDER BY 1, 2, 3";
+        assertAlike(sql, "ssn", "ssn" + Differential.ABSENT_SUFFIX);
+        assertThat(target().guarded(sql.replace("%s", "ssn"))).isEqualTo(target().guarded(sql.replace("%s", "ssn" + Differential.ABSENT_SUFFIX)));
+    }
+
+    /** The same outcome for {@code sql} with {@code hidden} and with {@code absent} in place of each {@code %s} (a redacted cell aside). */
+    private void assertAlike(String sql, String hidden, String absent) {
+        Outcome h = target().guarded(sql.replace("%s", hidden));
+        Outcome a = target().guarded(sql.replace("%s", absent));
+        if (h instanceof Outcome.Rows hr && a instanceof Outcome.Rows ar) {
+            assertThat(hr.rows().size()).as(sql).isEqualTo(ar.rows().size());
+            for (int i = 0; i < hr.rows().size(); i++) {
+                for (int j = 0; j < hr.rows().get(i).size(); j++) {
+                    if (!hr.rows().get(i).get(j).equals(ResultProjector.REDACTED)) {
+                        assertThat(hr.rows().get(i).get(j)).as(sql).isEqualTo(ar.rows().get(i).get(j));
+                    }
+                }
+            }
+        } else {
+            assertThat(h).as(sql).isEqualTo(a);
         }
     }
 

@@ -19,6 +19,7 @@ import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.domain.port.Validation;
+import dev.sqlguard.jdbc.AbsentNames;
 import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.StrictQuotingDialect;
 import dev.sqlguard.jdbc.ansi.AnsiCheck;
@@ -56,11 +57,13 @@ public final class PostgresValidator implements StatementValidator {
         this.explain = explain;
         this.policy = requireNonNull(policy, "policy is null");
         this.physical = schema.columnNames();
+        java.util.Set<String> visible = new java.util.HashSet<>();
         schema.tables().forEach((table, info) -> info.columns().forEach(c -> {
-            if (!policy.tables().allowsColumn(table, c.name())) {
-                hiddenNames.add(c.name().toLowerCase(java.util.Locale.ROOT));
-            }
+            String name = c.name().toLowerCase(java.util.Locale.ROOT);
+            (policy.tables().allowsColumn(table, c.name()) ? visible : hiddenNames).add(name);
         }));
+        // a name that a visible column also has stays as written: the text as written may read that column
+        hiddenNames.removeAll(visible);
         this.check = new AnsiCheck(sourceId, PostgresDialect.INSTANCE, schema, policy,
                 sql -> StrictQuotingDialect.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
     }
@@ -188,11 +191,13 @@ public final class PostgresValidator implements StatementValidator {
         EngineReading reading = ExplainCheck.read(json, this::physical);
         // where row-level security enforces the row policy too, the server also reads the filter's columns
         reading.requireWithin(plan, RowPolicyCheck.policyColumns(policy, schema, plan.tables()));
-        // planned even when it names a hidden column, for its syntax only: the comparison is skipped then
-        boolean compared = plan.parameters().isEmpty() && !ReadingComparison.namesHidden(plan.originalSql(), hiddenNames);
-        String asWritten = ReadingComparison.asWritten(plan, sql -> explain(sql, plan), compared);
+        // the text as written with the names only hidden columns have made absent: for the check they do not exist,
+        // so the server is asked about the same text for a hidden column's name as for a name that exists nowhere
+        String written = AbsentNames.rename(plan.originalSql(), hiddenNames, PostgresDialect.RESERVED);
+        boolean compared = plan.parameters().isEmpty();
+        String asWritten = ReadingComparison.asWritten(written, sql -> explain(sql, plan), compared);
         if (asWritten != null && compared) {
-            ReadingComparison.compare(plan, asWritten, json, policy, this::physical, hiddenNames, sql -> explain(sql, plan));
+            ReadingComparison.compare(plan, asWritten, json, policy, this::physical, sql -> explain(sql, plan));
         }
         return reading;
     }

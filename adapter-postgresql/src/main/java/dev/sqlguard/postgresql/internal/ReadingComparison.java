@@ -24,12 +24,14 @@ import dev.sqlguard.jdbc.ansi.EngineReading;
  * their {@link PlanShape}s compared: a difference refuses the statement with advice to write it more
  * plainly; a rendering the server cannot analyse is refused the same way ({@link #renderedFailed}).
  *
- * <p>Hidden names are absent: where the text as written names or reads a column the allowlist hides (a name
- * the check resolved elsewhere because, for it, that column does not exist), the two readings differ
- * by design, and the rendered one stands (its own reading is still cross-checked). Where the server
- * cannot plan the rendered text, that failure decides ({@link #renderedFailed}), whatever the text as
- * written names; where it plans the rendered text but not the text as written, the guard refuses too
- * ({@link #asWritten}), unless the text names a hidden column.
+ * <p>Hidden names are absent: the text as written is planned with each name that only hidden columns have
+ * renamed to one that exists nowhere ({@link dev.sqlguard.jdbc.AbsentNames}), so that the server reads it
+ * as the check does, for which those columns do not exist; a hidden column's name and a name that exists
+ * nowhere then get the same decision. Where the text as written still reads a hidden column (a star, a
+ * {@code NATURAL} join, a name that a visible column of another table has too), the two readings differ
+ * by design and the rendered one stands (its own reading is still cross-checked). Where the server
+ * cannot plan the rendered text, that failure decides ({@link #renderedFailed}); where it plans the
+ * rendered text but not the text as written, the guard refuses too ({@link #asWritten}).
  *
  * <p>The text as written has passed the lexical pre-check (one statement, no comment or quoting form
  * that parsers read differently) and the render; {@code EXPLAIN} plans it without running it.
@@ -55,17 +57,18 @@ final class ReadingComparison {
      * the types it reads, {@code FALSE BETWEEN TRUE AND 2 >= 6}; an ambiguous name; a literal of the wrong
      * type), the guard refuses with the code the server's refusal maps to, whatever the check read, since
      * there is no answer to a question the database cannot read. That second refusal is only given when
-     * {@code compared}: the text names no hidden column (for the check such a name does not exist, so
-     * the server's refusal could tell it from a missing one) and binds no parameter (the plan binds each
-     * as an untyped NULL, which a call with values does not). A permission refusal is not followed
-     * either: the account may be denied a column the allowlist hides, which the check does not read.
+     * {@code compared}: the text binds no parameter (the plan binds each as an untyped NULL, which a call
+     * with values does not). A permission refusal is not followed either: the account may be denied a
+     * column the allowlist hides, which the check does not read.
+     *
+     * @param written the text as written, with the names only hidden columns have made absent
      *
      * @throws GuardException SYNTAX_ERROR when the server's grammar refuses the text; the mapped refusal
      *     when {@code compared} and the server cannot analyse it
      */
-    static String asWritten(QueryPlan plan, Explainer explainer, boolean compared) {
+    static String asWritten(String written, Explainer explainer, boolean compared) {
         try {
-            return explainer.explain(plan.originalSql());
+            return explainer.explain(written);
         } catch (SQLException e) {
             LOG.debug("EXPLAIN of the text as written failed", e);
             if ("42601".equals(e.getSQLState())) {
@@ -83,24 +86,6 @@ final class ReadingComparison {
 
     /** Refusals of the text as written that the guard does not follow: permission (a hidden column), an untyped parameter. */
     private static final java.util.Set<String> NOT_FOLLOWED = java.util.Set.of("42501", "42P18");
-
-    private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
-
-    /**
-     * Whether {@code sql} writes a word that is a hidden column's name. Such a text is not compared: the
-     * server may read that column where the check, for which it does not exist, reads something else,
-     * and the planner can erase the trace of it (a key that a primary key makes redundant), so the
-     * decision to compare must not depend on what the server's plan happens to show.
-     */
-    static boolean namesHidden(String sql, java.util.Set<String> hiddenNames) {
-        java.util.regex.Matcher m = WORD.matcher(sql);
-        while (m.find()) {
-            if (hiddenNames.contains(m.group().toLowerCase(java.util.Locale.ROOT))) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     /**
      * SQLStates of a statement the server cannot analyse: no such operator or function, mismatched types, a grouping
@@ -139,10 +124,7 @@ final class ReadingComparison {
      * @throws GuardException UNSAFE_SYNTAX when the readings differ
      */
     static void compare(QueryPlan plan, String asWritten, String rendered, GuardrailPolicy policy,
-                        Function<TableRef, List<String>> physical, java.util.Set<String> hiddenNames, Explainer explainer) {
-        if (namesHidden(plan.originalSql(), hiddenNames)) {
-            return; // a name the text as written uses is a hidden column's: for the check it does not exist
-        }
+                        Function<TableRef, List<String>> physical, Explainer explainer) {
         EngineReading reading;
         try {
             reading = ExplainCheck.read(asWritten, physical);
@@ -167,7 +149,8 @@ final class ReadingComparison {
                 throw differs();
             }
         }
-        PlanShape original = PlanShape.of(asWritten);
+        // a name made absent prints as such where the plan shows it (a derived column passed up); the rendered text has it as written
+        PlanShape original = PlanShape.of(asWritten.replace(dev.sqlguard.jdbc.AbsentNames.SUFFIX, ""));
         PlanShape checked = PlanShape.of(unmasked);
         if (original.differsFrom(checked)) {
             LOG.atDebug().log(() -> "readings differ:\n" + original.detail() + "----\n" + checked.detail());

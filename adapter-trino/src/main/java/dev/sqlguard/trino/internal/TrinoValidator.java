@@ -19,6 +19,7 @@ import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.domain.port.Validation;
+import dev.sqlguard.jdbc.AbsentNames;
 import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.SqlQuoting;
 import dev.sqlguard.jdbc.StrictQuotingDialect;
@@ -250,73 +251,9 @@ public final class TrinoValidator implements StatementValidator {
         return s;
     }
 
-    /** Appended to a hidden name in the text as written to make a name that exists nowhere. */
-    static final String ABSENT_SUFFIX = "__sqlguard_absent";
-
-    /**
-     * {@code sql} with every identifier in {@code hidden} (lower case), bare or double-quoted, outside
-     * string literals, renamed with {@link #ABSENT_SUFFIX}; a bare word followed by {@code (} (a
-     * function's name) or a reserved word is left as written.
-     */
+    /** {@code sql} with each name that only hidden columns have made absent ({@link AbsentNames}). */
     static String withAbsentNames(String sql, java.util.Set<String> hidden) {
-        if (hidden.isEmpty()) {
-            return sql;
-        }
-        StringBuilder out = new StringBuilder(sql.length() + 32);
-        int i = 0;
-        int n = sql.length();
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (c == '\'') {
-                int end = i + 1;
-                while (end < n && !(sql.charAt(end) == '\'' && (end + 1 >= n || sql.charAt(end + 1) != '\''))) {
-                    end += sql.charAt(end) == '\'' ? 2 : 1;
-                }
-                end = Math.min(n, end + 1);
-                out.append(sql, i, end);
-                i = end;
-            } else if (c == '"') {
-                int end = i + 1;
-                while (end < n && !(sql.charAt(end) == '"' && (end + 1 >= n || sql.charAt(end + 1) != '"'))) {
-                    end += sql.charAt(end) == '"' ? 2 : 1;
-                }
-                String inner = sql.substring(i + 1, Math.min(n, end));
-                if (end < n && hidden.contains(inner.toLowerCase(java.util.Locale.ROOT))) {
-                    out.append('"').append(inner).append(ABSENT_SUFFIX).append('"');
-                } else {
-                    out.append(sql, i, Math.min(n, end + 1));
-                }
-                i = Math.min(n, end + 1);
-            } else if (Character.isLetter(c) || c == '_') {
-                int end = i + 1;
-                while (end < n && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_')) {
-                    end++;
-                }
-                String word = sql.substring(i, end);
-                String lower = word.toLowerCase(java.util.Locale.ROOT);
-                int next = end;
-                while (next < n && Character.isWhitespace(sql.charAt(next))) {
-                    next++;
-                }
-                boolean call = next < n && sql.charAt(next) == '(';
-                out.append(word);
-                if (hidden.contains(lower) && !call && !TrinoDialect.RESERVED.contains(lower)) {
-                    out.append(ABSENT_SUFFIX);
-                }
-                i = end;
-            } else if (Character.isDigit(c)) {
-                int end = i + 1;
-                while (end < n && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_' || sql.charAt(end) == '.')) {
-                    end++;
-                }
-                out.append(sql, i, end);
-                i = end;
-            } else {
-                out.append(c);
-                i++;
-            }
-        }
-        return out.toString();
+        return AbsentNames.rename(sql, hidden, TrinoDialect.RESERVED);
     }
 
     /**
