@@ -521,8 +521,8 @@ public final class SqlGuard implements AutoCloseable {
         }
 
         /**
-         * The default: one JSON line per call at INFO on the SLF4J logger {@code sqlguard.audit} (the
-         * statements' lifecycle records at DEBUG), written where the application's logging sends it.
+         * The default: one JSON line per call at INFO on the SLF4J logger {@code sqlguard.audit} (the start
+         * of each statement that runs, its lifecycle record, at DEBUG), written where the application's logging sends it.
          * With no SLF4J provider on the class path the lines are dropped.
          */
         public Builder auditToLogger() {
