@@ -24,11 +24,14 @@ import dev.sqlguard.domain.port.ResultCursor;
  * The use case that runs one tool call: validate, plan, authorize, execute, project, record.
  *
  * <p>Every outcome is a {@link ToolResult}; nothing throws to the caller. A refused request is
- * {@code REJECTED} and makes no database call (no lifecycle record); once a plan is authorized,
- * a failure is an {@code ERROR} with a lifecycle {@code ERROR} record. Every call, refused or not,
- * produces one {@link AuditEvent}, written before its result is returned. When the audit sink
- * cannot record it, the call fails closed by default ({@link AuditFailure#REFUSE}): the query does
- * not start when its start cannot be recorded, and a result whose audit event cannot be written is
+ * {@code REJECTED} and makes no database call; once a plan is authorized, a failure is an
+ * {@code ERROR}. Every call, refused or not, produces one {@link AuditEvent}, written before its
+ * result is returned: the call's one record of its outcome. A statement that runs also has its
+ * start on record before it runs (one {@link LifecycleRecord} {@code STARTED}, same request id),
+ * so that a statement whose call never ends (the process killed while it runs, a hang) is still on
+ * record: an executed query makes two writes, any other call one. When the audit sink cannot record
+ * a write, the call fails closed by default ({@link AuditFailure#REFUSE}): the query does not
+ * start when its start cannot be recorded, and a result whose audit event cannot be written is
  * replaced by an {@link ErrorCode#AUDIT_UNAVAILABLE} error without rows. Thread-safe.
  */
 public final class QueryService {
@@ -159,7 +162,7 @@ public final class QueryService {
             return finish(ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(), Optional.empty(), Set.of(),
                     new GuardException(ErrorCode.CANCELLED), millisSince(start)), operation, request.sql(), plan.attributes());
         }
-        if (!lifecycle(request, source, Phase.STARTED, null)) {
+        if (!recordStart(request, source)) {
             // the start of a query that runs must be on record before it runs
             return finish(ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(), Optional.empty(), Set.of(),
                     new GuardException(ErrorCode.AUDIT_UNAVAILABLE), millisSince(start)), operation, request.sql(), plan.attributes());
@@ -185,9 +188,7 @@ public final class QueryService {
             ToolResult result = new ToolResult(request.requestId(), status, source.id(), Optional.of(plan.executableSql()),
                     projection.columns(), projection.rows(), projection.truncated(), projection.limitsHit(),
                     Optional.empty(), millisSince(start));
-            if (!lifecycle(request, source, Phase.COMPLETED, null)) {
-                return finish(auditLost(result), operation, request.sql(), plan.attributes());
-            }
+            // the audit event is the statement's end on record: no second lifecycle write
             return finish(result, operation, request.sql(), plan.attributes());
         } catch (GuardException e) {
             running.remove(request.requestId());
@@ -229,9 +230,6 @@ public final class QueryService {
         }
         ToolResult result = ToolResult.failure(request.requestId(), ToolStatus.ERROR, source.id(),
                 Optional.of(plan.executableSql()), hit, e, millisSince(start));
-        if (!lifecycle(request, source, Phase.ERROR, e.code())) {
-            result = auditLost(result);
-        }
         return finish(result, operation, request.sql(), plan.attributes());
     }
 
@@ -270,9 +268,13 @@ public final class QueryService {
         }
     }
 
-    private boolean lifecycle(QueryRequest request, SourceBinding source, Phase phase, ErrorCode code) {
+    /**
+     * The start of a statement, on record before it runs: the one record left of a call that never
+     * ends (its end is its audit event).
+     */
+    private boolean recordStart(QueryRequest request, SourceBinding source) {
         try {
-            audit.lifecycle(new LifecycleRecord(request.requestId(), source.id(), phase, Optional.ofNullable(code), clock.instant()));
+            audit.lifecycle(new LifecycleRecord(request.requestId(), source.id(), Phase.STARTED, Optional.empty(), clock.instant()));
             return true;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "a lifecycle record could not be written (" + e.getClass().getSimpleName() + ")");

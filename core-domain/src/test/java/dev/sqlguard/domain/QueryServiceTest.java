@@ -17,15 +17,19 @@ import dev.sqlguard.domain.port.StatementValidator;
 class QueryServiceTest {
     private final List<AuditEvent> events = new ArrayList<>();
     private final List<LifecycleRecord> records = new ArrayList<>();
+    /** Every write to the sink, in order: "lifecycle PHASE" or "audit VERDICT". */
+    private final List<String> writes = new ArrayList<>();
     private final AuditSink sink = new AuditSink() {
         @Override
         public void audit(AuditEvent event) {
             events.add(event);
+            writes.add("audit " + event.verdict());
         }
 
         @Override
         public void lifecycle(LifecycleRecord record) {
             records.add(record);
+            writes.add("lifecycle " + record.phase() + " executions=" + executions);
         }
     };
     private final QueryService service = new QueryService(sink);
@@ -70,8 +74,27 @@ class QueryServiceTest {
             assertThat(e.rowCount()).isEqualTo(2);
             assertThat(e.sqlSha256()).hasSize(64).isEqualTo(QueryService.sha256("SELECT id"));
         });
-        assertThat(records).extracting(LifecycleRecord::phase)
-                .containsExactly(LifecycleRecord.Phase.STARTED, LifecycleRecord.Phase.COMPLETED);
+        assertThat(records).extracting(LifecycleRecord::phase).containsExactly(LifecycleRecord.Phase.STARTED);
+        assertThat(records.get(0).requestId()).isEqualTo(r.id());
+    }
+
+    /**
+     * Issue 28: a call writes its audit event once, and a statement that runs also its start, before
+     * it runs; nothing else (the terminal lifecycle record was a third write that repeated the event).
+     */
+    @Test
+    void aCallWritesOnceAndAStatementThatRunsAlsoItsStartBeforeItRuns() {
+        service.query(source, QueryRequest.of("s", "SELECT id"));
+        assertThat(writes).containsExactly("lifecycle STARTED executions=0", "audit OK");
+        writes.clear();
+        service.query(source, QueryRequest.of("s", "SELECT FAIL"));
+        assertThat(writes).containsExactly("lifecycle STARTED executions=1", "audit ERROR");
+        writes.clear();
+        service.query(source, QueryRequest.of("s", "DROP x"));
+        assertThat(writes).containsExactly("audit REJECTED");
+        writes.clear();
+        service.check(source, QueryRequest.of("s", "SELECT id"));
+        assertThat(writes).containsExactly("audit OK");
     }
 
     /**
@@ -160,8 +183,8 @@ class QueryServiceTest {
         ToolResult r = service.query(source, QueryRequest.of("s", "SELECT FAIL"));
         assertThat(r.status()).isEqualTo(ToolStatus.ERROR);
         assertThat(r.error().orElseThrow().message()).isEqualTo(ErrorCode.QUERY_FAILED.defaultMessage());
-        assertThat(records).extracting(LifecycleRecord::phase)
-                .containsExactly(LifecycleRecord.Phase.STARTED, LifecycleRecord.Phase.ERROR);
+        assertThat(records).extracting(LifecycleRecord::phase).containsExactly(LifecycleRecord.Phase.STARTED);
+        assertThat(events).singleElement().satisfies(e -> assertThat(e.code()).contains(ErrorCode.QUERY_FAILED));
     }
 
     @Test

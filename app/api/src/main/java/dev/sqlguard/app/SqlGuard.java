@@ -2,7 +2,6 @@ package dev.sqlguard.app;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -14,7 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -24,7 +22,6 @@ import java.util.stream.Collectors;
 import dev.sqlguard.app.SqlGuardConfig.AuditConfig;
 import dev.sqlguard.app.SqlGuardConfig.ModelConfig;
 import dev.sqlguard.app.SqlGuardConfig.SourceConfig;
-import dev.sqlguard.app.internal.config.ConfigErrorLocator;
 import dev.sqlguard.app.internal.config.ConfigReader;
 import dev.sqlguard.app.internal.json.ToolResultJson;
 import dev.sqlguard.app.internal.wiring.EngineRegistry;
@@ -32,9 +29,6 @@ import dev.sqlguard.app.internal.wiring.JsonLinesAuditSink;
 import dev.sqlguard.app.internal.wiring.LoggerAuditSink;
 import dev.sqlguard.app.internal.wiring.SecretMasker;
 import dev.sqlguard.app.internal.wiring.ServiceDiscovery;
-import dev.sqlguard.app.internal.wiring.SourceRetries;
-import dev.sqlguard.app.internal.wiring.WorkDirectory;
-import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
@@ -45,14 +39,7 @@ import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.port.AuditSink;
-import dev.sqlguard.domain.SourceBinding;
-import dev.sqlguard.domain.port.ExecutionPort;
-import dev.sqlguard.domain.port.StatementValidator;
-import dev.sqlguard.ports.CatalogView;
 import dev.sqlguard.ports.Engine;
-import dev.sqlguard.ports.EngineCapability;
-import dev.sqlguard.ports.EngineConfig;
-import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
 import dev.sqlguard.ports.PropertySpec;
 import dev.sqlguard.ports.PropertySpecs;
@@ -83,28 +70,21 @@ public final class SqlGuard implements AutoCloseable {
     /** Background retries double their wait up to this many milliseconds. */
     static final long MAX_RETRY_MS = 2_000;
 
-    private final Map<String, Slot> slots = new LinkedHashMap<>();
-    private final EngineRegistry engines;
+    /** The sources, their engines' lifecycle and retries, and the engines' working folder. */
+    private final Sources sources;
     private final QueryService service;
     private final AuditSink audit;
-    private final Clock clock;
     private final SecretMasker masker;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private volatile boolean closed;
-    /** The engines' working folder, deleted by {@link #close()}, or at SIGTERM by a shutdown hook that closes. */
-    private final WorkDirectory work = new WorkDirectory(this::close, "sqlguard-work-cleanup");
-    /** Retries sources that could not open. */
-    private final SourceRetries retries = new SourceRetries();
 
     private SqlGuard(SqlGuardConfig config, EngineRegistry engines, AuditSink audit, Clock clock) {
-        this.engines = requireNonNull(engines, "engines is null");
+        requireNonNull(engines, "engines is null");
         this.audit = requireNonNull(audit, "audit is null");
-        this.clock = requireNonNull(clock, "clock is null");
+        requireNonNull(clock, "clock is null");
         this.service = new QueryService(audit, clock, config.audit().onFailure());
         this.masker = SecretMasker.of(config);
-        for (SourceConfig source : config.sources().values()) {
-            slots.put(source.id(), new Slot(source));
-        }
+        this.sources = new Sources(config.sources().values(), engines, clock, this::masked, this::close);
     }
 
     /** Reads {@code file} (YAML), resolving {@code ${VAR}} from the process environment. */
@@ -141,7 +121,7 @@ public final class SqlGuard implements AutoCloseable {
 
     /** The logical source ids, in configuration order. */
     public List<String> sources() {
-        return List.copyOf(slots.keySet());
+        return sources.ids();
     }
 
     /** Validates and runs {@code sql} on {@code source} with positional parameters. */
@@ -211,7 +191,7 @@ public final class SqlGuard implements AutoCloseable {
      */
     public List<TableDescription> describe(String source) {
         return whileOpen(() -> {
-            Slot slot = slot(source);
+            Sources.Slot slot = sources.slot(source);
             try {
                 return slot.engine().catalog().tables();
             } catch (GuardException e) {
@@ -225,7 +205,7 @@ public final class SqlGuard implements AutoCloseable {
 
     /** The row filters and masks of {@code source} as configured ({@code UNKNOWN_SOURCE} for an unknown one). */
     dev.sqlguard.domain.RowPolicy rowPolicy(String source) {
-        return whileOpen(() -> slot(source).config.policy().rows());
+        return whileOpen(() -> sources.slot(source).config().policy().rows());
     }
 
     /**
@@ -241,7 +221,7 @@ public final class SqlGuard implements AutoCloseable {
      */
     public SourceStatus start(String source) {
         return whileOpen(() -> {
-            Slot slot = slot(source);
+            Sources.Slot slot = sources.slot(source);
             slot.open();
             return slot.status();
         });
@@ -252,7 +232,7 @@ public final class SqlGuard implements AutoCloseable {
      * available until a call shows otherwise; one that failed to open carries its error.
      */
     public List<SourceStatus> status() {
-        return whileOpen(() -> slots.values().stream().map(Slot::status).toList());
+        return whileOpen(sources::status);
     }
 
     /**
@@ -278,10 +258,10 @@ public final class SqlGuard implements AutoCloseable {
         return whileOpen(() -> {
             List<GuardedPath.Source> out = new ArrayList<>();
             for (String id : sourceIds) {
-                Slot slot = slot(requireNonNull(id, "source id is null"));
+                Sources.Slot slot = sources.slot(requireNonNull(id, "source id is null"));
                 slot.open();
-                EngineFactory factory = engines.require(slot.config.engine(), "source '" + id + "': ");
-                out.add(new GuardedPath.Source(new SlotEngine(slot), factory.name(), factory.dialect()));
+                EngineFactory factory = sources.factory(slot);
+                out.add(new GuardedPath.Source(sources.pathEngine(slot), factory.name(), factory.dialect()));
             }
             return new GuardedPath(GuardedCalls.of(this, attributes), out);
         });
@@ -301,10 +281,7 @@ public final class SqlGuard implements AutoCloseable {
                 return;
             }
             closed = true;
-            retries.stop();
-            for (Slot slot : slots.values()) {
-                slot.close();
-            }
+            sources.close();
             if (audit instanceof AutoCloseable closeable) {
                 try {
                     closeable.close();
@@ -312,7 +289,6 @@ public final class SqlGuard implements AutoCloseable {
                     LOG.debug("audit sink close failed", e);
                 }
             }
-            deleteWorkDirectory();
         } finally {
             lock.writeLock().unlock();
         }
@@ -324,10 +300,10 @@ public final class SqlGuard implements AutoCloseable {
         long accepted = System.nanoTime(); // the call's one deadline counts from here, the engine's start included
         return whileOpen(() -> {
             String text = sql == null ? "" : sql;
-            Slot slot = source == null ? null : slots.get(source);
+            Sources.Slot slot = sources.find(source);
             if (slot == null) {
                 return service.reject(requestId, source == null || source.isBlank() ? "(none)" : source, text,
-                        unknownSource(source), operation);
+                        sources.unknownSource(source), operation);
             }
             if (sql == null) {
                 return service.reject(requestId, source, text, new GuardException(ErrorCode.INVALID_ARGUMENT, "The SQL is missing."),
@@ -349,12 +325,12 @@ public final class SqlGuard implements AutoCloseable {
             }
             Engine engine;
             try {
-                engine = slot.engineWithin(accepted + slot.config.policy().limits().timeout().toNanos());
+                engine = slot.engineWithin(accepted + slot.config().policy().limits().timeout().toNanos());
             } catch (GuardException e) {
                 return service.sourceFailed(request, e, operation, (System.nanoTime() - accepted) / 1_000_000);
             }
             // the policy enforced is the configured one with the engine's reported defaults, never the engine's own
-            return masked(service.run(operation, engine.binding(slot.config.policy()), request, accepted));
+            return masked(service.run(operation, engine.binding(slot.config().policy()), request, accepted));
         });
     }
 
@@ -429,20 +405,6 @@ public final class SqlGuard implements AutoCloseable {
                 Set.of(), closedError(), 0);
     }
 
-    /** The slot of {@code source}, or {@code UNKNOWN_SOURCE}. */
-    private Slot slot(String source) {
-        Slot slot = source == null ? null : slots.get(source);
-        if (slot == null) {
-            throw unknownSource(source);
-        }
-        return slot;
-    }
-
-    private GuardException unknownSource(String source) {
-        return new GuardException(ErrorCode.UNKNOWN_SOURCE, (source == null ? "No data source was named"
-                : "No data source is named " + SafeText.identifier(source)) + "; the sources are: " + String.join(", ", slots.keySet()) + ".");
-    }
-
     private GuardException masked(GuardException e) {
         String message = masker.mask(e.safeMessage());
         return message.equals(e.safeMessage()) ? e : new GuardException(e.code(), message);
@@ -461,303 +423,6 @@ public final class SqlGuard implements AutoCloseable {
         return new ToolResult(result.id(), result.status(), result.source(), result.sql(), result.columns(), result.rows(),
                 result.truncated(), result.limitsHit(), Optional.of(new ToolError(error.code(), message, error.retryable())),
                 result.elapsedMs());
-    }
-
-    private synchronized Path workDirectory() {
-        if (closed) {
-            // an engine opened while (or after) the facade closes would get a folder that nothing removes:
-            // close() has deleted the folder, and at SIGTERM a new shutdown hook cannot be added
-            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This sqlguard instance is closed.");
-        }
-        try {
-            return work.get();
-        } catch (IOException e) {
-            throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The engine working folder could not be created.", e);
-        }
-    }
-
-    private synchronized void deleteWorkDirectory() {
-        if (!work.delete()) {
-            LOG.debug("could not remove the engines' working folder");
-        }
-    }
-
-    /** Schedules {@code slot}'s next background attempt to open, after {@code delayMs}. */
-    private void scheduleRetry(Slot slot, long delayMs) {
-        if (closed) {
-            return;
-        }
-        retries.schedule(() -> retry(slot), delayMs);
-    }
-
-    /**
-     * One background attempt to open {@code slot}; a failure schedules the next one. It holds no
-     * facade lock, so {@link #close()} never waits for a connect that hangs: an engine that opens
-     * after the facade closed is closed at once.
-     */
-    private void retry(Slot slot) {
-        if (closed) {
-            return;
-        }
-        try {
-            slot.retry();
-        } catch (GuardException e) {
-            // recorded by the slot, which scheduled the next attempt
-        } catch (RuntimeException e) {
-            LOG.debug("background source retry failed", e);
-        }
-    }
-
-    /**
-     * One source: its configuration and, once started, its engine. A failed start is remembered
-     * (its error and how many times in a row) and, when the source may come back, retried.
-     */
-    private final class Slot {
-        private final SourceConfig config;
-        /** Held while the engine is opened or closed; the fields below are written under it. */
-        private final java.util.concurrent.locks.ReentrantLock opening = new java.util.concurrent.locks.ReentrantLock();
-        private volatile Engine engine;
-        private volatile Optional<GuardException> lastError = Optional.empty();
-        private int failures;
-        private boolean retryScheduled;
-
-        Slot(SourceConfig config) {
-            this.config = config;
-        }
-
-        /** The start a call is waiting for, shared by the calls that come while it runs; guarded by this slot. */
-        private java.util.concurrent.CompletableFuture<Engine> starting;
-
-        /**
-         * {@link #engine()} within a call's deadline (a {@link System#nanoTime()} value): the start
-         * runs on a thread of its own, and a call whose time is up before the engine is open is
-         * answered {@code ENGINE_UNAVAILABLE} (retryable) while the start goes on for the next call.
-         * A start once held a first call 11 s over its 5 s limit (issue 26).
-         */
-        Engine engineWithin(long deadlineNanos) {
-            Engine open = engine;
-            if (open != null) {
-                return open;
-            }
-            java.util.concurrent.CompletableFuture<Engine> start;
-            synchronized (this) {
-                if (starting == null || starting.isDone()) {
-                    starting = new java.util.concurrent.CompletableFuture<>();
-                    java.util.concurrent.CompletableFuture<Engine> future = starting;
-                    Thread thread = new Thread(() -> {
-                        try {
-                            future.complete(engine());
-                        } catch (RuntimeException e) {
-                            future.completeExceptionally(e);
-                        }
-                    }, "sqlguard-source-start-" + config.id());
-                    thread.setDaemon(true);
-                    thread.start();
-                }
-                start = starting;
-            }
-            try {
-                return start.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
-                throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE,
-                        "The source is still starting and did not open within the call's time limit; retry in a moment.");
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (e.getCause() instanceof GuardException g) {
-                    throw g;
-                }
-                LOG.debug("source start failed", e.getCause());
-                throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.ENGINE_UNAVAILABLE.defaultMessage(), e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new GuardException(ErrorCode.CANCELLED);
-            }
-        }
-
-        /**
-         * The open engine, opening it when it is not. The first start is waited for by every
-         * caller; once the source has failed, a call never waits behind another attempt (a
-         * connect to an unreachable host may take long): it gets the last error at once.
-         */
-        Engine engine() {
-            Engine open = engine;
-            if (open != null) {
-                return open;
-            }
-            Optional<GuardException> failed = lastError;
-            if (failed.isPresent()) {
-                if (!opening.tryLock()) {
-                    throw failed.get();
-                }
-            } else {
-                opening.lock();
-            }
-            try {
-                return openLocked();
-            } finally {
-                opening.unlock();
-            }
-        }
-
-        private Engine openLocked() {
-            if (engine != null) {
-                return engine;
-            }
-            if (closed) { // a use after close() (or a retry that was under way) opens nothing
-                throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This sqlguard instance is closed.");
-            }
-            try {
-                engine = create();
-                if (closed) { // opened by a background attempt while the facade closed
-                    closeEngine();
-                    throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "This sqlguard instance is closed.");
-                }
-            } catch (GuardException e) {
-                lastError = Optional.of(e);
-                failures++;
-                if (e.code() == ErrorCode.ENGINE_UNAVAILABLE && !retryScheduled) {
-                    retryScheduled = true;
-                    scheduleRetry(this, Math.min(MAX_RETRY_MS, FIRST_RETRY_MS << Math.min(failures - 1, 20)));
-                }
-                throw e;
-            }
-            if (failures > 0) {
-                int failed = failures;
-                LOG.atInfo().log(() -> "source '" + config.id() + "' is available again after " + failed + " failed attempt(s)");
-            }
-            lastError = Optional.empty();
-            failures = 0;
-            return engine;
-        }
-
-        /**
-         * Opens the engine now if it can be: an unreachable source is left to its retries, a
-         * configuration the engine refuses is a {@link ConfigException} saying where it is written.
-         */
-        void open() {
-            try {
-                engine();
-            } catch (GuardException e) {
-                if (e.code() != ErrorCode.ENGINE_UNAVAILABLE) {
-                    throw ConfigErrorLocator.located(config, e);
-                }
-            }
-        }
-
-        /** The background attempt: the next failure schedules another. */
-        void retry() {
-            opening.lock();
-            try {
-                retryScheduled = false;
-                openLocked();
-            } finally {
-                opening.unlock();
-            }
-        }
-
-        SourceStatus status() {
-            Engine open = engine;
-            return new SourceStatus(config.id(), config.engine(), open == null ? lastError.map(ToolError::of) : Optional.empty());
-        }
-
-        private Engine create() {
-            EngineFactory factory = engines.require(config.engine(), "source '" + config.id() + "': ");
-            EngineConfig engineConfig = new EngineConfig(config.id(), config.properties(), config.policy());
-            LOG.atDebug().log(() -> "starting source " + config);
-            try {
-                Engine created = factory.create(engineConfig, EngineContext.of(workDirectory(), clock));
-                return requireNonNull(created, "engine factory returned null");
-            } catch (GuardException e) {
-                throw masked(e);
-            } catch (RuntimeException | LinkageError e) {
-                LOG.debug("engine start failed", e);
-                throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE,
-                        "The engine '" + config.engine() + "' of source '" + config.id() + "' could not start.");
-            }
-        }
-
-        /**
-         * Closes the engine. Does not wait for an attempt to open it that is under way (a connect
-         * that hangs): that attempt closes what it opens, since the facade is closed.
-         */
-        void close() {
-            if (!opening.tryLock()) {
-                return;
-            }
-            try {
-                closeEngine();
-            } finally {
-                opening.unlock();
-            }
-        }
-
-        private void closeEngine() {
-            if (engine != null) {
-                try {
-                    engine.close();
-                } catch (RuntimeException e) {
-                    LOG.debug("engine close failed", e);
-                }
-                engine = null;
-            }
-        }
-    }
-
-    /**
-     * A source's engine as the guarded path sees it: each use reaches the slot's engine, opening it
-     * when it is not open yet, so a source that was down serves again once it is back. Closing it
-     * does nothing: the facade owns its engines.
-     */
-    private static final class SlotEngine implements Engine {
-        private final Slot slot;
-
-        SlotEngine(Slot slot) {
-            this.slot = slot;
-        }
-
-        @Override
-        public String sourceId() {
-            return slot.config.id();
-        }
-
-        @Override
-        public GuardrailPolicy policy() {
-            return slot.config.policy().effective(slot.engine().defaults());
-        }
-
-        @Override
-        public EngineDefaults defaults() {
-            return slot.engine().defaults();
-        }
-
-        @Override
-        public StatementValidator validator() {
-            return slot.engine().validator();
-        }
-
-        @Override
-        public ExecutionPort execution() {
-            return slot.engine().execution();
-        }
-
-        @Override
-        public CatalogView catalog() {
-            return slot.engine().catalog();
-        }
-
-        @Override
-        public Set<EngineCapability> capabilities() {
-            return slot.engine().capabilities();
-        }
-
-        @Override
-        public SourceBinding binding() {
-            return slot.engine().binding(slot.config.policy());
-        }
-
-        @Override
-        public void close() {
-            // the facade closes the engine
-        }
     }
 
     /** Builds a {@link SqlGuard} in code, without a configuration file. */
@@ -856,8 +521,8 @@ public final class SqlGuard implements AutoCloseable {
         }
 
         /**
-         * The default: one JSON line per call at INFO on the SLF4J logger {@code sqlguard.audit} (the
-         * statements' lifecycle records at DEBUG), written where the application's logging sends it.
+         * The default: one JSON line per call at INFO on the SLF4J logger {@code sqlguard.audit} (the start
+         * of each statement that runs, its lifecycle record, at DEBUG), written where the application's logging sends it.
          * With no SLF4J provider on the class path the lines are dropped.
          */
         public Builder auditToLogger() {

@@ -16,8 +16,13 @@ public interface AuditSink {
     void audit(AuditEvent event);
 
     /**
-     * Canonical lifecycle records, only for calls whose execution was authorized (validation
-     * passed): one {@code STARTED} record and one terminal record ({@code COMPLETED} or {@code ERROR}).
+     * The start of a statement, only for calls whose execution was authorized (validation passed):
+     * one {@code STARTED} record, written (and flushed) before the statement runs. Its end is the
+     * call's {@link #audit} event (same request id), so a call writes at most two records; a
+     * {@code STARTED} record without an event is a statement whose call never ended (the process
+     * was killed while it ran).
+     *
+     * @throws RuntimeException when the record could not be written (the statement then does not run)
      */
     default void lifecycle(LifecycleRecord record) {
     }

@@ -9,7 +9,9 @@ import dev.sqlguard.domain.ErrorCode;
 
 /**
  * A canonical lifecycle record, written only once a call is authorized (validation passed):
- * {@code STARTED} when execution begins, then {@code COMPLETED} or {@code ERROR}.
+ * {@code STARTED} before execution begins. The use case writes no terminal record: the call's
+ * {@link AuditEvent} (same request id) is its end on record. {@code COMPLETED} and {@code ERROR}
+ * stay for sinks and tools that read older audit files.
  */
 public record LifecycleRecord(String requestId, String source, Phase phase, Optional<ErrorCode> code, Instant at) {
     public enum Phase { STARTED, PROJECTING, COMPLETED, ERROR }

@@ -10,7 +10,7 @@ import dev.sqlguard.domain.port.LifecycleRecord;
 
 /**
  * The embedding API's default audit destination: one JSON line per call at INFO on the SLF4J
- * logger {@value #LOGGER}, and the lifecycle records (a statement started, completed, failed) at
+ * logger {@value #LOGGER}, and the start of each statement that runs (its lifecycle record {@code STARTED}) at
  * DEBUG. Whether and where the lines are written is the application's logging configuration; with
  * no SLF4J provider on the class path, SLF4J drops them. A logger never refuses a line, so a call
  * is never refused for its audit here. Thread-safe.
