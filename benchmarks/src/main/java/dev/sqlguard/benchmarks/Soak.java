@@ -569,6 +569,9 @@ public final class Soak {
         final AtomicLong late = new AtomicLong();
         final AtomicLong slowestMs = new AtomicLong();
         final List<String> lateExamples = java.util.Collections.synchronizedList(new ArrayList<>());
+        /** ENGINE_UNAVAILABLE answers by their message and the 30 s of the run they came in: what kept a source unavailable, and when. */
+        final Map<String, AtomicLong> unavailable = new java.util.concurrent.ConcurrentHashMap<>();
+        private static final java.util.regex.Pattern MESSAGE = java.util.regex.Pattern.compile("\"message\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
 
         /** Records how long a call that was answered took, from its sending to its answer. */
         void took(Call call, long sentNanos, String status, String code) {
@@ -590,7 +593,12 @@ public final class Soak {
         void judge(Call call, String status, String code, String rows, String raw) {
             answered.incrementAndGet();
             if (code.equals("ENGINE_UNAVAILABLE")) {
-                lastUnavailableMs.accumulateAndGet((System.nanoTime() - started) / 1_000_000, Math::max);
+                long at = (System.nanoTime() - started) / 1_000_000;
+                lastUnavailableMs.accumulateAndGet(at, Math::max);
+                java.util.regex.Matcher m = MESSAGE.matcher(raw);
+                String message = m.find() ? m.group(1) : "(no message)";
+                unavailable.computeIfAbsent(String.format("%5d s  %s", at / 30_000 * 30, message.length() > 100 ? message.substring(0, 100) : message),
+                        k -> new AtomicLong()).incrementAndGet();
             }
             outcomes.computeIfAbsent(call.kind() + " " + status + (code.isEmpty() ? "" : " " + code), k -> new AtomicLong()).incrementAndGet();
             String problem = null;
@@ -621,6 +629,7 @@ public final class Soak {
             lateExamples.forEach(e -> System.out.println("    LATE " + e));
             new TreeMap<>(outcomes).forEach((k, v) -> System.out.printf("    %-60s %6d%n", k, v.get()));
             examples.forEach(e -> System.out.println("    WRONG " + e));
+            new TreeMap<>(unavailable).forEach((k, v) -> System.out.printf("    ENGINE_UNAVAILABLE from %s  x%d%n", k, v.get()));
         }
     }
 
@@ -980,8 +989,19 @@ public final class Soak {
         for (Call call : fixture.calls()) {
             tally.sent.incrementAndGet();
             JsonNode answer = client.query(call).get(60, TimeUnit.SECONDS);
+            // a first call on a busy machine may run out of time: retried, as on the embedding API
+            for (int retry = 0; retry < 3 && call.kind() != Kind.RUNAWAY
+                    && answer.path("result").path("structuredContent").path("error").path("retryable").asBoolean(false); retry++) {
+                judge(tally, call, answer);
+                tally.sent.incrementAndGet();
+                answer = client.query(call).get(60, TimeUnit.SECONDS);
+            }
             if (call.kind() == Kind.HONEST || call.kind() == Kind.REDACTED || call.kind() == Kind.CANCELLED) {
-                tally.reference.put(call.key(), answer.path("result").path("structuredContent").path("rows").toString());
+                JsonNode result = answer.path("result").path("structuredContent");
+                if (!result.path("status").asText("").equals("OK")) {
+                    throw new IllegalStateException("the reference call failed: " + call.sql() + " " + result.path("error"));
+                }
+                tally.reference.put(call.key(), result.path("rows").toString());
             }
             judge(tally, call, answer);
         }
