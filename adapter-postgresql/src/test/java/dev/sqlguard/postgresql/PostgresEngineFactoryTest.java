@@ -93,7 +93,7 @@ class PostgresEngineFactoryTest {
         GuardrailPolicy open = GuardrailPolicy.defaults();
         assertThat(refused(props(), open).safeMessage()).contains("allowlist");
         // the function lists are the host's decision on the engine's facts (EngineStart), made once the engine is built
-        assertThat(configured(POLICY.withFunctions(Set.of("count", "levenshtein"))).safeMessage()).contains("no cost class on PostgreSQL");
+        assertThat(configured(POLICY.withFunctions(Set.of("count", "levenshtein"))).safeMessage()).contains("no cost class for on PostgreSQL");
         assertThat(configured(POLICY.withFunctions(Set.of("count", "pg_read_file"))).safeMessage()).contains("never allowed on PostgreSQL");
         assertThat(configured(POLICY.withFunctions(Set.of("set_config"))).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
         FunctionConfiguration.require("src", POLICY.withFunctions(Set.of("count", "upper")), FunctionCatalog.classes(),
