@@ -41,6 +41,7 @@ import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.EngineParts;
 import dev.sqlguard.ports.EngineResources;
+import dev.sqlguard.ports.FunctionLookup;
 import dev.sqlguard.ports.PropertySpec;
 import dev.sqlguard.jdbc.DriverSource;
 import dev.sqlguard.jdbc.JdbcStartup;
@@ -133,12 +134,10 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
                     Math.min(ROW_COUNT_BUDGET_MILLIS, timeoutMillis));
             // every row filter and column mask runs once on the server before any query can use it
             RowPolicyCheck.check(bootstrap, source, schema, policy.rows());
-            Set<String> configured = config.policy().functions();
-            // a name the policy configures must exist; the default list the engine reports keeps what this
-            // server has (MySQL 8 and MariaDB differ: any_value is MySQL's only); the domain fills it in
-            CatalogLoader.checkFunctions(bootstrap, source, configured);
-            defaults = EngineDefaults.inSchema(settings.schema(), MySqlFunctions.classes(configured.isEmpty()
-                    ? CatalogLoader.knownFunctions(bootstrap, MySqlValidator.DEFAULT_FUNCTIONS) : MySqlValidator.DEFAULT_FUNCTIONS));
+            // the default list the engine reports keeps what this server has (MySQL 8 and MariaDB differ: any_value is
+            // MySQL's only); the domain fills it in. The names a configuration lists are the host's question (functionFacts)
+            defaults = EngineDefaults.inSchema(settings.schema(), MySqlFunctions.classes(
+                    CatalogLoader.knownFunctions(bootstrap, MySqlValidator.DEFAULT_FUNCTIONS)));
             policy = policy.effective(defaults);
         } catch (SQLException e) {
             throw startupFailure(source, settings.username(), e);
@@ -167,8 +166,17 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
             }
             Optional<Long> hint = flavor == ServerFlavor.MYSQL ? Optional.of(timeoutMillis) : Optional.empty();
             CachingValidator validator = new CachingValidator(new MySqlValidator(source, schema, policy, hint));
+            // what the server and the catalogue know about the function names a configuration lists; the host decides
+            String serverName = flavor == ServerFlavor.MARIADB ? "MariaDB" : "MySQL";
+            FunctionLookup lookup = (functions, tableFunctions) -> {
+                try (Connection c = queries.getConnection()) {
+                    return CatalogLoader.functionFacts(c, serverName, functions, tableFunctions);
+                } catch (SQLException e) {
+                    throw startupFailure(source, settings.username(), e);
+                }
+            };
             return new ComposedEngine(new EngineParts(source, policy, validator, executor, CatalogLoader.view(schema, policy),
-                    EngineCapability.all(), defaults), resources);
+                    EngineCapability.all(), defaults, lookup), resources);
         } catch (SQLException | RuntimeException e) {
             resources.close();
             throw startupFailure(source, settings.username(), e);

@@ -40,6 +40,7 @@ import dev.sqlguard.mysql.internal.MySqlExecutor;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
+import dev.sqlguard.ports.EngineStart;
 import dev.sqlguard.ports.TableDescription;
 
 /** The engine against the real server: results, types, limits, the kill path and startup checks. */
@@ -62,7 +63,8 @@ class MySqlServerTest {
     static Engine engine(String database, boolean admin, GuardrailPolicy policy, Map<String, String> extra) {
         Map<String, String> props = new HashMap<>(TestServer.properties(database, admin));
         props.putAll(extra);
-        return new MySqlEngineFactory().create(new EngineConfig("db", props, policy), EngineContext.of(Path.of("target")));
+        // as the host starts it: the configured function names are checked on the engine's facts
+        return EngineStart.open(new MySqlEngineFactory(), new EngineConfig("db", props, policy), EngineContext.of(Path.of("target")));
     }
 
     @BeforeAll
@@ -415,16 +417,19 @@ class MySqlServerTest {
     @Test
     void configuredFunctionNamesAreCheckedOnTheServerAtStart() {
         Map<Set<String>, String> refused = Map.of(
-                Set.of("count", "lower", "nosuchfunc"), "'nosuchfunc', which the database does not know",
-                Set.of("lenght"), "Did you mean 'length'?",
-                Set.of("uper"), "'upper'");
+                Set.of("count", "lower", "nosuchfunc"), "'nosuchfunc', which (MariaDB|MySQL) does not know",
+                Set.of("lenght"), "Did you mean 'length'\\?",
+                Set.of("uper"), "'upper'",
+                Set.of("count", "benchmark"), "'benchmark', which is never allowed on (MariaDB|MySQL)",
+                Set.of("inet_aton"), "'inet_aton', which sqlguard has no cost class for",
+                Set.of("lower", "a-b"), "which is not a plain function name on (MariaDB|MySQL)");
         // both accounts: without EXECUTE the server answers 1370 (routine denied) instead of 1305 (does not exist)
         refused.forEach((functions, fragment) -> List.of(false, true).forEach(admin -> assertThatThrownBy(() -> engine(database, admin,
                 policy(Limits.defaults()).withFunctions(functions), Map.of()).close())
                 .as(functions.toString())
                 .isInstanceOfSatisfying(GuardException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
-                    assertThat(e.getMessage()).contains(fragment);
+                    assertThat(e.getMessage()).containsPattern(fragment);
                 })));
         // native functions, grammar forms (count, sum, extract, substring, if, group_concat) and niladic ones all start
         try (Engine e = engine(database, false, policy(Limits.defaults()).withFunctions(Set.of("count", "sum", "lower", "now",

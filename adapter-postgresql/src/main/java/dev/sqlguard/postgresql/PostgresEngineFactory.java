@@ -98,7 +98,6 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         String source = config.sourceId();
         GuardrailPolicy allowlisted = RowPolicyCheck.inSchema(source, SourceSettings.allowlistIn(name(), config, settings.schema(),
                 schema -> schema), settings.schema());
-        FunctionCatalog.checkPolicy(source, allowlisted.functions());
         // the engine reports its schema and function classes; the domain fills them into the configured policy
         EngineDefaults defaults = EngineDefaults.inSchema(settings.schema(), FunctionCatalog.classes());
         GuardrailPolicy policy = allowlisted.effective(defaults);
@@ -147,7 +146,7 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
             CachingValidator validator = new CachingValidator(new PostgresValidator(source, schema, policy, explain), PLANS);
             // row counts are the planner's estimates at startup
             return new ComposedEngine(new EngineParts(source, policy, validator, executor, () -> schema.describe(policy),
-                    EngineCapability.all(), defaults), resources);
+                    EngineCapability.all(), defaults, FunctionCatalog::facts), resources);
         } catch (SQLException | RuntimeException e) {
             resources.close();
             throw startupFailure(source, settings.username(), e);

@@ -13,6 +13,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FunctionConfiguration;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
@@ -21,6 +22,7 @@ import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
 import dev.sqlguard.ports.PropertySpec;
+import dev.sqlguard.postgresql.internal.FunctionCatalog;
 
 /** Builds the engine through its factory (no server needed): discovery, settings, defaults and the message for each bad value. */
 class PostgresEngineFactoryTest {
@@ -90,9 +92,22 @@ class PostgresEngineFactoryTest {
     void refusesAPolicyWithoutAllowlistOrWithUnclassifiedOrNeverFunctions() {
         GuardrailPolicy open = GuardrailPolicy.defaults();
         assertThat(refused(props(), open).safeMessage()).contains("allowlist");
-        assertThat(refused(props(), POLICY.withFunctions(Set.of("count", "levenshtein"))).safeMessage()).contains("no cost class");
-        assertThat(refused(props(), POLICY.withFunctions(Set.of("count", "pg_read_file"))).safeMessage()).contains("never allowed");
-        assertThat(refused(props(), POLICY.withFunctions(Set.of("set_config"))).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+        // the function lists are the host's decision on the engine's facts (EngineStart), made once the engine is built
+        assertThat(configured(POLICY.withFunctions(Set.of("count", "levenshtein"))).safeMessage()).contains("no cost class for on PostgreSQL");
+        assertThat(configured(POLICY.withFunctions(Set.of("count", "pg_read_file"))).safeMessage()).contains("never allowed on PostgreSQL");
+        assertThat(configured(POLICY.withFunctions(Set.of("set_config"))).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+        FunctionConfiguration.require("src", POLICY.withFunctions(Set.of("count", "upper")), FunctionCatalog.classes(),
+                FunctionCatalog.facts(Set.of("count", "upper"), Set.of()));
+    }
+
+    private static GuardException configured(GuardrailPolicy policy) {
+        try {
+            FunctionConfiguration.require("src", policy, FunctionCatalog.classes(), FunctionCatalog.facts(policy.functions(),
+                    policy.tableFunctions()));
+        } catch (GuardException e) {
+            return e;
+        }
+        throw new AssertionError("the configuration was accepted: " + policy.functions());
     }
 
     @Test

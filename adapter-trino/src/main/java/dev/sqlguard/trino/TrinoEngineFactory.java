@@ -86,7 +86,6 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
         String source = config.sourceId();
         GuardrailPolicy policy = RowPolicyCheck.inSchema(source, SourceSettings.allowlistIn(name(), config, TrinoSettings.SCHEMA,
                 settings.schema(), schema -> schema), settings.schema());
-        FunctionCatalog.checkPolicy(source, policy.functions());
         // the engine reports its schema and function classes; the domain fills them into the configured policy
         EngineDefaults defaults = EngineDefaults.inSchema(settings.schema(), FunctionCatalog.classes());
         GuardrailPolicy effective = policy.effective(defaults);
@@ -121,7 +120,7 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
             TrinoExecutor executor = new TrinoExecutor(l -> open(driver, settings, l), watchdog);
             TrinoValidator validator = new TrinoValidator(source, schema, effective, () -> open(driver, settings, limits));
             return new ComposedEngine(new EngineParts(source, effective, validator, executor, () -> schema.describe(effective),
-                    EngineCapability.all(), defaults), resources);
+                    EngineCapability.all(), defaults, FunctionCatalog::facts), resources);
         } catch (SQLException | RuntimeException e) {
             resources.close();
             throw startupFailure(source, e);

@@ -55,6 +55,9 @@ final class HexagonRules {
     /** The policy's accessors that compute or rewrite its function lists: the domain's alone. */
     static final Set<String> FUNCTION_LIST_METHODS = Set.of("functionsOr", "tableFunctionsOr", "withFunctions", "withTableFunctions");
 
+    /** The policy's accessors of its configured function lists: the host asks the engine about them, the domain decides. */
+    static final Set<String> CONFIGURED_FUNCTION_LISTS = Set.of("functions", "tableFunctions");
+
     private HexagonRules() {
     }
 
@@ -154,6 +157,13 @@ final class HexagonRules {
             .because("the domain decides on functions (GuardrailPolicy.requireFunction, from the configured list or the "
                     + "engine's reported FunctionClasses): an adapter reports the functions a query calls and never computes "
                     + "or rewrites a policy's function list");
+
+    static final ArchRule NO_ADAPTER_READS_THE_CONFIGURED_FUNCTION_LISTS = noClasses().that().resideInAPackage("dev.sqlguard..")
+            .and().resideOutsideOfPackages(NOT_ADAPTER_SIDE)
+            .should().callMethodWhere(callsOf("dev.sqlguard.domain.GuardrailPolicy", CONFIGURED_FUNCTION_LISTS))
+            .because("the host decides whether a configuration's function lists may start (EngineStart, "
+                    + "FunctionConfiguration.require): it asks the engine about the names (Engine.functionFacts), and an "
+                    + "adapter reports facts about the names it is asked about and never reads the configured lists");
 
     static final ArchRule THE_HOST_ENFORCES_THE_CONFIGURED_POLICY = noClasses().that().resideInAnyPackage(API)
             .should().callMethodWhere(ENGINES_OWN_POLICY)

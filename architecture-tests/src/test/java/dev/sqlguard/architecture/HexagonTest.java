@@ -56,6 +56,11 @@ class HexagonTest {
     }
 
     @Test
+    void noAdapterReadsTheConfiguredFunctionLists() {
+        HexagonRules.NO_ADAPTER_READS_THE_CONFIGURED_FUNCTION_LISTS.check(production);
+    }
+
+    @Test
     void theHostEnforcesTheConfiguredPolicy() {
         HexagonRules.THE_HOST_ENFORCES_THE_CONFIGURED_POLICY.check(production);
     }

@@ -25,7 +25,9 @@ import dev.sqlguard.app.tools.archfixture.ToolsThing;
 import dev.sqlguard.domain.archfixture.DomainClassUsingJackson;
 import dev.sqlguard.domain.archfixture.DomainClassUsingJdbc;
 import dev.sqlguard.domain.archfixture.DomainClassUsingRegexOnly;
+import dev.sqlguard.duckdb.archfixture.DuckDbClassAnsweringAboutFunctionNames;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassComputingTheFunctionList;
+import dev.sqlguard.duckdb.archfixture.DuckDbClassReadingTheConfiguredFunctions;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingMySql;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassWideningTheFunctionList;
 import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingApp;
@@ -35,6 +37,7 @@ import dev.sqlguard.duckdb.archfixture.DuckDbClassUsingTheTestKit;
 import dev.sqlguard.jdbc.ansi.archfixture.AnsiClassUsingAnAdapter;
 import dev.sqlguard.jdbc.ansi.archfixture.AnsiThing;
 import dev.sqlguard.jdbc.archfixture.JdbcKitClassComputingTheFunctionList;
+import dev.sqlguard.jdbc.archfixture.JdbcKitClassReadingTheConfiguredTableFunctions;
 import dev.sqlguard.jdbc.archfixture.JdbcKitClassUsingADriver;
 import dev.sqlguard.jdbc.archfixture.JdbcKitClassUsingAnAdapter;
 import dev.sqlguard.jdbc.archfixture.JdbcKitClassUsingTheParser;
@@ -174,6 +177,18 @@ class RulesCanFailTest {
         assertViolated(HexagonRules.NO_ADAPTER_DECIDES_A_FUNCTION, DuckDbClassComputingTheFunctionList.class);
         assertViolated(HexagonRules.NO_ADAPTER_DECIDES_A_FUNCTION, DuckDbClassWideningTheFunctionList.class);
         assertViolated(HexagonRules.NO_ADAPTER_DECIDES_A_FUNCTION, JdbcKitClassComputingTheFunctionList.class);
+    }
+
+    @Test
+    void anAdapterReadingTheConfiguredFunctionListsFails() {
+        assertViolated(HexagonRules.NO_ADAPTER_READS_THE_CONFIGURED_FUNCTION_LISTS, DuckDbClassReadingTheConfiguredFunctions.class);
+        assertViolated(HexagonRules.NO_ADAPTER_READS_THE_CONFIGURED_FUNCTION_LISTS, JdbcKitClassReadingTheConfiguredTableFunctions.class);
+    }
+
+    @Test
+    void anAdapterAnsweringTheHostsQuestionPasses() {
+        HexagonRules.NO_ADAPTER_READS_THE_CONFIGURED_FUNCTION_LISTS.check(
+                new ClassFileImporter().importClasses(DuckDbClassAnsweringAboutFunctionNames.class));
     }
 
     @Test

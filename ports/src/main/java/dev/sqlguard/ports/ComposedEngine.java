@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.Set;
 
 import dev.sqlguard.domain.EngineDefaults;
+import dev.sqlguard.domain.FunctionFacts;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.SourceBinding;
 import dev.sqlguard.domain.port.ExecutionPort;
@@ -44,6 +45,11 @@ public class ComposedEngine implements Engine {
     @Override
     public final EngineDefaults defaults() {
         return parts.defaults();
+    }
+
+    @Override
+    public final FunctionFacts functionFacts(Set<String> functions, Set<String> tableFunctions) {
+        return parts.functionLookup().lookUp(Set.copyOf(functions), Set.copyOf(tableFunctions));
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.sqlguard.ports;
 import java.util.Set;
 
 import dev.sqlguard.domain.EngineDefaults;
+import dev.sqlguard.domain.FunctionFacts;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.SourceBinding;
 import dev.sqlguard.domain.port.ExecutionPort;
@@ -28,6 +29,19 @@ public interface Engine extends AutoCloseable {
      */
     default EngineDefaults defaults() {
         return EngineDefaults.none();
+    }
+
+    /**
+     * What this engine knows about function names a configuration lists: whether its database has each
+     * (with the nearest names it has when not) and whether it has a cost class for each. Facts only: the
+     * host decides ({@link EngineStart}, {@link dev.sqlguard.domain.FunctionConfiguration#require}).
+     * By default every name is known ({@link FunctionFacts#allKnown}): the engine's never-list still
+     * applies, and every call is decided on its own.
+     *
+     * @throws dev.sqlguard.domain.GuardException ENGINE_UNAVAILABLE when the database cannot be asked
+     */
+    default FunctionFacts functionFacts(Set<String> functions, Set<String> tableFunctions) {
+        return FunctionFacts.allKnown("this engine", functions, tableFunctions);
     }
 
     StatementValidator validator();

@@ -22,11 +22,22 @@ import dev.sqlguard.domain.port.StatementValidator;
  * @param policy the configured policy with {@code defaults} filled in ({@code config.policy().effective(defaults)})
  * @param capabilities kept in the enum's order
  * @param defaults what the engine reports for the host to fill into the configured policy
+ * @param functionLookup how the engine answers {@link Engine#functionFacts} (facts only; the host decides)
  * @throws GuardException {@code CONFIGURATION_ERROR} when the policy has row filters or masks and the
  *     capabilities lack {@link EngineCapability#ROW_POLICIES}
  */
 public record EngineParts(String sourceId, GuardrailPolicy policy, StatementValidator validator, ExecutionPort execution,
-                          CatalogView catalog, Set<EngineCapability> capabilities, EngineDefaults defaults) {
+                          CatalogView catalog, Set<EngineCapability> capabilities, EngineDefaults defaults,
+                          FunctionLookup functionLookup) {
+    /**
+     * Parts of an engine that cannot look its functions up: every configured name is known to it
+     * ({@link FunctionLookup#allKnown}); its never-list still applies.
+     */
+    public EngineParts(String sourceId, GuardrailPolicy policy, StatementValidator validator, ExecutionPort execution,
+                       CatalogView catalog, Set<EngineCapability> capabilities, EngineDefaults defaults) {
+        this(sourceId, policy, validator, execution, catalog, capabilities, defaults, FunctionLookup.allKnown("this engine"));
+    }
+
     /** Parts of an engine that reports no defaults ({@link EngineDefaults#none()}). */
     public EngineParts(String sourceId, GuardrailPolicy policy, StatementValidator validator, ExecutionPort execution,
                        CatalogView catalog, Set<EngineCapability> capabilities) {
@@ -43,6 +54,7 @@ public record EngineParts(String sourceId, GuardrailPolicy policy, StatementVali
         ordered.addAll(requireNonNull(capabilities, "capabilities is null"));
         capabilities = Collections.unmodifiableSet(ordered);
         requireNonNull(defaults, "defaults is null");
+        requireNonNull(functionLookup, "functionLookup is null");
         if (!policy.rows().isEmpty() && !capabilities.contains(EngineCapability.ROW_POLICIES)) {
             // fail closed: a row filter this engine would not apply is never silently dropped
             throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "' has row filters or column masks,"

@@ -340,6 +340,21 @@ public abstract class EngineContractSuite implements TenantProofs {
         assertThat(result.status()).as("%s", result.error()).isEqualTo(ToolStatus.OK);
     }
 
+    /**
+     * A configuration listing a function the engine reports as never allowed does not start: the fixture starts
+     * engines as the host does ({@link dev.sqlguard.ports.EngineStart}), which asks the engine about the listed
+     * names and lets the domain decide on its reported never-list, whatever the engine checks itself.
+     */
+    @Test
+    void aFunctionListNamingANeverAllowedFunctionDoesNotStart() {
+        String never = engine(contractPolicy()).defaults().functions().never().stream().sorted().findFirst().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(never != null, "the engine reports no never-allowed function");
+        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> engine(contractPolicy().withFunctions(Set.of("count", never))));
+        assertThat(refused).as("a function list naming '%s'", never).isInstanceOf(GuardException.class);
+        assertThat(((GuardException) refused).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+        assertThat(((GuardException) refused).safeMessage()).contains("'" + never + "'").contains("never allowed");
+    }
+
     @ParameterizedTest
     @MethodSource("hostileCarriers")
     void sensitiveValuesCarriedBySubqueriesCtesAndSetOperationsAreRefused(EngineCapability needs, String sql) {

@@ -11,6 +11,7 @@ import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineFactory;
+import dev.sqlguard.ports.EngineStart;
 
 /**
  * An {@link EngineFixture} over a private database (or schema, or file) that the fixture created,
@@ -60,7 +61,8 @@ public abstract class PrivateDatabaseFixture implements EngineFixture {
 
     @Override
     public final Engine engine(String sourceId, GuardrailPolicy policy) {
-        return factory().create(new EngineConfig(sourceId, properties(), policy), EngineContext.of(workFolder()));
+        // as the host starts it: the configured function lists are decided on the engine's facts
+        return EngineStart.open(factory(), new EngineConfig(sourceId, properties(), policy), EngineContext.of(workFolder()));
     }
 
     /** A JDBC URL that names a server: {@code jdbc:<driver>://host:port...}. */
@@ -85,12 +87,12 @@ public abstract class PrivateDatabaseFixture implements EngineFixture {
             throw new UnsupportedOperationException("this fixture's engines name no server");
         }
         settings.put("url", m.group(1) + "127.0.0.1:" + port + m.group(4));
-        return factory().create(new EngineConfig(sourceId, settings, policy), EngineContext.of(workFolder()));
+        return EngineStart.open(factory(), new EngineConfig(sourceId, settings, policy), EngineContext.of(workFolder()));
     }
 
     @Override
     public final Engine engine(EngineFactory factory, String sourceId, GuardrailPolicy policy) {
-        return factory.create(new EngineConfig(sourceId, properties(), policy), EngineContext.of(workFolder()));
+        return EngineStart.open(factory, new EngineConfig(sourceId, properties(), policy), EngineContext.of(workFolder()));
     }
 
     @Override

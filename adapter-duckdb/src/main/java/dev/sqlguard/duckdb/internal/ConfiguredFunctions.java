@@ -4,21 +4,24 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FunctionFacts;
 import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.domain.GuardrailPolicy;
-import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.Suggestions;
 
 /**
- * Checks the functions a policy names against DuckDB's own catalog ({@code duckdb_functions()}) when
- * the engine starts: a typo such as {@code nosuchfunc}, a function on the never-list, or one
- * sqlguard has no cost class for is a configuration error naming it, not a silent refusal later.
+ * What DuckDB's own catalog ({@code duckdb_functions()}) and sqlguard's cost classes know about function
+ * names a configuration lists, as facts: a typo such as {@code nosuchfunc} is unknown (with DuckDB's
+ * nearest names), a function sqlguard has no cost class for is reported as such. The host decides
+ * ({@link dev.sqlguard.domain.FunctionConfiguration#require}); the never-list is in
+ * {@link FunctionDefaults#CLASSES}.
  */
 final class ConfiguredFunctions {
     private static final Logger LOG = LoggerFactory.getLogger(ConfiguredFunctions.class);
@@ -31,9 +34,14 @@ final class ConfiguredFunctions {
     private ConfiguredFunctions() {
     }
 
-    static void check(Connection root, GuardrailPolicy policy) {
-        if (policy.functions().isEmpty() && policy.tableFunctions().isEmpty()) {
-            return;
+    /**
+     * The facts about {@code functions} and {@code tableFunctions}, read from {@code root}'s catalog.
+     *
+     * @throws GuardException ENGINE_UNAVAILABLE when the catalog cannot be read
+     */
+    static FunctionFacts facts(Connection root, Set<String> functions, Set<String> tableFunctions) {
+        if (functions.isEmpty() && tableFunctions.isEmpty()) {
+            return new FunctionFacts("DuckDB", Map.of(), Map.of());
         }
         Set<String> scalars = new TreeSet<>();
         Set<String> tables = new TreeSet<>();
@@ -47,35 +55,19 @@ final class ConfiguredFunctions {
             throw new GuardException(ErrorCode.ENGINE_UNAVAILABLE, "The DuckDB function catalog could not be read.", e);
         }
         scalars.addAll(SPECIAL_FORMS);
-        for (String name : policy.functions()) {
-            requireAllowable(name, "function");
-            if (!scalars.contains(name)) {
-                throw unknown(name, "function", scalars);
-            }
-            if (FunctionCosts.of(name).isEmpty()) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The policy allowlists the function "
-                        + SafeText.identifier(name) + ", which sqlguard has no cost class for (it cannot tell whether the "
-                        + "function can fail or build large values); remove it from policy.functions.");
-            }
+        Map<String, FunctionFacts.Fact> scalarFacts = new LinkedHashMap<>();
+        for (String name : functions) {
+            scalarFacts.put(name, !scalars.contains(name) ? unknown(name, scalars)
+                    : FunctionCosts.of(name).isEmpty() ? FunctionFacts.Fact.noCostClass() : FunctionFacts.Fact.known());
         }
-        for (String name : policy.tableFunctions()) {
-            requireAllowable(name, "table function");
-            if (!tables.contains(name)) {
-                throw unknown(name, "table function", tables);
-            }
+        Map<String, FunctionFacts.Fact> tableFacts = new LinkedHashMap<>();
+        for (String name : tableFunctions) {
+            tableFacts.put(name, tables.contains(name) ? FunctionFacts.Fact.known() : unknown(name, tables));
         }
+        return new FunctionFacts("DuckDB", scalarFacts, tableFacts);
     }
 
-    private static void requireAllowable(String name, String kind) {
-        if (FunctionDefaults.isNever(name)) {
-            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The policy allowlists the " + kind + " "
-                    + SafeText.identifier(name) + ", which reads files, settings, secrets or the catalog, or runs SQL "
-                    + "text: sqlguard never allows it.");
-        }
-    }
-
-    private static GuardException unknown(String name, String kind, Set<String> known) {
-        return new GuardException(ErrorCode.CONFIGURATION_ERROR, "The policy allowlists the " + kind + " "
-                + SafeText.identifier(name) + ", which DuckDB does not know." + Suggestions.didYouMean(name, known));
+    private static FunctionFacts.Fact unknown(String name, Set<String> known) {
+        return FunctionFacts.Fact.unknown(Suggestions.closest(name, known, 3));
     }
 }

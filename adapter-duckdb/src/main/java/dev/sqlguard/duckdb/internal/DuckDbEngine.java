@@ -13,6 +13,7 @@ import dev.sqlguard.ports.ComposedEngine;
 import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.EngineParts;
 import dev.sqlguard.ports.EngineResources;
+import dev.sqlguard.ports.FunctionLookup;
 
 /**
  * One DuckDB source: the shared locked instance, DuckDB's own parser, the checker and the executor.
@@ -42,7 +43,6 @@ public final class DuckDbEngine extends ComposedEngine {
             DuckDbCatalog catalog;
             synchronized (instance) {
                 catalog = DuckDbCatalog.load(instance.root(), policy);
-                ConfiguredFunctions.check(instance.root(), policy);
             }
             DuckDbParser parser = resources.add(new DuckDbParser(instance));
             // each row filter and mask binds against its table once, here: a broken one stops the engine
@@ -55,8 +55,14 @@ public final class DuckDbEngine extends ComposedEngine {
             EngineDefaults defaults = EngineDefaults.of(FunctionDefaults.CLASSES);
             GuardrailPolicy effective = policy.effective(defaults);
             CachingValidator validator = new CachingValidator(new DuckDbValidator(sourceId, effective, catalog, parser, governed));
+            // what DuckDB's catalog knows about the function names a configuration lists; the host decides on them
+            FunctionLookup lookup = (functions, tableFunctions) -> {
+                synchronized (instance) {
+                    return ConfiguredFunctions.facts(instance.root(), functions, tableFunctions);
+                }
+            };
             return new DuckDbEngine(new EngineParts(sourceId, effective, validator, execution, catalog, EngineCapability.all(),
-                    defaults),
+                    defaults, lookup),
                     resources, instance.settings(), validator);
         } catch (RuntimeException e) {
             resources.close();

@@ -16,11 +16,10 @@ import java.util.regex.Pattern;
 import java.sql.Statement;
 
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FunctionFacts;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
-import dev.sqlguard.domain.SafeText;
-import dev.sqlguard.domain.Suggestions;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
@@ -157,27 +156,38 @@ public final class CatalogLoader {
     private static final int MAX_SUGGESTION_PROBES = 2000;
 
     /**
-     * Asks the server about every configured function name: {@code PREPARE} of {@code SELECT name()}.
-     * Measured on MariaDB 10.11: an unknown name fails with 1305 (also without a default database), a
-     * native function with 1582 (wrong argument count) or prepares ({@code now()}), and a name with its
-     * own grammar ({@code count}, {@code sum}, {@code extract}, {@code substring}, {@code if}) with
-     * the syntax error 1064. An account without EXECUTE gets 1370 ("execute command denied ... for
-     * routine 'db.name'") instead of 1305 when a default database is set: the name is no built-in
-     * and no routine it may call. Only 1305 and 1370 (MySQL: also 1046, 1630) count as unknown; it is a
-     * CONFIGURATION_ERROR naming the function, with the names one edit away that the server knows.
+     * What the server and sqlguard's catalogue know about function names a configuration lists, as facts
+     * for the host's decision ({@link dev.sqlguard.domain.FunctionConfiguration#require}): the server is
+     * asked with {@code PREPARE} of {@code SELECT name()}. Measured on MariaDB 10.11: an unknown name fails
+     * with 1305 (also without a default database), a native function with 1582 (wrong argument count) or
+     * prepares ({@code now()}), and a name with its own grammar ({@code count}, {@code sum},
+     * {@code extract}, {@code substring}, {@code if}) with the syntax error 1064. An account without
+     * EXECUTE gets 1370 ("execute command denied ... for routine 'db.name'") instead of 1305 when a default
+     * database is set: the name is no built-in and no routine it may call. Only 1305 and 1370 (MySQL: also
+     * 1046, 1630) count as unknown, with the names one edit away that the server knows. A name the server
+     * knows that {@link MySqlFunctions} does not catalogue has no cost class. MySQL has no table functions
+     * a policy could list: those names are left to the call's decision.
+     *
+     * @param engine the server's name as a configuration error shows it ("MariaDB", "MySQL")
      */
-    public static void checkFunctions(Connection connection, String sourceId, java.util.Set<String> names) throws SQLException {
-        for (String name : new java.util.TreeSet<>(names)) {
+    public static FunctionFacts functionFacts(Connection connection, String engine, java.util.Set<String> functions,
+                                              java.util.Set<String> tableFunctions) throws SQLException {
+        java.util.Map<String, FunctionFacts.Fact> facts = new java.util.LinkedHashMap<>();
+        for (String name : new java.util.TreeSet<>(functions)) {
             String folded = Names.fold(name);
             if (!FUNCTION_NAME.matcher(folded).matches()) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the policy allowlists the function "
-                        + SafeText.identifier(name) + ", which is not a plain function name.");
-            }
-            if (probe(connection, folded) == FunctionProbe.UNKNOWN) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the policy allowlists the function "
-                        + SafeText.identifier(folded) + ", which the database does not know." + Suggestions.didYouMean(folded, close(connection, folded)));
+                facts.put(name, FunctionFacts.Fact.notAFunctionName());
+            } else if (probe(connection, folded) == FunctionProbe.UNKNOWN) {
+                facts.put(name, FunctionFacts.Fact.unknown(close(connection, folded)));
+            } else {
+                facts.put(name, MySqlFunctions.costClass(folded).isPresent() ? FunctionFacts.Fact.known() : FunctionFacts.Fact.noCostClass());
             }
         }
+        java.util.Map<String, FunctionFacts.Fact> tables = new java.util.LinkedHashMap<>();
+        for (String name : tableFunctions) {
+            tables.put(name, FunctionFacts.Fact.known());
+        }
+        return new FunctionFacts(engine, facts, tables);
     }
 
     /** The names of {@code names} that the server knows (a function, or a name with a grammar of its own). */

@@ -1,6 +1,5 @@
 package dev.sqlguard.mysql.internal;
 
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -10,16 +9,13 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import dev.sqlguard.domain.CostClass;
-import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.FunctionClasses;
-import dev.sqlguard.domain.GuardException;
-import dev.sqlguard.domain.SafeText;
-import dev.sqlguard.domain.Suggestions;
 
 /**
  * The MySQL/MariaDB functions sqlguard lets a query call, by category, each with the cost class the
  * domain's sensitive-flow rule decides on, and the functions no policy may enable. A function that is
- * not catalogued here has no cost class: a policy naming it does not start ({@link #checkConfigured}).
+ * not catalogued here has no cost class: a policy naming it does not start (the engine reports it as such,
+ * {@link CatalogLoader#functionFacts}; the host decides).
  *
  * <p>{@link CostClass#TOTAL}: never fails and never branches on its input's content, and builds at
  * most the sum of its inputs ({@code upper}, {@code length}, {@code concat}, {@code max}).
@@ -114,28 +110,6 @@ public final class MySqlFunctions {
     /** The cost class of a catalogued function (docs and tests). */
     public static Optional<CostClass> costClass(String name) {
         return of(name.toLowerCase(Locale.ROOT)).map(Entry::costClass);
-    }
-
-    /**
-     * Checks the names a policy configures, at startup: each must be catalogued and none may be on
-     * the never-list.
-     *
-     * @throws GuardException {@link ErrorCode#CONFIGURATION_ERROR} naming the first bad name and the
-     *     catalogued names closest to it
-     */
-    public static void checkConfigured(Collection<String> configured) {
-        for (String raw : new TreeSet<>(configured)) {
-            String name = raw.toLowerCase(Locale.ROOT);
-            if (NEVER_ALLOWED.contains(name)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The function " + SafeText.identifier(name)
-                        + " in policy.functions is never allowed on MySQL sources.");
-            }
-            if (!CATALOGUE.containsKey(name)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The function " + SafeText.identifier(name)
-                        + " in policy.functions is not a function sqlguard can check on MySQL sources."
-                        + Suggestions.didYouMean(name, CATALOGUE.keySet()));
-            }
-        }
     }
 
     private static Map<String, Entry> catalogue() {

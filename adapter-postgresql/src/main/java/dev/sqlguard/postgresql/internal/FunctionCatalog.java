@@ -5,7 +5,7 @@ import java.util.Set;
 
 import dev.sqlguard.domain.CostClass;
 import dev.sqlguard.domain.FunctionClasses;
-import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.FunctionFacts;
 import dev.sqlguard.jdbc.ansi.FunctionRules;
 
 /**
@@ -115,13 +115,8 @@ public final class FunctionCatalog {
         return RULES.defaults();
     }
 
-    /**
-     * Checks a policy's function list at startup: every entry must be classified and none may be
-     * on the never-list.
-     *
-     * @throws GuardException CONFIGURATION_ERROR naming the first bad entry
-     */
-    public static void checkPolicy(String sourceId, Set<String> functions) {
-        RULES.checkPolicy(sourceId, functions);
+    /** What the catalog knows about configured function names ({@link FunctionRules#facts}); the host decides. */
+    public static FunctionFacts facts(Set<String> functions, Set<String> tableFunctions) {
+        return RULES.facts(functions, tableFunctions);
     }
 }

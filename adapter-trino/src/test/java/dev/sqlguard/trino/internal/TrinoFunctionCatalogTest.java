@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FunctionConfiguration;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.trino.TestCluster;
 
 /**
@@ -104,14 +106,20 @@ class TrinoFunctionCatalogTest {
         for (String f : new TreeSet<>(server.keySet())) {
             if (FunctionCatalog.RULES.costClass(f).isPresent()) {
                 assertThat(FunctionCatalog.RULES.isNever(f)).as(f + " is classified and never allowed").isFalse();
-                FunctionCatalog.checkPolicy("s", Set.of(f));
+                configure(f);
             } else {
-                assertThatThrownBy(() -> FunctionCatalog.checkPolicy("s", Set.of(f))).as(f)
+                assertThatThrownBy(() -> configure(f)).as(f)
                         .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR));
             }
             if (server.get(f).contains("table")) {
                 assertThat(FunctionCatalog.RULES.costClass(f)).as("table function " + f).isEmpty();
             }
         }
+    }
+
+    /** The start's decision on a configured function: the catalog's facts, the domain's decision. */
+    private static void configure(String f) {
+        FunctionConfiguration.require("s", GuardrailPolicy.defaults().withFunctions(Set.of(f)), FunctionCatalog.classes(),
+                FunctionCatalog.facts(Set.of(f), Set.of()));
     }
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FunctionConfiguration;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
@@ -108,7 +109,8 @@ class TrinoValidatorTest {
 
     @Test
     void aFunctionTrinoDoesNotHaveMayBeListedButACallNamesTheNearest() {
-        FunctionCatalog.checkPolicy("s", Set.of("ascii", "upper"));
+        FunctionConfiguration.require("s", POLICY.withFunctions(Set.of("ascii", "upper")), FunctionCatalog.classes(),
+                FunctionCatalog.facts(Set.of("ascii", "upper"), Set.of()));
         GuardrailPolicy listing = POLICY.withFunctions(Set.of("ascii", "upper"));
         assertThatThrownBy(() -> new TrinoValidator("s", SCHEMA, listing, null).validate(QueryRequest.of("s", "SELECT ascii(region) AS a FROM claims")))
                 .isInstanceOfSatisfying(GuardException.class, e -> {

@@ -331,7 +331,7 @@ final class Sources {
             EngineConfig engineConfig = new EngineConfig(config.id(), config.properties(), config.policy());
             LOG.atDebug().log(() -> "starting source " + config);
             try {
-                Engine created = factory.create(engineConfig, EngineContext.of(workDirectory(), clock));
+                Engine created = dev.sqlguard.ports.EngineStart.open(factory, engineConfig, EngineContext.of(workDirectory(), clock));
                 return requireNonNull(created, "engine factory returned null");
             } catch (GuardException e) {
                 throw masked.apply(e);

@@ -92,6 +92,44 @@ class ConfigAtStartTest {
         }
     }
 
+    /**
+     * The host decides on a function list when the source starts, on what the engine reports about the names
+     * (EngineStart): a name DuckDB does not have, one it never allows and one without a cost class each name
+     * the list's line.
+     */
+    @Test
+    void aFunctionListTheEngineRefusesNamesItsLineWhyAndTheNearestName() throws Exception {
+        database();
+        Map<String, String> refused = Map.of(
+                "[count, stdev_samp]", "policy.functions lists the function 'stdev_samp', which DuckDB does not know. Did you mean 'stddev_samp'?",
+                "[count, sleep_ms]", "policy.functions lists the function 'sleep_ms', which is never allowed on DuckDB",
+                "[to_aggregate_state]", "policy.functions lists the function 'to_aggregate_state', which sqlguard has no cost class for on DuckDB");
+        for (Map.Entry<String, String> e : refused.entrySet()) {
+            Path config = config("sources:\n  claims:\n    engine: duckdb\n    database: data/claims.duckdb\n"
+                    + "    policy:\n      tables: {claims: [id, region]}\n      functions: " + e.getKey() + "\n");
+            try (SqlGuard guard = SqlGuard.fromConfig(config, Map.of())) {
+                assertThatThrownBy(() -> guard.start("claims")).as(e.getKey()).isInstanceOf(ConfigException.class)
+                        .hasMessageStartingWith(config + ", line 7, sources.claims.policy.functions: Source 'claims': ")
+                        .hasMessageContaining(e.getValue());
+                ToolResult result = guard.query("claims", "SELECT count(*) AS n FROM claims");
+                assertThat(result.error().orElseThrow().code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+            }
+        }
+        Path tables = config("sources:\n  claims:\n    engine: duckdb\n    database: data/claims.duckdb\n"
+                + "    policy:\n      tables: {claims: [id, region]}\n      tableFunctions: [rnage]\n");
+        try (SqlGuard guard = SqlGuard.fromConfig(tables, Map.of())) {
+            assertThatThrownBy(() -> guard.start("claims")).isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith(tables + ", line 7, sources.claims.policy.tableFunctions: ")
+                    .hasMessageContaining("the table function 'rnage', which DuckDB does not know. Did you mean 'range'?");
+        }
+        Path good = config("sources:\n  claims:\n    engine: duckdb\n    database: data/claims.duckdb\n"
+                + "    policy:\n      tables: {claims: [id, region]}\n      functions: [count, upper]\n");
+        try (SqlGuard guard = SqlGuard.fromConfig(good, Map.of())) {
+            ToolResult result = guard.query("claims", "SELECT count(*) AS n FROM claims");
+            assertThat(result.status()).as(SqlGuard.toJson(result)).isEqualTo(ToolStatus.OK);
+        }
+    }
+
     @Test
     void anAuditFileThatCannotBeWrittenIsAConfigurationErrorWithItsKey() throws Exception {
         database();

@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import dev.sqlguard.domain.CostClass;
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.FunctionClasses;
+import dev.sqlguard.domain.FunctionFacts;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.SafeText;
 
@@ -18,7 +19,7 @@ import dev.sqlguard.domain.SafeText;
  * One engine's function rules, as data: every function it knows with its {@link CostClass}, the
  * functions it never allows whatever a policy says, and the few facts the {@link AnsiRenderer} needs
  * to render a call. A function that is not classified cannot be called, and a policy that allowlists
- * one does not start ({@link #checkPolicy}). An adapter keeps its lists in its own catalog class and
+ * one does not start (the engine reports it as {@link #facts}; the host decides). An adapter keeps its lists in its own catalog class and
  * builds one instance of this. The engine reports the lists to the domain as {@link #functionClasses()};
  * the domain decides on every call ({@link dev.sqlguard.domain.GuardrailPolicy#requireFunction}).
  *
@@ -159,21 +160,21 @@ public record FunctionRules(String engine, Map<String, CostClass> classes, Set<S
     }
 
     /**
-     * Checks a policy's function list at startup: every entry must be classified (or absent here with
-     * a nearest) and none may be on the never-list.
-     *
-     * @throws GuardException CONFIGURATION_ERROR naming the first bad entry
+     * What these rules know about function names a configuration lists, as facts for the host's decision
+     * ({@link dev.sqlguard.domain.FunctionConfiguration#require}): a classified function, or one absent here
+     * with a nearest, is known; any other has no cost class. Table functions are known: calls of them are
+     * decided one by one ({@link dev.sqlguard.domain.GuardrailPolicy#requireTableFunction}). The never-list
+     * is in {@link #functionClasses()}.
      */
-    public void checkPolicy(String sourceId, Set<String> functions) {
-        for (String f : new TreeSet<>(functions)) {
-            if (isNever(f)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function "
-                        + SafeText.identifier(f) + " is never allowed on " + engine + ".");
-            }
-            if (!classes.containsKey(f) && !absent.containsKey(f)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "Source '" + sourceId + "': the function "
-                        + SafeText.identifier(f) + " has no cost class on " + engine + ", so it cannot be allowlisted.");
-            }
+    public FunctionFacts facts(Set<String> functions, Set<String> tableFunctions) {
+        Map<String, FunctionFacts.Fact> scalars = new LinkedHashMap<>();
+        for (String f : functions) {
+            scalars.put(f, classes.containsKey(f) || absent.containsKey(f) ? FunctionFacts.Fact.known() : FunctionFacts.Fact.noCostClass());
         }
+        Map<String, FunctionFacts.Fact> tables = new LinkedHashMap<>();
+        for (String f : tableFunctions) {
+            tables.put(f, FunctionFacts.Fact.known());
+        }
+        return new FunctionFacts(engine, scalars, tables);
     }
 }

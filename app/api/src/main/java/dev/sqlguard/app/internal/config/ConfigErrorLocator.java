@@ -14,8 +14,8 @@ public final class ConfigErrorLocator {
 
     /**
      * The engine's refusal of its configuration, for the operator: with the file, line and key
-     * path the message points at (a property it quotes, else an allowlisted table it names,
-     * else the source), when the source came from a file.
+     * path the message points at (a property it quotes, else the function list it names, else an
+     * allowlisted table it names, else the source), when the source came from a file.
      */
     public static ConfigException located(SourceConfig config, GuardException e) {
         String message = e.safeMessage();
@@ -26,6 +26,12 @@ public final class ConfigErrorLocator {
         for (String property : config.properties().keySet()) {
             if (message.contains("'" + property + "'")) {
                 key = property;
+            }
+        }
+        for (String list : new String[] {"policy.functions", "policy.tableFunctions"}) {
+            // the domain's refusal of a function list names the list (FunctionConfiguration.require)
+            if (key.isEmpty() && message.contains(": " + list + " lists ")) {
+                key = list;
             }
         }
         if (key.isEmpty()) {

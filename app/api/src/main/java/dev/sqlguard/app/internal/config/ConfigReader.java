@@ -199,6 +199,11 @@ public final class ConfigReader {
                 lines.put("policy.tables", policy.lineOf("tables"));
                 tables.map().keySet().forEach(table -> lines.put("policy.tables." + table, tables.lineOf(table)));
             }
+            for (String list : List.of("functions", "tableFunctions")) {
+                if (policy.map().containsKey(list)) {
+                    lines.put("policy." + list, policy.lineOf(list));
+                }
+            }
             for (String section : List.of("rows", "masks")) {
                 YamlNode entries = policy.map().get(section);
                 if (entries != null && entries.kind() == YamlNode.Kind.MAP) {
