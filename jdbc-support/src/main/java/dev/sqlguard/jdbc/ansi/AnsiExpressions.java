@@ -1,0 +1,776 @@
+package dev.sqlguard.jdbc.ansi;
+
+import static dev.sqlguard.jdbc.ansi.Amplifications.FIXED_FACTORS;
+import static dev.sqlguard.jdbc.ansi.Amplifications.compounded;
+import static dev.sqlguard.jdbc.ansi.AnsiErrors.construct;
+import static dev.sqlguard.jdbc.ansi.AnsiErrors.unsafe;
+import static dev.sqlguard.jdbc.ansi.AnsiLiterals.DECIMAL;
+import static dev.sqlguard.jdbc.ansi.AnsiLiterals.number;
+import static dev.sqlguard.jdbc.ansi.AnsiLiterals.string;
+import static dev.sqlguard.jdbc.ansi.QueryRenderer.direction;
+import static dev.sqlguard.jdbc.ansi.RenderFacts.MARK;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+import dev.sqlguard.domain.Amplification;
+import dev.sqlguard.domain.CostClass;
+import dev.sqlguard.domain.ErrorCode;
+import dev.sqlguard.domain.FlowStep;
+import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.SafeText;
+import dev.sqlguard.domain.UsePosition;
+import dev.sqlguard.jdbc.ansi.Flows.Flow;
+import dev.sqlguard.jdbc.ansi.Flows.Value;
+import dev.sqlguard.jdbc.ansi.RenderScope.Out;
+import dev.sqlguard.jdbc.ansi.RenderScope.Query;
+import dev.sqlguard.jdbc.ansi.RenderScope.Scope;
+import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.AnalyticType;
+import net.sf.jsqlparser.expression.AnyComparisonExpression;
+import net.sf.jsqlparser.expression.BinaryExpression;
+import net.sf.jsqlparser.expression.BooleanValue;
+import net.sf.jsqlparser.expression.CaseExpression;
+import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
+import net.sf.jsqlparser.expression.DoubleValue;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExtractExpression;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.IntervalExpression;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.NotExpression;
+import net.sf.jsqlparser.expression.NullValue;
+import net.sf.jsqlparser.expression.SignedExpression;
+import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.TimeKeyExpression;
+import net.sf.jsqlparser.expression.WhenClause;
+import net.sf.jsqlparser.expression.WindowElement;
+import net.sf.jsqlparser.expression.WindowOffset;
+import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
+import net.sf.jsqlparser.expression.operators.arithmetic.Concat;
+import net.sf.jsqlparser.expression.operators.arithmetic.Division;
+import net.sf.jsqlparser.expression.operators.arithmetic.Modulo;
+import net.sf.jsqlparser.expression.operators.arithmetic.Multiplication;
+import net.sf.jsqlparser.expression.operators.arithmetic.Subtraction;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
+import net.sf.jsqlparser.expression.operators.relational.Between;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.InExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsBooleanExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsDistinctExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
+import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
+import net.sf.jsqlparser.expression.operators.relational.MinorThan;
+import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.Select;
+
+/**
+ * The value expressions of the {@link AnsiRenderer}: operators, predicates, CASE, casts, function, aggregate and
+ * window calls, each rendered fully parenthesised with the flows of the base-column values into it.
+ */
+@SuppressWarnings({"deprecation", "removal"})
+final class AnsiExpressions {
+    private final RenderContext ctx;
+    private final AnsiDialect dialect;
+    private final AnsiDialect.Lexicon lexicon;
+    private final AnsiNames naming;
+    private final FunctionRules rules;
+    private final SchemaSnapshot schema;
+    private final RenderFacts facts;
+
+    AnsiExpressions(RenderContext ctx) {
+        this.ctx = ctx;
+        this.dialect = ctx.dialect;
+        this.lexicon = ctx.lexicon;
+        this.naming = ctx.naming;
+        this.rules = ctx.rules;
+        this.schema = ctx.schema;
+        this.facts = ctx.facts;
+    }
+
+    private static final int MAX_EXPRESSION_DEPTH = 64;
+
+    private static final Pattern FUNCTION_NAME = Pattern.compile("[a-z_][a-z0-9_]*");
+
+    /** Whether a call carries any clause besides its arguments (ORDER BY, KEEP, named arguments, ...). */
+    static boolean hasClauses(Function f) {
+        return (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty()) || f.getKeep() != null || f.getHavingClause() != null
+                || f.getLimit() != null || f.getNullHandling() != null || f.isIgnoreNulls() || f.isIgnoreNullsOutside()
+                || f.getNamedParameters() != null || f.getChainedParameters() != null || f.getAttribute() != null
+                || f.getAttributeColumn() != null || f.getExtraKeyword() != null
+                || (f.getKeywordArguments() != null && !f.getKeywordArguments().isEmpty()) || f.getOnOverflowTruncate() != null || f.isUnique();
+    }
+
+    Value expr(Expression e, Scope scope, int depth) {
+        if (depth > MAX_EXPRESSION_DEPTH) {
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query nests expressions too deeply.");
+        }
+        int d = depth + 1;
+        if (e == null) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "An expression is missing.");
+        }
+        Class<?> k = e.getClass();
+        if (k == Column.class) {
+            return column((Column) e, scope);
+        }
+        if (k == JdbcParameter.class) {
+            JdbcParameter p = (JdbcParameter) e;
+            if (p.isUseFixedIndex() || !"?".equals(p.getParameterCharacter()) || p.getIndex() == null) {
+                throw construct("Use ? for parameters.");
+            }
+            return Value.literal(MARK + Integer.toString(p.getIndex()) + MARK);
+        }
+        if (k == LongValue.class) {
+            return Value.literal(number((LongValue) e));
+        }
+        if (k == DoubleValue.class) {
+            String text = e.toString();
+            if (!DECIMAL.matcher(text).matches() || text.chars().noneMatch(Character::isDigit)) {
+                throw unsafe("number literal");
+            }
+            return Value.literal(text);
+        }
+        if (k == StringValue.class) {
+            StringValue s = (StringValue) e;
+            if (s.getPrefix() != null || !"'".equals(s.getQuoteStr())) {
+                throw unsafe("prefixed string literal");
+            }
+            return Value.literal(naming.string(s.getNotExcapedValue()));
+        }
+        if (k == NullValue.class) {
+            return Value.literal("NULL");
+        }
+        if (k == BooleanValue.class) {
+            return Value.literal(((BooleanValue) e).getValue() ? "TRUE" : "FALSE");
+        }
+        if (k == DateTimeLiteralExpression.class) {
+            return Value.literal(dateTime((DateTimeLiteralExpression) e));
+        }
+        if (k == IntervalExpression.class) {
+            return Value.literal(dialect.interval((IntervalExpression) e));
+        }
+        if (k == TimeKeyExpression.class) {
+            return Value.literal(timeKey((TimeKeyExpression) e));
+        }
+        if (k == ParenthesedExpressionList.class) {
+            ParenthesedExpressionList<?> list = (ParenthesedExpressionList<?>) e;
+            if (list.size() != 1) {
+                throw construct("Row constructors are not allowed.");
+            }
+            // every composite node renders its own parentheses, so a grouping adds none (the text is a fixpoint)
+            return expr(list.get(0), scope, d);
+        }
+        if (k == ParenthesedSelect.class) {
+            Query q = subquery((ParenthesedSelect) e, scope);
+            if (q.outputs().size() != 1) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A subquery used as a value must return one column.");
+            }
+            return new Value("(" + q.sql() + ")", q.outputs().get(0).flows());
+        }
+        if (k == ExistsExpression.class) {
+            ExistsExpression x = (ExistsExpression) e;
+            if (!(x.getRightExpression() instanceof ParenthesedSelect ps)) {
+                throw unsafe("EXISTS form");
+            }
+            Query q = subquery(ps, scope);
+            for (Out o : q.outputs()) {
+                use(o.flows(), UsePosition.SUBQUERY_PREDICATE);
+            }
+            return Value.literal("(" + (x.isNot() ? "NOT " : "") + "EXISTS (" + q.sql() + "))");
+        }
+        if (k == SignedExpression.class) {
+            SignedExpression s = (SignedExpression) e;
+            if (s.getSign() != '-' && s.getSign() != '+') {
+                throw unsafe("bitwise operator");
+            }
+            Value inner = expr(s.getExpression(), scope, d);
+            return new Value("(" + s.getSign() + inner.sql() + ")", inner.flows()).then(FlowStep.partial(String.valueOf(s.getSign())));
+        }
+        if (k == NotExpression.class) {
+            NotExpression n = (NotExpression) e;
+            if (n.isExclamationMark()) {
+                throw unsafe("! operator");
+            }
+            Value inner = expr(n.getExpression(), scope, d);
+            return new Value("(NOT " + inner.sql() + ")", inner.flows()).then(FlowStep.partial("not"));
+        }
+        String binary = binaryOperator(e);
+        if (binary != null) {
+            BinaryExpression b = (BinaryExpression) e;
+            Value left = expr(b.getLeftExpression(), scope, d);
+            Value right = expr(b.getRightExpression(), scope, d);
+            boolean total = binary.equals("||");
+            FlowStep step = total ? FlowStep.total("||") : FlowStep.partial(binary.toLowerCase(Locale.ROOT));
+            Value out = new Value("(" + left.sql() + " " + binary + " " + right.sql() + ")", Flows.merge(List.of(left, right), step));
+            if (total) {
+                copies("||", out);
+            }
+            return out;
+        }
+        if (k == Between.class) {
+            Between b = (Between) e;
+            if (b.isUsingSymmetric() || b.isUsingAsymmetric()) {
+                throw unsafe("BETWEEN SYMMETRIC");
+            }
+            if (isBarePredicate(b.getBetweenExpressionStart()) || isBarePredicate(b.getBetweenExpressionEnd())) {
+                // JSqlParser 5.4 reads a BETWEEN b AND c = d as a BETWEEN b AND (c = d); PostgreSQL and Trino read a bound
+                // as a value expression only, (a BETWEEN b AND c) = d: never answer one reading for the other
+                throw new GuardException(ErrorCode.UNSAFE_SYNTAX, "A BETWEEN bound is a comparison written without parentheses,"
+                        + " which databases read differently; write it more plainly, with parentheses around the BETWEEN or its bound.");
+            }
+            Value l = expr(b.getLeftExpression(), scope, d);
+            Value lo = expr(b.getBetweenExpressionStart(), scope, d);
+            Value hi = expr(b.getBetweenExpressionEnd(), scope, d);
+            return new Value("(" + l.sql() + (b.isNot() ? " NOT BETWEEN " : " BETWEEN ") + lo.sql() + " AND " + hi.sql() + ")",
+                    Flows.merge(List.of(l, lo, hi), FlowStep.partial("between")));
+        }
+        if (k == InExpression.class) {
+            return in((InExpression) e, scope, d);
+        }
+        if (k == IsNullExpression.class) {
+            IsNullExpression n = (IsNullExpression) e;
+            Value l = expr(n.getLeftExpression(), scope, d);
+            return new Value("(" + l.sql() + (n.isNot() ? " IS NOT NULL)" : " IS NULL)"), l.flows()).then(FlowStep.partial("is null"));
+        }
+        if (k == IsBooleanExpression.class) {
+            IsBooleanExpression n = (IsBooleanExpression) e;
+            Value l = expr(n.getLeftExpression(), scope, d);
+            return new Value("(" + l.sql() + " IS " + (n.isNot() ? "NOT " : "") + (n.isTrue() ? "TRUE" : "FALSE") + ")", l.flows())
+                    .then(FlowStep.partial("is true"));
+        }
+        if (k == IsDistinctExpression.class) {
+            IsDistinctExpression x = (IsDistinctExpression) e;
+            Value l = expr(x.getLeftExpression(), scope, d);
+            Value r = expr(x.getRightExpression(), scope, d);
+            return new Value("(" + l.sql() + (x.isNot() ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM ") + r.sql() + ")",
+                    Flows.merge(List.of(l, r), FlowStep.partial("is distinct from")));
+        }
+        if (k == LikeExpression.class) {
+            return like((LikeExpression) e, scope, d);
+        }
+        if (k == CaseExpression.class) {
+            return caseExpr((CaseExpression) e, scope, d);
+        }
+        if (k == CastExpression.class) {
+            CastExpression c = (CastExpression) e;
+            if (c.getFormat() != null || (c.getColumnDefinitions() != null && !c.getColumnDefinitions().isEmpty())
+                    || (c.keyword != null && !c.keyword.equalsIgnoreCase("CAST") && !c.keyword.isEmpty() && !c.keyword.equals("::"))) {
+                throw unsafe("cast form");
+            }
+            Value inner = expr(c.getLeftExpression(), scope, d);
+            String type = lexicon.castTypes().render(c.getColDataType());
+            boolean toText = rules.totalCast(type);
+            FlowStep step = toText ? FlowStep.total("cast") : FlowStep.partial("cast");
+            return new Value("CAST(" + inner.sql() + " AS " + type + ")", inner.flows()).then(step);
+        }
+        if (k == ExtractExpression.class) {
+            ExtractExpression x = (ExtractExpression) e;
+            String field = x.getName() == null ? "" : x.getName().toLowerCase(Locale.ROOT).strip();
+            if (!lexicon.extractFields().contains(field)) {
+                throw construct(lexicon.extractFieldsMessage());
+            }
+            allow("extract");
+            Value inner = expr(x.getExpression(), scope, d);
+            return new Value("EXTRACT(" + field.toUpperCase(Locale.ROOT) + " FROM " + inner.sql() + ")", inner.flows())
+                    .then(FlowStep.total("extract"));
+        }
+        if (k == Function.class) {
+            return function((Function) e, scope, d);
+        }
+        if (k == AnalyticExpression.class) {
+            return analytic((AnalyticExpression) e, scope, d);
+        }
+        if (k == AnyComparisonExpression.class) {
+            throw construct("Write ANY or ALL with a subquery as IN (subquery) or EXISTS.");
+        }
+        if (e instanceof AllColumns) {
+            throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Only count(*) may use * inside an expression.");
+        }
+        if (k.getSimpleName().contains("Variable") || k.getSimpleName().contains("NamedParameter") || k.getSimpleName().contains("Bind")) {
+            throw new GuardException(ErrorCode.VARIABLE_NOT_ALLOWED);
+        }
+        throw unsafe(k.getSimpleName());
+    }
+
+    Query subquery(ParenthesedSelect ps, Scope scope) {
+        if (ps.getAlias() != null || ps.getPivot() != null || ps.getUnPivot() != null) {
+            throw unsafe("subquery alias");
+        }
+        return query(ps.getSelect(), scope, false);
+    }
+
+    private static String binaryOperator(Expression e) {
+        Class<?> c = e.getClass();
+        if (c == AndExpression.class) {
+            return "AND";
+        } else if (c == OrExpression.class) {
+            return "OR";
+        } else if (c == EqualsTo.class) {
+            return "=";
+        } else if (c == NotEqualsTo.class) {
+            return "<>";
+        } else if (c == GreaterThan.class) {
+            return ">";
+        } else if (c == GreaterThanEquals.class) {
+            return ">=";
+        } else if (c == MinorThan.class) {
+            return "<";
+        } else if (c == MinorThanEquals.class) {
+            return "<=";
+        } else if (c == Addition.class) {
+            return "+";
+        } else if (c == Subtraction.class) {
+            return "-";
+        } else if (c == Multiplication.class) {
+            return "*";
+        } else if (c == Division.class) {
+            return "/";
+        } else if (c == Modulo.class) {
+            return "%";
+        } else if (c == Concat.class) {
+            return "||";
+        }
+        return null;
+    }
+
+    Value in(InExpression in, Scope scope, int d) {
+        if (in.isGlobal() || in.getOldOracleJoinSyntax() != 0) {
+            throw unsafe("IN form");
+        }
+        Expression left = in.getLeftExpression();
+        if (left instanceof ParenthesedExpressionList<?> l && l.size() != 1) {
+            throw construct("Row constructors are not allowed.");
+        }
+        Value l = expr(left, scope, d);
+        Expression right = in.getRightExpression();
+        if (right instanceof ParenthesedSelect ps) {
+            Query q = subquery(ps, scope);
+            if (q.outputs().size() != 1) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "IN (subquery) needs a subquery that returns one column.");
+            }
+            use(l.flows(), UsePosition.SUBQUERY_PREDICATE);
+            use(q.outputs().get(0).flows(), UsePosition.SUBQUERY_PREDICATE);
+            return Value.literal("(" + l.sql() + (in.isNot() ? " NOT IN (" : " IN (") + q.sql() + "))");
+        }
+        if (right == null || right.getClass() != ParenthesedExpressionList.class || ((ParenthesedExpressionList<?>) right).isEmpty()) {
+            throw unsafe("IN without a value list");
+        }
+        List<Value> values = new ArrayList<>();
+        values.add(l);
+        List<String> texts = new ArrayList<>();
+        for (Expression v : (ParenthesedExpressionList<?>) right) {
+            Value rendered = expr(v, scope, d);
+            values.add(rendered);
+            texts.add(rendered.sql());
+        }
+        return new Value("(" + l.sql() + (in.isNot() ? " NOT IN (" : " IN (") + String.join(", ", texts) + "))",
+                Flows.merge(values, FlowStep.partial("in")));
+    }
+
+    Value like(LikeExpression like, Scope scope, int d) {
+        LikeExpression.KeyWord word = like.getLikeKeyWord();
+        if ((word != LikeExpression.KeyWord.LIKE && (word != LikeExpression.KeyWord.ILIKE || !dialect.ilike())) || like.isUseBinary()) {
+            throw construct(dialect.ilike() ? "Only LIKE and ILIKE are allowed for pattern matching (no SIMILAR TO or regular expressions)."
+                    : "Only LIKE is allowed for pattern matching (no ILIKE, SIMILAR TO or regular expressions); use lower(x) LIKE ...");
+        }
+        Value l = expr(like.getLeftExpression(), scope, d);
+        Value r = expr(like.getRightExpression(), scope, d);
+        String keyword = word == LikeExpression.KeyWord.ILIKE ? "ILIKE" : "LIKE";
+        String out = "(" + l.sql() + (like.isNot() ? " NOT " : " ") + keyword + " " + r.sql();
+        List<Value> parts = new ArrayList<>(List.of(l, r));
+        if (like.getEscape() != null) {
+            if (!(like.getEscape() instanceof StringValue s) || s.getNotExcapedValue().length() != 1) {
+                throw unsafe("LIKE ESCAPE");
+            }
+            Value esc = expr(like.getEscape(), scope, d);
+            out += " ESCAPE " + esc.sql();
+        }
+        return new Value(out + ")", Flows.merge(parts, FlowStep.partial(keyword.toLowerCase(Locale.ROOT))));
+    }
+
+    private Value caseExpr(CaseExpression c, Scope scope, int d) {
+        if (c.getWhenClauses() == null || c.getWhenClauses().isEmpty()) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "CASE needs a WHEN.");
+        }
+        List<Flow> flows = new ArrayList<>();
+        FlowStep condition = FlowStep.partial("case when");
+        StringBuilder out = new StringBuilder("(CASE");
+        if (c.getSwitchExpression() != null) {
+            Value s = expr(c.getSwitchExpression(), scope, d);
+            flows.addAll(s.then(condition).flows());
+            out.append(' ').append(s.sql());
+        }
+        for (WhenClause w : c.getWhenClauses()) {
+            Value when = expr(w.getWhenExpression(), scope, d);
+            Value then = expr(w.getThenExpression(), scope, d);
+            flows.addAll(when.then(condition).flows());
+            flows.addAll(then.flows());
+            out.append(" WHEN ").append(when.sql()).append(" THEN ").append(then.sql());
+        }
+        if (c.getElseExpression() != null) {
+            Value otherwise = expr(c.getElseExpression(), scope, d);
+            flows.addAll(otherwise.flows());
+            out.append(" ELSE ").append(otherwise.sql());
+        }
+        return new Value(out.append(" END)").toString(), flows);
+    }
+
+    String functionName(List<String> parts, boolean escaped) {
+        if (parts == null || parts.isEmpty() || parts.size() > 2 || escaped) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Qualified or escaped function names are not allowed.");
+        }
+        if (parts.size() == 2 && !inFunctionSchema(parts.get(0))) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, lexicon.functionSchema()
+                    .map(schema -> "Only " + schema + " functions may be called.")
+                    .orElse("Only built-in functions may be called, by their bare names."));
+        }
+        String raw = parts.get(parts.size() - 1);
+        if (raw.startsWith("\"")) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
+        }
+        // function names are case-insensitive on every engine, whatever it does with other names (H2 folds them to upper case)
+        String name = naming.name(raw).toLowerCase(Locale.ROOT);
+        if (!FUNCTION_NAME.matcher(name).matches()) {
+            throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");
+        }
+        allow(name);
+        return name;
+    }
+
+    /**
+     * {@code GROUPING(a, ...)}: which of its arguments the current grouping set rolled up, a bit mask
+     * that depends on the grouping sets, never on a value. Its arguments must be grouping expressions
+     * (the server checks), so each is reported as a grouping use; the result derives from no column.
+     * Rendered unqualified: it is a construct of the grammar, not a function of the function schema.
+     */
+    Value grouping(Function f, Scope scope, int d) {
+        ExpressionList<?> params = f.getParameters();
+        if (params == null || params.isEmpty() || f.isDistinct() || f.isAllColumns() || hasClauses(f)
+                || (params.getClass() != ExpressionList.class && params.getClass() != ParenthesedExpressionList.class)) {
+            throw unsafe("GROUPING form");
+        }
+        List<String> args = new ArrayList<>();
+        for (Expression p : params) {
+            Value v = expr(p, scope, d);
+            use(v.flows(), UsePosition.GROUPING);
+            args.add(v.sql());
+        }
+        return Value.literal("GROUPING(" + String.join(", ", args) + ")");
+    }
+
+    Value function(Function f, Scope scope, int d) {
+        if (dialect.groupingSets() && f.getMultipartName() != null && f.getMultipartName().size() == 1 && !f.isEscaped()
+                && f.getMultipartName().get(0).equalsIgnoreCase("grouping")) {
+            return grouping(f, scope, d);
+        }
+        String name = functionName(f.getMultipartName(), f.isEscaped());
+        if (f.getKeep() != null || f.getHavingClause() != null || f.getLimit() != null || f.getNullHandling() != null || f.isIgnoreNulls()
+                || f.isIgnoreNullsOutside() || f.getNamedParameters() != null || f.getChainedParameters() != null
+                || f.getAttribute() != null || f.getAttributeColumn() != null || f.getExtraKeyword() != null
+                || (f.getKeywordArguments() != null && !f.getKeywordArguments().isEmpty()) || f.getOnOverflowTruncate() != null
+                || f.isUnique()) {
+            throw construct("The function call uses a clause that is not allowed.");
+        }
+        CostClass cost = rules.costClass(name).orElseThrow();
+        ExpressionList<?> params = f.getParameters();
+        boolean star = f.isAllColumns() || (params != null && params.size() == 1 && params.get(0) instanceof AllColumns a
+                && a.getClass() == AllColumns.class && "*".equals(a.toString().strip()));
+        if (star) {
+            if (!name.equals("count") || f.isDistinct() || (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty())) {
+                throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Only count(*) may use *.");
+            }
+            return Value.literal(qualified("count") + "(*)");
+        }
+        if (params == null && !lexicon.zeroArgumentFunctions().contains(name)) {
+            throw unsafe("function call form");
+        }
+        List<Value> args = new ArrayList<>();
+        if (params != null) {
+            for (Expression p : params) {
+                args.add(expr(p, scope, d));
+            }
+        }
+        boolean aggregate = rules.aggregates().contains(name);
+        if ((f.isDistinct() || (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty())) && !aggregate) {
+            throw construct("DISTINCT and ORDER BY inside a call are allowed for aggregates only.");
+        }
+        if (rules.window().contains(name)) {
+            throw construct("The window function " + SafeText.identifier(name) + " needs OVER (...).");
+        }
+        StringBuilder sql = new StringBuilder(qualified(name)).append('(');
+        if (f.isDistinct()) {
+            if (args.isEmpty()) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "DISTINCT needs an argument.");
+            }
+            args.forEach(a -> use(a.flows(), UsePosition.DISTINCT));
+            sql.append("DISTINCT ");
+        }
+        sql.append(String.join(", ", args.stream().map(Value::sql).toList()));
+        if (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty()) {
+            sql.append(" ORDER BY ").append(innerOrderBy(f.getOrderByElements(), scope, UsePosition.ORDERING));
+        }
+        sql.append(')');
+        if (cost == CostClass.AMPLIFYING) {
+            amplification(name, params == null ? List.of() : List.copyOf(params), args);
+        }
+        Value out = new Value(sql.toString(), through(name, cost, args));
+        sizeArguments(name, params == null ? List.of() : List.copyOf(params));
+        if (name.equals("concat") || name.equals("concat_ws")) {
+            copies(name, out);
+        }
+        Long factor = FIXED_FACTORS.get(name);
+        if (factor != null) {
+            record(Amplification.relative(name, compounded(factor, params == null ? List.of() : List.copyOf(params), args)));
+        }
+        return out;
+    }
+
+    /** The flows of a call's arguments, each after the step its position takes ({@link FunctionRules#argumentClass}). */
+    List<Flow> through(String name, CostClass cost, List<Value> args) {
+        List<Flow> out = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            out.addAll(Flows.merge(List.of(args.get(i)), new FlowStep(name, rules.argumentClass(name, i, cost))));
+        }
+        return out;
+    }
+
+    private String innerOrderBy(List<OrderByElement> elements, Scope scope, UsePosition position) {
+        List<String> keys = new ArrayList<>();
+        for (OrderByElement o : elements) {
+            if (o.getWithFill() != null || o.isMysqlWithRollup()) {
+                throw unsafe("ORDER BY modifier");
+            }
+            if (o.getExpression() instanceof LongValue) {
+                throw construct("Order inside a call or window by an expression, not a position.");
+            }
+            Value v = expr(o.getExpression(), scope, 1);
+            use(v.flows(), position);
+            keys.add(v.sql() + direction(o));
+        }
+        return String.join(", ", keys);
+    }
+
+    private Value analytic(AnalyticExpression a, Scope scope, int d) {
+        String name = functionName(List.of(a.getName().split("\\.", -1)), false);
+        if (a.getKeep() != null || a.isIgnoreNulls() || a.isIgnoreNullsOutside() || a.getWindowName() != null
+                || a.getHavingClause() != null || a.getNullHandling() != null
+                || a.getLimit() != null || (a.getKeywordArguments() != null && !a.getKeywordArguments().isEmpty())
+                || a.isUnique() || a.getOnOverflowTruncate() != null || (a.getFuncOrderBy() != null && !a.getFuncOrderBy().isEmpty())) {
+            throw construct("The window or aggregate call uses a clause that is not allowed (named windows, IGNORE NULLS, KEEP).");
+        }
+        CostClass cost = rules.costClass(name).orElseThrow();
+        AnalyticType type = a.getType();
+        boolean aggregate = rules.aggregates().contains(name);
+        boolean window = rules.window().contains(name);
+        if (type == AnalyticType.FILTER_ONLY && !aggregate) {
+            throw construct("FILTER is allowed on aggregates only.");
+        }
+        if ((type == AnalyticType.WITHIN_GROUP || type == AnalyticType.WITHIN_GROUP_OVER)
+                && !name.equals("percentile_cont") && !name.equals("percentile_disc") && !name.equals("mode")) {
+            throw construct("WITHIN GROUP is allowed for percentile_cont, percentile_disc and mode only.");
+        }
+        if (type == AnalyticType.WITHIN_GROUP_OVER) {
+            throw construct("WITHIN GROUP cannot be combined with OVER.");
+        }
+        if (type == AnalyticType.OVER && !aggregate && !window) {
+            throw construct("The function " + SafeText.identifier(name) + " is not a window or aggregate function.");
+        }
+        if ((name.equals("percentile_cont") || name.equals("percentile_disc") || name.equals("mode")) && type != AnalyticType.WITHIN_GROUP) {
+            throw construct("percentile_cont, percentile_disc and mode need WITHIN GROUP (ORDER BY ...).");
+        }
+        List<Value> args = new ArrayList<>();
+        String argSql;
+        if (a.getExpression() instanceof AllColumns all && all.getClass() == AllColumns.class && "*".equals(all.toString().strip())) {
+            if (!name.equals("count") || a.isDistinct()) {
+                throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Only count(*) may use *.");
+            }
+            argSql = "*";
+        } else {
+            for (Expression arg : new Expression[] {a.getExpression(), a.getOffset(), a.getDefaultValue()}) {
+                if (arg != null) {
+                    if (arg instanceof ExpressionList<?>) {
+                        throw unsafe("argument list");
+                    }
+                    args.add(expr(arg, scope, d));
+                }
+            }
+            if (a.getExpression() == null && (a.getOffset() != null || a.getDefaultValue() != null)) {
+                throw unsafe("argument list");
+            }
+            if (args.isEmpty() && !lexicon.zeroArgumentFunctions().contains(name)) {
+                throw unsafe("function call form");
+            }
+            if (a.isDistinct()) {
+                if (!aggregate || args.isEmpty()) {
+                    throw construct("DISTINCT inside a call is allowed for aggregates with an argument only.");
+                }
+                args.forEach(v -> use(v.flows(), UsePosition.DISTINCT));
+            }
+            argSql = (a.isDistinct() ? "DISTINCT " : "") + String.join(", ", args.stream().map(Value::sql).toList());
+        }
+        StringBuilder sql = new StringBuilder(qualified(name)).append('(').append(argSql).append(')');
+        List<Flow> flows = new ArrayList<>(through(name, cost, args));
+        if (type == AnalyticType.WITHIN_GROUP) {
+            if (a.getOrderByElements() == null || a.getOrderByElements().size() != 1) {
+                throw construct("WITHIN GROUP takes one ORDER BY expression.");
+            }
+            OrderByElement o = a.getOrderByElements().get(0);
+            Value v = expr(o.getExpression(), scope, d);
+            flows.addAll(v.then(new FlowStep(name, cost)).flows());
+            sql.append(" WITHIN GROUP (ORDER BY ").append(v.sql()).append(direction(o)).append(')');
+            return new Value(sql.toString(), flows);
+        }
+        if (a.getFilterExpression() != null) {
+            Value filter = expr(a.getFilterExpression(), scope, d);
+            use(filter.flows(), UsePosition.FILTER);
+            sql.append(" FILTER (WHERE ").append(filter.sql()).append(')');
+        }
+        if (type == AnalyticType.OVER) {
+            sql.append(" OVER (");
+            List<String> parts = new ArrayList<>();
+            ExpressionList<?> partition = a.getPartitionExpressionList();
+            if (partition != null && !partition.isEmpty()) {
+                List<String> keys = new ArrayList<>();
+                for (Expression p : partition) {
+                    Value v = expr(p, scope, d);
+                    use(v.flows(), UsePosition.WINDOW);
+                    keys.add(v.sql());
+                }
+                parts.add("PARTITION BY " + String.join(", ", keys));
+            }
+            if (a.getOrderByElements() != null && !a.getOrderByElements().isEmpty()) {
+                parts.add("ORDER BY " + innerOrderBy(a.getOrderByElements(), scope, UsePosition.WINDOW));
+            }
+            if (a.getWindowElement() != null) {
+                parts.add(frame(a.getWindowElement()));
+            }
+            sql.append(String.join(" ", parts)).append(')');
+        } else if (type != AnalyticType.FILTER_ONLY) {
+            throw unsafe("window form");
+        }
+        if (cost == CostClass.AMPLIFYING) {
+            throw construct("Amplifying functions cannot be used as window functions.");
+        }
+        return new Value(sql.toString(), flows);
+    }
+
+    private static String frame(WindowElement w) {
+        if (w.getExclusion() != null) {
+            throw construct("Window frame exclusions are not allowed.");
+        }
+        String type = switch (w.getType()) {
+            case ROWS -> "ROWS";
+            case RANGE -> "RANGE";
+            case GROUPS -> "GROUPS";
+        };
+        if (w.getRange() != null) {
+            return type + " BETWEEN " + bound(w.getRange().getStart()) + " AND " + bound(w.getRange().getEnd());
+        }
+        if (w.getOffset() != null) {
+            return type + " " + bound(w.getOffset());
+        }
+        throw unsafe("window frame");
+    }
+
+    static String bound(WindowOffset o) {
+        if (o == null) {
+            throw unsafe("window frame");
+        }
+        if (o.getType() == WindowOffset.Type.CURRENT) {
+            if (o.getExpression() != null) {
+                throw unsafe("window frame");
+            }
+            return "CURRENT ROW";
+        }
+        String dir = switch (o.getType()) {
+            case PRECEDING -> "PRECEDING";
+            case FOLLOWING -> "FOLLOWING";
+            default -> throw unsafe("window frame");
+        };
+        if (o.getExpression() == null) {
+            return "UNBOUNDED " + dir;
+        }
+        if (o.getExpression().getClass() != LongValue.class) {
+            throw construct("Window frame offsets must be plain numbers.");
+        }
+        return number((LongValue) o.getExpression()) + " " + dir;
+    }
+
+    /**
+     * Whether a parsed BETWEEN bound is a predicate the text did not parenthesize (a parenthesized one is a
+     * {@link ParenthesedExpressionList} or {@code Parenthesis} node): a comparison, {@code IS}, {@code LIKE},
+     * {@code SIMILAR TO}, {@code IN}, {@code BETWEEN} or a regular-expression match.
+     */
+    private static boolean isBarePredicate(Expression bound) {
+        return bound instanceof net.sf.jsqlparser.expression.operators.relational.ComparisonOperator
+                || bound instanceof IsNullExpression || bound instanceof IsBooleanExpression || bound instanceof IsDistinctExpression
+                || bound instanceof LikeExpression || bound instanceof net.sf.jsqlparser.expression.operators.relational.SimilarToExpression
+                || bound instanceof InExpression || bound instanceof Between
+                || bound instanceof net.sf.jsqlparser.expression.operators.relational.RegExpMatchOperator;
+    }
+
+    // ------------------------------------------------------------------ the other parts
+
+    private Query query(Select select, Scope outer, boolean top) {
+        return ctx.queries.query(select, outer, top);
+    }
+
+    private void use(List<Flow> flows, UsePosition position) {
+        facts.use(flows, position);
+    }
+
+    private void record(Amplification call) {
+        facts.record(call);
+    }
+
+    private CostClass allow(String name) {
+        return ctx.allow(name);
+    }
+
+    private String qualified(String name) {
+        return ctx.qualified(name);
+    }
+
+    private boolean inFunctionSchema(String rawQualifier) {
+        return ctx.inFunctionSchema(rawQualifier);
+    }
+
+    private Value column(Column c, Scope scope) {
+        return ctx.names.column(c, scope);
+    }
+
+    private String timeKey(TimeKeyExpression e) {
+        return ctx.literals.timeKey(e);
+    }
+
+    private String dateTime(DateTimeLiteralExpression e) {
+        return ctx.literals.dateTime(e);
+    }
+
+    private void amplification(String name, List<Expression> args, List<Value> values) {
+        ctx.amplifications.amplification(name, args, values);
+    }
+
+    private void copies(String name, Value value) {
+        ctx.amplifications.copies(name, value);
+    }
+
+    private void sizeArguments(String name, List<Expression> params) {
+        ctx.amplifications.sizeArguments(name, params);
+    }
+}
