@@ -511,9 +511,36 @@ final class QueryRenderer {
             use(items.get(position.get() - 1).value().flows(), UsePosition.GROUPING);
             return position.get().toString();
         }
+        Optional<Item> selected = sameSelectedSubquery(e, items);
+        if (selected.isPresent()) {
+            use(selected.get().value().flows(), UsePosition.GROUPING);
+            return selected.get().value().sql();
+        }
         Value v = expr(e, scope, 0);
         use(v.flows(), UsePosition.GROUPING);
         return v.sql();
+    }
+
+    /**
+     * The selected item written exactly as {@code e}, when {@code e} holds a subquery: its text is rendered once
+     * and repeated, because each rendering of a subquery names its relations anew, and an engine that matches a
+     * selected expression with a grouped one by their trees (Trino, PostgreSQL) would no longer see the one in the
+     * other (Trino 483: "Every selected column must be in GROUP BY"). Not when the text binds a parameter or reads
+     * a governed table, whose markers stand for one place each.
+     */
+    private static Optional<Item> sameSelectedSubquery(Expression e, List<Item> items) {
+        String text = e.toString();
+        if (text.indexOf('?') >= 0 || !text.toUpperCase(java.util.Locale.ROOT).contains("SELECT")) {
+            return Optional.empty();
+        }
+        for (Item item : items) {
+            String sql = item.value().sql();
+            if (item.node() != null && item.node().toString().equals(text)
+                    && sql.indexOf(RenderFacts.MARK) < 0 && sql.indexOf(RenderFacts.SLOT) < 0) {
+                return Optional.of(item);
+            }
+        }
+        return Optional.empty();
     }
 
     String limit(Select s, boolean top) {
