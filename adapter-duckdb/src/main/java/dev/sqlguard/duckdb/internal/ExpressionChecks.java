@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
@@ -65,7 +67,7 @@ final class ExpressionChecks {
             String cls = text(node, "class");
             String type = text(node, "type");
             return switch (cls) {
-                case "COLUMN_REF" -> columnRef(node, scope);
+                case "COLUMN_REF" -> columnRef(node, scope, env);
                 case "CONSTANT" -> {
                     if (!"VALUE_CONSTANT".equals(type)) {
                         throw construct("Unexpected constant.");
@@ -371,7 +373,7 @@ final class ExpressionChecks {
 
     // ---------------------------------------------------------------- column resolution
 
-    Lineage columnRef(JsonNode node, Scope scope) {
+    Lineage columnRef(JsonNode node, Scope scope, Ctes env) {
         if (!"COLUMN_REF".equals(text(node, "type"))) {
             throw construct("Unexpected column reference.");
         }
@@ -385,6 +387,9 @@ final class ExpressionChecks {
         for (Scope s = scope; s != null; s = s.parent) {
             Lineage found = resolveIn(s, parts, node);
             if (found != null) {
+                if (s == scope && shadowsHiddenColumn(s, parts, node)) {
+                    return inlineAlias((ObjectNode) node, s, env, parts.get(0));
+                }
                 return found;
             }
         }
@@ -392,6 +397,49 @@ final class ExpressionChecks {
             return Lineage.EMPTY;
         }
         throw Refusals.unknownColumn(String.join(".", parts));
+    }
+
+    /**
+     * Whether a bare name this gate reads as an output alias of {@code scope} is one DuckDB would read as a hidden
+     * input column instead: outside ORDER BY and DISTINCT ON items that are the name alone, DuckDB binds a name to an
+     * input column of the query's FROM before an alias, the hidden ones included (measured on DuckDB 2.0.0 in WHERE,
+     * GROUP BY, HAVING over a grouped column, QUALIFY, window clauses, ORDER BY expressions and later select items).
+     * A lambda body is left as it is: the alias's expression could name one of its parameters.
+     */
+    private boolean shadowsHiddenColumn(Scope scope, List<String> parts, JsonNode node) {
+        if (parts.size() != 1 || !scope.aliasExpressions.containsKey(parts.get(0)) || !scope.lambdaParameters.isEmpty()
+                || state.aliasFirst.contains(node) || !(node instanceof ObjectNode)) {
+            return false;
+        }
+        for (Source source : scope.sources) {
+            for (Col col : source.columns()) {
+                if (fold(col.name()).equals(parts.get(0)) && !state.visible(col)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Replaces a bare name that stands for an output alias by (a copy of) the alias's expression, in place in the
+     * tree that will run, and checks the copy where the name stood: DuckDB then reads what the gate read, as it
+     * would had no input column that name (a hidden column is absent, never forbidden). An aggregate or window
+     * written where DuckDB forbids one is refused by DuckDB as the alias would be.
+     */
+    private Lineage inlineAlias(ObjectNode node, Scope scope, Ctes env, String name) {
+        JsonNode alias = node.path("alias");
+        ObjectNode copy = (ObjectNode) scope.aliasExpressions.get(name).deepCopy();
+        copy.set("alias", alias.isTextual() ? alias : JsonNodeFactory.instance.textNode(""));
+        // each copy can hold earlier copies (an alias of an alias): their total is bounded like a text's length
+        state.inlinedChars += copy.toString().length();
+        if (state.inlinedChars > DuckDbParser.MAX_JSON_CHARS / 4) {
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is too large to check.");
+        }
+        node.removeAll();
+        node.setAll(copy);
+        state.inlinedAliases.add(node);
+        return expression(node, scope, env);
     }
 
     Lineage resolveIn(Scope scope, List<String> parts, JsonNode node) {

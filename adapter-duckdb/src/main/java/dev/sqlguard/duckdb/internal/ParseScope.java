@@ -68,6 +68,8 @@ final class ParseScope {
         final List<Source> sources;
         final List<Col> star;
         final Map<String, Lineage> selectAliases = new HashMap<>();
+        /** The expression of each select-list alias, as checked (the node of the tree, not a copy). */
+        final Map<String, JsonNode> aliasExpressions = new HashMap<>();
         final Map<String, Lineage> lambdaParameters;
 
         Scope(Scope parent, From from, Map<String, Lineage> lambdaParameters) {

@@ -248,12 +248,17 @@ final class TreeChecker {
                 out.addAll(star(item, scope, inner));
                 continue;
             }
-            Lineage lineage = expressions.expression(item, scope, inner);
             String name = outputName(item);
+            Lineage lineage = expressions.expression(item, scope, inner);
+            if (state.inlinedAliases.contains(item) && item.path("alias").asText("").isEmpty()) {
+                // a bare name that was an alias's expression written in its place keeps the name it gave the output
+                ((ObjectNode) item).put("alias", name);
+            }
             out.add(new Col(name, lineage.refs(), lineage.complete(), null));
             String alias = item.path("alias").asText("");
             if (!alias.isEmpty()) {
                 scope.selectAliases.put(fold(alias), lineage);
+                scope.aliasExpressions.put(fold(alias), item);
             }
         }
         expressions.optionalExpression(node.get("where_clause"), scope, inner);
@@ -307,6 +312,7 @@ final class TreeChecker {
                 case "DISTINCT_MODIFIER" -> {
                     requireContext(context);
                     for (JsonNode target : array(modifier, "distinct_on_targets")) {
+                        state.aliasFirst.add(target); // DuckDB reads a bare name here as an output alias first
                         expressions.expression(target, context.scope(), context.env());
                     }
                 }
@@ -332,6 +338,7 @@ final class TreeChecker {
                 state.visit(expression);
                 continue;
             }
+            state.aliasFirst.add(expression); // DuckDB reads a bare name here as an output alias first
             expressions.expression(expression, context.scope(), context.env());
         }
     }
