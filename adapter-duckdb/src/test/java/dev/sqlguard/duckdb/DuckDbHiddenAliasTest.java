@@ -57,7 +57,19 @@ class DuckDbHiddenAliasTest {
             "SELECT id AS %s, %s + 10 AS y FROM users ORDER BY 1",
             "SELECT id * 3 AS %s, %s FROM users ORDER BY 1",
             "SELECT DISTINCT ON (%s % 2) id AS %s FROM users ORDER BY %s % 2, id",
-            "SELECT max(id) AS %s FROM users GROUP BY name ORDER BY %s + 0");
+            "SELECT max(id) AS %s FROM users GROUP BY name ORDER BY %s + 0",
+            // an output without an alias keeps the label DuckDB gives it as written (a sensitive name in it is masked)
+            "SELECT 4 AS %s, count(*) OVER (PARTITION BY %s) FROM users u ORDER BY 1, 2",
+            "SELECT id AS x0, 2 AS %s, dense_rank() OVER (PARTITION BY id ORDER BY %s DESC) FROM users ORDER BY 1",
+            // DuckDB binds no alias of a subquery in the select list or ORDER BY, and does in WHERE and GROUP BY
+            "SELECT 1.5 - (SELECT max(u2.id) FROM users u2 WHERE u2.id < 5) AS %s FROM users ORDER BY %s + 0, 1",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s, rank() OVER (ORDER BY %s) AS r FROM users",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s, %s + 1 AS y FROM users",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s FROM users WHERE %s > 0",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s FROM users GROUP BY %s",
+            // from a subquery, where the subquery's own table hides the name
+            "SELECT - 1.5 AS %s, region FROM regions WHERE 2 IS DISTINCT FROM (SELECT max(u2.id) FROM users u2 WHERE u2.id < %s) ORDER BY 2",
+            "SELECT 3 AS %s, id FROM users WHERE EXISTS (SELECT 1 FROM regions WHERE %s = 3) ORDER BY 2");
     private static final List<String> CLAIMS = List.of(
             "SELECT amount AS %s FROM claims WHERE %s > 100 ORDER BY id",
             "SELECT region AS %s, count(*) AS n FROM claims GROUP BY %s ORDER BY 1",

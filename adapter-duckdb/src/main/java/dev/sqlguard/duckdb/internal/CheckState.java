@@ -59,6 +59,16 @@ final class CheckState {
     final Set<JsonNode> inlinedAliases = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     /** The length of the JSON of those expressions' copies, together. */
     long inlinedChars;
+    /**
+     * An output alias whose expression holds a subquery, inlined where DuckDB binds select-list expressions: DuckDB
+     * refuses such an alias reference when it binds the query ("not yet supported"), and so does the validator then.
+     */
+    boolean unbindableAlias;
+    /** The select item without an alias being checked, and its tree before an alias was first inlined into it. */
+    JsonNode labelItem;
+    JsonNode labelOriginal;
+    /** Each select item without an alias that holds an inlined alias, with its tree as written (its label's source). */
+    final java.util.Map<JsonNode, JsonNode> relabelled = new IdentityHashMap<>();
 
     int depth;
 

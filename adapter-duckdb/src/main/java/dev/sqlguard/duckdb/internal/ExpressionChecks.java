@@ -387,8 +387,8 @@ final class ExpressionChecks {
         for (Scope s = scope; s != null; s = s.parent) {
             Lineage found = resolveIn(s, parts, node);
             if (found != null) {
-                if (s == scope && shadowsHiddenColumn(s, parts, node)) {
-                    return inlineAlias((ObjectNode) node, s, env, parts.get(0));
+                if (shadowsHiddenColumn(scope, s, parts, node)) {
+                    return inlineAlias((ObjectNode) node, scope, s, env, parts.get(0));
                 }
                 return found;
             }
@@ -400,25 +400,53 @@ final class ExpressionChecks {
     }
 
     /**
-     * Whether a bare name this gate reads as an output alias of {@code scope} is one DuckDB would read as a hidden
+     * Whether a bare name this gate reads as an output alias of {@code owner} is one DuckDB would read as a hidden
      * input column instead: outside ORDER BY and DISTINCT ON items that are the name alone, DuckDB binds a name to an
-     * input column of the query's FROM before an alias, the hidden ones included (measured on DuckDB 2.0.0 in WHERE,
-     * GROUP BY, HAVING over a grouped column, QUALIFY, window clauses, ORDER BY expressions and later select items).
-     * A lambda body is left as it is: the alias's expression could name one of its parameters.
+     * input column of the FROM of its query or of an enclosing one (up to the alias's) before an alias, the hidden
+     * ones included (measured on DuckDB 2.0.0 in WHERE, GROUP BY, HAVING over a grouped column, QUALIFY, window
+     * clauses, ORDER BY expressions, later select items and subqueries). Inside a subquery only an alias whose
+     * expression names no column and calls no function is inlined (names in a copy would be read in the subquery's
+     * scope); a lambda body is left as it is (the alias's expression could name one of its parameters).
      */
-    private boolean shadowsHiddenColumn(Scope scope, List<String> parts, JsonNode node) {
-        if (parts.size() != 1 || !scope.aliasExpressions.containsKey(parts.get(0)) || !scope.lambdaParameters.isEmpty()
-                || state.aliasFirst.contains(node) || !(node instanceof ObjectNode)) {
+    private boolean shadowsHiddenColumn(Scope scope, Scope owner, List<String> parts, JsonNode node) {
+        if (parts.size() != 1 || !owner.aliasExpressions.containsKey(parts.get(0)) || state.aliasFirst.contains(node)
+                || !(node instanceof ObjectNode)) {
             return false;
         }
-        for (Source source : scope.sources) {
-            for (Col col : source.columns()) {
-                if (fold(col.name()).equals(parts.get(0)) && !state.visible(col)) {
-                    return true;
+        if (owner != scope && !standsAnywhere(owner.aliasExpressions.get(parts.get(0)))) {
+            return false;
+        }
+        boolean hidden = false;
+        for (Scope s = scope; ; s = s.parent) {
+            if (!s.lambdaParameters.isEmpty()) {
+                return false;
+            }
+            for (Source source : s.sources) {
+                for (Col col : source.columns()) {
+                    hidden |= fold(col.name()).equals(parts.get(0)) && !state.visible(col);
                 }
             }
+            if (s == owner) {
+                return hidden;
+            }
         }
-        return false;
+    }
+
+    /** Whether an alias's expression means the same in any scope: constants and operators on them only. */
+    private static boolean standsAnywhere(JsonNode tree) {
+        if (tree.isObject() && tree.has("class")) {
+            String cls = tree.path("class").asText();
+            if (Set.of("COLUMN_REF", "STAR", "POSITIONAL_REFERENCE", "SUBQUERY", "WINDOW", "LAMBDA", "PARAMETER").contains(cls)
+                    || "FUNCTION".equals(cls) && !tree.path("is_operator").asBoolean(false)) {
+                return false;
+            }
+        }
+        for (JsonNode child : tree) {
+            if (child.isContainerNode() && !standsAnywhere(child)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -427,19 +455,38 @@ final class ExpressionChecks {
      * would had no input column that name (a hidden column is absent, never forbidden). An aggregate or window
      * written where DuckDB forbids one is refused by DuckDB as the alias would be.
      */
-    private Lineage inlineAlias(ObjectNode node, Scope scope, Ctes env, String name) {
+    private Lineage inlineAlias(ObjectNode node, Scope scope, Scope owner, Ctes env, String name) {
         JsonNode alias = node.path("alias");
-        ObjectNode copy = (ObjectNode) scope.aliasExpressions.get(name).deepCopy();
+        ObjectNode copy = (ObjectNode) owner.aliasExpressions.get(name).deepCopy();
         copy.set("alias", alias.isTextual() ? alias : JsonNodeFactory.instance.textNode(""));
         // each copy can hold earlier copies (an alias of an alias): their total is bounded like a text's length
         state.inlinedChars += copy.toString().length();
         if (state.inlinedChars > DuckDbParser.MAX_JSON_CHARS / 4) {
             throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is too large to check.");
         }
+        if (state.labelItem != null && state.labelOriginal == null) {
+            state.labelOriginal = state.labelItem.deepCopy();
+        }
+        if (scope.selectClause && holds(copy, "SUBQUERY")) {
+            state.unbindableAlias = true;
+        }
         node.removeAll();
         node.setAll(copy);
         state.inlinedAliases.add(node);
         return expression(node, scope, env);
+    }
+
+    /** Whether a tree holds an expression of class {@code cls}. */
+    private static boolean holds(JsonNode tree, String cls) {
+        if (tree.isObject() && cls.equals(tree.path("class").asText())) {
+            return true;
+        }
+        for (JsonNode child : tree) {
+            if (child.isContainerNode() && holds(child, cls)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     Lineage resolveIn(Scope scope, List<String> parts, JsonNode node) {

@@ -68,7 +68,8 @@ final class TreeChecker {
     record Result(Set<TableRef> tables, Set<ColumnRef> columns, Set<String> functions, Set<String> tableFunctions,
                   List<OutputColumn> outputs,
                   int parameterCount, Inspection inspection, Set<DuckDbCatalog.Table> summarized,
-                  Map<JsonNode, DuckDbCatalog.Table> baseTables, Map<JsonNode, CheckState.QualifiedColumn> qualifiedColumns) {
+                  Map<JsonNode, DuckDbCatalog.Table> baseTables, Map<JsonNode, CheckState.QualifiedColumn> qualifiedColumns,
+                  Map<JsonNode, JsonNode> relabelled, boolean unbindableAlias) {
     }
 
     private final CheckState state;
@@ -100,7 +101,8 @@ final class TreeChecker {
         }
         int count = state.parameters.isEmpty() ? 0 : ((TreeSet<Integer>) state.parameters).last();
         return new Result(state.tables, state.columns, state.calledFunctions, state.calledTableFunctions, outputs, count,
-                state.inspection, state.summarized, state.baseTables, state.qualifiedColumns);
+                state.inspection, state.summarized, state.baseTables, state.qualifiedColumns, state.relabelled,
+                state.unbindableAlias);
     }
 
     /**
@@ -249,11 +251,27 @@ final class TreeChecker {
                 continue;
             }
             String name = outputName(item);
-            Lineage lineage = expressions.expression(item, scope, inner);
-            if (state.inlinedAliases.contains(item) && item.path("alias").asText("").isEmpty()) {
+            JsonNode savedItem = state.labelItem;
+            JsonNode savedOriginal = state.labelOriginal;
+            boolean unaliased = item.path("alias").asText("").isEmpty();
+            state.labelItem = unaliased ? item : null;
+            state.labelOriginal = null;
+            scope.selectClause = true;
+            Lineage lineage;
+            try {
+                lineage = expressions.expression(item, scope, inner);
+            } finally {
+                scope.selectClause = false;
+            }
+            if (state.inlinedAliases.contains(item) && unaliased) {
                 // a bare name that was an alias's expression written in its place keeps the name it gave the output
                 ((ObjectNode) item).put("alias", name);
+            } else if (state.labelOriginal != null && unaliased) {
+                // an expression holding one keeps DuckDB's label of it as written (the validator names it so)
+                state.relabelled.put(item, state.labelOriginal);
             }
+            state.labelItem = savedItem;
+            state.labelOriginal = savedOriginal;
             out.add(new Col(name, lineage.refs(), lineage.complete(), null));
             String alias = item.path("alias").asText("");
             if (!alias.isEmpty()) {
@@ -339,7 +357,12 @@ final class TreeChecker {
                 continue;
             }
             state.aliasFirst.add(expression); // DuckDB reads a bare name here as an output alias first
-            expressions.expression(expression, context.scope(), context.env());
+            context.scope().selectClause = true;
+            try {
+                expressions.expression(expression, context.scope(), context.env());
+            } finally {
+                context.scope().selectClause = false;
+            }
         }
     }
 
