@@ -115,6 +115,21 @@ class DuckDbHiddenAliasTest {
                 .contains("SELECT id AS api_key, id AS api_key FROM users GROUP BY id");
     }
 
+    /** An output without an alias that holds an inlined name is labelled as DuckDB labels it as written. */
+    @Test
+    void anOutputWithoutAnAliasKeepsItsLabel() {
+        for (String sql : List.of("SELECT 4 AS %s, count(*) OVER (PARTITION BY %s) FROM users",
+                "SELECT id AS %s, %s FROM users", "SELECT id AS %s, %s + 1 FROM users")) {
+            List<String> hidden = labels(sql.replace("%s", "api_key"));
+            List<String> absent = labels(sql.replace("%s", "api_key_zz"));
+            assertThat(hidden).as(sql).isEqualTo(absent.stream().map(l -> l.replace("api_key_zz", "api_key")).toList());
+        }
+    }
+
+    private List<String> labels(String sql) {
+        return engine.validator().validate(QueryRequest.of("claims", sql)).outputs().stream().map(o -> o.name()).toList();
+    }
+
     private String executed(String sql) {
         return engine.validator().validate(QueryRequest.of("claims", sql)).executableSql();
     }
