@@ -65,6 +65,9 @@ class DuckDbHiddenAliasTest {
             "SELECT 1.5 - (SELECT max(u2.id) FROM users u2 WHERE u2.id < 5) AS %s FROM users ORDER BY %s + 0, 1",
             "SELECT (SELECT max(u2.id) FROM users u2) AS %s, rank() OVER (ORDER BY %s) AS r FROM users",
             "SELECT (SELECT max(u2.id) FROM users u2) AS %s, %s + 1 AS y FROM users",
+            "SELECT DISTINCT ON (%s + 0) (SELECT max(u2.id) FROM users u2) AS %s FROM users",
+            "SELECT name, max((SELECT max(u2.id) FROM users u2 WHERE u2.id < 40)) AS %s FROM users GROUP BY 1 ORDER BY 0 - %s, 1",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s, id FROM users GROUP BY id ORDER BY 0 - %s",
             "SELECT (SELECT max(u2.id) FROM users u2) AS %s FROM users WHERE %s > 0",
             "SELECT (SELECT max(u2.id) FROM users u2) AS %s FROM users GROUP BY %s",
             // from a subquery, where the subquery's own table hides the name

@@ -467,7 +467,7 @@ final class ExpressionChecks {
         if (state.labelItem != null && state.labelOriginal == null) {
             state.labelOriginal = state.labelItem.deepCopy();
         }
-        if (scope.selectClause && holds(copy, "SUBQUERY")) {
+        if (scope.selectClause && holdsSubqueryOutsideAggregate(copy)) {
             state.unbindableAlias = true;
         }
         node.removeAll();
@@ -476,13 +476,20 @@ final class ExpressionChecks {
         return expression(node, scope, env);
     }
 
-    /** Whether a tree holds an expression of class {@code cls}. */
-    private static boolean holds(JsonNode tree, String cls) {
-        if (tree.isObject() && cls.equals(tree.path("class").asText())) {
+    /**
+     * Whether an alias's expression holds a subquery that no aggregate encloses: DuckDB refuses a select-list
+     * reference to such an alias, and binds one to {@code max((SELECT ...))} (measured on DuckDB 2.0.0).
+     */
+    private static boolean holdsSubqueryOutsideAggregate(JsonNode tree) {
+        if (tree.isObject() && "SUBQUERY".equals(tree.path("class").asText())) {
             return true;
         }
+        if (tree.isObject() && "FUNCTION".equals(tree.path("class").asText()) && !tree.path("is_operator").asBoolean(false)
+                && FunctionDefaults.AGGREGATES.contains(fold(tree.path("function_name").asText("")))) {
+            return false;
+        }
         for (JsonNode child : tree) {
-            if (child.isContainerNode() && holds(child, cls)) {
+            if (child.isContainerNode() && holdsSubqueryOutsideAggregate(child)) {
                 return true;
             }
         }

@@ -331,7 +331,12 @@ final class TreeChecker {
                     requireContext(context);
                     for (JsonNode target : array(modifier, "distinct_on_targets")) {
                         state.aliasFirst.add(target); // DuckDB reads a bare name here as an output alias first
-                        expressions.expression(target, context.scope(), context.env());
+                        context.scope().selectClause = true; // and binds the target as a select-list expression
+                        try {
+                            expressions.expression(target, context.scope(), context.env());
+                        } finally {
+                            context.scope().selectClause = false;
+                        }
                     }
                 }
                 default -> throw construct("The query uses a clause that is not supported here.");
