@@ -110,8 +110,8 @@ class DuckDbDifferentialTest {
     /**
      * Issue 25: on a source hiding {@code users.password}, an output alias of that name is read where
      * DuckDB reads the alias (ORDER BY, HAVING, DISTINCT ON, QUALIFY, a position list), exactly as an
-     * alias of a name that exists nowhere. (In WHERE and window clauses DuckDB reads the column first;
- * there a hidden column's name is refused while a missing one reads the alias: a known limit.)
+     * alias of a name that exists nowhere. (Where DuckDB reads the column first, in WHERE, GROUP BY and window
+     * clauses among others, the text that runs holds the alias's expression instead: {@link DuckDbHiddenAliasTest}.)
      */
     @Test
     void anAliasNamedLikeAHiddenColumnAnswersAsAnyAlias() {

@@ -49,6 +49,27 @@ final class CheckState {
     /** Collectors of every column referenced while analyzing a subquery expression. */
     final Deque<Set<ColumnRef>> referenceCollectors = new ArrayDeque<>();
 
+    /**
+     * The bare names DuckDB reads as an output alias before an input column: an ORDER BY or DISTINCT ON item that is a
+     * name alone. Everywhere else it reads an input column first ({@link ExpressionChecks#resolveIn}).
+     */
+    final Set<JsonNode> aliasFirst = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+
+    /** The column references this gate replaced by the expression of the output alias they name. */
+    final Set<JsonNode> inlinedAliases = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The length of the JSON of those expressions' copies, together. */
+    long inlinedChars;
+    /**
+     * An output alias whose expression holds a subquery, inlined where DuckDB binds select-list expressions: DuckDB
+     * refuses such an alias reference when it binds the query ("not yet supported"), and so does the validator then.
+     */
+    boolean unbindableAlias;
+    /** The select item without an alias being checked, and its tree before an alias was first inlined into it. */
+    JsonNode labelItem;
+    JsonNode labelOriginal;
+    /** Each select item without an alias that holds an inlined alias, with its tree as written (its label's source). */
+    final java.util.Map<JsonNode, JsonNode> relabelled = new IdentityHashMap<>();
+
     int depth;
 
     /** What kind of schema inspection the statement is, if any. */

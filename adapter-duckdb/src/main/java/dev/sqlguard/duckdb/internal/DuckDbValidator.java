@@ -89,6 +89,9 @@ public final class DuckDbValidator implements StatementValidator {
         // a wrong count is refused as such before DuckDB binds the text, which can fail first for
         // the same cause (the type of ? + ? comes from its values): one cause, one code on every engine
         Parameters.requireCount(result.parameterCount(), values);
+        for (Map.Entry<JsonNode, JsonNode> item : result.relabelled().entrySet()) {
+            ((ObjectNode) item.getKey()).put("alias", label(item.getValue()));
+        }
         int bound = policy.limits().maxRows() + 1;
         JsonNode parsed = DuckDbParser.parse(trees[1]);
         JsonNode wrapped;
@@ -116,6 +119,11 @@ public final class DuckDbValidator implements StatementValidator {
         List<JsonNode> summaries = new ArrayList<>();
         for (DuckDbCatalog.Table table : result.summarized()) {
             summaries.add(parser.plan(BoundPlanReader.summaryStatement(table)));
+        }
+        if (result.unbindableAlias()) {
+            // DuckDB binds no alias of an expression holding a subquery in the select list or ORDER BY: refused as the
+            // plan of the alias itself is (BoundPlanReader.bindError)
+            throw new GuardException(ErrorCode.QUERY_FAILED, "The query could not be bound; check its column names and the types of its operands.");
         }
         JsonNode boundPlan = parser.plan(executable);
         if (result.parameterCount() > 0 && boundPlan.path("error").asBoolean(false)
@@ -388,6 +396,20 @@ public final class DuckDbValidator implements StatementValidator {
             }
         }
         return node;
+    }
+
+    /**
+     * The label DuckDB gives a select item without an alias: its rendering of the expression as written (measured on
+     * DuckDB 2.0.0: {@code SELECT <item>} renders as {@code SELECT } and the item's text).
+     */
+    private String label(JsonNode expression) {
+        JsonNode statement = single(parser.serialize("SELECT 1"));
+        ((com.fasterxml.jackson.databind.node.ArrayNode) statement.path("node").path("select_list")).set(0, expression);
+        String text = renderStatement(statement);
+        if (!text.startsWith("SELECT ")) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "The query cannot be executed exactly as checked; simplify it.");
+        }
+        return text.substring("SELECT ".length());
     }
 
     /** DuckDB's rendering of one query node as a statement. */

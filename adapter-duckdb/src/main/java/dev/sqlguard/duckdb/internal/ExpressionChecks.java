@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
@@ -65,7 +67,7 @@ final class ExpressionChecks {
             String cls = text(node, "class");
             String type = text(node, "type");
             return switch (cls) {
-                case "COLUMN_REF" -> columnRef(node, scope);
+                case "COLUMN_REF" -> columnRef(node, scope, env);
                 case "CONSTANT" -> {
                     if (!"VALUE_CONSTANT".equals(type)) {
                         throw construct("Unexpected constant.");
@@ -371,7 +373,7 @@ final class ExpressionChecks {
 
     // ---------------------------------------------------------------- column resolution
 
-    Lineage columnRef(JsonNode node, Scope scope) {
+    Lineage columnRef(JsonNode node, Scope scope, Ctes env) {
         if (!"COLUMN_REF".equals(text(node, "type"))) {
             throw construct("Unexpected column reference.");
         }
@@ -385,6 +387,9 @@ final class ExpressionChecks {
         for (Scope s = scope; s != null; s = s.parent) {
             Lineage found = resolveIn(s, parts, node);
             if (found != null) {
+                if (shadowsHiddenColumn(scope, s, parts, node)) {
+                    return inlineAlias((ObjectNode) node, scope, s, env, parts.get(0));
+                }
                 return found;
             }
         }
@@ -392,6 +397,103 @@ final class ExpressionChecks {
             return Lineage.EMPTY;
         }
         throw Refusals.unknownColumn(String.join(".", parts));
+    }
+
+    /**
+     * Whether a bare name this gate reads as an output alias of {@code owner} is one DuckDB would read as a hidden
+     * input column instead: outside ORDER BY and DISTINCT ON items that are the name alone, DuckDB binds a name to an
+     * input column of the FROM of its query or of an enclosing one (up to the alias's) before an alias, the hidden
+     * ones included (measured on DuckDB 2.0.0 in WHERE, GROUP BY, HAVING over a grouped column, QUALIFY, window
+     * clauses, ORDER BY expressions, later select items and subqueries). Inside a subquery only an alias whose
+     * expression names no column and calls no function is inlined (names in a copy would be read in the subquery's
+     * scope); a lambda body is left as it is (the alias's expression could name one of its parameters).
+     */
+    private boolean shadowsHiddenColumn(Scope scope, Scope owner, List<String> parts, JsonNode node) {
+        if (parts.size() != 1 || !owner.aliasExpressions.containsKey(parts.get(0)) || state.aliasFirst.contains(node)
+                || !(node instanceof ObjectNode)) {
+            return false;
+        }
+        if (owner != scope && !standsAnywhere(owner.aliasExpressions.get(parts.get(0)))) {
+            return false;
+        }
+        boolean hidden = false;
+        for (Scope s = scope; ; s = s.parent) {
+            if (!s.lambdaParameters.isEmpty()) {
+                return false;
+            }
+            for (Source source : s.sources) {
+                for (Col col : source.columns()) {
+                    hidden |= fold(col.name()).equals(parts.get(0)) && !state.visible(col);
+                }
+            }
+            if (s == owner) {
+                return hidden;
+            }
+        }
+    }
+
+    /** Whether an alias's expression means the same in any scope: constants and operators on them only. */
+    private static boolean standsAnywhere(JsonNode tree) {
+        if (tree.isObject() && tree.has("class")) {
+            String cls = tree.path("class").asText();
+            if (Set.of("COLUMN_REF", "STAR", "POSITIONAL_REFERENCE", "SUBQUERY", "WINDOW", "LAMBDA", "PARAMETER").contains(cls)
+                    || "FUNCTION".equals(cls) && !tree.path("is_operator").asBoolean(false)) {
+                return false;
+            }
+        }
+        for (JsonNode child : tree) {
+            if (child.isContainerNode() && !standsAnywhere(child)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Replaces a bare name that stands for an output alias by (a copy of) the alias's expression, in place in the
+     * tree that will run, and checks the copy where the name stood: DuckDB then reads what the gate read, as it
+     * would had no input column that name (a hidden column is absent, never forbidden). An aggregate or window
+     * written where DuckDB forbids one is refused by DuckDB as the alias would be.
+     */
+    private Lineage inlineAlias(ObjectNode node, Scope scope, Scope owner, Ctes env, String name) {
+        JsonNode alias = node.path("alias");
+        ObjectNode copy = (ObjectNode) owner.aliasExpressions.get(name).deepCopy();
+        copy.set("alias", alias.isTextual() ? alias : JsonNodeFactory.instance.textNode(""));
+        // each copy can hold earlier copies (an alias of an alias): their total is bounded like a text's length
+        state.inlinedChars += copy.toString().length();
+        if (state.inlinedChars > DuckDbParser.MAX_JSON_CHARS / 4) {
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query is too large to check.");
+        }
+        if (state.labelItem != null && state.labelOriginal == null) {
+            state.labelOriginal = state.labelItem.deepCopy();
+        }
+        if (scope.selectClause && holdsSubqueryOutsideAggregate(copy)) {
+            state.unbindableAlias = true;
+        }
+        node.removeAll();
+        node.setAll(copy);
+        state.inlinedAliases.add(node);
+        return expression(node, scope, env);
+    }
+
+    /**
+     * Whether an alias's expression holds a subquery that no aggregate encloses: DuckDB refuses a select-list
+     * reference to such an alias, and binds one to {@code max((SELECT ...))} (measured on DuckDB 2.0.0).
+     */
+    private static boolean holdsSubqueryOutsideAggregate(JsonNode tree) {
+        if (tree.isObject() && "SUBQUERY".equals(tree.path("class").asText())) {
+            return true;
+        }
+        if (tree.isObject() && "FUNCTION".equals(tree.path("class").asText()) && !tree.path("is_operator").asBoolean(false)
+                && FunctionDefaults.AGGREGATES.contains(fold(tree.path("function_name").asText("")))) {
+            return false;
+        }
+        for (JsonNode child : tree) {
+            if (child.isContainerNode() && holdsSubqueryOutsideAggregate(child)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     Lineage resolveIn(Scope scope, List<String> parts, JsonNode node) {

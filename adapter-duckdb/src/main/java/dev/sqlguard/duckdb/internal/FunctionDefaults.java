@@ -34,9 +34,8 @@ public final class FunctionDefaults {
     /** Prefixes refused whatever a policy says. */
     public static final Set<String> NEVER_PREFIXES = Set.of("read_", "duckdb_", "pragma_", "parquet_", "pg_", "has_", "sqlite_");
 
-    /** Scalar, aggregate and window functions allowed by default. */
-    public static final Set<String> FUNCTIONS = Set.copyOf(new TreeSet<>(Set.of(
-            // aggregates
+    /** DuckDB's aggregate functions among the defaults (a select alias over one binds where a subquery's would not). */
+    public static final Set<String> AGGREGATES = Set.of(
             "count", "count_star", "count_if", "countif", "sum", "avg", "mean", "min", "max", "median", "mode",
             "quantile", "quantile_cont", "quantile_disc", "approx_quantile", "approx_count_distinct", "stddev",
             "stddev_pop", "stddev_samp", "var_pop", "var_samp", "variance", "corr", "covar_pop", "covar_samp",
@@ -45,7 +44,10 @@ public final class FunctionDefaults {
             "bit_xor", "histogram", "entropy", "kurtosis", "kurtosis_pop", "skewness", "product", "fsum", "favg",
             "sumkahan", "kahan_sum", "mad", "sem", "geomean", "geometric_mean", "weighted_avg", "wavg",
             "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2", "regr_slope", "regr_sxx",
-            "regr_sxy", "regr_syy", "grouping", "grouping_id", "percentile_cont", "percentile_disc",
+            "regr_sxy", "regr_syy", "grouping", "grouping_id", "percentile_cont", "percentile_disc");
+
+    /** Scalar, aggregate and window functions allowed by default. */
+    public static final Set<String> FUNCTIONS = Set.copyOf(union(AGGREGATES, Set.of(
             // window
             "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead",
             "first_value", "last_value", "nth_value",
@@ -89,6 +91,12 @@ public final class FunctionDefaults {
             "map_values", "cardinality", "generate_series", "range")));
 
     /** Table functions allowed by default. */
+    private static TreeSet<String> union(Set<String> a, Set<String> b) {
+        TreeSet<String> out = new TreeSet<>(a);
+        out.addAll(b);
+        return out;
+    }
+
     public static final Set<String> TABLE_FUNCTIONS = Set.of("range", "generate_series", "unnest");
 
     /**

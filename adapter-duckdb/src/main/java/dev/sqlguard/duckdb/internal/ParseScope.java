@@ -68,6 +68,10 @@ final class ParseScope {
         final List<Source> sources;
         final List<Col> star;
         final Map<String, Lineage> selectAliases = new HashMap<>();
+        /** The expression of each select-list alias, as checked (the node of the tree, not a copy). */
+        final Map<String, JsonNode> aliasExpressions = new HashMap<>();
+        /** Whether the expressions being checked are bound by DuckDB as select-list expressions (the list, ORDER BY, DISTINCT ON). */
+        boolean selectClause;
         final Map<String, Lineage> lambdaParameters;
 
         Scope(Scope parent, From from, Map<String, Lineage> lambdaParameters) {

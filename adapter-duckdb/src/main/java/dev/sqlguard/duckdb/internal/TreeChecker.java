@@ -68,7 +68,8 @@ final class TreeChecker {
     record Result(Set<TableRef> tables, Set<ColumnRef> columns, Set<String> functions, Set<String> tableFunctions,
                   List<OutputColumn> outputs,
                   int parameterCount, Inspection inspection, Set<DuckDbCatalog.Table> summarized,
-                  Map<JsonNode, DuckDbCatalog.Table> baseTables, Map<JsonNode, CheckState.QualifiedColumn> qualifiedColumns) {
+                  Map<JsonNode, DuckDbCatalog.Table> baseTables, Map<JsonNode, CheckState.QualifiedColumn> qualifiedColumns,
+                  Map<JsonNode, JsonNode> relabelled, boolean unbindableAlias) {
     }
 
     private final CheckState state;
@@ -100,7 +101,8 @@ final class TreeChecker {
         }
         int count = state.parameters.isEmpty() ? 0 : ((TreeSet<Integer>) state.parameters).last();
         return new Result(state.tables, state.columns, state.calledFunctions, state.calledTableFunctions, outputs, count,
-                state.inspection, state.summarized, state.baseTables, state.qualifiedColumns);
+                state.inspection, state.summarized, state.baseTables, state.qualifiedColumns, state.relabelled,
+                state.unbindableAlias);
     }
 
     /**
@@ -248,12 +250,33 @@ final class TreeChecker {
                 out.addAll(star(item, scope, inner));
                 continue;
             }
-            Lineage lineage = expressions.expression(item, scope, inner);
             String name = outputName(item);
+            JsonNode savedItem = state.labelItem;
+            JsonNode savedOriginal = state.labelOriginal;
+            boolean unaliased = item.path("alias").asText("").isEmpty();
+            state.labelItem = unaliased ? item : null;
+            state.labelOriginal = null;
+            scope.selectClause = true;
+            Lineage lineage;
+            try {
+                lineage = expressions.expression(item, scope, inner);
+            } finally {
+                scope.selectClause = false;
+            }
+            if (state.inlinedAliases.contains(item) && unaliased) {
+                // a bare name that was an alias's expression written in its place keeps the name it gave the output
+                ((ObjectNode) item).put("alias", name);
+            } else if (state.labelOriginal != null && unaliased) {
+                // an expression holding one keeps DuckDB's label of it as written (the validator names it so)
+                state.relabelled.put(item, state.labelOriginal);
+            }
+            state.labelItem = savedItem;
+            state.labelOriginal = savedOriginal;
             out.add(new Col(name, lineage.refs(), lineage.complete(), null));
             String alias = item.path("alias").asText("");
             if (!alias.isEmpty()) {
                 scope.selectAliases.put(fold(alias), lineage);
+                scope.aliasExpressions.put(fold(alias), item);
             }
         }
         expressions.optionalExpression(node.get("where_clause"), scope, inner);
@@ -307,7 +330,13 @@ final class TreeChecker {
                 case "DISTINCT_MODIFIER" -> {
                     requireContext(context);
                     for (JsonNode target : array(modifier, "distinct_on_targets")) {
-                        expressions.expression(target, context.scope(), context.env());
+                        state.aliasFirst.add(target); // DuckDB reads a bare name here as an output alias first
+                        context.scope().selectClause = true; // and binds the target as a select-list expression
+                        try {
+                            expressions.expression(target, context.scope(), context.env());
+                        } finally {
+                            context.scope().selectClause = false;
+                        }
                     }
                 }
                 default -> throw construct("The query uses a clause that is not supported here.");
@@ -332,7 +361,13 @@ final class TreeChecker {
                 state.visit(expression);
                 continue;
             }
-            expressions.expression(expression, context.scope(), context.env());
+            state.aliasFirst.add(expression); // DuckDB reads a bare name here as an output alias first
+            context.scope().selectClause = true;
+            try {
+                expressions.expression(expression, context.scope(), context.env());
+            } finally {
+                context.scope().selectClause = false;
+            }
         }
     }
 

@@ -1,0 +1,173 @@
+package dev.sqlguard.duckdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QueryRequest;
+import dev.sqlguard.domain.ResultProjector;
+import dev.sqlguard.duckdb.internal.DuckDbEngine;
+import dev.sqlguard.testing.FixtureEngine;
+import dev.sqlguard.testing.HonestCorpus;
+import dev.sqlguard.testing.differential.Outcome;
+import dev.sqlguard.testing.differential.Outcomes;
+
+/**
+ * Issue 25, point 3 (hidden names are absent, not forbidden): in WHERE, GROUP BY, HAVING over a grouped
+ * column, QUALIFY, window clauses, ORDER BY expressions and later select items DuckDB reads a bare name as an
+ * input column before an output alias. On a source hiding {@code users.password}, {@code users.api_key} and
+ * {@code claims.ssn}, an alias of such a name must answer exactly as an alias of a name that exists nowhere:
+ * the same rows, or the same code and message (the names aside).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DuckDbHiddenAliasTest {
+    @TempDir
+    static Path dir;
+    private DuckDbEngine engine;
+
+    /** Each query names its alias {@code %s}; the hidden column of that name is on the table it reads. */
+    private static final List<String> USERS = List.of(
+            "SELECT id AS %s FROM users WHERE %s = 1",
+            "SELECT id + 1 AS %s, name FROM users WHERE %s > 2 ORDER BY 1",
+            "SELECT id AS %s FROM users WHERE %s = 'x'",
+            "SELECT id AS %s FROM users GROUP BY %s ORDER BY 1",
+            "SELECT name, count(*) AS %s FROM users GROUP BY %s",
+            "SELECT count(*) AS %s FROM users WHERE %s > 0",
+            "SELECT rank() OVER (ORDER BY id) AS %s FROM users WHERE %s = 1",
+            "SELECT id AS %s, count(*) AS n FROM users GROUP BY id, %s HAVING %s > 1 ORDER BY 1",
+            "SELECT name, count(*) AS %s FROM users GROUP BY name HAVING %s > 0 ORDER BY 1",
+            "SELECT id AS %s FROM users ORDER BY %s + 0 DESC",
+            "SELECT id AS %s FROM users ORDER BY %s DESC",
+            "SELECT id % 2 AS %s, count(*) OVER (PARTITION BY %s) AS c FROM users ORDER BY id",
+            "SELECT id AS %s, rank() OVER (ORDER BY %s DESC) AS r FROM users ORDER BY id",
+            "SELECT id AS %s, count(*) OVER (PARTITION BY name ORDER BY %s) AS r FROM users ORDER BY id",
+            "SELECT id AS %s, row_number() OVER (ORDER BY id) AS rn FROM users QUALIFY %s + 0 > 1 ORDER BY 1",
+            "SELECT id AS %s, row_number() OVER (ORDER BY id) AS rn FROM users QUALIFY %s > 1 ORDER BY 1",
+            "SELECT id AS %s, %s + 10 AS y FROM users ORDER BY 1",
+            "SELECT id * 3 AS %s, %s FROM users ORDER BY 1",
+            "SELECT DISTINCT ON (%s % 2) id AS %s FROM users ORDER BY %s % 2, id",
+            "SELECT max(id) AS %s FROM users GROUP BY name ORDER BY %s + 0",
+            // an output without an alias keeps the label DuckDB gives it as written (a sensitive name in it is masked)
+            "SELECT 4 AS %s, count(*) OVER (PARTITION BY %s) FROM users u ORDER BY 1, 2",
+            "SELECT id AS x0, 2 AS %s, dense_rank() OVER (PARTITION BY id ORDER BY %s DESC) FROM users ORDER BY 1",
+            // DuckDB binds no alias of a subquery in the select list or ORDER BY, and does in WHERE and GROUP BY
+            "SELECT 1.5 - (SELECT max(u2.id) FROM users u2 WHERE u2.id < 5) AS %s FROM users ORDER BY %s + 0, 1",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s, rank() OVER (ORDER BY %s) AS r FROM users",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s, %s + 1 AS y FROM users",
+            "SELECT DISTINCT ON (%s + 0) (SELECT max(u2.id) FROM users u2) AS %s FROM users",
+            "SELECT name, max((SELECT max(u2.id) FROM users u2 WHERE u2.id < 40)) AS %s FROM users GROUP BY 1 ORDER BY 0 - %s, 1",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s, id FROM users GROUP BY id ORDER BY 0 - %s",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s FROM users WHERE %s > 0",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s FROM users GROUP BY %s",
+            // from a subquery, where the subquery's own table hides the name
+            "SELECT - 1.5 AS %s, region FROM regions WHERE 2 IS DISTINCT FROM (SELECT max(u2.id) FROM users u2 WHERE u2.id < %s) ORDER BY 2",
+            "SELECT 3 AS %s, id FROM users WHERE EXISTS (SELECT 1 FROM regions WHERE %s = 3) ORDER BY 2");
+    private static final List<String> CLAIMS = List.of(
+            "SELECT amount AS %s FROM claims WHERE %s > 100 ORDER BY id",
+            "SELECT region AS %s, count(*) AS n FROM claims GROUP BY %s ORDER BY 1",
+            "SELECT id AS %s, sum(amount) OVER (PARTITION BY region ORDER BY %s) AS s FROM claims ORDER BY id");
+
+    @BeforeAll
+    void start() throws Exception {
+        Path database = TestDatabases.contractDatabase(Files.createDirectory(dir.resolve("db")));
+        GuardrailPolicy policy = FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS);
+        engine = TestDatabases.engine(database, Files.createDirectory(dir.resolve("work")), policy);
+    }
+
+    @AfterAll
+    void stop() {
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    @Test
+    void anAliasNamedLikeAHiddenColumnAnswersAsAnAliasOfAMissingName() {
+        List<String> ran = new ArrayList<>();
+        for (String hidden : List.of("password", "api_key")) {
+            USERS.forEach(sql -> ran.addAll(same(sql, hidden)));
+        }
+        CLAIMS.forEach(sql -> ran.addAll(same(sql, "ssn")));
+        // most of them read the alias and answer rows: the comparison is of answers, not only of refusals
+        assertThat(ran).hasSizeGreaterThan(30);
+    }
+
+    /**
+     * Where the alias is inlined, the text that runs is DuckDB's rendering of the tree with the alias's
+     * expression in the name's place; where nothing is inlined, it is the text as written.
+     */
+    @Test
+    void theTextThatRunsHoldsTheAliassExpressionWhereDuckDbWouldReadTheColumn() {
+        assertThat(executed("SELECT id AS nosuch FROM users WHERE nosuch = 1 ORDER BY nosuch"))
+                .isEqualTo("SELECT * FROM (SELECT id AS nosuch FROM users WHERE nosuch = 1 ORDER BY nosuch) AS sqlguard_result LIMIT 1001");
+        assertThat(executed("SELECT id + 1 AS api_key FROM users WHERE api_key > 1 ORDER BY api_key"))
+                .contains("WHERE ((id + 1) > 1) ORDER BY api_key")
+                .doesNotContain("api_key > 1");
+        assertThat(executed("SELECT id AS api_key, api_key FROM users GROUP BY api_key"))
+                .contains("SELECT id AS api_key, id AS api_key FROM users GROUP BY id");
+    }
+
+    /** An output without an alias that holds an inlined name is labelled as DuckDB labels it as written. */
+    @Test
+    void anOutputWithoutAnAliasKeepsItsLabel() {
+        for (String sql : List.of("SELECT 4 AS %s, count(*) OVER (PARTITION BY %s) FROM users",
+                "SELECT id AS %s, %s FROM users", "SELECT id AS %s, %s + 1 FROM users")) {
+            List<String> hidden = labels(sql.replace("%s", "api_key"));
+            List<String> absent = labels(sql.replace("%s", "api_key_zz"));
+            assertThat(hidden).as(sql).isEqualTo(absent.stream().map(l -> l.replace("api_key_zz", "api_key")).toList());
+        }
+    }
+
+    private List<String> labels(String sql) {
+        return engine.validator().validate(QueryRequest.of("claims", sql)).outputs().stream().map(o -> o.name()).toList();
+    }
+
+    private String executed(String sql) {
+        return engine.validator().validate(QueryRequest.of("claims", sql)).executableSql();
+    }
+
+    /** Runs {@code sql} with {@code hidden} and with a name that exists nowhere; the answers must be the same. */
+    private List<String> same(String template, String hidden) {
+        String absent = hidden + "_zz";
+        String h = template.replace("%s", hidden);
+        String a = template.replace("%s", absent);
+        Outcome ho = Outcomes.guarded(TestDatabases.query(engine, h), HonestCorpus::plainCell);
+        Outcome ao = Outcomes.guarded(TestDatabases.query(engine, a), HonestCorpus::plainCell);
+        if (ao instanceof Outcome.Failed af) {
+            assertThat(ho).as(h + " | absent: " + ao).isInstanceOf(Outcome.Failed.class);
+            Outcome.Failed hf = (Outcome.Failed) ho;
+            assertThat(hf.code()).as(h).isEqualTo(af.code());
+            assertThat(placeholder(hf.message(), hidden)).as(h).isEqualTo(placeholder(af.message(), absent));
+            return List.of();
+        }
+        assertThat(ho).as(h + " | absent: " + ao).isInstanceOf(Outcome.Rows.class);
+        List<List<String>> hr = ((Outcome.Rows) ho).rows();
+        List<List<String>> ar = ((Outcome.Rows) ao).rows();
+        assertThat(hr).as(h).hasSameSizeAs(ar);
+        for (int i = 0; i < hr.size(); i++) {
+            assertThat(hr.get(i)).as(h).hasSameSizeAs(ar.get(i));
+            for (int j = 0; j < hr.get(i).size(); j++) {
+                // an output labelled like a sensitive column is masked by its label: only the other cells compare
+                if (!hr.get(i).get(j).equals(ResultProjector.REDACTED)) {
+                    assertThat(hr.get(i).get(j)).as(h + " row " + i).isEqualTo(ar.get(i).get(j));
+                }
+            }
+        }
+        return List.of(h);
+    }
+
+    private static String placeholder(String message, String name) {
+        return message.replaceAll("(?i)" + Pattern.quote(name), "<name>");
+    }
+}
