@@ -85,4 +85,15 @@ class DifferentialTest {
         assertThat(three.bothRan()).isEqualTo(one.bothRan()).isPositive();
         assertThat(three.bothFailed()).isEqualTo(one.bothFailed());
     }
+
+    @Test
+    void aSyntaxErrorsPositionIsNoProbeDifferenceButItsWordsAndOtherCodesAre() {
+        Outcome hidden = new Outcome.Failed("SYNTAX_ERROR", "syntax error at or near \"x\" near character 41");
+        Outcome absent = new Outcome.Failed("SYNTAX_ERROR", "syntax error at or near \"x\" near character 44");
+        assertThat(Differential.probeDifference(hidden, "ssn", absent, "ssn_zz", true)).isNull();
+        assertThat(Differential.probeDifference(hidden, "ssn", new Outcome.Failed("SYNTAX_ERROR", "syntax error at or near \"y\" near character 44"),
+                "ssn_zz", true)).isNotNull();
+        assertThat(Differential.probeDifference(new Outcome.Failed("QUERY_FAILED", "failed at character 41"), "ssn",
+                new Outcome.Failed("QUERY_FAILED", "failed at character 44"), "ssn_zz", true)).isNotNull();
+    }
 }
