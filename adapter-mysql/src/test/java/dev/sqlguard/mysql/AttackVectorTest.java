@@ -47,6 +47,8 @@ class AttackVectorTest {
     private String database;
     private BothAccounts engines;
     private BothAccounts withDefaultFunctions;
+    /** A policy that lists the stored function {@code f_write}, which writes. */
+    private dev.sqlguard.domain.GuardrailPolicy writing;
     private final QueryService service = new QueryService(AuditSink.discarding());
     private static final String OUTFILE = "/tmp/sqlguard-outfile-" + UUID.randomUUID();
 
@@ -61,7 +63,8 @@ class AttackVectorTest {
             s.execute("CREATE FUNCTION f_write() RETURNS INT MODIFIES SQL DATA BEGIN INSERT INTO side VALUES (2); RETURN 1; END");
         }
         var policy = MySqlServerTest.policy(Limits.defaults().withTimeout(Duration.ofSeconds(3)))
-                .withFunctions(java.util.Set.of("count", "sum", "avg", "min", "max", "f_write", "lower"));
+                .withFunctions(java.util.Set.of("count", "sum", "avg", "min", "max", "lower"));
+        writing = policy.withFunctions(java.util.Set.of("count", "f_write"));
         engines = BothAccounts.open(database, policy);
         // the curated default function list: every catalogued function, partial ones included
         withDefaultFunctions = BothAccounts.open(database, policy.withFunctions(java.util.Set.of()));
@@ -78,6 +81,16 @@ class AttackVectorTest {
         if (database != null) {
             TestServer.dropDatabase(database);
         }
+    }
+
+    /** A stored function sqlguard cannot cost (one that writes, here) cannot be allowlisted: the source does not start. */
+    @org.junit.jupiter.api.Test
+    void aPolicyListingAStoredFunctionThatWritesDoesNotStart() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> BothAccounts.open(database, writing).close())
+                .isInstanceOfSatisfying(dev.sqlguard.domain.GuardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(dev.sqlguard.domain.ErrorCode.CONFIGURATION_ERROR);
+                    assertThat(e.getMessage()).contains("f_write");
+                });
     }
 
     @org.junit.jupiter.api.Test

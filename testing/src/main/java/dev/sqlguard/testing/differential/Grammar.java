@@ -23,10 +23,12 @@ import static java.util.Objects.requireNonNull;
  * @param textType the cast target for text
  * @param decimalType the cast target for a decimal with two places
  * @param aliasFallback the engine reads an input column before an output alias in WHERE, GROUP BY,
- *     window clauses and ORDER BY expressions, and the alias when no column has the name, and its guard does
- *     not make a hidden column absent there: probe cases then use the probe name only as a derived column
- *     joined NATURALly. No engine sets it now: DuckDB, which reads names so, runs a text with the alias's
- *     expression in the name's place (see docs/testing.md), and its probes carry aliases
+ *     window clauses and ORDER BY expressions, and the alias when no column has the name (DuckDB), and its
+ *     guard does not make a hidden column absent everywhere there: probe cases then use the probe name only
+ *     as a derived column joined NATURALly. DuckDB's guard runs a text with the alias's expression in the
+ *     name's place in the clauses of the alias's own query ({@code DuckDbHiddenAliasTest}), but not yet for
+ *     a name inside a subquery whose FROM has a hidden column of that name (probe seed 3129), so DuckDB
+ *     still sets it (docs/testing.md)
  */
 public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean bang, boolean concat, boolean concatAnything,
                       boolean distinctFrom, boolean doubleColonCast, boolean distinctOn, boolean qualify, boolean fullJoin,
@@ -44,7 +46,7 @@ public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean ban
 
     public static Grammar duckdb() {
         return new Grammar(true, true, false, false, true, true, true, true, true, true, true, true,
-                "BIGINT", "VARCHAR", "DECIMAL(12,2)", false);
+                "BIGINT", "VARCHAR", "DECIMAL(12,2)", true);
     }
 
     public static Grammar trino() {
