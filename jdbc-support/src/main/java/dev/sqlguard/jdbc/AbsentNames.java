@@ -11,8 +11,9 @@ import java.util.Set;
  * about the renamed text, never about the text that names the hidden column.
  *
  * <p>Each identifier in the hidden set, bare or double-quoted, outside string literals, gets
- * {@link #SUFFIX} appended; a bare word followed by {@code (} (a function's name) or that is one of the
- * engine's reserved words is left as written. The text has passed the strict lexical check
+ * {@link #SUFFIX} appended; a bare word followed by {@code (} (a function's name), one of the
+ * engine's reserved words, or a word of the grammar where a name cannot stand (a type after {@code ::} or
+ * after {@code AS} inside {@code CAST(}, EXTRACT's unit) is left as written. The text has passed the strict lexical check
  * ({@link StrictQuotingDialect}): single-quoted literals and double-quoted names are its only quoting
  * forms, and it holds no comment.
  */
@@ -32,10 +33,42 @@ public final class AbsentNames {
             return sql;
         }
         StringBuilder out = new StringBuilder(sql.length() + 32);
+        // what each open parenthesis was opened by (the word just before it, or ""), and the last token read:
+        // a type after CAST(... AS or ::, and EXTRACT's unit, are words of the grammar, not names
+        java.util.ArrayDeque<String> opened = new java.util.ArrayDeque<>();
+        String previous = "";
+        String lastWord = "";
         int i = 0;
         int n = sql.length();
         while (i < n) {
             char c = sql.charAt(i);
+            if (c == '(') {
+                opened.push(lastWord);
+                lastWord = "";
+                previous = "(";
+                out.append(c);
+                i++;
+                continue;
+            }
+            if (c == ')') {
+                opened.poll();
+                lastWord = "";
+                previous = ")";
+                out.append(c);
+                i++;
+                continue;
+            }
+            if (c == ':' && i + 1 < n && sql.charAt(i + 1) == ':') {
+                lastWord = "";
+                previous = "::";
+                out.append("::");
+                i += 2;
+                continue;
+            }
+            if (!Character.isWhitespace(c) && !Character.isLetter(c) && c != '_') {
+                lastWord = "";
+                previous = String.valueOf(c);
+            }
             if (c == '\'') {
                 int end = closing(sql, i, '\'');
                 out.append(sql, i, end);
@@ -61,10 +94,15 @@ public final class AbsentNames {
                     next++;
                 }
                 boolean call = next < n && sql.charAt(next) == '(';
+                String within = opened.isEmpty() ? "" : opened.peek();
+                boolean grammar = previous.equals("::") || (previous.equals("as") && (within.equals("cast") || within.equals("try_cast")))
+                        || (previous.equals("(") && within.equals("extract"));
                 out.append(word);
-                if (hidden.contains(lower) && !call && !reserved.contains(lower)) {
+                if (hidden.contains(lower) && !call && !grammar && !reserved.contains(lower)) {
                     out.append(SUFFIX);
                 }
+                lastWord = lower;
+                previous = lower;
                 i = end;
             } else if (Character.isDigit(c)) {
                 int end = i + 1;

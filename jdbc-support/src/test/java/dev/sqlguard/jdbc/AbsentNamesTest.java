@@ -36,4 +36,15 @@ class AbsentNamesTest {
         assertThat(AbsentNames.rename("SELECT \"password", HIDDEN, RESERVED)).isEqualTo("SELECT \"password");
         assertThat(AbsentNames.rename("SELECT 'password", HIDDEN, RESERVED)).isEqualTo("SELECT 'password");
     }
+
+    @Test
+    void aTypeOrAnExtractUnitNamedLikeAHiddenColumnIsAWordOfTheGrammar() {
+        Set<String> hidden = Set.of("date", "day");
+        assertThat(AbsentNames.rename("SELECT CAST(x AS date), x::date, TRY_CAST(y AS DATE), extract(day FROM ts) FROM t", hidden, RESERVED))
+                .isEqualTo("SELECT CAST(x AS date), x::date, TRY_CAST(y AS DATE), extract(day FROM ts) FROM t");
+        assertThat(AbsentNames.rename("SELECT x AS date FROM t ORDER BY date", hidden, RESERVED))
+                .isEqualTo("SELECT x AS date__sqlguard_absent FROM t ORDER BY date__sqlguard_absent");
+        assertThat(AbsentNames.rename("SELECT CAST((SELECT 1 AS date) AS date), (day) FROM t", hidden, RESERVED))
+                .isEqualTo("SELECT CAST((SELECT 1 AS date__sqlguard_absent) AS date), (day__sqlguard_absent) FROM t");
+    }
 }
