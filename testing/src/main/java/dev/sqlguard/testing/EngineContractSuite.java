@@ -716,6 +716,46 @@ public abstract class EngineContractSuite implements TenantProofs {
         }
     }
 
+    /**
+     * Hidden names are absent, also where one table hides a name that another table shows. With {@code claims.region}
+     * hidden and {@code regions.region} shown, a bare {@code region} next to or inside a query over {@code claims}
+     * must be answered as {@code manager} is, a name {@code claims} does not have and {@code regions} shows: read
+     * as {@code regions}' column (the same rows as the qualified name), or refused with the same code. An answer
+     * that differs tells that {@code claims} has a column of that name.
+     */
+    @Test
+    void aNameOneTableHidesAndAnotherShowsIsReadAsIfTheHiddenOneWereAbsent() {
+        Map<String, List<String>> tables = new TreeMap<>();
+        tables.put("claims", List.of("id", "amount", "status", "created"));
+        tables.put("regions", List.of("region", "manager"));
+        tables.put("users", List.of("id", "name"));
+        Engine engine = engine(new GuardrailPolicy(TableAllowlist.of(tables), POLICY_FUNCTIONS, Set.of(), Set.of(), Limits.defaults()));
+        List<String> templates = new ArrayList<>(List.of(
+                "SELECT count(*) AS n FROM regions r JOIN claims c ON c.id > 0 AND %s <> 'zz'",
+                "SELECT %s AS g, count(*) AS n FROM regions r JOIN claims c ON c.id > 0 GROUP BY %s ORDER BY 1",
+                "SELECT count(*) AS n FROM regions r JOIN claims c USING (%s)"));
+        if (has(engine, EngineCapability.SUBQUERIES)) {
+            templates.addAll(List.of(
+                    "SELECT count(*) AS n FROM regions r WHERE EXISTS (SELECT 1 FROM claims c WHERE c.id > 0 AND %s <> 'zz')",
+                    "SELECT r.region AS g, (SELECT count(*) FROM claims c WHERE c.status <> %s) AS k FROM regions r ORDER BY 1",
+                    "SELECT r.region AS g FROM regions r WHERE r.region IN (SELECT %s FROM claims c WHERE c.id < 3) ORDER BY 1"));
+        }
+        for (String template : templates) {
+            ToolResult hidden = run(engine, template.replace("%s", "region"));
+            ToolResult absent = run(engine, template.replace("%s", "manager"));
+            if (absent.error().isEmpty()) {
+                assertThat(hidden.error()).as("%s, read as claims.region", template).isEmpty();
+                ToolResult qualified = run(engine, template.replace("%s", "r.region"));
+                assertThat(hidden.rows()).as(template).isEqualTo(qualified.rows());
+            } else {
+                assertThat(hidden.status()).as(template).isEqualTo(absent.status());
+                assertThat(hidden.error().orElseThrow().code()).as(template).isEqualTo(absent.error().orElseThrow().code());
+                assertThat(hidden.error().orElseThrow().message().replace("region", "<name>")).as(template)
+                        .isEqualTo(absent.error().orElseThrow().message().replace("manager", "<name>"));
+            }
+        }
+    }
+
     @Test
     void redactsConfiguredColumnsAndLeavesOthersAlone() {
         ToolResult plain = run("SELECT name FROM users ORDER BY id");

@@ -387,8 +387,14 @@ final class ExpressionChecks {
         for (Scope s = scope; s != null; s = s.parent) {
             Lineage found = resolveIn(s, parts, node);
             if (found != null) {
+                if (s != scope && readsAlias(s, parts)) {
+                    throw outerAlias(parts.get(0));
+                }
                 if (shadowsHiddenColumn(scope, s, parts, node)) {
                     return inlineAlias((ObjectNode) node, scope, s, env, parts.get(0));
+                }
+                if (!readsAlias(s, parts)) {
+                    qualifyPastHiddenColumns(scope, s, parts, node);
                 }
                 return found;
             }
@@ -397,6 +403,92 @@ final class ExpressionChecks {
             return Lineage.EMPTY;
         }
         throw Refusals.unknownColumn(String.join(".", parts));
+    }
+
+    /**
+     * Whether a bare name resolved in {@code owner} is read there as one of its output aliases: no visible input column
+     * of {@code owner} has the name (a hidden one is absent).
+     */
+    private boolean readsAlias(Scope owner, List<String> parts) {
+        if (parts.size() != 1 || !owner.selectAliases.containsKey(parts.get(0)) || owner.lambdaParameters.containsKey(parts.get(0))) {
+            return false;
+        }
+        for (Source source : owner.sources) {
+            Col col = findColumn(source.columns(), parts.get(0));
+            if (col != null && state.visible(col)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Where a hidden column of the same name stands nearer than the visible column a bare name is read as (in the same
+     * FROM, or in the FROM of a subquery between), DuckDB would read the hidden one, or find the name ambiguous: the
+     * name is qualified in place in the tree that runs with the visible column's table or alias, so that DuckDB reads
+     * what it would read had the hidden column no such name (a hidden column is absent, never forbidden). A name that
+     * cannot be qualified so (its table has no name, or a nearer table or lambda parameter has the same one) is left as
+     * written: DuckDB's bound plan then shows the read of the hidden column, which is refused as a missing name.
+     */
+    private void qualifyPastHiddenColumns(Scope scope, Scope owner, List<String> parts, JsonNode node) {
+        if (parts.size() != 1 || !(node instanceof ObjectNode ref) || state.aliasFirst.contains(node)) {
+            return;
+        }
+        String name = parts.get(0);
+        boolean hidden = false;
+        for (Scope s = scope; ; s = s.parent) {
+            for (Source source : s.sources) {
+                Col col = findColumn(source.columns(), name);
+                hidden |= col != null && !state.visible(col);
+            }
+            if (s == owner) {
+                break;
+            }
+        }
+        if (!hidden) {
+            return;
+        }
+        Source target = null;
+        for (Source source : owner.sources) {
+            Col col = findColumn(source.columns(), name);
+            if (col != null && state.visible(col)) {
+                if (target != null) {
+                    return; // ambiguous among visible columns: DuckDB says so whatever is hidden
+                }
+                target = source;
+            }
+        }
+        if (target == null || target.alias().isEmpty()) {
+            return;
+        }
+        String binding = fold(target.alias());
+        for (Scope s = scope; s != null; s = s.parent) {
+            if (s.lambdaParameters.containsKey(binding)) {
+                return;
+            }
+            for (Source source : s.sources) {
+                if (source != target && fold(source.alias()).equals(binding)) {
+                    return;
+                }
+            }
+            if (s == owner) {
+                break;
+            }
+        }
+        String written = ref.path("column_names").path(0).asText();
+        com.fasterxml.jackson.databind.node.ArrayNode qualified = JsonNodeFactory.instance.arrayNode();
+        qualified.add(target.alias()).add(written);
+        ref.set("column_names", qualified);
+    }
+
+    /**
+     * An enclosing query's output alias read from inside a subquery or a lambda. DuckDB reads such a name as a column
+     * of the subquery's own FROM first, a hidden one included, so whether the alias is read would tell a hidden column
+     * from a missing one (probe seeds 3129 and 101980); the name is refused alike whatever the FROM between holds.
+     */
+    private static GuardException outerAlias(String name) {
+        return new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "'" + name + "' is an output name of an enclosing query;"
+                + " inside a subquery or a lambda, write its expression or a column instead.");
     }
 
     /**
