@@ -46,7 +46,7 @@ public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean ban
 
     public static Grammar duckdb() {
         return new Grammar(true, true, false, false, true, true, true, true, true, true, true, true,
-                "BIGINT", "VARCHAR", "DECIMAL(12,2)", true);
+                "BIGINT", "VARCHAR", "DECIMAL(12,2)", false);
     }
 
     public static Grammar trino() {
