@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
@@ -33,17 +32,17 @@ import dev.sqlguard.mysql.internal.RowPolicyCheck;
 import dev.sqlguard.mysql.internal.SchemaSnapshot;
 import dev.sqlguard.mysql.internal.ServerFlavor;
 import dev.sqlguard.ports.AbstractEngineFactory;
-import dev.sqlguard.ports.ComposedEngine;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.EngineParts;
-import dev.sqlguard.ports.EngineResources;
 import dev.sqlguard.ports.FunctionLookup;
 import dev.sqlguard.ports.PropertySpec;
 import dev.sqlguard.jdbc.DriverSource;
+import dev.sqlguard.jdbc.JdbcEngineStart;
+import dev.sqlguard.jdbc.JdbcPool;
 import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
@@ -110,44 +109,35 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
         config.check(PROPERTIES);
         MySqlSettings settings = MySqlSettings.parse(config);
         String source = config.sourceId();
-        GuardrailPolicy policy = SourceSettings.allowlistIn(name(), config, settings.schema(), Names::fold);
-        long timeoutMillis = Math.max(1, policy.limits().timeout().toMillis());
+        JdbcEngineStart start = new JdbcEngineStart(source, e -> startupFailure(source, settings.username(), e));
+        GuardrailPolicy allowlisted = SourceSettings.allowlistIn(name(), config, settings.schema(), Names::fold);
+        long timeoutMillis = Math.max(1, allowlisted.limits().timeout().toMillis());
 
-        ServerFlavor flavor;
-        ServerFlavor.Pins pins;
-        EngineDefaults defaults;
-        SchemaSnapshot schema;
-        try (Connection bootstrap = JdbcStartup.connect(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings, timeoutMillis))) {
-            flavor = ServerFlavor.fromVersion(bootstrap.getMetaData().getDatabaseProductVersion());
-            pins = pin(bootstrap, flavor, source, new ServerFlavor.Pins(ServerFlavor.pinnedMode(sqlMode(bootstrap)), timeoutMillis,
-                    ServerFlavor.groupConcatMaxLen(policy.limits().maxCellChars()), ServerFlavor.RECURSION_LIMIT));
-            Set<String> risky = PrivilegeAudit.riskyPrivileges(bootstrap);
-            if (!risky.isEmpty()) {
-                String message = "Source '" + source + "': the database account holds privileges beyond reading: " + risky
-                        + ". Use an account with SELECT on the allowlisted tables only.";
-                if (settings.requireReadOnlyAccount()) {
-                    throw new GuardException(ErrorCode.CONFIGURATION_ERROR, message);
-                }
-                LOG.warn(message + " sqlguard's own controls still apply.");
-            }
-            schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables(), flavor,
+        JdbcEngineStart.Opener connect = () -> JdbcStartup.connect(DRIVER.get(), settings.jdbcUrl(),
+                driverProperties(settings, timeoutMillis));
+        Server server = start.onBootstrap(connect, bootstrap -> {
+            ServerFlavor flavor = ServerFlavor.fromVersion(bootstrap.getMetaData().getDatabaseProductVersion());
+            ServerFlavor.Pins pins = pin(bootstrap, flavor, source, new ServerFlavor.Pins(ServerFlavor.pinnedMode(sqlMode(bootstrap)),
+                    timeoutMillis, ServerFlavor.groupConcatMaxLen(allowlisted.limits().maxCellChars()), ServerFlavor.RECURSION_LIMIT));
+            start.readOnlyAccount(LOG, settings.requireReadOnlyAccount(), PrivilegeAudit.riskyPrivileges(bootstrap),
+                    "the database account holds privileges beyond reading: ", "Use an account with SELECT on the allowlisted tables only.");
+            SchemaSnapshot schema = CatalogLoader.load(bootstrap, source, settings.schema(), allowlisted.tables(), flavor,
                     Math.min(ROW_COUNT_BUDGET_MILLIS, timeoutMillis));
             // every row filter and column mask runs once on the server before any query can use it
-            RowPolicyCheck.check(bootstrap, source, schema, policy.rows());
+            RowPolicyCheck.check(bootstrap, source, schema, allowlisted.rows());
             // the default list the engine reports keeps what this server has (MySQL 8 and MariaDB differ: any_value is
             // MySQL's only); the domain fills it in. The names a configuration lists are the host's question (functionFacts)
-            defaults = EngineDefaults.inSchema(settings.schema(), MySqlFunctions.classes(
+            EngineDefaults defaults = EngineDefaults.inSchema(settings.schema(), MySqlFunctions.classes(
                     CatalogLoader.knownFunctions(bootstrap, MySqlValidator.DEFAULT_FUNCTIONS)));
-            policy = policy.effective(defaults);
-        } catch (SQLException e) {
-            throw startupFailure(source, settings.username(), e);
-        }
+            return new Server(flavor, pins, schema, defaults);
+        });
+        ServerFlavor flavor = server.flavor();
+        GuardrailPolicy policy = allowlisted.effective(server.defaults());
 
-        EngineResources resources = new EngineResources();
-        try {
+        return start.compose(resources -> {
             // two threads: a deadline kill must not wait behind a watch of a killed query on a hung server
             ScheduledExecutorService watchdog = resources.add(Watchdogs.forSource("mysql", source, 2), ExecutorService::shutdownNow);
-            String pinSql = flavor.pinSql(pins);
+            String pinSql = flavor.pinSql(server.pins());
             // the kill path's connection is reserved first, so a full server cannot lock it out later
             MySqlExecutor.KillChannel control = resources.add(new MySqlExecutor.KillChannel(() -> {
                 Connection c = JdbcStartup.connect(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings, timeoutMillis));
@@ -159,28 +149,34 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
                 }
                 return c;
             }, watchdog));
-            HikariDataSource queries = resources.add(pool(settings, source + "-queries", settings.poolSize(), pinSql, timeoutMillis));
-            MySqlExecutor executor = new MySqlExecutor(queries, control, flavor, pins, watchdog, settings.maxConcurrentQueries());
+            // a checkout (a wait for a free connection, a new connection, a validation) is bounded by the time limit
+            HikariConfig pool = new HikariConfig(JdbcPool.named(source + "-queries").size(settings.poolSize()).minimumIdle(1)
+                    .autoCommit(true).initSql(pinSql).checkoutWithin(timeoutMillis).hikariProperties());
+            // the driver instance, never DriverManager (which HikariCP asks for a jdbcUrl): it starts in a plug-in folder too
+            pool.setDataSource(new DriverSource(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings, timeoutMillis)));
+            HikariDataSource queries = resources.add(new HikariDataSource(pool));
+            MySqlExecutor executor = new MySqlExecutor(queries, control, flavor, server.pins(), watchdog, settings.maxConcurrentQueries());
             try (Connection c = queries.getConnection()) {
                 executor.verifySessionForStartup(c);
             }
             Optional<Long> hint = flavor == ServerFlavor.MYSQL ? Optional.of(timeoutMillis) : Optional.empty();
-            CachingValidator validator = new CachingValidator(new MySqlValidator(source, schema, policy, hint));
+            CachingValidator validator = new CachingValidator(new MySqlValidator(source, server.schema(), policy, hint));
             // what the server and the catalogue know about the function names a configuration lists; the host decides
             String serverName = flavor == ServerFlavor.MARIADB ? "MariaDB" : "MySQL";
             FunctionLookup lookup = (functions, tableFunctions) -> {
                 try (Connection c = queries.getConnection()) {
                     return CatalogLoader.functionFacts(c, serverName, functions, tableFunctions);
                 } catch (SQLException e) {
-                    throw startupFailure(source, settings.username(), e);
+                    throw start.failure(e);
                 }
             };
-            return new ComposedEngine(new EngineParts(source, policy, validator, executor, CatalogLoader.view(schema, policy),
-                    EngineCapability.all(), defaults, lookup), resources);
-        } catch (SQLException | RuntimeException e) {
-            resources.close();
-            throw startupFailure(source, settings.username(), e);
-        }
+            return new EngineParts(source, policy, validator, executor, CatalogLoader.view(server.schema(), policy),
+                    EngineCapability.all(), server.defaults(), lookup);
+        });
+    }
+
+    /** What the bootstrap connection found: the server, its pinned session, the catalog and the defaults it reports. */
+    private record Server(ServerFlavor flavor, ServerFlavor.Pins pins, SchemaSnapshot schema, EngineDefaults defaults) {
     }
 
     private static String sqlMode(Connection connection) throws SQLException {
@@ -214,23 +210,6 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
             case 1044, 1049 -> Optional.of("the account cannot use the configured database.");
             default -> Optional.empty();
         }, "the database could not be reached.");
-    }
-
-    private static HikariDataSource pool(MySqlSettings settings, String name, int size, String pinSql, long timeoutMillis) {
-        HikariConfig hc = new HikariConfig();
-        hc.setPoolName("sqlguard-" + name.replaceAll("[^A-Za-z0-9_.-]", "_"));
-        hc.setMaximumPoolSize(size);
-        hc.setMinimumIdle(1);
-        hc.setReadOnly(true);
-        hc.setAutoCommit(true);
-        hc.setConnectionInitSql(pinSql);
-        // a checkout (a wait for a free connection, a new connection, a validation) is bounded by the time limit
-        hc.setConnectionTimeout(Math.max(250, Math.min(30_000, timeoutMillis)));
-        // a checkout validates an idle connection: a frozen server costs at most this past the call's time left
-        hc.setValidationTimeout(Math.max(250, Math.min(1_000, timeoutMillis / 4)));
-        // the driver instance, never DriverManager (which HikariCP asks for a jdbcUrl): it starts in a plug-in folder too
-        hc.setDataSource(new DriverSource(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings, timeoutMillis)));
-        return new HikariDataSource(hc);
     }
 
     /** Connector/J, from this adapter's class loader, made once. */

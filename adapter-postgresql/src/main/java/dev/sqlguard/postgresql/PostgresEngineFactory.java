@@ -19,12 +19,13 @@ import org.slf4j.LoggerFactory;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
-import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.jdbc.DriverSource;
+import dev.sqlguard.jdbc.JdbcEngineStart;
+import dev.sqlguard.jdbc.JdbcPool;
 import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
@@ -38,14 +39,12 @@ import dev.sqlguard.postgresql.internal.PostgresValidator;
 import dev.sqlguard.postgresql.internal.PrivilegeAudit;
 import dev.sqlguard.postgresql.internal.SessionPin;
 import dev.sqlguard.ports.AbstractEngineFactory;
-import dev.sqlguard.ports.ComposedEngine;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.EngineParts;
-import dev.sqlguard.ports.EngineResources;
 import dev.sqlguard.ports.PropertySpec;
 
 /**
@@ -102,34 +101,28 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
         EngineDefaults defaults = EngineDefaults.inSchema(settings.schema(), FunctionCatalog.classes());
         GuardrailPolicy policy = allowlisted.effective(defaults);
 
-        SchemaSnapshot schema;
-        SessionPin pin;
-        try (Connection bootstrap = JdbcStartup.connect(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings))) {
+        JdbcEngineStart start = new JdbcEngineStart(source, e -> startupFailure(source, settings.username(), e));
+
+        JdbcEngineStart.Opener connect = () -> JdbcStartup.connect(DRIVER.get(), settings.jdbcUrl(), driverProperties(settings));
+        Server server = start.onBootstrap(connect, bootstrap -> {
             bootstrap.setAutoCommit(true);
-            pin = SessionPin.of(settings.schema(), policy.limits(), canSetTempFileLimit(bootstrap)).capture(bootstrap);
-            Set<String> risky = PrivilegeAudit.riskyPrivileges(bootstrap);
-            if (!risky.isEmpty()) {
-                String message = "Source '" + source + "': the database role holds privileges beyond reading: " + risky
-                        + ". Use a role with SELECT on the allowlisted tables only.";
-                if (settings.requireReadOnlyAccount()) {
-                    throw new GuardException(ErrorCode.CONFIGURATION_ERROR, message);
-                }
-                LOG.warn(message + " sqlguard's own controls still apply.");
-            }
+            SessionPin pin = SessionPin.of(settings.schema(), policy.limits(), canSetTempFileLimit(bootstrap)).capture(bootstrap);
+            start.readOnlyAccount(LOG, settings.requireReadOnlyAccount(), PrivilegeAudit.riskyPrivileges(bootstrap),
+                    "the database role holds privileges beyond reading: ", "Use a role with SELECT on the allowlisted tables only.");
             if (!pin.tempFileLimitPinned() && TEMP_FILE_LIMIT_SAID.add(source + "\n" + settings.jdbcUrl())) {
                 // once per source and process, and only at info: a CLI call is a process, and the role's grant is the operator's
                 // standing choice, not news on every call (docs/engines/postgresql.md says what it means)
                 LOG.info("Source '" + source + "': the role may not set temp_file_limit; temporary files are bounded only by the"
                         + " server's own setting (GRANT SET ON PARAMETER temp_file_limit to the role to let sqlguard bound them).");
             }
-            schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables());
+            SchemaSnapshot schema = CatalogLoader.load(bootstrap, source, settings.schema(), policy.tables());
             PostgresValidator.checkRowPolicy(bootstrap, source, schema, policy);
-        } catch (SQLException e) {
-            throw startupFailure(source, settings.username(), e);
-        }
+            return new Server(pin, schema);
+        });
+        SessionPin pin = server.pin();
+        SchemaSnapshot schema = server.schema();
 
-        EngineResources resources = new EngineResources();
-        try {
+        return start.compose(resources -> {
             // two threads: a pg_cancel_backend to a slow server must not hold up another query's deadline
             ScheduledExecutorService watchdog = resources.add(Watchdogs.forSource(name(), source, 2), ExecutorService::shutdownNow);
             HikariDataSource queries = resources.add(pool(settings, source + "-queries", settings.poolSize(), pin, 5_000,
@@ -145,12 +138,13 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
             HikariDataSource explain = resources.add(pool(settings, source + "-explain", 2, pin, 5_000, EXPLAIN_BUFFER_BYTES));
             CachingValidator validator = new CachingValidator(new PostgresValidator(source, schema, policy, explain), PLANS);
             // row counts are the planner's estimates at startup
-            return new ComposedEngine(new EngineParts(source, policy, validator, executor, () -> schema.describe(policy),
-                    EngineCapability.all(), defaults, FunctionCatalog::facts), resources);
-        } catch (SQLException | RuntimeException e) {
-            resources.close();
-            throw startupFailure(source, settings.username(), e);
-        }
+            return new EngineParts(source, policy, validator, executor, () -> schema.describe(policy),
+                    EngineCapability.all(), defaults, FunctionCatalog::facts);
+        });
+    }
+
+    /** What the bootstrap connection found: the session every pooled connection pins, and the catalog. */
+    private record Server(SessionPin pin, SchemaSnapshot schema) {
     }
 
     /** What a control connection's answer may buffer: a one-row boolean. */
@@ -216,25 +210,17 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
 
     private static HikariDataSource pool(PostgresSettings settings, String name, int size, SessionPin pin, long checkoutMillis,
                                          long resultBufferBytes) {
-        HikariConfig hc = new HikariConfig();
-        hc.setPoolName("sqlguard-" + name.replaceAll("[^A-Za-z0-9_.-]", "_"));
-        hc.setMaximumPoolSize(size);
-        // a spare idle connection: a stopped query's connection is evicted, and the next call (whose one
-        // deadline covers its checkout) should not wait for a new login while the pool refills
-        hc.setMinimumIdle(Math.min(size, 2));
-        hc.setReadOnly(true);
-        hc.setAutoCommit(false);
-        hc.setConnectionInitSql(pin.initSql());
-        hc.setIsolateInternalQueries(true); // commit the init SQL: SET is transactional, and queries end in a rollback
-        hc.setConnectionTimeout(checkoutMillis);
-        // a checkout validates an idle connection: a frozen server costs at most this past the call's time left
-        hc.setValidationTimeout(Math.max(250, Math.min(1_000, checkoutMillis / 4)));
         Properties props = forcedProperties();
         props.setProperty("options", pin.startupOptions());
         // what one round trip may buffer in this JVM; past it pgjdbc fails the query (and closes the connection)
         props.setProperty("maxResultBuffer", Long.toString(resultBufferBytes));
         props.setProperty("user", settings.username());
         props.setProperty("password", settings.password());
+        // a spare idle connection: a stopped query's connection is evicted, and the next call (whose one
+        // deadline covers its checkout) should not wait for a new login while the pool refills.
+        // The init SQL is committed (isolated): SET is transactional, and queries end in a rollback
+        HikariConfig hc = new HikariConfig(JdbcPool.named(name).size(size).minimumIdle(Math.min(size, 2)).autoCommit(false)
+                .initSql(pin.initSql()).isolateInternalQueries().checkoutMillis(checkoutMillis).hikariProperties());
         // the driver instance, never DriverManager (which HikariCP asks for a jdbcUrl): it starts in a plug-in folder too
         hc.setDataSource(new DriverSource(DRIVER.get(), settings.jdbcUrl(), props));
         return new HikariDataSource(hc);

@@ -6,32 +6,29 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.EngineDefaults;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.jdbc.CallConnection;
+import dev.sqlguard.jdbc.JdbcEngineStart;
 import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
 import dev.sqlguard.jdbc.Watchdogs;
 import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.ports.AbstractEngineFactory;
-import dev.sqlguard.ports.ComposedEngine;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
 import dev.sqlguard.ports.EngineConfig;
 import dev.sqlguard.ports.EngineContext;
 import dev.sqlguard.ports.EngineDialect;
 import dev.sqlguard.ports.EngineParts;
-import dev.sqlguard.ports.EngineResources;
 import dev.sqlguard.ports.PropertySpec;
 import dev.sqlguard.trino.internal.BoundedTrinoDriver;
 import dev.sqlguard.trino.internal.CatalogLoader;
@@ -90,8 +87,10 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
         EngineDefaults defaults = EngineDefaults.inSchema(settings.schema(), FunctionCatalog.classes());
         GuardrailPolicy effective = policy.effective(defaults);
 
-        EngineResources resources = new EngineResources();
-        try {
+        JdbcEngineStart start = new JdbcEngineStart(source, e -> startupFailure(source, e));
+
+        // the driver is the first resource: the bootstrap connection is opened through it
+        return start.compose(resources -> {
             BoundedTrinoDriver driver = resources.add(new BoundedTrinoDriver());
             ScheduledExecutorService watchdog = resources.add(Watchdogs.forSource("trino", source, 2), ExecutorService::shutdownNow);
             Limits limits = effective.limits();
@@ -105,26 +104,17 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
             long startDeadline = System.nanoTime() + Math.max(startup.timeout().toNanos(), START_BUDGET.toNanos());
             try (Connection bootstrap = open(driver, settings, startup, startDeadline)) {
                 TrinoStartup.verifySession(bootstrap, startup);
-                Set<String> risky = TrinoStartup.writes(bootstrap, settings.catalog(), settings.schema(), effective.tables().tables().keySet());
-                if (!risky.isEmpty()) {
-                    String message = "Source '" + source + "': the Trino user may write: " + risky
-                            + ". Make the catalog read-only for it in the cluster's access control.";
-                    if (settings.requireReadOnlyAccount()) {
-                        throw new GuardException(ErrorCode.CONFIGURATION_ERROR, message);
-                    }
-                    LOG.warn(message + " sqlguard's own controls still apply.");
-                }
+                start.readOnlyAccount(LOG, settings.requireReadOnlyAccount(),
+                        TrinoStartup.writes(bootstrap, settings.catalog(), settings.schema(), effective.tables().tables().keySet()),
+                        "the Trino user may write: ", "Make the catalog read-only for it in the cluster's access control.");
                 schema = CatalogLoader.load(bootstrap, source, settings.catalog(), settings.schema(), effective.tables());
                 TrinoValidator.checkRowPolicy(bootstrap, source, schema, effective);
             }
             TrinoExecutor executor = new TrinoExecutor(l -> open(driver, settings, l), watchdog);
             TrinoValidator validator = new TrinoValidator(source, schema, effective, () -> open(driver, settings, limits));
-            return new ComposedEngine(new EngineParts(source, effective, validator, executor, () -> schema.describe(effective),
-                    EngineCapability.all(), defaults, FunctionCatalog::facts), resources);
-        } catch (SQLException | RuntimeException e) {
-            resources.close();
-            throw startupFailure(source, e);
-        }
+            return new EngineParts(source, effective, validator, executor, () -> schema.describe(effective),
+                    EngineCapability.all(), defaults, FunctionCatalog::facts);
+        });
     }
 
     /**
