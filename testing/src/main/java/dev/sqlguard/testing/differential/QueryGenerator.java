@@ -305,7 +305,7 @@ public final class QueryGenerator {
     private Sql window(List<Col> cols, List<Item> items) {
         Item item = items.get(random.nextInt(items.size()));
         Col c = cols.get(random.nextInt(cols.size()));
-        boolean alias = item.alias != null && random.nextBoolean() && !(grammar.aliasFallback() && item.alias.equals(Sql.PROBE));
+        boolean alias = item.alias != null && random.nextBoolean();
         String name = alias ? item.alias : bare(c);
         return switch (random.nextInt(3)) {
             case 0 -> Sql.of("count(*) OVER (PARTITION BY " + name + ")");
@@ -356,7 +356,7 @@ public final class QueryGenerator {
                 return null;
             } else if (way < 6) {
                 name = cols.get(random.nextInt(cols.size())).name;
-            } else if (way < 8 || !probe || grammar.aliasFallback()) {
+            } else if (way < 8 || !probe) {
                 name = "x" + (fresh++);
             } else {
                 name = Sql.PROBE;
@@ -371,7 +371,7 @@ public final class QueryGenerator {
     }
 
     private List<String> probeNames(List<Item> items) {
-        return probe && !grammar.aliasFallback() ? List.of(Sql.PROBE) : List.of();
+        return probe ? List.of(Sql.PROBE) : List.of();
     }
 
     // ------------------------------------------------------------------ sources
