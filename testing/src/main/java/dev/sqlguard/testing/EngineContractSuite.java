@@ -39,6 +39,7 @@ import dev.sqlguard.domain.ResultProjector;
 import dev.sqlguard.domain.SensitiveNames;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
+import dev.sqlguard.domain.ToolError;
 import dev.sqlguard.domain.ToolResult;
 import dev.sqlguard.domain.ToolStatus;
 import dev.sqlguard.domain.port.AuditEvent;
@@ -753,6 +754,13 @@ public abstract class EngineContractSuite implements TenantProofs {
                 assertThat(hidden.error().orElseThrow().message().replace("region", "<name>")).as(template)
                         .isEqualTo(absent.error().orElseThrow().message().replace("manager", "<name>"));
             }
+        }
+        // a NATURAL join over the hiding table has no common column, as over users, which has none of regions' names
+        ToolResult natural = run(engine, "SELECT count(*) AS n FROM regions NATURAL JOIN claims");
+        ToolResult none = run(engine, "SELECT count(*) AS n FROM regions NATURAL JOIN users");
+        assertThat(natural.error().map(ToolError::code)).as("NATURAL JOIN").isEqualTo(none.error().map(ToolError::code));
+        if (natural.error().isEmpty()) {
+            assertThat(natural.rows()).isEqualTo(run(engine, "SELECT count(*) AS n FROM regions CROSS JOIN claims").rows());
         }
     }
 
