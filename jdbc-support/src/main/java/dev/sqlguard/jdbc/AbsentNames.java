@@ -165,9 +165,25 @@ public final class AbsentNames {
         private final List<Token> tokens;
         private final boolean[] grammar;
 
+        /** For each parenthesis, the index of its partner: the token count for an unclosed one, -1 for an unopened one. */
+        private final int[] partner;
+
         Marks(List<Token> tokens) {
             this.tokens = tokens;
             this.grammar = new boolean[tokens.size()];
+            this.partner = new int[tokens.size()];
+            java.util.ArrayDeque<Integer> open = new java.util.ArrayDeque<>();
+            for (int j = 0; j < tokens.size(); j++) {
+                if (tokens.get(j).isSymbol("(")) {
+                    open.push(j);
+                    partner[j] = tokens.size();
+                } else if (tokens.get(j).isSymbol(")")) {
+                    partner[j] = open.isEmpty() ? -1 : open.peek();
+                    if (!open.isEmpty()) {
+                        partner[open.pop()] = j;
+                    }
+                }
+            }
         }
 
         void mark(int i) {
@@ -198,28 +214,12 @@ public final class AbsentNames {
 
         /** The index of the parenthesis closing the one at {@code open}, or the token count when none does. */
         int closing(int open) {
-            int depth = 0;
-            for (int j = open; j < tokens.size(); j++) {
-                if (tokens.get(j).isSymbol("(")) {
-                    depth++;
-                } else if (tokens.get(j).isSymbol(")") && --depth == 0) {
-                    return j;
-                }
-            }
-            return tokens.size();
+            return partner[open];
         }
 
         /** The index of the parenthesis opening the one closed at {@code close}, or -1. */
         int opening(int close) {
-            int depth = 0;
-            for (int j = close; j >= 0; j--) {
-                if (tokens.get(j).isSymbol(")")) {
-                    depth++;
-                } else if (tokens.get(j).isSymbol("(") && --depth == 0) {
-                    return j;
-                }
-            }
-            return -1;
+            return partner[close];
         }
 
         /** {@code i}, or the closing parenthesis of a {@code (...)} right after it. */
@@ -230,14 +230,11 @@ public final class AbsentNames {
         /** CAST( at {@code open}: everything from its own AS to its closing parenthesis is the type. */
         void castType(int open) {
             int close = closing(open);
-            int depth = 0;
             for (int j = open + 1; j < close; j++) {
                 Token t = tokens.get(j);
                 if (t.isSymbol("(")) {
-                    depth++;
-                } else if (t.isSymbol(")")) {
-                    depth--;
-                } else if (depth == 0 && t.is(Kind.WORD, "as")) {
+                    j = closing(j); // a nested parenthesis (a subquery's AS is not the cast's)
+                } else if (t.is(Kind.WORD, "as")) {
                     for (int k = j + 1; k < close; k++) {
                         if (name(k)) {
                             mark(k);

@@ -120,4 +120,15 @@ class AbsentNamesTest {
         assertThat(renamed("SELECT t at time zone zone, date, at FROM t"))
                 .isEqualTo("SELECT t at time zone " + absent("zone") + ", " + absent("date") + ", " + absent("at") + " FROM t");
     }
+
+    @Test
+    void nestedCastsEachKeepTheirOwnTypeAndUnbalancedTextIsRenamedWithoutFailing() {
+        assertThat(renamed("SELECT CAST(CAST(day AS int) + (SELECT zone AS zone) AS double precision) FROM t"))
+                .isEqualTo("SELECT CAST(CAST(" + absent("day") + " AS int) + (SELECT " + absent("zone") + " AS " + absent("zone")
+                        + ") AS double precision) FROM t");
+        assertThat(renamed("SELECT ) day, ( CAST( zone AS time with")).isEqualTo("SELECT ) " + absent("day") + ", ( CAST( " + absent("zone")
+                + " AS time with");
+        assertThat(renamed("SELECT x:: ) '1' day INTERVAL ( zone ::")).isEqualTo("SELECT x:: ) '1' " + absent("day") + " INTERVAL ( "
+                + absent("zone") + " ::");
+    }
 }
