@@ -160,22 +160,16 @@ public final class RowFilter {
         }
     }
 
+    /** The index just past the quote closing the run at {@code start} ({@link QuotedRuns}); the run holds no backslash. */
     private static int closing(String sql, int start, char quote) {
-        int i = start + 1;
-        while (i < sql.length()) {
-            if (sql.charAt(i) == quote) {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-                    i += 2;
-                    continue;
-                }
-                return i + 1;
-            }
-            if (sql.charAt(i) == '\\') {
-                throw new IllegalArgumentException("a row filter's quoted text holds no backslash");
-            }
-            i++;
+        int end = QuotedRuns.end(sql, start, quote);
+        if (sql.substring(start, end < 0 ? sql.length() : end).indexOf('\\') >= 0) {
+            throw new IllegalArgumentException("a row filter's quoted text holds no backslash");
         }
-        throw new IllegalArgumentException("a row filter has an unclosed quote");
+        if (end < 0) {
+            throw new IllegalArgumentException("a row filter has an unclosed quote");
+        }
+        return end;
     }
 
     private static boolean isStart(char c) {
