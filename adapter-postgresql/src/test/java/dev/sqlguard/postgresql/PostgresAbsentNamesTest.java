@@ -136,4 +136,19 @@ class PostgresAbsentNamesTest {
         assertThat(withoutIt).isInstanceOf(Outcome.Failed.class);
         assertThat(call(hidden, sql)).isEqualTo(withoutIt);
     }
+
+    /**
+     * Texts where the hidden names stand as bare words (a column, an alias without AS): whatever the answer, the same as
+     * with those columns absent. The renderer quoted a keyword-named column of the whole schema, hidden ones included,
+     * so {@code SELECT id, day FROM ev} was an unknown column with {@code day} hidden and UNSAFE_SYNTAX without it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {
+        "SELECT id, day FROM ev",
+        "SELECT id FROM ev ORDER BY day",
+        "SELECT id FROM ev WHERE precision > 0",
+        "SELECT id day FROM ev"})
+    void aBareWordNamedLikeAHiddenColumnAnswersAsWithoutThatColumn(String sql) {
+        assertThat(call(hidden, sql)).isEqualTo(call(absent, sql));
+    }
 }

@@ -149,14 +149,20 @@ public final class AnsiRenderer {
                 rendered.bindings(), Map.of(), plan.tableFunctions());
     }
 
-    /** The lower-case names of the schema's columns, for {@link KeywordNames}. */
+    /**
+     * The lower-case names of the schema's columns that the policy shows, for {@link KeywordNames}: a hidden column's
+     * name is quoted exactly when a name that exists nowhere would be (quoting it only where a hidden column has it
+     * turned a refusal into an unknown column, or into rows, on PostgreSQL).
+     */
     private Set<String> columnNames() {
         Set<String> names = new HashSet<>();
-        for (SchemaSnapshot.TableInfo t : schema.tables().values()) {
+        schema.tables().forEach((ref, t) -> {
             for (SchemaSnapshot.ColumnInfo c : t.columns()) {
-                names.add(c.name().toLowerCase(Locale.ROOT));
+                if (policy.tables().allowsColumn(ref, c.name())) {
+                    names.add(c.name().toLowerCase(Locale.ROOT));
+                }
             }
-        }
+        });
         return names;
     }
 
