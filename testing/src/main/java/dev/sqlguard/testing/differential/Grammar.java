@@ -22,10 +22,14 @@ import static java.util.Objects.requireNonNull;
  * @param intType the cast target for an integer
  * @param textType the cast target for text
  * @param decimalType the cast target for a decimal with two places
+ * @param caseInsensitiveOrder the engine's default collation orders text without regard to case (MariaDB's and
+ *     MySQL's {@code _ci} collations): {@code 'EAST'} and {@code 'east'} tie in an ORDER BY, so a complete order of
+ *     the outputs is not a total one, and a LIMIT may keep either
  */
 public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean bang, boolean concat, boolean concatAnything,
                       boolean distinctFrom, boolean doubleColonCast, boolean distinctOn, boolean qualify, boolean fullJoin,
-                      boolean nullsOrdering, String intType, String textType, String decimalType) {
+                      boolean nullsOrdering, String intType, String textType, String decimalType,
+                      boolean caseInsensitiveOrder) {
     public Grammar {
         requireNonNull(intType, "intType is null");
         requireNonNull(textType, "textType is null");
@@ -34,22 +38,22 @@ public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean ban
 
     public static Grammar postgresql() {
         return new Grammar(true, true, false, false, true, true, true, true, true, false, true, true,
-                "integer", "text", "numeric(12,2)");
+                "integer", "text", "numeric(12,2)", false);
     }
 
     public static Grammar duckdb() {
         return new Grammar(true, true, false, false, true, true, true, true, true, true, true, true,
-                "BIGINT", "VARCHAR", "DECIMAL(12,2)");
+                "BIGINT", "VARCHAR", "DECIMAL(12,2)", false);
     }
 
     public static Grammar trino() {
         return new Grammar(false, false, false, false, true, false, true, false, false, false, true, true,
-                "bigint", "varchar", "decimal(12,2)");
+                "bigint", "varchar", "decimal(12,2)", false);
     }
 
-    /** MariaDB and MySQL: {@code ||} is OR there, null-safe equality is {@code <=>}. */
+    /** MariaDB and MySQL: {@code ||} is OR there, null-safe equality is {@code <=>}, text orders without regard to case. */
     public static Grammar mysql() {
         return new Grammar(false, false, true, true, false, false, false, false, false, false, false, false,
-                "SIGNED", "CHAR", "DECIMAL(12,2)");
+                "SIGNED", "CHAR", "DECIMAL(12,2)", true);
     }
 }

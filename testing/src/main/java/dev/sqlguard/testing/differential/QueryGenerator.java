@@ -67,6 +67,11 @@ public final class QueryGenerator {
         this.grammar = requireNonNull(grammar, "grammar is null");
     }
 
+    /** The grammar this generator writes. */
+    public Grammar grammar() {
+        return grammar;
+    }
+
     /** A generator of the same grammar with state of its own (one per thread: a generator is not thread-safe). */
     public QueryGenerator fresh() {
         return new QueryGenerator(grammar);
