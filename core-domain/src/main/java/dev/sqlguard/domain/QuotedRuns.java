@@ -4,8 +4,8 @@ package dev.sqlguard.domain;
  * The end of a quoted run in SQL text: a string literal ({@code '...'}) or a quoted name ({@code "..."},
  * {@code `...`}) in which a doubled quote ({@code ''}, {@code ""}) stands for one quote character and does not
  * close the run. Backslashes get no meaning here: a caller that must refuse them looks at the run itself.
- * Used by every scanner that has to step over quoted runs the same way ({@link RowFilter} and the JDBC
- * adapters' renaming of hidden names).
+ * Used by every scanner that has to step over quoted runs the same way ({@link RowFilter}, the JDBC
+ * adapters' renaming of hidden names, MySQL's reading of CONVERT and CAST types).
  */
 public final class QuotedRuns {
     private QuotedRuns() {

@@ -135,18 +135,8 @@ final class ConvertCasts {
     private static int skip(String sql, int i, int to) {
         char c = sql.charAt(i);
         if (c == '\'' || c == '`' || c == '"') {
-            int end = i + 1;
-            while (end < to) {
-                if (sql.charAt(end) == c) {
-                    if (end + 1 < to && sql.charAt(end + 1) == c) {
-                        end += 2;
-                        continue;
-                    }
-                    return end + 1;
-                }
-                end++;
-            }
-            return to;
+            int end = dev.sqlguard.domain.QuotedRuns.end(sql, i, c);
+            return end < 0 || end > to ? to : end;
         }
         if (c == '-' && i + 1 < to && sql.charAt(i + 1) == '-') {
             int end = sql.indexOf('\n', i);
