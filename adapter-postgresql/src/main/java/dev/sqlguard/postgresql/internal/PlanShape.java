@@ -21,8 +21,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  *
  * <p>Reduced so that a rendered text and the text it was rendered from compare equal when they mean the
  * same: qualifiers (relation and subquery aliases, which sqlguard renames) are numbered in the order of the plan's
- * nodes (then, for any other qualifier, in order of appearance), and dropped where the plan scans one relation only
- * (PostgreSQL qualifies by the range table's length, which a derived table changes), {@code Limit}
+ * nodes (then, for any other qualifier, in order of appearance), {@code Limit}
  * nodes are skipped (sqlguard adds its row cap), and a merged {@code USING}/{@code NATURAL} column,
  * which sqlguard writes as {@code COALESCE(l.k, r.k)} where the server's own join uses {@code l.k}, is
  * reduced to its first column on both sides. Below the root, a node's output list is compared as a set;
@@ -81,12 +80,6 @@ record PlanShape(String skeleton, String detail) {
             if (alias != null && alias.isTextual()) {
                 aliases.computeIfAbsent(alias.asText(), k -> "a" + aliases.size());
             }
-        }
-        if (aliases.size() == 1) {
-            // one relation in the whole plan: PostgreSQL qualifies its columns only when the statement's range table has
-            // more than one entry, which a derived table adds (the text as written over the visible columns, FROM
-            // (SELECT ... FROM t) t, whose subquery the planner pulls up); unqualified on both sides, they compare alike
-            aliases.replaceAll((k, v) -> "");
         }
         StringBuilder out = new StringBuilder();
         StringBuilder skeleton = new StringBuilder();
@@ -157,7 +150,7 @@ record PlanShape(String skeleton, String detail) {
         while (m.find()) {
             String name = m.group(1).startsWith("\"") ? m.group(1).substring(1, m.group(1).length() - 1).replace("\"\"", "\"") : m.group(1);
             String alias = aliases.computeIfAbsent(name, k -> "a" + aliases.size());
-            m.appendReplacement(out, Matcher.quoteReplacement(alias.isEmpty() ? "" : alias + "."));
+            m.appendReplacement(out, Matcher.quoteReplacement(alias + "."));
         }
         m.appendTail(out);
         String text = PARAM.matcher(SUBPLAN.matcher(out.toString()).replaceAll("$1")).replaceAll("\\$");

@@ -30,9 +30,12 @@ import dev.sqlguard.jdbc.ansi.EngineReading;
  * table gives), and then with each name that only hidden columns have renamed to one that exists nowhere
  * ({@link dev.sqlguard.jdbc.AbsentNames}), so that the server reads it as the check does, in every clause (a
  * name another table shows too, {@code NATURAL}, {@code USING}, a star, a subquery); a hidden column's name and
- * a name that exists nowhere then get the same decision. Where the splice does not line up and the text as
- * written still reads a hidden column, the two readings differ by design and the rendered one stands (its
- * own reading is still cross-checked). Where the server
+ * a name that exists nowhere then get the same decision. Where that reading cannot group (a primary key in
+ * GROUP BY does not vouch for its table's other columns through a derived table) or its shape differs from the
+ * rendered one (PostgreSQL qualifies columns by the range table's length, which a derived table changes; merged
+ * USING columns over pulled-up constants), the text over the tables themselves is read and compared as before
+ * the splice. Where the text as written still reads a hidden column, the two readings differ by design and the
+ * rendered one stands (its own reading is still cross-checked). Where the server
  * cannot plan the rendered text, that failure decides ({@link #renderedFailed}); where it plans the
  * rendered text but not the text as written, the guard refuses too ({@link #asWritten}).
  *
