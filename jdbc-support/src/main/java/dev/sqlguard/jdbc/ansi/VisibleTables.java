@@ -67,11 +67,14 @@ public final class VisibleTables {
         this.naming = dialect.lexicon().names();
         this.schema = requireNonNull(schema, "schema is null");
         this.policy = requireNonNull(policy, "policy is null");
-        for (TableInfo t : schema.tables().values()) {
+        // the names KeywordNames quotes, as the renderer's parse does: those of the columns the policy shows
+        schema.tables().forEach((ref, t) -> {
             for (ColumnInfo c : t.columns()) {
-                columnNames.add(c.name().toLowerCase(Locale.ROOT));
+                if (policy.tables().allowsColumn(ref, c.name())) {
+                    columnNames.add(c.name().toLowerCase(Locale.ROOT));
+                }
             }
-        }
+        });
         keywords.addAll(dialect.lexicon().reservedWords());
         keywords.addAll(dialect.lexicon().sqlValueKeywords());
     }
