@@ -27,6 +27,7 @@ import dev.sqlguard.jdbc.ansi.AnsiRenderer;
 import dev.sqlguard.jdbc.ansi.EngineReading;
 import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.VisibleTables;
 
 /**
  * The PostgreSQL validator: pre-checks the raw text ({@link StrictQuotingDialect#check}), parses it with JSqlParser
@@ -48,6 +49,8 @@ public final class PostgresValidator implements StatementValidator {
     private final java.util.Map<dev.sqlguard.domain.TableRef, java.util.List<String>> physical;
     /** The names, lower case, of the columns the allowlist hides. */
     private final java.util.Set<String> hiddenNames = new java.util.HashSet<>();
+    /** Each reference to a table that hides a column, as the derived table of its visible columns, in the text as written. */
+    private final VisibleTables visibleTables;
 
     /**
      * @param explain pinned read-only connections for EXPLAIN, or null to skip the server's reading (unit tests only)
@@ -64,6 +67,7 @@ public final class PostgresValidator implements StatementValidator {
         }));
         // a name that a visible column also has stays as written: the text as written may read that column
         hiddenNames.removeAll(visible);
+        this.visibleTables = new VisibleTables(PostgresDialect.INSTANCE, schema, policy);
         this.check = new AnsiCheck(sourceId, PostgresDialect.INSTANCE, schema, policy,
                 sql -> StrictQuotingDialect.check(sql, policy.limits().maxSqlLength()), explain == null ? null : this::read);
     }
@@ -191,13 +195,47 @@ public final class PostgresValidator implements StatementValidator {
         EngineReading reading = ExplainCheck.read(json, this::physical);
         // where row-level security enforces the row policy too, the server also reads the filter's columns
         reading.requireWithin(plan, RowPolicyCheck.policyColumns(policy, schema, plan.tables()));
-        // the text as written with the names only hidden columns have made absent: for the check they do not exist,
-        // so the server is asked about the same text for a hidden column's name as for a name that exists nowhere
-        String written = AbsentNames.rename(plan.originalSql(), hiddenNames, PostgresDialect.RESERVED);
+        // the text as written over the visible columns only: each reference to a table that hides a column is the
+        // derived table of its visible columns under the same name, so the server reads every clause (a name another
+        // table shows too, NATURAL, USING, a star, a subquery) as the check does, for which hidden columns do not
+        // exist; then the names only hidden columns have made absent (where the splice does not line up, it is this)
+        String spliced = visibleTables.splice(plan.originalSql());
+        String written = AbsentNames.rename(spliced, hiddenNames, PostgresDialect.RESERVED);
+        String unspliced = spliced.equals(plan.originalSql()) ? written
+                : AbsentNames.rename(plan.originalSql(), hiddenNames, PostgresDialect.RESERVED);
         boolean compared = plan.parameters().isEmpty();
-        String asWritten = ReadingComparison.asWritten(written, sql -> explain(sql, plan), compared);
+        String asWritten = ReadingComparison.asWritten(written, sql -> {
+            try {
+                return explain(sql, plan);
+            } catch (SQLException e) {
+                if (!"42803".equals(e.getSQLState()) || sql.equals(unspliced)) {
+                    throw e;
+                }
+                // a primary key in GROUP BY vouches for its table's other columns, not through a derived table
+                // (functional dependency): such a text is planned over the tables themselves, as before the splice
+                LOG.debug("EXPLAIN of the text as written over the visible columns failed to group", e);
+                return explain(unspliced, plan);
+            }
+        }, compared);
         if (asWritten != null && compared) {
-            ReadingComparison.compare(plan, asWritten, json, policy, this::physical, sql -> explain(sql, plan));
+            try {
+                ReadingComparison.compare(plan, asWritten, json, policy, this::physical, sql -> explain(sql, plan));
+            } catch (GuardException differs) {
+                if (written.equals(unspliced)) {
+                    throw differs;
+                }
+                // PlanShape's reductions do not cover every form a merged USING/NATURAL column or a pulled-up constant
+                // takes over the derived tables: the server's reading of the text over the tables themselves, compared
+                // as before the splice, may still vouch for the rendered one
+                String plain;
+                try {
+                    plain = explain(unspliced, plan);
+                } catch (SQLException e) {
+                    LOG.debug("EXPLAIN of the text as written over the tables failed", e);
+                    throw differs;
+                }
+                ReadingComparison.compare(plan, plain, json, policy, this::physical, sql -> explain(sql, plan));
+            }
         }
         return reading;
     }

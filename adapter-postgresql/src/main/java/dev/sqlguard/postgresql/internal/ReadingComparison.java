@@ -24,12 +24,18 @@ import dev.sqlguard.jdbc.ansi.EngineReading;
  * their {@link PlanShape}s compared: a difference refuses the statement with advice to write it more
  * plainly; a rendering the server cannot analyse is refused the same way ({@link #renderedFailed}).
  *
- * <p>Hidden names are absent: the text as written is planned with each name that only hidden columns have
- * renamed to one that exists nowhere ({@link dev.sqlguard.jdbc.AbsentNames}), so that the server reads it
- * as the check does, for which those columns do not exist; a hidden column's name and a name that exists
- * nowhere then get the same decision. Where the text as written still reads a hidden column (a star, a
- * {@code NATURAL} join, a name that a visible column of another table has too), the two readings differ
- * by design and the rendered one stands (its own reading is still cross-checked). Where the server
+ * <p>Hidden columns are absent: the text as written is planned with each reference to a table that hides a
+ * column replaced by the derived table of its visible columns under the same name
+ * ({@link dev.sqlguard.jdbc.ansi.VisibleTables}; the planner pulls it up, so the plan's tree is the one the
+ * table gives), and then with each name that only hidden columns have renamed to one that exists nowhere
+ * ({@link dev.sqlguard.jdbc.AbsentNames}), so that the server reads it as the check does, in every clause (a
+ * name another table shows too, {@code NATURAL}, {@code USING}, a star, a subquery); a hidden column's name and
+ * a name that exists nowhere then get the same decision. Where that reading cannot group (a primary key in
+ * GROUP BY does not vouch for its table's other columns through a derived table) or its shape differs from the
+ * rendered one (PostgreSQL qualifies columns by the range table's length, which a derived table changes; merged
+ * USING columns over pulled-up constants), the text over the tables themselves is read and compared as before
+ * the splice. Where the text as written still reads a hidden column, the two readings differ by design and the
+ * rendered one stands (its own reading is still cross-checked). Where the server
  * cannot plan the rendered text, that failure decides ({@link #renderedFailed}); where it plans the
  * rendered text but not the text as written, the guard refuses too ({@link #asWritten}).
  *

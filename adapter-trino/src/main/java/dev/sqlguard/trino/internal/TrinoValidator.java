@@ -57,6 +57,8 @@ public final class TrinoValidator implements StatementValidator {
     private final AnsiCheck renderOnly;
     /** Column names every known table that has them hides from the allowlist (lower case): absent for the check. */
     private final java.util.Set<String> hiddenNames = new java.util.HashSet<>();
+    /** Each reference to a table that hides a column, as the derived table of its visible columns, in the text as written. */
+    private final dev.sqlguard.jdbc.ansi.VisibleTables visibleTables;
 
     private record Outcome(QueryPlan plan, GuardException error) {
     }
@@ -83,6 +85,7 @@ public final class TrinoValidator implements StatementValidator {
             (policy.tables().allowsColumn(ref, c.name()) ? visible : hiddenNames).add(name);
         }));
         hiddenNames.removeAll(visible);
+        this.visibleTables = new dev.sqlguard.jdbc.ansi.VisibleTables(TrinoDialect.INSTANCE, schema, policy);
     }
 
     /**
@@ -200,7 +203,9 @@ public final class TrinoValidator implements StatementValidator {
      * (unavailable, out of time) is reported as such.
      */
     private void requireSameReadingAsWritten(String sql, QueryPlan plan) {
-        String text = withAbsentNames(withNullParameters(sql), hiddenNames);
+        // over the visible columns only: each reference to a table that hides a column is the derived table of its
+        // visible columns under the same name (VisibleTables), then the names only hidden columns have made absent
+        String text = withAbsentNames(withNullParameters(visibleTables.splice(sql)), hiddenNames);
         EngineReading reading;
         try {
             String logical = explain("EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + text, plan.limits().timeout());
