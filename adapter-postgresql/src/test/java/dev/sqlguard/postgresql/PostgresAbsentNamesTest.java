@@ -140,14 +140,19 @@ class PostgresAbsentNamesTest {
     /**
      * Texts where the hidden names stand as bare words (a column, an alias without AS): whatever the answer, the same as
      * with those columns absent. The renderer quoted a keyword-named column of the whole schema, hidden ones included,
-     * so {@code SELECT id, day FROM ev} was an unknown column with {@code day} hidden and UNSAFE_SYNTAX without it.
+     * so {@code SELECT id, day FROM ev} was an unknown column with {@code day} hidden and UNSAFE_SYNTAX without it; and
+     * the renamed alias of {@code ts::date second} was plannable, where PostgreSQL refuses {@code second} as a label
+     * without AS (the text is now read over the visible columns, with nothing renamed).
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {
         "SELECT id, day FROM ev",
         "SELECT id FROM ev ORDER BY day",
         "SELECT id FROM ev WHERE precision > 0",
-        "SELECT id day FROM ev"})
+        "SELECT id day FROM ev",
+        "SELECT id, ts::date second FROM ev",
+        "SELECT id, amount::double precision day FROM ev",
+        "SELECT id::int AS zone, id::int day FROM ev"})
     void aBareWordNamedLikeAHiddenColumnAnswersAsWithoutThatColumn(String sql) {
         assertThat(call(hidden, sql)).isEqualTo(call(absent, sql));
     }

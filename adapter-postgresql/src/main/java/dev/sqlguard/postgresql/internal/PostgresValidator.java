@@ -198,11 +198,13 @@ public final class PostgresValidator implements StatementValidator {
         // the text as written over the visible columns only: each reference to a table that hides a column is the
         // derived table of its visible columns under the same name, so the server reads every clause (a name another
         // table shows too, NATURAL, USING, a star, a subquery) as the check does, for which hidden columns do not
-        // exist; then the names only hidden columns have made absent (where the splice does not line up, it is this)
+        // exist. Over the visible columns no name needs renaming (renaming would make an alias without AS named like a
+        // keyword that is no bare label, `ts::date second`, plannable where the missing column's text is a syntax
+        // error); where the splice does not line up, and in the fallbacks below, the text over the tables themselves is
+        // read with the names only hidden columns have made absent
         String spliced = visibleTables.splice(plan.originalSql());
-        String written = AbsentNames.rename(spliced, hiddenNames, PostgresDialect.RESERVED);
-        String unspliced = spliced.equals(plan.originalSql()) ? written
-                : AbsentNames.rename(plan.originalSql(), hiddenNames, PostgresDialect.RESERVED);
+        String unspliced = AbsentNames.rename(plan.originalSql(), hiddenNames, PostgresDialect.RESERVED);
+        String written = spliced.equals(plan.originalSql()) ? unspliced : spliced;
         boolean compared = plan.parameters().isEmpty();
         String asWritten = ReadingComparison.asWritten(written, sql -> {
             try {
