@@ -44,10 +44,6 @@ public final class JdbcEngineStart {
         this.failure = requireNonNull(failure, "failure is null");
     }
 
-    public String source() {
-        return source;
-    }
-
     /** What to throw for {@code e}: the adapter's start failure ({@link JdbcStartup#failure} keeps a GuardException). */
     public GuardException failure(Exception e) {
         return failure.apply(e);

@@ -27,10 +27,11 @@ import dev.sqlguard.jdbc.ansi.EngineReading;
  * <p>Hidden columns are absent: the text as written is planned with each reference to a table that hides a
  * column replaced by the derived table of its visible columns under the same name
  * ({@link dev.sqlguard.jdbc.ansi.VisibleTables}; the planner pulls it up, so the plan's tree is the one the
- * table gives), and then with each name that only hidden columns have renamed to one that exists nowhere
- * ({@link dev.sqlguard.jdbc.AbsentNames}), so that the server reads it as the check does, in every clause (a
- * name another table shows too, {@code NATURAL}, {@code USING}, a star, a subquery); a hidden column's name and
- * a name that exists nowhere then get the same decision. Where that reading cannot group (a primary key in
+ * table gives), so that the server reads it as the check does, in every clause (a name another table shows
+ * too, {@code NATURAL}, {@code USING}, a star, a subquery), with no name renamed; a hidden column's name and a
+ * name that exists nowhere then get the same decision. Where no table is replaced, and in the fallbacks below,
+ * the text over the tables is planned with each name that only hidden columns have renamed to one that exists
+ * nowhere ({@link dev.sqlguard.jdbc.AbsentNames}). Where the reading over the visible columns cannot group (a primary key in
  * GROUP BY does not vouch for its table's other columns through a derived table) or its shape differs from the
  * rendered one (PostgreSQL qualifies columns by the range table's length, which a derived table changes; merged
  * USING columns over pulled-up constants), the text over the tables themselves is read and compared as before

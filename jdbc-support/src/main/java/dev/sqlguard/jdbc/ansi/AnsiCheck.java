@@ -33,6 +33,7 @@ public final class AnsiCheck {
     private final GuardrailPolicy policy;
     private final Consumer<String> precheck;
     private final Reader reader;
+    private final KeywordNames.Words words;
 
     /**
      * @param precheck the engine's check of the raw text before any parser sees it (length, lexical rules)
@@ -46,6 +47,7 @@ public final class AnsiCheck {
         this.policy = requireNonNull(policy, "policy is null").orEngineFunctions(dialect.lexicon().functions().functionClasses());
         this.precheck = requireNonNull(precheck, "precheck is null");
         this.reader = reader;
+        this.words = KeywordNames.Words.of(dialect, schema, this.policy);
     }
 
     /**
@@ -77,7 +79,7 @@ public final class AnsiCheck {
      */
     public QueryPlan plan(String sql, int values, Consumer<QueryPlan> decision) {
         precheck.accept(sql);
-        AnsiRenderer renderer = new AnsiRenderer(dialect, schema, policy);
+        AnsiRenderer renderer = new AnsiRenderer(dialect, schema, policy, words);
         QueryPlan plan = renderer.plan(sourceId, sql);
         if (values >= 0) {
             Parameters.requireCount(plan.parameters().size(), values);

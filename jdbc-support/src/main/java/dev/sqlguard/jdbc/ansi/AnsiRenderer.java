@@ -5,9 +5,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -60,6 +58,8 @@ public final class AnsiRenderer {
     /** The parts of this instance's one rendering and what they share ({@link QueryRenderer}, {@link RelationRenderer}, ...). */
     private final RenderContext ctx;
     private final RenderFacts facts;
+    /** What the parse quotes before JSqlParser reads the text. */
+    private final KeywordNames.Words words;
     /** The one rendering of this instance, once {@link #render} has run. */
     private Rendered rendered;
 
@@ -101,6 +101,12 @@ public final class AnsiRenderer {
      *     configured policy with the engine's defaults filled in ({@link GuardrailPolicy#effective})
      */
     public AnsiRenderer(AnsiDialect dialect, SchemaSnapshot schema, GuardrailPolicy policy) {
+        this(dialect, schema, policy, KeywordNames.Words.of(dialect, schema, policy));
+    }
+
+    /** @param words what the parse quotes ({@link KeywordNames.Words}), computed once per source by the caller */
+    AnsiRenderer(AnsiDialect dialect, SchemaSnapshot schema, GuardrailPolicy policy, KeywordNames.Words words) {
+        this.words = requireNonNull(words, "words is null");
         this.ctx = new RenderContext(dialect, schema, policy);
         this.dialect = ctx.dialect;
         this.lexicon = ctx.lexicon;
@@ -118,7 +124,7 @@ public final class AnsiRenderer {
      * @throws GuardException the first refusal: the parser's or the renderer's
      */
     public QueryPlan plan(String sourceId, String sql) {
-        if (!(parseOne(KeywordNames.quote(sql, columnNames(), keywords()), dialect) instanceof Select select)) {
+        if (!(parseOne(words.quote(sql), dialect) instanceof Select select)) {
             throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
         }
         Rendered r = render(select);
@@ -147,30 +153,6 @@ public final class AnsiRenderer {
         return new QueryPlan(plan.sourceId(), plan.originalSql(), rendered.filtered().get(), plan.parameters(), plan.tables(),
                 plan.uses(), plan.functions(), plan.outputs(), plan.amplifications(), plan.limits(), plan.maskedOutputs(),
                 rendered.bindings(), Map.of(), plan.tableFunctions());
-    }
-
-    /**
-     * The lower-case names of the schema's columns that the policy shows, for {@link KeywordNames}: a hidden column's
-     * name is quoted exactly when a name that exists nowhere would be (quoting it only where a hidden column has it
-     * turned a refusal into an unknown column, or into rows, on PostgreSQL).
-     */
-    private Set<String> columnNames() {
-        Set<String> names = new HashSet<>();
-        schema.tables().forEach((ref, t) -> {
-            for (SchemaSnapshot.ColumnInfo c : t.columns()) {
-                if (policy.tables().allowsColumn(ref, c.name())) {
-                    names.add(c.name().toLowerCase(Locale.ROOT));
-                }
-            }
-        });
-        return names;
-    }
-
-    /** The words the engine never reads as a bare column name: its reserved words and its SQL value keywords. */
-    private Set<String> keywords() {
-        Set<String> words = new HashSet<>(lexicon.reservedWords());
-        words.addAll(lexicon.sqlValueKeywords());
-        return words;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.sqlguard.domain.GuardrailPolicy;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
@@ -39,6 +40,33 @@ public final class KeywordNames {
     private static final Set<String> SYNTAX_AFTER = Set.of("row", "rows", "to", "zone", "preceding", "following", "only", "by");
 
     private KeywordNames() {
+    }
+
+    /**
+     * What {@link #quote} reads for a source: the lower-case names of the columns its policy shows (a hidden column's
+     * name is quoted exactly when a name that exists nowhere would be: quoting it only where a hidden column has it
+     * turned a refusal into an unknown column, or into rows, on PostgreSQL), and the words the engine never reads as a
+     * bare column name (its reserved words and its SQL value keywords). Computed once per source.
+     */
+    record Words(Set<String> columns, Set<String> keywords) {
+        static Words of(AnsiDialect dialect, SchemaSnapshot schema, GuardrailPolicy policy) {
+            Set<String> columns = new HashSet<>();
+            schema.tables().forEach((ref, t) -> {
+                for (SchemaSnapshot.ColumnInfo c : t.columns()) {
+                    if (policy.tables().allowsColumn(ref, c.name())) {
+                        columns.add(c.name().toLowerCase(Locale.ROOT));
+                    }
+                }
+            });
+            Set<String> keywords = new HashSet<>(dialect.lexicon().reservedWords());
+            keywords.addAll(dialect.lexicon().sqlValueKeywords());
+            return new Words(Set.copyOf(columns), Set.copyOf(keywords));
+        }
+
+        /** {@code sql} as the kit parses it ({@link #quote}). */
+        String quote(String sql) {
+            return KeywordNames.quote(sql, columns, keywords);
+        }
     }
 
     /**

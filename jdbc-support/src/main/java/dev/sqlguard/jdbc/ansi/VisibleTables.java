@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -59,29 +58,23 @@ public final class VisibleTables {
     private final AnsiNames naming;
     private final SchemaSnapshot schema;
     private final GuardrailPolicy policy;
-    private final Set<String> columnNames = new HashSet<>();
-    private final Set<String> keywords = new HashSet<>();
+    /** What the kit's parse quotes ({@link KeywordNames.Words}). */
+    private final KeywordNames.Words words;
+    /** Whether any allowlisted table hides a column: otherwise {@link #splice} has nothing to replace. */
+    private final boolean hidesAny;
 
     public VisibleTables(AnsiDialect dialect, SchemaSnapshot schema, GuardrailPolicy policy) {
         this.dialect = requireNonNull(dialect, "dialect is null");
         this.naming = dialect.lexicon().names();
         this.schema = requireNonNull(schema, "schema is null");
         this.policy = requireNonNull(policy, "policy is null");
-        // the names KeywordNames quotes, as the renderer's parse does: those of the columns the policy shows
-        schema.tables().forEach((ref, t) -> {
-            for (ColumnInfo c : t.columns()) {
-                if (policy.tables().allowsColumn(ref, c.name())) {
-                    columnNames.add(c.name().toLowerCase(Locale.ROOT));
-                }
-            }
-        });
-        keywords.addAll(dialect.lexicon().reservedWords());
-        keywords.addAll(dialect.lexicon().sqlValueKeywords());
+        this.words = KeywordNames.Words.of(dialect, schema, policy);
+        this.hidesAny = schema.tables().values().stream().anyMatch(t -> policy.tables().allowsTable(t.ref()) && !hidden(t).isEmpty());
     }
 
     /** Whether any table of the snapshot that the allowlist admits hides a column: otherwise {@link #splice} changes nothing. */
     public boolean hidesAny() {
-        return schema.tables().values().stream().anyMatch(t -> policy.tables().allowsTable(t.ref()) && !hidden(t).isEmpty());
+        return hidesAny;
     }
 
     /**
@@ -89,6 +82,9 @@ public final class VisibleTables {
      * table of its visible columns, or {@code sql} itself where nothing is replaced or anything does not line up.
      */
     public String splice(String sql) {
+        if (!hidesAny) {
+            return sql; // no second parse of a text on a source that hides nothing
+        }
         try {
             return spliced(sql);
         } catch (RuntimeException | StackOverflowError e) {
@@ -97,7 +93,7 @@ public final class VisibleTables {
     }
 
     private String spliced(String sql) {
-        String parsed = KeywordNames.quote(sql, columnNames, keywords);
+        String parsed = words.quote(sql);
         Statement statement = AnsiRenderer.parseOne(parsed, dialect);
         if (!(statement instanceof Select select)) {
             return sql;
