@@ -145,6 +145,94 @@ public interface TenantProofs extends EngineLevelProofs {
     }
 
     /**
+     * The vectors of each engine's own grammar: ways of naming a table or a row that only some engines have
+     * (a pseudo-column of the row's place, a sample, an inheritance or partition clause, time travel, an index
+     * hint, a lateral join, grouping sets, a frame over the whole table) and names that look like the filtered
+     * table but are not (a CTE, a VALUES list or a derived table named {@code claims}, another table under that
+     * alias). Each answers what a copy holding only the tenant's rows answers, or is refused before it runs;
+     * never another tenant's rows, never the row count or the row places of the whole table.
+     */
+    private static Map<String, Long> grammarVectors() {
+        List<Claim> mine = claimsOf(TENANT);
+        long n = mine.size();
+        long users = ContractDataset.users().size();
+        Map<String, Long> v = new java.util.LinkedHashMap<>();
+        v.put("SELECT count(*) AS n FROM CLAIMS", n);
+        v.put("SELECT count(*) AS n FROM \"claims\"", n);
+        v.put("SELECT count(*) AS n FROM `claims`", n);
+        v.put("SELECT count(*) AS n FROM Claims c WHERE C.id > 0", n);
+        v.put("SELECT count(rowid) AS n FROM claims", n);
+        v.put("SELECT count(DISTINCT rowid) AS n FROM claims c", n);
+        v.put("SELECT count(ctid) AS n FROM claims", n);
+        v.put("SELECT count(xmin) AS n FROM claims", n);
+        v.put("SELECT count(tableoid) AS n FROM claims", n);
+        v.put("SELECT count(*) AS n FROM ONLY claims", n);
+        v.put("SELECT count(*) AS n FROM ONLY (claims)", n);
+        v.put("SELECT count(*) AS n FROM claims TABLESAMPLE BERNOULLI (100)", n);
+        v.put("SELECT count(*) AS n FROM claims TABLESAMPLE SYSTEM (100)", n);
+        v.put("SELECT count(*) AS n FROM claims USING SAMPLE 100 PERCENT (bernoulli)", n);
+        v.put("SELECT count(*) AS n FROM claims FOR SYSTEM_TIME ALL", n);
+        v.put("SELECT count(*) AS n FROM claims PARTITION (p0)", n);
+        v.put("SELECT count(*) AS n FROM claims USE INDEX (PRIMARY)", n);
+        v.put("SELECT count(*) AS n FROM claims FORCE INDEX (PRIMARY) WHERE id > 0", n);
+        v.put("SELECT count(*) AS n FROM claims AT (VERSION => 1)", n);
+        v.put("FROM claims SELECT count(*) AS n", n);
+        v.put("SELECT count(*) AS n FROM users u, LATERAL (SELECT c.id FROM claims c WHERE c.id > u.id - 1000) x WHERE u.id = 1", n);
+        v.put("SELECT count(*) AS n FROM users u CROSS JOIN LATERAL (SELECT count(*) AS k FROM claims c WHERE c.id > u.id - 1000) x WHERE x.k = " + n, users);
+        v.put("SELECT max(k) AS n FROM (SELECT region, count(*) AS k FROM claims GROUP BY ROLLUP (region)) x", n);
+        v.put("SELECT max(k) AS n FROM (SELECT count(*) AS k FROM claims GROUP BY GROUPING SETS ((region), ())) x", n);
+        v.put("SELECT max(k) AS n FROM (SELECT count(*) AS k FROM claims GROUP BY CUBE (region)) x", n);
+        v.put("SELECT max(k) AS n FROM (SELECT region, count(*) AS k FROM claims GROUP BY region WITH ROLLUP) x", n);
+        v.put("SELECT max(k) AS n FROM (SELECT count(*) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS k FROM claims) x", n);
+        v.put("SELECT count(*) AS n FROM (SELECT lag(id) OVER (ORDER BY id) AS p FROM claims) x WHERE p IS NULL", 1L);
+        v.put("SELECT max(k) AS n FROM (SELECT row_number() OVER () AS k FROM claims) x", n);
+        v.put("SELECT count(*) AS n FROM (SELECT id FROM claims ORDER BY id LIMIT 1000 OFFSET 0) x", n);
+        v.put("SELECT count(*) AS n FROM (SELECT id FROM claims ORDER BY id OFFSET 0 ROWS FETCH FIRST 1000 ROWS ONLY) x", n);
+        v.put("SELECT count(c.id) AS n FROM claims c RIGHT JOIN users u ON c.id > 0", users * n);
+        v.put("SELECT count(*) AS n FROM claims c FULL JOIN regions r ON c.id < 0", n + 1);
+        v.put("SELECT (WITH claims AS (SELECT 1 AS id) SELECT count(*) FROM claims) AS n", 1L);
+        v.put("WITH RECURSIVE claims (id) AS (SELECT 1 UNION ALL SELECT id + 1 FROM claims WHERE id < 3) SELECT count(*) AS n FROM claims", 3L);
+        v.put("WITH x AS (SELECT 1 AS id) SELECT count(*) AS n FROM x, (WITH claims AS (SELECT id FROM claims) SELECT id FROM claims) y", n);
+        v.put("SELECT count(*) AS n FROM (VALUES (1), (2)) AS claims (id)", 2L);
+        v.put("SELECT count(*) AS n FROM (SELECT id FROM users) claims", users);
+        v.put("SELECT count(claims.id) AS n FROM users claims", users);
+        v.put("SELECT count(*) AS n FROM users claims WHERE EXISTS (SELECT 1 FROM claims c WHERE c.id = claims.id + 0 OR c.id > 0)", users);
+        v.put("SELECT count(*) AS n FROM claims NATURAL JOIN (SELECT id FROM claims) x", n);
+        v.put("SELECT count(*) AS n FROM (SELECT * FROM claims) x", n);
+        v.put("SELECT count(*) AS n FROM (TABLE claims) x", n);
+        v.put("SELECT count(*) AS n FROM (SELECT id FROM claims UNION ALL SELECT id FROM claims WHERE false) x", n);
+        v.put("SELECT count(*) AS n FROM (SELECT id FROM claims INTERSECT ALL SELECT id FROM claims) x", n);
+        v.put("SELECT count(*) AS n FROM (SELECT id FROM claims EXCEPT ALL SELECT id FROM claims WHERE id < 0) x", n);
+        v.put("SELECT count(*) AS n FROM claims c WHERE c.id = ANY (SELECT id FROM claims)", n);
+        v.put("SELECT count(*) AS n FROM claims c WHERE c.id >= ALL (SELECT id FROM claims WHERE id < 0)", n);
+        v.put("SELECT count(*) AS n FROM unnest((SELECT array_agg(id) FROM claims)) AS t (id)", n);
+        v.put("SELECT count(*) AS n FROM unnest((SELECT list(id) FROM claims)) AS t (id)", n);
+        v.put("SELECT count(*) AS n FROM claims, (SELECT 1 AS one) o WHERE o.one = 1", n);
+        return v;
+    }
+
+    /** {@link #grammarVectors()}: the tenant's answer, or a refusal before anything runs. */
+    @TestFactory
+    default Stream<DynamicTest> eachEnginesOwnWaysOfNamingATableOrARowAnswerOnlyTheTenantsRows() {
+        Optional<Engine> maybe = tenantEngine(tenantPolicy());
+        if (maybe.isEmpty()) {
+            return Stream.of(DynamicTest.dynamicTest("refuses row policies at start", () -> { }));
+        }
+        return grammarVectors().entrySet().stream().map(v -> DynamicTest.dynamicTest(v.getKey(), () -> {
+            ToolResult r = call(maybe.get(), TENANT, v.getKey());
+            // refused before it runs, or a construct the engine itself cannot run whatever the data (H2 has no FULL
+            // JOIN, PostgreSQL none on a condition it cannot merge or hash, DuckDB no Bernoulli sample of 100 rows)
+            if (r.status() == ToolStatus.REJECTED || r.error().filter(e -> e.code() == ErrorCode.QUERY_FAILED).isPresent()) {
+                assertThat(r.error()).get().extracting(e -> e.code()).isNotIn(ErrorCode.MISSING_ATTRIBUTE, ErrorCode.INTERNAL_ERROR);
+                return;
+            }
+            assertThat(r.status()).as(v.getKey() + " -> " + r.error()).isIn(ToolStatus.OK, ToolStatus.NO_EVIDENCE);
+            assertThat(r.rows()).as(v.getKey()).hasSize(1);
+            assertThat(number(r.rows().get(0).get(0))).as(v.getKey()).isEqualByComparingTo(BigDecimal.valueOf(v.getValue()));
+        }));
+    }
+
+    /**
      * Error oracles: a predicate of the model's that fails on another tenant's row (claim 1 is south's) must
      * never run on that row. Were the engine to evaluate it beside or before the tenant's filter (a merged
      * derived table, a condition pushed into the scan ahead of the filter), the call would fail where a copy
