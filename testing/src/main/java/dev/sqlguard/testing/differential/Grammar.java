@@ -25,11 +25,20 @@ import static java.util.Objects.requireNonNull;
  * @param caseInsensitiveOrder the engine's default collation orders text without regard to case (MariaDB's and
  *     MySQL's {@code _ci} collations): {@code 'EAST'} and {@code 'east'} tie in an ORDER BY, so a complete order of
  *     the outputs is not a total one, and a LIMIT may keep either
+ * @param collation a collation a text may be given with {@code COLLATE}, written as the engine takes it, or null
+ *     when the engine has no {@code COLLATE}
+ * @param offsetFirst {@code OFFSET m LIMIT n} (Trino) rather than {@code LIMIT n OFFSET m}
+ * @param namedWindow {@code OVER w ... WINDOW w AS (...)}
+ * @param aggregateFilter {@code count(*) FILTER (WHERE ...)}
+ * @param groupingSets {@code GROUP BY ROLLUP (...)}, {@code CUBE (...)} and {@code GROUPING SETS (...)}
+ * @param withRollup MySQL's {@code GROUP BY ... WITH ROLLUP}
+ * @param lateral a {@code LATERAL} derived table that reads the columns before it
  */
 public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean bang, boolean concat, boolean concatAnything,
                       boolean distinctFrom, boolean doubleColonCast, boolean distinctOn, boolean qualify, boolean fullJoin,
                       boolean nullsOrdering, String intType, String textType, String decimalType,
-                      boolean caseInsensitiveOrder) {
+                      boolean caseInsensitiveOrder, String collation, boolean offsetFirst, boolean namedWindow,
+                      boolean aggregateFilter, boolean groupingSets, boolean withRollup, boolean lateral) {
     public Grammar {
         requireNonNull(intType, "intType is null");
         requireNonNull(textType, "textType is null");
@@ -38,22 +47,22 @@ public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean ban
 
     public static Grammar postgresql() {
         return new Grammar(true, true, false, false, true, true, true, true, true, false, true, true,
-                "integer", "text", "numeric(12,2)", false);
+                "integer", "text", "numeric(12,2)", false, "\"C\"", false, true, true, true, false, true);
     }
 
     public static Grammar duckdb() {
         return new Grammar(true, true, false, false, true, true, true, true, true, true, true, true,
-                "BIGINT", "VARCHAR", "DECIMAL(12,2)", false);
+                "BIGINT", "VARCHAR", "DECIMAL(12,2)", false, "nocase", false, true, true, true, false, true);
     }
 
     public static Grammar trino() {
         return new Grammar(false, false, false, false, true, false, true, false, false, false, true, true,
-                "bigint", "varchar", "decimal(12,2)", false);
+                "bigint", "varchar", "decimal(12,2)", false, null, true, true, true, true, false, true);
     }
 
     /** MariaDB and MySQL: {@code ||} is OR there, null-safe equality is {@code <=>}, text orders without regard to case. */
     public static Grammar mysql() {
         return new Grammar(false, false, true, true, false, false, false, false, false, false, false, false,
-                "SIGNED", "CHAR", "DECIMAL(12,2)", true);
+                "SIGNED", "CHAR", "DECIMAL(12,2)", true, "utf8mb4_bin", false, true, false, false, true, false);
     }
 }

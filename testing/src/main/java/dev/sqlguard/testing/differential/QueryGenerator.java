@@ -14,7 +14,7 @@ import java.util.Set;
  * depth, written without parentheses as often as with them, so that the engine's precedence decides
  * what they mean. Output aliases shadow input columns and are used by name in {@code GROUP BY},
  * {@code HAVING}, {@code ORDER BY} (by name, alias, position and expression), {@code DISTINCT ON},
- * {@code QUALIFY} and window clauses; sources are tables, {@code USING} and {@code NATURAL} joins,
+ * {@code QUALIFY} and window clauses (inline and named); sources are tables, {@code USING} and {@code NATURAL} joins, {@code LATERAL}
  * derived tables and CTEs; set operations and subqueries appear too.
  *
  * <p>Every ordered query is ordered completely (its keys, then every output position), so that rows
@@ -62,6 +62,8 @@ public final class QueryGenerator {
     private int fresh;
     private Set<String> hidden;
     private boolean ordered;
+    /** The {@code WINDOW} clause a window function of the select being written named, or null. */
+    private Sql windowClause;
 
     public QueryGenerator(Grammar grammar) {
         this.grammar = requireNonNull(grammar, "grammar is null");
@@ -170,6 +172,7 @@ public final class QueryGenerator {
                 items.add(new Item(expr(type, 3, cols, List.of()), type, alias(cols, used, depth > 0), false));
             }
             if (depth == 0 && random.nextInt(5) == 0) {
+                windowClause = null;
                 items.add(new Item(window(cols, items), 'I', alias(cols, used, false), false));
             }
         }
@@ -202,10 +205,14 @@ public final class QueryGenerator {
                 Sql by = way == 0 ? Sql.of(String.valueOf(i + 1)) : way == 1 && it.alias != null ? Sql.of(it.alias) : keys.get(i);
                 groupBy.add(Sql.of(i == 0 ? "" : ", ", by));
             }
-            parts.add(Sql.of(" GROUP BY ", Sql.of(groupBy.toArray())));
+            parts.add(Sql.of(" GROUP BY ", groupingSets(Sql.of(groupBy.toArray()))));
             if (random.nextInt(3) == 0) {
                 parts.add(Sql.of(" HAVING ", having(cols, items)).optional());
             }
+        }
+        if (windowClause != null && depth == 0) {
+            parts.add(windowClause);
+            windowClause = null;
         }
         if (grammar.qualify() && depth == 0 && !grouped && random.nextInt(8) == 0) {
             parts.add(Sql.of(" QUALIFY ", qualify(cols, items)).optional());
@@ -231,10 +238,38 @@ public final class QueryGenerator {
             }
             parts.add(Sql.of(order.toArray()));
             if (random.nextInt(3) == 0) {
-                parts.add(Sql.of(" LIMIT " + (1 + random.nextInt(6))).optional());
+                parts.add(Sql.of(limit(1 + random.nextInt(6))).optional());
             }
         }
         return new Select(Sql.of(parts.toArray()), items, from.hidden);
+    }
+
+    /** {@code LIMIT n}, a third of the time with an {@code OFFSET} where the grammar puts it. */
+    private String limit(int n) {
+        if (random.nextInt(3) != 0) {
+            return " LIMIT " + n;
+        }
+        int offset = random.nextInt(4);
+        return grammar.offsetFirst() ? " OFFSET " + offset + " LIMIT " + n : " LIMIT " + n + " OFFSET " + offset;
+    }
+
+    /**
+     * The GROUP BY keys as written, or (where the grammar has them, one time in five) the same keys under
+     * {@code ROLLUP}, {@code CUBE} or {@code GROUPING SETS}, or MySQL's {@code WITH ROLLUP}: the keys are read the
+     * same way inside them (positions, output aliases, expressions), and the added rows hold NULL keys.
+     */
+    private Sql groupingSets(Sql keys) {
+        if (grammar.groupingSets() && random.nextInt(5) == 0) {
+            return switch (random.nextInt(3)) {
+                case 0 -> Sql.of("ROLLUP (", keys, ")");
+                case 1 -> Sql.of("CUBE (", keys, ")");
+                default -> Sql.of("GROUPING SETS ((", keys, "), ())");
+            };
+        }
+        if (grammar.withRollup() && random.nextInt(5) == 0) {
+            return Sql.of(keys, " WITH ROLLUP");
+        }
+        return keys;
     }
 
     private String direction() {
@@ -265,7 +300,9 @@ public final class QueryGenerator {
         char type = item.alias != null && name.equals(item.alias) ? item.type : typeOf(cols, name);
         return switch (type) {
             case 'I', 'N' -> Sql.of(random.nextBoolean() ? name + " + 0" : "0 - " + name).orSimpler(List.of(Sql.of(name)));
-            case 'T' -> Sql.of("upper(" + name + ")").orSimpler(List.of(Sql.of(name)));
+            case 'T' -> grammar.collation() != null && random.nextBoolean()
+                    ? Sql.of(name + " COLLATE " + grammar.collation()).orSimpler(List.of(Sql.of(name)))
+                    : Sql.of("upper(" + name + ")").orSimpler(List.of(Sql.of(name)));
             default -> Sql.of(name);
         };
     }
@@ -312,14 +349,26 @@ public final class QueryGenerator {
         Col c = cols.get(random.nextInt(cols.size()));
         boolean alias = item.alias != null && random.nextBoolean();
         String name = alias ? item.alias : bare(c);
-        return switch (random.nextInt(3)) {
-            case 0 -> Sql.of("count(*) OVER (PARTITION BY " + name + ")");
-            case 1 -> Sql.of("rank() OVER (ORDER BY " + name + ")");
-            default -> Sql.of("dense_rank() OVER (PARTITION BY " + bare(c) + " ORDER BY " + name + " DESC)");
-        };
+        int way = random.nextInt(3);
+        String function = way == 0 ? "count(*)" : way == 1 ? "rank()" : "dense_rank()";
+        String spec = way == 0 ? "PARTITION BY " + name : way == 1 ? "ORDER BY " + name : "PARTITION BY " + bare(c) + " ORDER BY " + name + " DESC";
+        if (grammar.namedWindow() && random.nextInt(3) == 0) {
+            // a named window: its definition is read where the WINDOW clause stands, after WHERE and GROUP BY
+            windowClause = Sql.of(" WINDOW w AS (" + spec + ")");
+            return Sql.of(function + " OVER w");
+        }
+        return Sql.of(function + " OVER (" + spec + ")");
     }
 
     private Sql aggregate(List<Col> cols, char[] type) {
+        Sql agg = plainAggregate(cols, type);
+        if (grammar.aggregateFilter() && random.nextInt(5) == 0) {
+            return Sql.of(agg, " FILTER (WHERE ", expr('B', 1, cols, List.of()), ")").orSimpler(List.of(agg));
+        }
+        return agg;
+    }
+
+    private Sql plainAggregate(List<Col> cols, char[] type) {
         Col c = cols.get(random.nextInt(cols.size()));
         switch (random.nextInt(5)) {
             case 0 -> {
@@ -382,7 +431,7 @@ public final class QueryGenerator {
     // ------------------------------------------------------------------ sources
 
     private Source source(int depth) {
-        int way = random.nextInt(depth > 0 ? 6 : 12);
+        int way = random.nextInt(depth > 0 ? 6 : grammar.lateral() ? 13 : 12);
         Set<String> claimsHidden = Set.of("ssn");
         Set<String> usersHidden = Set.of("password", "api_key");
         switch (way) {
@@ -427,6 +476,16 @@ public final class QueryGenerator {
                 Select s = select(inner, depth + 1, random.nextInt(3) == 0, false);
                 String name = "s" + (fresh++);
                 return new Source(Sql.of("(", s.text, ") " + name), cols(name, s.items, random.nextBoolean()), s.hidden);
+            }
+            case 12 -> {
+                // a LATERAL derived table reading the column before it; in a probe its output is named like a hidden
+                // column of the table beside it, and the query's bare names may read it
+                String k = probe ? Sql.PROBE : "k";
+                List<Col> cols = claimsCols("c", false);
+                cols.add(new Col(k, 'I', k));
+                String inner = random.nextBoolean() ? "SELECT count(*) AS " + k + " FROM users u4 WHERE u4.id < c.id"
+                        : "SELECT max(u4.id) AS " + k + " FROM users u4 WHERE u4.name <> c.status";
+                return new Source(Sql.of("claims c, LATERAL (" + inner + ") l"), cols, claimsHidden);
             }
             default -> {
                 // a derived column joined NATURALly: with the probe's name it would join on a hidden column
@@ -548,7 +607,8 @@ public final class QueryGenerator {
                 Sql n = expr('N', depth - 1, cols, probes);
                 yield cast(n, grammar.intType(), 'I');
             }
-            case 7 -> Sql.of("abs(", expr('I', depth - 1, cols, probes), ")");
+            case 7 -> random.nextBoolean() ? Sql.of("abs(", expr('I', depth - 1, cols, probes), ")")
+                    : Sql.of("nullif(", expr('I', depth - 1, cols, probes), ", ", literal('I'), ")");
             default -> Sql.of("(SELECT max(u2.id) FROM users u2 WHERE u2.id < ", expr('I', depth - 1, cols, probes), ")")
                     .orSimpler(List.of(literal('I')));
         };
@@ -562,7 +622,7 @@ public final class QueryGenerator {
     }
 
     private Sql numExpr(int depth, List<Col> cols, List<String> probes) {
-        int way = random.nextInt(5);
+        int way = random.nextInt(6);
         return switch (way) {
             case 0, 1 -> {
                 Sql l = expr('N', depth - 1, cols, probes);
@@ -575,6 +635,7 @@ public final class QueryGenerator {
                 yield composite(Sql.of("- ", x), 'N', List.of(x), List.of('N'));
             }
             case 3 -> cast(expr('I', depth - 1, cols, probes), grammar.decimalType(), 'N');
+            case 4 -> Sql.of("round(", expr('N', depth - 1, cols, probes), ", 1)").orSimpler(List.of(literal('N')));
             default -> {
                 Sql b = expr('B', depth - 1, cols, probes);
                 Sql a = expr('N', depth - 1, cols, probes);
@@ -585,7 +646,7 @@ public final class QueryGenerator {
     }
 
     private Sql textExpr(int depth, List<Col> cols, List<String> probes) {
-        int way = random.nextInt(6);
+        int way = random.nextInt(8);
         if (way < 2 && grammar.concat()) {
             Sql l = expr('T', depth - 1, cols, probes);
             char rt = grammar.concatAnything() && random.nextBoolean() ? 'I' : 'T';
@@ -595,6 +656,16 @@ public final class QueryGenerator {
         return switch (way) {
             case 2 -> Sql.of(random.nextBoolean() ? "upper(" : "lower(", expr('T', depth - 1, cols, probes), ")");
             case 3 -> cast(expr('I', depth - 1, cols, probes), grammar.textType(), 'T');
+            case 6 -> Sql.of("substr(", expr('T', depth - 1, cols, probes), ", " + (1 + random.nextInt(3)) + ", 3)")
+                    .orSimpler(List.of(literal('T')));
+            case 7 -> {
+                Sql x = expr('T', depth - 1, cols, probes);
+                if (grammar.collation() == null) {
+                    yield x;
+                }
+                // COLLATE binds tighter than every operator: x || y COLLATE c collates y alone
+                yield composite(Sql.of(x, " COLLATE " + grammar.collation()), 'T', List.of(x), List.of('T'));
+            }
             case 4 -> {
                 Sql b = expr('B', depth - 1, cols, probes);
                 Sql a = expr('T', depth - 1, cols, probes);

@@ -63,8 +63,8 @@ class DifferentialTest {
 
     @Test
     void aRunStopsAtItsCapInSeedOrderOnAnyNumberOfWorkers() {
-        Differential.Report one = differential(new ByText(), 1).differential(1, 400, 3);
-        Differential.Report four = differential(new ByText(), 4).differential(1, 400, 3);
+        Differential.Report one = differential(new ByText(), 1).differential(1, 4000, 3);
+        Differential.Report four = differential(new ByText(), 4).differential(1, 4000, 3);
         assertThat(one.findings()).hasSize(3);
         assertThat(one.cases()).isEqualTo((int) (one.findings().get(2).seed() - 1 + 1));
         assertThat(four.findings()).isEqualTo(one.findings());
