@@ -1,5 +1,6 @@
 package dev.sqlguard.postgresql;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.sql.Connection;
@@ -95,6 +96,32 @@ class PostgresTenantDifferentialTest {
                         new QueryRequest("tenant", sql, List.of(), "t", Map.of(TenantCopy.ATTRIBUTE, tenant))), HonestCorpus::plainCell);
             }
         };
+    }
+
+    /**
+     * Seed 2443 (shrunk): grouped by CUBE and ordered by the grouped column, the filtered text came back unordered.
+     * PostgreSQL 15 pulled the filtered derived table up, read {@code region = $1} as the column being constant and
+     * dropped it as a sort key, although CUBE makes it NULL in the rolled-up rows; the copy holding only the
+     * tenant's rows orders them. The filtered table is now planned apart wherever the statement groups by
+     * grouping sets ({@code OFFSET 0}). Seed 1089: a constant grouping key inside ROLLUP is refused.
+     */
+    @Test
+    void aFilteredTableUnderGroupingSetsOrdersAsTheTenantsCopy() {
+        for (String sql : List.of(
+                "SELECT c.region AS x0, 1 AS region, sum(6) AS x1, count(20) AS amount FROM claims c JOIN regions r ON c.region = r.region"
+                        + " GROUP BY CUBE (x0, c.id) ORDER BY 1, 2, 3, 4",
+                "SELECT region, id, count(*) AS n FROM claims GROUP BY ROLLUP (region, id) ORDER BY 1, 2, 3",
+                "SELECT region, count(*) AS n FROM claims GROUP BY GROUPING SETS ((region), ()) ORDER BY 1, 2")) {
+            for (String tenant : List.of("north", "south")) {
+                Outcome raw = target(tenant).raw(sql);
+                assertThat(raw).as(sql).isInstanceOf(Outcome.Rows.class);
+                assertThat(target(tenant).guarded(sql)).as(sql).isEqualTo(raw);
+            }
+        }
+        // seed 1089: a constant key inside ROLLUP, whose rolled-up row PostgreSQL 15 gives or not by plan, is refused
+        Outcome constant = target("north").guarded("SELECT DISTINCT 'x', c.amount AS created, min(c.region) FROM claims c"
+                + " JOIN regions r ON c.region = r.region GROUP BY ROLLUP (1, 2) HAVING min(c.id) >= 4");
+        assertThat(constant).isInstanceOfSatisfying(Outcome.Failed.class, f -> assertThat(f.code()).isEqualTo("CONSTRUCT_NOT_ALLOWED"));
     }
 
     @Test

@@ -234,6 +234,11 @@ final class PostgresDialect implements AnsiDialect {
     }
 
     @Override
+    public String groupingSetsFence() {
+        return " OFFSET 0"; // a derived table with OFFSET is never pulled up into the query around it
+    }
+
+    @Override
     public boolean equalOutputsShareAName() {
         return true; // findTargetlistEntrySQL92: ambiguous only when the matching outputs' expressions differ
     }

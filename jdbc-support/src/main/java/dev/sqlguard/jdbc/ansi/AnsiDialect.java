@@ -160,6 +160,18 @@ public interface AnsiDialect {
     }
 
     /**
+     * Text that ends the SELECT of a filtered table's derived table when the statement groups by {@code ROLLUP},
+     * {@code CUBE} or {@code GROUPING SETS}, so that the engine plans the derived table apart: PostgreSQL 15
+     * pulls the derived table up, takes {@code region = $1} for a sign that the column is constant, and then
+     * drops it as a sort key although grouping sets make it NULL in the rolled-up rows (measured: {@code
+     * GROUP BY CUBE (1, id) ORDER BY 1} came back unordered), where the same query over a copy holding only the
+     * tenant's rows orders them. {@code OFFSET 0} keeps it from being pulled up. Empty where no such fence is needed.
+     */
+    default String groupingSetsFence() {
+        return "";
+    }
+
+    /**
      * Whether a name inside an ORDER BY expression (not a bare key) is read as an output column before
      * an input column (Trino: {@code SELECT id AS x, 0 - id AS id ... ORDER BY id + 0} orders by the
      * output {@code id}); PostgreSQL reads input columns there. Where the two readings could differ,

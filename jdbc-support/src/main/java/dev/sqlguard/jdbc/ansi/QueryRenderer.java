@@ -426,6 +426,7 @@ final class QueryRenderer {
             throw construct("Write GROUPING SETS alone in GROUP BY, or combine the columns inside it.");
         }
         if (sets) {
+            facts.groupingSets = true;
             List<String> rendered = new ArrayList<>();
             for (ExpressionList<Expression> set : groupBy.getGroupingSets()) {
                 if (set.getClass() != ParenthesedExpressionList.class) {
@@ -446,6 +447,7 @@ final class QueryRenderer {
             }
             Optional<String> construct = rollupOrCube(e);
             if (construct.isPresent()) {
+                facts.groupingSets = true;
                 ExpressionList<?> args = ((Function) e).getParameters();
                 List<String> parts = new ArrayList<>();
                 if (args.getClass() == ParenthesedExpressionList.class) {
@@ -455,12 +457,12 @@ final class QueryRenderer {
                     for (Expression a : args) {
                         // ROLLUP ((a, b), c): a parenthesised list is one unit of the construct
                         parts.add(a instanceof ParenthesedExpressionList<?> unit && unit.size() != 1
-                                ? "(" + groupingList(unit, scope, items) + ")" : groupingElement(a, scope, items));
+                                ? "(" + groupingList(unit, scope, items) + ")" : groupingElement(a, scope, items, true));
                     }
                 }
                 out.add(construct.get() + " (" + String.join(", ", parts) + ")");
             } else {
-                out.add(groupingElement(e, scope, items));
+                out.add(groupingElement(e, scope, items, false));
             }
         }
         return String.join(", ", out);
@@ -497,28 +499,40 @@ final class QueryRenderer {
             if (rollupOrCube(e).isPresent()) {
                 throw construct("ROLLUP and CUBE inside GROUPING SETS are not allowed; list the sets.");
             }
-            out.add(groupingElement(e, scope, items));
+            out.add(groupingElement(e, scope, items, true));
         }
         return String.join(", ", out);
     }
 
-    /** One grouping expression: a bare name is an input column first, then an output label; a bare integer a position. */
-    private String groupingElement(Expression e, Scope scope, List<Item> items) {
+    /**
+     * One grouping expression: a bare name is an input column first, then an output label; a bare integer a position.
+     * Inside {@code ROLLUP}, {@code CUBE} and {@code GROUPING SETS} ({@code inSet}) a key that reads no column is
+     * refused: it groups nothing, and PostgreSQL 15 answers such a rollup differently by plan (over the tenant's copy
+     * the rolled-up row of {@code ROLLUP ('x', amount)} came back, through the filtered derived table it did not).
+     */
+    private String groupingElement(Expression e, Scope scope, List<Item> items, boolean inSet) {
         boolean inputColumn = e instanceof Column c && c.getTable() == null && resolvesAsInput(naming.name(c.getColumnName()), scope);
         boolean bareName = e instanceof Column c2 && c2.getTable() == null;
         Optional<Integer> position = inputColumn || (bareName && !dialect.outputNamesInGroupBy()) ? Optional.empty() : outputPosition(e, items);
         if (position.isPresent()) {
-            use(items.get(position.get() - 1).value().flows(), UsePosition.GROUPING);
+            groupingUse(items.get(position.get() - 1).value().flows(), inSet);
             return position.get().toString();
         }
         Optional<Item> selected = sameSelectedSubquery(e, items);
         if (selected.isPresent()) {
-            use(selected.get().value().flows(), UsePosition.GROUPING);
+            groupingUse(selected.get().value().flows(), inSet);
             return selected.get().value().sql();
         }
         Value v = expr(e, scope, 0);
-        use(v.flows(), UsePosition.GROUPING);
+        groupingUse(v.flows(), inSet);
         return v.sql();
+    }
+
+    private void groupingUse(List<Flow> flows, boolean inSet) {
+        if (inSet && flows.stream().allMatch(Flows::isConstant)) {
+            throw construct("Inside ROLLUP, CUBE or GROUPING SETS group by columns; a constant there groups nothing.");
+        }
+        use(flows, UsePosition.GROUPING);
     }
 
     /**

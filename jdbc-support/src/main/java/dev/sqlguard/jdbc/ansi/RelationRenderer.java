@@ -398,7 +398,7 @@ final class RelationRenderer {
         if (!policy.rows().governs(t.ref())) {
             return plain;
         }
-        facts.slots.add(new Slot(plain, governed(t, rendered)));
+        facts.slots.add(new Slot(plain, governed(t, rendered, ""), governed(t, rendered, dialect.groupingSetsFence())));
         return SLOT + Integer.toString(facts.slots.size() - 1) + SLOT;
     }
 
@@ -417,8 +417,8 @@ final class RelationRenderer {
      * catalog when the engine started ({@link RowPolicyCheck}); their bare column names resolve to the
      * table, the only one in the derived table's FROM.
      */
-    String governed(TableInfo t, String rendered) {
-        return "(" + governedSelect(naming, qualifiedTable(t), t, policy, a -> MARK + (ATTRIBUTE + a) + MARK) + ") AS "
+    String governed(TableInfo t, String rendered, String fence) {
+        return "(" + governedSelect(naming, qualifiedTable(t), t, policy, a -> MARK + (ATTRIBUTE + a) + MARK) + fence + ") AS "
                 + naming.identifier(rendered);
     }
 

@@ -40,12 +40,15 @@ final class RenderFacts {
     final List<Slot> slots = new ArrayList<>();
     /** The generated aliases handed out so far ({@code tN}, {@code qN}). */
     int aliases;
+    /** The statement groups by ROLLUP, CUBE or GROUPING SETS somewhere: filtered tables are then fenced ({@link Slot#fenced}). */
+    boolean groupingSets;
 
     /**
      * A reference to a governed table: its text as written ({@code "s"."t" AS "tN"}) and as executed
-     * ({@code (SELECT ... FROM "s"."t" WHERE (filter)) AS "tN"}).
+     * ({@code (SELECT ... FROM "s"."t" WHERE (filter)) AS "tN"}), and as executed in a statement that groups by
+     * grouping sets ({@link AnsiDialect#groupingSetsFence}).
      */
-    record Slot(String plain, String filtered) {
+    record Slot(String plain, String filtered, String fenced) {
     }
 
     /** The facts recorded so far, to undo a rendering pass whose facts are not the final ones. */
@@ -65,7 +68,7 @@ final class RenderFacts {
             if (c == SLOT) {
                 int end = sql.indexOf(SLOT, i + 1);
                 Slot slot = slots.get(Integer.parseInt(sql.substring(i + 1, end)));
-                out.append(filtered ? slot.filtered() : slot.plain());
+                out.append(!filtered ? slot.plain() : groupingSets ? slot.fenced() : slot.filtered());
                 i = end + 1;
             } else {
                 out.append(c);
