@@ -215,7 +215,8 @@ class AttackVectorTest {
                 "SELECT CONVERT(password, SIGNED) AS x FROM users",
                 "SELECT id FROM users ORDER BY CONVERT(password, BINARY)",
                 "SELECT password, count(*) AS n FROM users GROUP BY password WITH ROLLUP",
-                "SELECT count(*) AS n FROM users GROUP BY left(password, 1) WITH ROLLUP");
+                // (an expression key such as left(password, 1) is refused before: WITH ROLLUP groups by columns only)
+                "SELECT left(password, 1) AS p, count(*) AS n FROM users GROUP BY password WITH ROLLUP");
     }
 
     /**
