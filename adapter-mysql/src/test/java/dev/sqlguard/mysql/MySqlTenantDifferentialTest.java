@@ -102,7 +102,7 @@ class MySqlTenantDifferentialTest {
     /**
      * Tenant seeds 2949 and 4893 (shrunk): grouped WITH ROLLUP by an expression, the rolled-up rows kept or nulled that
      * expression's select-list value by how it was written, so the rendered text answered otherwise than the text as
-     * written over the tenant's copy. Such a key is refused; columns, positions and names of selected columns run.
+     * written over the tenant's copy. Such a key is refused; columns, and positions and names of selected items, run.
      * Seed 7694: merged into the query, the filtered table gave the grand total row a grouped column's last value;
      * under WITH ROLLUP it is materialized.
      */
@@ -110,12 +110,16 @@ class MySqlTenantDifferentialTest {
     void withRollupGroupsByColumnsOnly() {
         for (String sql : List.of("SELECT upper(region) AS x0, region, count(*) AS x1 FROM claims c GROUP BY upper(region), 2 WITH ROLLUP",
                 "SELECT created AS x0, coalesce(status, 'Wes') AS s, count(*) AS n FROM claims c GROUP BY x0, coalesce(status, 'Wes') WITH ROLLUP",
-                "SELECT upper(region) AS x0, count(*) AS n FROM claims GROUP BY 1 WITH ROLLUP")) {
+                // seed 16513 of MySqlDifferentialTest: two selected copies of a grouped column, one nulled by how it is written
+                "SELECT region AS r2, region, count(*) AS n FROM claims GROUP BY region WITH ROLLUP",
+                "SELECT region, count(*) AS n FROM claims GROUP BY region, 1 WITH ROLLUP")) {
             assertThat(target("south").guarded(sql)).as(sql)
                     .isInstanceOfSatisfying(Outcome.Failed.class, f -> assertThat(f.code()).isEqualTo("CONSTRUCT_NOT_ALLOWED"));
         }
         for (String sql : List.of("SELECT region, status, count(*) AS n FROM claims GROUP BY region, status WITH ROLLUP",
                 "SELECT DISTINCT id, created AS x0, min(id) AS x1 FROM claims GROUP BY 1, created WITH ROLLUP",
+                "SELECT upper(region) AS x0, status, count(*) AS n FROM claims GROUP BY 1, status WITH ROLLUP",
+                "SELECT upper(region) AS x0, status, count(*) AS n FROM claims GROUP BY x0, status WITH ROLLUP",
                 "SELECT created AS x0, status, count(*) AS n FROM claims c GROUP BY x0, 2 WITH ROLLUP",
                 "SELECT upper(region) AS u, region, count(*) AS n FROM claims GROUP BY c.region WITH ROLLUP".replace("c.region", "region"))) {
             Outcome raw = target("south").raw(sql);

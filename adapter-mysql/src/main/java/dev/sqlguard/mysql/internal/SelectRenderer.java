@@ -798,6 +798,7 @@ final class SelectRenderer {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "GROUP BY needs at least one expression.");
         }
         List<String> out = new ArrayList<>();
+        java.util.Set<Object> grouped = new java.util.HashSet<>();
         for (Expression e : list) {
             String key = wholeItem(e, Clause.GROUP_BY, scope, UsePosition.GROUPING);
             if (groupBy.isMysqlWithRollup() && !groupsAColumn(e, key, scope)) {
@@ -805,9 +806,23 @@ final class SelectRenderer {
                 // rather than computes over the nulled columns, depends on how each is written: measured on MariaDB 10.11,
                 // GROUP BY upper(region), 2 WITH ROLLUP kept upper(region) in the rows that roll region up, and the
                 // same query as rendered nulled it (tenant seeds 2949 and 4893)
-                throw construct("With WITH ROLLUP, group by columns or by the positions or names of selected columns.");
+                throw construct("With WITH ROLLUP, group by columns or by the positions or names of selected items, not by expressions.");
+            }
+            if (groupBy.isMysqlWithRollup() && !grouped.add(groupedColumn(key, scope))) {
+                throw construct("With WITH ROLLUP, group by each column once.");
             }
             out.add(key);
+        }
+        if (groupBy.isMysqlWithRollup()) {
+            // which of two selected copies of a grouped column the server nulls in the rolled-up rows depends on how the
+            // key and the copies are written: measured on MariaDB 10.11, SELECT x1 AS x2, x1 AS x1 ... GROUP BY x1 WITH
+            // ROLLUP nulled the second copy as written and the first as rendered (seed 16513)
+            java.util.Set<Object> selected = new java.util.HashSet<>();
+            for (Item item : scope.items()) {
+                if (item.bareColumn().isPresent() && !selected.add(item.bareColumn().get())) {
+                    throw construct("With WITH ROLLUP, select each grouped column once.");
+                }
+            }
         }
         // WITH ROLLUP adds the super-aggregate rows (grouped columns NULL); it reads no column the GROUP BY
         // does not already group by. Whether ORDER BY may follow is the server's decision (MariaDB refuses it, 1221).
@@ -817,11 +832,21 @@ final class SelectRenderer {
         return String.join(", ", out) + (groupBy.isMysqlWithRollup() ? " WITH ROLLUP" : "");
     }
 
-    /** Whether a GROUP BY key, as written ({@code e}) and as rendered ({@code key}), is a column or a selected column's position or name. */
-    private static boolean groupsAColumn(Expression e, String key, Scope scope) {
+    /** The column a GROUP BY key groups by: the selected column's for a position, else the rendered column itself. */
+    private static Object groupedColumn(String key, Scope scope) {
         if (key.matches("[1-9][0-9]{0,8}")) {
             int n = Integer.parseInt(key);
-            return n <= scope.items().size() && scope.items().get(n - 1).bareColumn().isPresent();
+            if (n <= scope.items().size() && scope.items().get(n - 1).bareColumn().isPresent()) {
+                return scope.items().get(n - 1).bareColumn().get();
+            }
+        }
+        return key;
+    }
+
+    /** Whether a GROUP BY key, as written ({@code e}) and as rendered ({@code key}), is a column or a selected item's position or name. */
+    private static boolean groupsAColumn(Expression e, String key, Scope scope) {
+        if (key.matches("[1-9][0-9]{0,8}")) {
+            return true; // a selected item by position or name: the server nulls that item, written the same either way
         }
         return ExpressionRenderer.unwrap(e) instanceof net.sf.jsqlparser.schema.Column;
     }
