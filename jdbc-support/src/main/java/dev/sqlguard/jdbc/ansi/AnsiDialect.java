@@ -132,6 +132,23 @@ public interface AnsiDialect {
         return false;
     }
 
+    /**
+     * Whether {@code x COLLATE name} exists on the engine (PostgreSQL; Trino has no COLLATE). The renderer
+     * writes it {@code (x COLLATE "name")}, the name a quoted identifier, never a qualified one.
+     */
+    default boolean collate() {
+        return false;
+    }
+
+    /**
+     * Whether a SELECT may name its windows ({@code WINDOW w AS (...)}, {@code OVER w}). The renderer writes
+     * each {@code OVER w} as the definition inline, {@code OVER (PARTITION BY ... ORDER BY ... frame)}, and
+     * no WINDOW clause, so the text is the same on every engine that reads an inline window.
+     */
+    default boolean namedWindows() {
+        return false;
+    }
+
     /** Whether {@code ILIKE} exists on the engine. */
     default boolean ilike() {
         return false;

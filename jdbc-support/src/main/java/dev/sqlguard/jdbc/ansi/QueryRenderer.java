@@ -9,8 +9,10 @@ import static dev.sqlguard.jdbc.ansi.RenderScope.resolvesAsInput;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -32,6 +34,7 @@ import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.WindowDefinition;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
@@ -245,6 +248,7 @@ final class QueryRenderer {
     Query plain(PlainSelect ps, Scope scope, boolean top) {
         checkPlainSelectLevel(ps);
         String from = from(ps, scope);
+        windows(ps, scope);
         List<SelectItem<?>> selectItems = ps.getSelectItems();
         if (selectItems == null || selectItems.isEmpty()) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SELECT list is empty.");
@@ -323,6 +327,39 @@ final class QueryRenderer {
             outputs.add(new Out(item.label(), flows.isEmpty() ? List.of(Flows.constant()) : flows));
         }
         return new Query(sql.toString(), outputs);
+    }
+
+    /**
+     * The SELECT's WINDOW clause, for its {@code OVER w} calls ({@link AnsiExpressions}), which render each
+     * definition inline: the rendered text has no WINDOW clause. Every definition is rendered once here as well,
+     * used or not, so that its names are checked as the engine checks them (an unused definition naming a hidden
+     * column is refused as a name the engine does not have) and its columns' uses recorded.
+     */
+    private void windows(PlainSelect ps, Scope scope) {
+        List<WindowDefinition> definitions = ps.getWindowDefinitions();
+        if (definitions == null || definitions.isEmpty()) {
+            return;
+        }
+        if (!dialect.namedWindows()) {
+            throw construct("Named windows (WINDOW w AS ...) are not allowed on this source; write each window inline: OVER (...).");
+        }
+        Map<String, WindowDefinition> named = new LinkedHashMap<>();
+        for (WindowDefinition w : definitions) {
+            if (w.getWindowName() == null) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A window in the WINDOW clause needs a name.");
+            }
+            String name = naming.name(w.getWindowName());
+            if (named.putIfAbsent(name, w) != null) {
+                throw construct("The window " + SafeText.identifier(name) + " is defined twice in the WINDOW clause.");
+            }
+        }
+        scope.windows = Map.copyOf(named);
+        for (String name : named.keySet()) {
+            // a parameter would be bound once in the text as written and once per call (or never) in the text as rendered
+            if (ctx.expressions.namedWindow(name, scope, 0).indexOf(RenderFacts.MARK) >= 0) {
+                throw construct("A window in the WINDOW clause cannot hold a parameter; write the window inline: OVER (...).");
+            }
+        }
     }
 
     static String direction(OrderByElement o) {
@@ -655,7 +692,6 @@ final class QueryRenderer {
         if (ps.getTop() != null || ps.getSkip() != null || ps.getFirst() != null || ps.getQualify() != null
                 || ps.getPreWhere() != null || ps.getSampleClause() != null
                 || (ps.getLateralViews() != null && !ps.getLateralViews().isEmpty())
-                || (ps.getWindowDefinitions() != null && !ps.getWindowDefinitions().isEmpty())
                 || ps.getOracleHierarchical() != null || ps.getOracleHint() != null || ps.getPreferringClause() != null
                 || ps.getKsqlWindow() != null || (ps.getEmitMode() != null && ps.getEmitMode() != PlainSelect.EmitMode.NONE)
                 || ps.isEmitChanges() || ps.getForXmlPath() != null

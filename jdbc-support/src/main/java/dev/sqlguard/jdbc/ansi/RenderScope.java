@@ -18,6 +18,7 @@ import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.jdbc.ansi.Flows.Flow;
 import dev.sqlguard.jdbc.ansi.Flows.Value;
 import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.WindowDefinition;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -115,6 +116,13 @@ final class RenderScope {
          * bare. A name read at this level that is one of them reads otherwise on the engine.
          */
         Set<String> outputsReadFirst = Set.of();
+        /**
+         * The windows this SELECT's WINDOW clause names (by the name the engine reads), for its {@code OVER w}:
+         * a name is looked up at its own level only, as the engines do (a subquery does not see them).
+         */
+        Map<String, WindowDefinition> windows = Map.of();
+        /** The named windows whose definitions are being rendered: a window call inside one of them is refused. */
+        final Set<String> windowsRendering = new java.util.HashSet<>();
 
         Scope(Scope parent, Scope cteParent) {
             this.parent = parent;
