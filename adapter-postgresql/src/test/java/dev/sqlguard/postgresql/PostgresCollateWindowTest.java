@@ -35,7 +35,8 @@ import dev.sqlguard.testing.HonestCorpus;
  * COLLATE and named windows on PostgreSQL: honest queries that use them give the raw rows (COLLATE in the select
  * list, WHERE, GROUP BY and ORDER BY, where a name under COLLATE is the input column even when an output has that
  * name; a named window with PARTITION BY and ORDER BY, two calls sharing one, an unused one beside a used one,
- * one in a subquery); what PostgreSQL refuses is refused; and a sensitive column under COLLATE, or in a named
+ * windows called in another order than defined, one in a subquery, an output named like the input column a
+ * definition names); what PostgreSQL refuses is refused; and a sensitive column under COLLATE, or in a named
  * window, used or not, is refused exactly as the same column bare or in an inline window.
  */
 @Tag("postgresql")
@@ -113,7 +114,11 @@ class PostgresCollateWindowTest {
                         + " GROUP BY r ORDER BY r",
                 "SELECT id, dense_rank() OVER w AS r FROM claims WINDOW w AS (ORDER BY region COLLATE \"und-x-icu\", status) ORDER BY id",
                 "SELECT id, region FROM claims WINDOW w AS (ORDER BY amount DESC) ORDER BY row_number() OVER w LIMIT 5",
-                "SELECT id FROM claims WINDOW w AS (PARTITION BY region) ORDER BY id"));
+                "SELECT id FROM claims WINDOW w AS (PARTITION BY region) ORDER BY id",
+                // called in another order than defined: PostgreSQL plans the windows in the clause's order
+                "SELECT id, sum(amount) OVER b AS x, sum(amount) OVER a AS y FROM claims"
+                        + " WINDOW a AS (PARTITION BY region), b AS (PARTITION BY status) ORDER BY id",
+                "SELECT id AS region, rank() OVER w AS r FROM claims WINDOW w AS (ORDER BY region, id) ORDER BY 1"));
     }
 
     /** What PostgreSQL itself refuses (an undefined window, one defined twice) the guard refuses with its own code. */

@@ -675,9 +675,8 @@ final class AnsiExpressions {
             throw unsafe("window form");
         }
         if (type == AnalyticType.OVER) {
-            String over = a.getWindowName() != null ? namedWindow(a, scope, d)
-                    : window(a.getPartitionExpressionList(), a.getOrderByElements(), a.getWindowElement(), scope, d);
-            sql.append(" OVER (").append(over).append(')');
+            sql.append(" OVER ").append(a.getWindowName() != null ? namedWindow(a, scope)
+                    : "(" + window(a.getPartitionExpressionList(), a.getOrderByElements(), a.getWindowElement(), scope, d) + ")");
         } else if (type != AnalyticType.FILTER_ONLY) {
             throw unsafe("window form");
         }
@@ -709,33 +708,41 @@ final class AnsiExpressions {
     }
 
     /**
-     * {@code OVER w}: the definition of {@code w} in the WINDOW clause of the SELECT at this level, rendered
-     * inline where the call stands, its names read as in an inline window there (the input columns).
+     * A definition of the WINDOW clause of the SELECT at this level, {@code (PARTITION BY ... ORDER BY ... frame)},
+     * its names read where the engine reads them: the input columns of that SELECT, never its outputs. A window
+     * call inside it is refused (the engines refuse it too).
      */
-    private String namedWindow(AnalyticExpression a, Scope scope, int d) {
+    String windowDefinition(WindowDefinition definition, Scope scope) {
+        scope.renderingWindows = true;
+        try {
+            return "(" + window(definition.getPartitionExpressionList(), definition.getOrderByElements(), definition.getWindowElement(), scope, 0)
+                    + ")";
+        } finally {
+            scope.renderingWindows = false;
+        }
+    }
+
+    /**
+     * {@code OVER w}: the name the WINDOW clause of the SELECT at this level gives {@code w} in the rendered text
+     * ({@link QueryRenderer}). Looked up at that level only, as the engines do: a subquery does not see the windows
+     * of the query around it.
+     */
+    private String namedWindow(AnalyticExpression a, Scope scope) {
         WindowDefinition refinement = a.getWindowDefinition();
         if (refinement != null && ((refinement.getPartitionExpressionList() != null && !refinement.getPartitionExpressionList().isEmpty())
                 || (refinement.getOrderByElements() != null && !refinement.getOrderByElements().isEmpty())
                 || refinement.getWindowElement() != null)) {
             throw construct("A named window cannot be refined here; write OVER w, or the whole window inline: OVER (...).");
         }
-        return namedWindow(naming.name(a.getWindowName()), scope, d);
-    }
-
-    /** The inside of {@code OVER (...)} for the window named {@code name} at this level; refused when it is not defined there. */
-    String namedWindow(String name, Scope scope, int d) {
-        WindowDefinition definition = scope.windows.get(name);
-        if (definition == null) {
-            throw construct("The window " + SafeText.identifier(name) + " is not defined in the WINDOW clause of this SELECT.");
-        }
-        if (!scope.windowsRendering.add(name)) {
+        if (scope.renderingWindows) {
             throw construct("A window definition cannot hold a window function.");
         }
-        try {
-            return window(definition.getPartitionExpressionList(), definition.getOrderByElements(), definition.getWindowElement(), scope, d);
-        } finally {
-            scope.windowsRendering.remove(name);
+        String name = naming.name(a.getWindowName());
+        String rendered = scope.windows.get(name);
+        if (rendered == null) {
+            throw construct("The window " + SafeText.identifier(name) + " is not defined in the WINDOW clause of this SELECT.");
         }
+        return rendered;
     }
 
     private static String frame(WindowElement w) {

@@ -248,7 +248,7 @@ final class QueryRenderer {
     Query plain(PlainSelect ps, Scope scope, boolean top) {
         checkPlainSelectLevel(ps);
         String from = from(ps, scope);
-        windows(ps, scope);
+        String window = windows(ps, scope);
         List<SelectItem<?>> selectItems = ps.getSelectItems();
         if (selectItems == null || selectItems.isEmpty()) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SELECT list is empty.");
@@ -305,6 +305,7 @@ final class QueryRenderer {
             use(having.flows(), UsePosition.FILTER);
             sql.append(" HAVING ").append(having.sql());
         }
+        sql.append(window);
         List<OrderByElement> orderBy = ps.getOrderByElements();
         if (orderBy != null && !orderBy.isEmpty()) {
             List<String> keys = new ArrayList<>();
@@ -330,36 +331,36 @@ final class QueryRenderer {
     }
 
     /**
-     * The SELECT's WINDOW clause, for its {@code OVER w} calls ({@link AnsiExpressions}), which render each
-     * definition inline: the rendered text has no WINDOW clause. Every definition is rendered once here as well,
-     * used or not, so that its names are checked as the engine checks them (an unused definition naming a hidden
-     * column is refused as a name the engine does not have) and its columns' uses recorded.
+     * The SELECT's WINDOW clause, with a leading space (empty for none): every definition, used or not, in the
+     * order written, its names read over the input columns as the engine reads them and rendered qualified, under
+     * a generated name ({@code "w1"}, ...) that each {@code OVER w} of this level is rendered with
+     * ({@link Scope#windows}). Kept as a clause rather than written inline at each call: PostgreSQL plans the
+     * windows in the order of the clause, and plans an unused definition's keys as well (measured on 15: inline
+     * copies change the order of the WindowAgg nodes and drop those keys, a different plan from the text as written).
      */
-    private void windows(PlainSelect ps, Scope scope) {
+    private String windows(PlainSelect ps, Scope scope) {
         List<WindowDefinition> definitions = ps.getWindowDefinitions();
         if (definitions == null || definitions.isEmpty()) {
-            return;
+            return "";
         }
         if (!dialect.namedWindows()) {
             throw construct("Named windows (WINDOW w AS ...) are not allowed on this source; write each window inline: OVER (...).");
         }
-        Map<String, WindowDefinition> named = new LinkedHashMap<>();
+        Map<String, String> named = new LinkedHashMap<>();
+        List<String> rendered = new ArrayList<>();
         for (WindowDefinition w : definitions) {
             if (w.getWindowName() == null) {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "A window in the WINDOW clause needs a name.");
             }
             String name = naming.name(w.getWindowName());
-            if (named.putIfAbsent(name, w) != null) {
+            String generated = naming.identifier("w" + (named.size() + 1));
+            if (named.putIfAbsent(name, generated) != null) {
                 throw construct("The window " + SafeText.identifier(name) + " is defined twice in the WINDOW clause.");
             }
+            rendered.add(generated + " AS " + ctx.expressions.windowDefinition(w, scope));
         }
         scope.windows = Map.copyOf(named);
-        for (String name : named.keySet()) {
-            // a parameter would be bound once in the text as written and once per call (or never) in the text as rendered
-            if (ctx.expressions.namedWindow(name, scope, 0).indexOf(RenderFacts.MARK) >= 0) {
-                throw construct("A window in the WINDOW clause cannot hold a parameter; write the window inline: OVER (...).");
-            }
-        }
+        return " WINDOW " + String.join(", ", rendered);
     }
 
     static String direction(OrderByElement o) {

@@ -18,7 +18,6 @@ import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.jdbc.ansi.Flows.Flow;
 import dev.sqlguard.jdbc.ansi.Flows.Value;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.WindowDefinition;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -117,12 +116,12 @@ final class RenderScope {
          */
         Set<String> outputsReadFirst = Set.of();
         /**
-         * The windows this SELECT's WINDOW clause names (by the name the engine reads), for its {@code OVER w}:
-         * a name is looked up at its own level only, as the engines do (a subquery does not see them).
+         * The windows this SELECT's WINDOW clause names, by the name the engine reads, each with the name it is
+         * rendered under, for its {@code OVER w}: looked up at this level only, as the engines do.
          */
-        Map<String, WindowDefinition> windows = Map.of();
-        /** The named windows whose definitions are being rendered: a window call inside one of them is refused. */
-        final Set<String> windowsRendering = new java.util.HashSet<>();
+        Map<String, String> windows = Map.of();
+        /** While this SELECT's WINDOW clause renders: a window call inside a definition is refused. */
+        boolean renderingWindows;
 
         Scope(Scope parent, Scope cteParent) {
             this.parent = parent;

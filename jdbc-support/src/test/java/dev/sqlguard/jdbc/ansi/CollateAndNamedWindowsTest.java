@@ -22,8 +22,8 @@ import dev.sqlguard.domain.UsePosition;
 /**
  * {@code x COLLATE name} and named windows ({@code OVER w ... WINDOW w AS (...)}) on a dialect that takes
  * them: COLLATE rendered parenthesised with the collation's name quoted and the operand's flows unchanged;
- * each {@code OVER w} rendered as its definition inline and no WINDOW clause; and on the minimal dialect,
- * which takes neither, both refused as before.
+ * the WINDOW clause rendered whole, each definition over the input columns under a generated name that each
+ * {@code OVER w} takes; and on the minimal dialect, which takes neither, both refused as before.
  */
 class CollateAndNamedWindowsTest {
     private static final String CAP = " LIMIT " + (Limits.defaults().maxRows() + 1);
@@ -114,22 +114,35 @@ class CollateAndNamedWindowsTest {
     }
 
     @Test
-    void eachNamedWindowIsRenderedInlineWhereItIsCalled() {
-        QueryPlan p = plan("SELECT id, count(*) OVER w AS n, count(id) OVER w AS m FROM claims"
-                + " WINDOW w AS (PARTITION BY region ORDER BY id DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY count(*) OVER w");
-        String over = " OVER (PARTITION BY \"t1\".\"region\" ORDER BY \"t1\".\"id\" DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)";
-        assertThat(p.executableSql()).isEqualTo("SELECT \"t1\".\"id\" AS \"c0\", count(*)" + over + " AS \"n\", count(\"t1\".\"id\")" + over
-                + " AS \"m\" FROM \"s\".\"claims\" AS \"t1\" ORDER BY count(*)" + over + CAP);
-        assertThat(positions(p, REGION)).containsExactly(UsePosition.WINDOW);
+    void eachDefinitionIsRenderedOverTheInputColumnsUnderAGeneratedName() {
+        QueryPlan p = plan("SELECT id, count(*) OVER w AS n, count(id) OVER w AS m FROM claims WHERE id > ? GROUP BY id, region HAVING count(*) > 0"
+                + " WINDOW w AS (PARTITION BY region ORDER BY id DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), v AS (PARTITION BY region = ?)"
+                + " ORDER BY count(*) OVER v");
+        assertThat(p.executableSql()).isEqualTo("SELECT \"t1\".\"id\" AS \"c0\", count(*) OVER \"w1\" AS \"n\", count(\"t1\".\"id\") OVER \"w1\""
+                + " AS \"m\" FROM \"s\".\"claims\" AS \"t1\" WHERE (\"t1\".\"id\" > ?) GROUP BY \"t1\".\"id\", \"t1\".\"region\" HAVING (count(*) > 0)"
+                + " WINDOW \"w1\" AS (PARTITION BY \"t1\".\"region\" ORDER BY \"t1\".\"id\" DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW),"
+                + " \"w2\" AS (PARTITION BY (\"t1\".\"region\" = ?)) ORDER BY count(*) OVER \"w2\"" + CAP);
+        assertThat(positions(p, REGION)).contains(UsePosition.WINDOW);
         QueryPlan quoted = plan("SELECT count(*) OVER \"W\" AS n FROM claims WINDOW \"W\" AS (), v AS (ORDER BY id)");
-        assertThat(quoted.executableSql()).startsWith("SELECT count(*) OVER () AS \"n\" FROM");
+        assertThat(quoted.executableSql()).startsWith("SELECT count(*) OVER \"w1\" AS \"n\" FROM \"s\".\"claims\" AS \"t1\""
+                + " WINDOW \"w1\" AS (), \"w2\" AS (ORDER BY \"t1\".\"id\") LIMIT");
     }
 
-    /** An unused definition renders nothing, and its names are checked and its uses recorded as if it were used. */
+    /** A name in a definition is an input column, never an output of the SELECT, as on the engines. */
+    @Test
+    void namesInADefinitionAreInputColumns() {
+        assertThat(plan("SELECT id AS region, count(*) OVER w AS n FROM claims WINDOW w AS (ORDER BY region)").executableSql())
+                .contains(" WINDOW \"w1\" AS (ORDER BY \"t1\".\"region\")");
+        assertThatThrownBy(() -> plan("SELECT id AS x, count(*) OVER w AS n FROM claims WINDOW w AS (ORDER BY x)"))
+                .isInstanceOfSatisfying(GuardException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_COLUMN));
+    }
+
+    /** An unused definition is rendered and checked like a used one (the engines plan it too), and its uses recorded. */
     @Test
     void unusedDefinitionsAreCheckedLikeUsedOnes() {
         QueryPlan p = plan("SELECT id FROM claims WINDOW w AS (PARTITION BY region)");
-        assertThat(p.executableSql()).isEqualTo("SELECT \"t1\".\"id\" AS \"c0\" FROM \"s\".\"claims\" AS \"t1\"" + CAP);
+        assertThat(p.executableSql()).isEqualTo("SELECT \"t1\".\"id\" AS \"c0\" FROM \"s\".\"claims\" AS \"t1\""
+                + " WINDOW \"w1\" AS (PARTITION BY \"t1\".\"region\")" + CAP);
         assertThat(positions(p, REGION)).containsExactly(UsePosition.WINDOW);
         assertThat(positions(p, ID)).containsExactly(UsePosition.OUTPUT);
         assertThatThrownBy(() -> plan("SELECT id FROM claims WINDOW w AS (ORDER BY ssn)")).isInstanceOfSatisfying(GuardException.class,
@@ -141,7 +154,6 @@ class CollateAndNamedWindowsTest {
             "SELECT count(*) OVER v AS n FROM claims WINDOW w AS (ORDER BY id)|not defined",
             "SELECT count(*) OVER w AS n FROM claims|not defined",
             "SELECT id FROM claims WINDOW w AS (ORDER BY id), W AS (PARTITION BY region)|defined twice",
-            "SELECT count(*) OVER w AS n FROM claims WINDOW w AS (PARTITION BY region = ?)|parameter",
             "SELECT count(*) OVER w AS n FROM claims WINDOW w AS (ORDER BY count(*) OVER w)|window function",
             "SELECT (SELECT count(*) OVER w FROM claims c LIMIT 1) AS n FROM claims WINDOW w AS (ORDER BY id)|not defined"})
     void refusesNamedWindowsItCannotResolve(String sql, String message) {
