@@ -131,8 +131,8 @@ final class TrinoDialect implements AnsiDialect {
     }
 
     /**
-     * Trino takes {@code WINDOW w AS (...)} and {@code OVER w}; the renderer writes each window inline. (It has
-     * no COLLATE: {@link #collate()} stays off, and COLLATE is refused.)
+     * Trino takes {@code WINDOW w AS (...)} and {@code OVER w}, its names read over the input columns as the
+     * renderer reads them. (It has no COLLATE: {@link #collate()} stays off, and COLLATE is refused.)
      */
     @Override
     public boolean namedWindows() {

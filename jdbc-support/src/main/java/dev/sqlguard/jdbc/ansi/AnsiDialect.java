@@ -142,8 +142,9 @@ public interface AnsiDialect {
 
     /**
      * Whether a SELECT may name its windows ({@code WINDOW w AS (...)}, {@code OVER w}). The renderer writes
-     * each {@code OVER w} as the definition inline, {@code OVER (PARTITION BY ... ORDER BY ... frame)}, and
-     * no WINDOW clause, so the text is the same on every engine that reads an inline window.
+     * the WINDOW clause whole, in the order written, each definition over the SELECT's input columns with
+     * every name qualified, under generated names ({@code OVER "w1"}), so the engine plans the windows as it
+     * plans the text as written.
      */
     default boolean namedWindows() {
         return false;
