@@ -150,6 +150,37 @@ class TrinoHonestRefusalsTest {
     }
 
     /**
+     * Named windows run as raw: each SELECT's WINDOW clause is rendered whole, its definitions over the input
+     * columns (an output named like one of them changes nothing), called in any order, used or not. COLLATE,
+     * which Trino does not have, is refused with a message that says so.
+     */
+    @Test
+    void namedWindowsRunAndCollateIsRefused() throws SQLException {
+        List<String> corpus = List.of(
+                "SELECT id, region, rank() OVER w AS r FROM claims WINDOW w AS (PARTITION BY region ORDER BY amount DESC) ORDER BY id",
+                "SELECT id, sum(amount) OVER w AS s, count(*) OVER w AS n FROM claims"
+                        + " WINDOW w AS (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY id",
+                "SELECT id, sum(amount) OVER b AS x, sum(amount) OVER a AS y FROM claims"
+                        + " WINDOW a AS (PARTITION BY region), b AS (PARTITION BY status) ORDER BY id",
+                "SELECT id FROM claims WINDOW w AS (PARTITION BY region) ORDER BY id",
+                "SELECT r, count(*) AS n FROM (SELECT rank() OVER w AS r FROM claims WINDOW w AS (PARTITION BY region ORDER BY created)) x"
+                        + " GROUP BY r ORDER BY r",
+                "SELECT id AS region, rank() OVER w AS r FROM claims WINDOW w AS (ORDER BY region, id) ORDER BY 1");
+        HonestCorpus.Outcome outcome = compare(corpus);
+        assertThat(outcome.refused()).as("refused").isEmpty();
+        assertThat(outcome.different()).as("different").isEmpty();
+        assertThat(outcome.ran()).isEqualTo(corpus.size());
+        try (Connection c = TestCluster.connect(TestCluster.ADMIN, server.fixture().schema()); Statement s = c.createStatement()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.executeQuery("SELECT region COLLATE \"C\" AS r FROM claims"))
+                    .isInstanceOf(SQLException.class);
+        }
+        ToolResult collate = guarded("SELECT region COLLATE \"C\" AS r FROM claims");
+        assertThat(collate.status()).isNotEqualTo(ToolStatus.OK);
+        assertThat(collate.error().orElseThrow().code()).isEqualTo(ErrorCode.CONSTRUCT_NOT_ALLOWED);
+        assertThat(collate.error().orElseThrow().message()).contains("COLLATE does not exist on Trino");
+    }
+
+    /**
      * Issue 25: inside an ORDER BY expression Trino reads a name as the output column first. Where the
      * two readings differ the guard refuses with advice (it answered ids 1, 2, 3 where Trino gives
      * 200, 199, 198); where the output is that very column both readings agree and it answers as raw.

@@ -13,6 +13,7 @@ import dev.sqlguard.jdbc.ansi.CastTypes;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.CollateExpression;
 import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
 import net.sf.jsqlparser.expression.DateTimeLiteralExpression.DateTime;
 import net.sf.jsqlparser.expression.Expression;
@@ -34,8 +35,8 @@ import net.sf.jsqlparser.statement.select.SetOperationList;
  * What PostgreSQL renders differently from the shared ANSI renderer: every call
  * {@code pg_catalog.}-qualified, its literal and cast forms, {@code LIMIT n OFFSET m}, its output
  * column names, and the constructs it has that other engines lack (DISTINCT ON, grouping sets,
- * FETCH FIRST, column lists and WITH RECURSIVE, USING and NATURAL joins, LATERAL, ILIKE,
- * generate_series in FROM).
+ * FETCH FIRST, column lists and WITH RECURSIVE, USING and NATURAL joins, LATERAL, ILIKE, COLLATE,
+ * named windows, generate_series in FROM).
  */
 @SuppressWarnings("deprecation")
 final class PostgresDialect implements AnsiDialect {
@@ -152,6 +153,9 @@ final class PostgresDialect implements AnsiDialect {
         if (e instanceof AnalyticExpression a) {
             String[] parts = a.getName().split("\\.", -1);
             return new Figure(NAMES.name(parts[parts.length - 1]), 2);
+        }
+        if (e instanceof CollateExpression c) {
+            return figured(c.getLeftExpression()); // a CollateClause is named by its operand
         }
         if (e instanceof CastExpression c) {
             Figure inner = figured(c.getLeftExpression());
@@ -281,6 +285,16 @@ final class PostgresDialect implements AnsiDialect {
 
     @Override
     public boolean lateral() {
+        return true;
+    }
+
+    @Override
+    public boolean collate() {
+        return true;
+    }
+
+    @Override
+    public boolean namedWindows() {
         return true;
     }
 

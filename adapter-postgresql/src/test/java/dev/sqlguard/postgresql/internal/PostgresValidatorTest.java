@@ -32,6 +32,10 @@ class PostgresValidatorTest {
                 "WITH big AS (SELECT id, amount FROM claims WHERE amount > 300) SELECT count(*) AS n FROM big",
                 "SELECT region FROM claims WHERE id = 1 UNION SELECT region FROM regions WHERE region = 'west'",
                 "SELECT id, sum(amount) OVER (PARTITION BY region ORDER BY created ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS run FROM claims",
+                "SELECT id, rank() OVER w AS r, sum(amount) OVER v AS s FROM claims WINDOW v AS (ORDER BY (SELECT max(id) FROM users)),"
+                        + " w AS (PARTITION BY region ORDER BY created) ORDER BY row_number() OVER v",
+                "SELECT region COLLATE \"C\", upper(region) COLLATE \"und-x-icu\" AS u FROM claims WHERE region COLLATE \"C\" < 'n'"
+                        + " ORDER BY region COLLATE \"C\" DESC",
                 "SELECT region, count(*) FILTER (WHERE status = 'DENIED') AS denied FROM claims GROUP BY 1",
                 "SELECT DISTINCT ON (region) region, id, amount FROM claims ORDER BY region, amount DESC",
                 "SELECT date_trunc('month', created) AS m, avg(amount) AS a FROM claims GROUP BY 1 ORDER BY 1",

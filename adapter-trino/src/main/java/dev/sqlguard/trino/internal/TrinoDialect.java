@@ -19,9 +19,9 @@ import net.sf.jsqlparser.schema.Column;
 /**
  * What Trino renders differently from the shared ANSI renderer: calls by their bare built-in names
  * (every qualified name is refused, so a catalog's own SQL routines can never be called), its
- * literal, interval and cast forms, {@code OFFSET m LIMIT n}, its {@code _colN} output names; and
- * none of the optional constructs (no DISTINCT ON, grouping sets, FETCH FIRST, CTE column lists,
- * WITH RECURSIVE, USING or NATURAL joins, LATERAL, ILIKE or table functions).
+ * literal, interval and cast forms, {@code OFFSET m LIMIT n}, its {@code _colN} output names; and of
+ * the optional constructs named windows only (no DISTINCT ON, grouping sets, FETCH FIRST, CTE column
+ * lists, WITH RECURSIVE, USING or NATURAL joins, LATERAL, ILIKE, COLLATE or table functions).
  */
 @SuppressWarnings("deprecation")
 final class TrinoDialect implements AnsiDialect {
@@ -128,6 +128,15 @@ final class TrinoDialect implements AnsiDialect {
     @Override
     public boolean outputNamesInGroupBy() {
         return false;
+    }
+
+    /**
+     * Trino takes {@code WINDOW w AS (...)} and {@code OVER w}, its names read over the input columns as the
+     * renderer reads them. (It has no COLLATE: {@link #collate()} stays off, and COLLATE is refused.)
+     */
+    @Override
+    public boolean namedWindows() {
+        return true;
     }
 
     /** Trino reads a name inside an ORDER BY expression as the output column first. */

@@ -132,6 +132,24 @@ public interface AnsiDialect {
         return false;
     }
 
+    /**
+     * Whether {@code x COLLATE name} exists on the engine (PostgreSQL; Trino has no COLLATE). The renderer
+     * writes it {@code (x COLLATE "name")}, the name a quoted identifier, never a qualified one.
+     */
+    default boolean collate() {
+        return false;
+    }
+
+    /**
+     * Whether a SELECT may name its windows ({@code WINDOW w AS (...)}, {@code OVER w}). The renderer writes
+     * the WINDOW clause whole, in the order written, each definition over the SELECT's input columns with
+     * every name qualified, under generated names ({@code OVER "w1"}), so the engine plans the windows as it
+     * plans the text as written.
+     */
+    default boolean namedWindows() {
+        return false;
+    }
+
     /** Whether {@code ILIKE} exists on the engine. */
     default boolean ilike() {
         return false;

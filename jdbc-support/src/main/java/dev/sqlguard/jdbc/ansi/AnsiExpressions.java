@@ -34,6 +34,7 @@ import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.BooleanValue;
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.CollateExpression;
 import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
@@ -48,6 +49,7 @@ import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.TimeKeyExpression;
 import net.sf.jsqlparser.expression.WhenClause;
+import net.sf.jsqlparser.expression.WindowDefinition;
 import net.sf.jsqlparser.expression.WindowElement;
 import net.sf.jsqlparser.expression.WindowOffset;
 import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
@@ -106,6 +108,9 @@ final class AnsiExpressions {
     private static final int MAX_EXPRESSION_DEPTH = 64;
 
     private static final Pattern FUNCTION_NAME = Pattern.compile("[a-z_][a-z0-9_]*");
+
+    /** A collation name as written: a plain identifier or one double-quoted identifier (never qualified). */
+    private static final Pattern COLLATION_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*|\"([^\"]|\"\")+\"");
 
     /** Whether a call carries any clause besides its arguments (ORDER BY, KEEP, named arguments, ...). */
     static boolean hasClauses(Function f) {
@@ -198,6 +203,11 @@ final class AnsiExpressions {
             if (s.getSign() != '-' && s.getSign() != '+') {
                 throw unsafe("bitwise operator");
             }
+            if (s.getExpression() instanceof CollateExpression) {
+                // JSqlParser reads -x COLLATE c as -(x COLLATE c); PostgreSQL's unary minus binds tighter, (-x) COLLATE c
+                throw new GuardException(ErrorCode.UNSAFE_SYNTAX, "A sign before a COLLATE is read differently by databases;"
+                        + " write parentheses: (-x) COLLATE ... or -(x COLLATE ...).");
+            }
             Value inner = expr(s.getExpression(), scope, d);
             return new Value("(" + s.getSign() + inner.sql() + ")", inner.flows()).then(FlowStep.partial(String.valueOf(s.getSign())));
         }
@@ -289,6 +299,9 @@ final class AnsiExpressions {
             return new Value("EXTRACT(" + field.toUpperCase(Locale.ROOT) + " FROM " + inner.sql() + ")", inner.flows())
                     .then(FlowStep.total("extract"));
         }
+        if (k == CollateExpression.class) {
+            return collate((CollateExpression) e, scope, d);
+        }
         if (k == Function.class) {
             return function((Function) e, scope, d);
         }
@@ -305,6 +318,24 @@ final class AnsiExpressions {
             throw new GuardException(ErrorCode.VARIABLE_NOT_ALLOWED);
         }
         throw unsafe(k.getSimpleName());
+    }
+
+    /**
+     * {@code x COLLATE name}, rendered {@code (x COLLATE "name")}: the collation's name as the engine reads it,
+     * quoted. The value is the operand's under another ordering, so it carries exactly the operand's flows: a
+     * column under COLLATE is that column wherever it filters, orders or groups.
+     */
+    private Value collate(CollateExpression c, Scope scope, int d) {
+        if (!dialect.collate()) {
+            throw construct("COLLATE does not exist on " + lexicon.engine() + ".");
+        }
+        String raw = c.getCollate();
+        if (raw == null || !COLLATION_NAME.matcher(raw).matches()) {
+            throw construct("Name a collation by a plain or double-quoted name, without a schema: COLLATE \"C\".");
+        }
+        String name = naming.identifier(naming.name(raw));
+        Value inner = expr(c.getLeftExpression(), scope, d);
+        return new Value("(" + inner.sql() + " COLLATE " + name + ")", inner.flows());
     }
 
     Query subquery(ParenthesedSelect ps, Scope scope) {
@@ -567,11 +598,11 @@ final class AnsiExpressions {
 
     private Value analytic(AnalyticExpression a, Scope scope, int d) {
         String name = functionName(List.of(a.getName().split("\\.", -1)), false);
-        if (a.getKeep() != null || a.isIgnoreNulls() || a.isIgnoreNullsOutside() || a.getWindowName() != null
+        if (a.getKeep() != null || a.isIgnoreNulls() || a.isIgnoreNullsOutside()
                 || a.getHavingClause() != null || a.getNullHandling() != null
                 || a.getLimit() != null || (a.getKeywordArguments() != null && !a.getKeywordArguments().isEmpty())
                 || a.isUnique() || a.getOnOverflowTruncate() != null || (a.getFuncOrderBy() != null && !a.getFuncOrderBy().isEmpty())) {
-            throw construct("The window or aggregate call uses a clause that is not allowed (named windows, IGNORE NULLS, KEEP).");
+            throw construct("The window or aggregate call uses a clause that is not allowed (IGNORE NULLS, KEEP).");
         }
         CostClass cost = rules.costClass(name).orElseThrow();
         AnalyticType type = a.getType();
@@ -640,26 +671,12 @@ final class AnsiExpressions {
             use(filter.flows(), UsePosition.FILTER);
             sql.append(" FILTER (WHERE ").append(filter.sql()).append(')');
         }
+        if (a.getWindowName() != null && type != AnalyticType.OVER) {
+            throw unsafe("window form");
+        }
         if (type == AnalyticType.OVER) {
-            sql.append(" OVER (");
-            List<String> parts = new ArrayList<>();
-            ExpressionList<?> partition = a.getPartitionExpressionList();
-            if (partition != null && !partition.isEmpty()) {
-                List<String> keys = new ArrayList<>();
-                for (Expression p : partition) {
-                    Value v = expr(p, scope, d);
-                    use(v.flows(), UsePosition.WINDOW);
-                    keys.add(v.sql());
-                }
-                parts.add("PARTITION BY " + String.join(", ", keys));
-            }
-            if (a.getOrderByElements() != null && !a.getOrderByElements().isEmpty()) {
-                parts.add("ORDER BY " + innerOrderBy(a.getOrderByElements(), scope, UsePosition.WINDOW));
-            }
-            if (a.getWindowElement() != null) {
-                parts.add(frame(a.getWindowElement()));
-            }
-            sql.append(String.join(" ", parts)).append(')');
+            sql.append(" OVER ").append(a.getWindowName() != null ? namedWindow(a, scope)
+                    : "(" + window(a.getPartitionExpressionList(), a.getOrderByElements(), a.getWindowElement(), scope, d) + ")");
         } else if (type != AnalyticType.FILTER_ONLY) {
             throw unsafe("window form");
         }
@@ -667,6 +684,65 @@ final class AnsiExpressions {
             throw construct("Amplifying functions cannot be used as window functions.");
         }
         return new Value(sql.toString(), flows);
+    }
+
+    /** The inside of {@code OVER (...)}: {@code PARTITION BY ... ORDER BY ... frame}, each part when present. */
+    private String window(ExpressionList<?> partition, List<OrderByElement> orderBy, WindowElement frame, Scope scope, int d) {
+        List<String> parts = new ArrayList<>();
+        if (partition != null && !partition.isEmpty()) {
+            List<String> keys = new ArrayList<>();
+            for (Expression p : partition) {
+                Value v = expr(p, scope, d);
+                use(v.flows(), UsePosition.WINDOW);
+                keys.add(v.sql());
+            }
+            parts.add("PARTITION BY " + String.join(", ", keys));
+        }
+        if (orderBy != null && !orderBy.isEmpty()) {
+            parts.add("ORDER BY " + innerOrderBy(orderBy, scope, UsePosition.WINDOW));
+        }
+        if (frame != null) {
+            parts.add(frame(frame));
+        }
+        return String.join(" ", parts);
+    }
+
+    /**
+     * A definition of the WINDOW clause of the SELECT at this level, {@code (PARTITION BY ... ORDER BY ... frame)},
+     * its names read where the engine reads them: the input columns of that SELECT, never its outputs. A window
+     * call inside it is refused (the engines refuse it too).
+     */
+    String windowDefinition(WindowDefinition definition, Scope scope) {
+        scope.renderingWindows = true;
+        try {
+            return "(" + window(definition.getPartitionExpressionList(), definition.getOrderByElements(), definition.getWindowElement(), scope, 0)
+                    + ")";
+        } finally {
+            scope.renderingWindows = false;
+        }
+    }
+
+    /**
+     * {@code OVER w}: the name the WINDOW clause of the SELECT at this level gives {@code w} in the rendered text
+     * ({@link QueryRenderer}). Looked up at that level only, as the engines do: a subquery does not see the windows
+     * of the query around it.
+     */
+    private String namedWindow(AnalyticExpression a, Scope scope) {
+        WindowDefinition refinement = a.getWindowDefinition();
+        if (refinement != null && ((refinement.getPartitionExpressionList() != null && !refinement.getPartitionExpressionList().isEmpty())
+                || (refinement.getOrderByElements() != null && !refinement.getOrderByElements().isEmpty())
+                || refinement.getWindowElement() != null)) {
+            throw construct("A named window cannot be refined here; write OVER w, or the whole window inline: OVER (...).");
+        }
+        if (scope.renderingWindows) {
+            throw construct("A window definition cannot hold a window function.");
+        }
+        String name = naming.name(a.getWindowName());
+        String rendered = scope.windows.get(name);
+        if (rendered == null) {
+            throw construct("The window " + SafeText.identifier(name) + " is not defined in the WINDOW clause of this SELECT.");
+        }
+        return rendered;
     }
 
     private static String frame(WindowElement w) {

@@ -9,8 +9,10 @@ import static dev.sqlguard.jdbc.ansi.RenderScope.resolvesAsInput;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -32,6 +34,7 @@ import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.WindowDefinition;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
@@ -245,6 +248,7 @@ final class QueryRenderer {
     Query plain(PlainSelect ps, Scope scope, boolean top) {
         checkPlainSelectLevel(ps);
         String from = from(ps, scope);
+        String window = windows(ps, scope);
         List<SelectItem<?>> selectItems = ps.getSelectItems();
         if (selectItems == null || selectItems.isEmpty()) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "The SELECT list is empty.");
@@ -301,6 +305,7 @@ final class QueryRenderer {
             use(having.flows(), UsePosition.FILTER);
             sql.append(" HAVING ").append(having.sql());
         }
+        sql.append(window);
         List<OrderByElement> orderBy = ps.getOrderByElements();
         if (orderBy != null && !orderBy.isEmpty()) {
             List<String> keys = new ArrayList<>();
@@ -323,6 +328,39 @@ final class QueryRenderer {
             outputs.add(new Out(item.label(), flows.isEmpty() ? List.of(Flows.constant()) : flows));
         }
         return new Query(sql.toString(), outputs);
+    }
+
+    /**
+     * The SELECT's WINDOW clause, with a leading space (empty for none): every definition, used or not, in the
+     * order written, its names read over the input columns as the engine reads them and rendered qualified, under
+     * a generated name ({@code "w1"}, ...) that each {@code OVER w} of this level is rendered with
+     * ({@link Scope#windows}). Kept as a clause rather than written inline at each call: PostgreSQL plans the
+     * windows in the order of the clause, and plans an unused definition's keys as well (measured on 15: inline
+     * copies change the order of the WindowAgg nodes and drop those keys, a different plan from the text as written).
+     */
+    private String windows(PlainSelect ps, Scope scope) {
+        List<WindowDefinition> definitions = ps.getWindowDefinitions();
+        if (definitions == null || definitions.isEmpty()) {
+            return "";
+        }
+        if (!dialect.namedWindows()) {
+            throw construct("Named windows (WINDOW w AS ...) are not allowed on this source; write each window inline: OVER (...).");
+        }
+        Map<String, String> named = new LinkedHashMap<>();
+        List<String> rendered = new ArrayList<>();
+        for (WindowDefinition w : definitions) {
+            if (w.getWindowName() == null) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "A window in the WINDOW clause needs a name.");
+            }
+            String name = naming.name(w.getWindowName());
+            String generated = naming.identifier("w" + (named.size() + 1));
+            if (named.putIfAbsent(name, generated) != null) {
+                throw construct("The window " + SafeText.identifier(name) + " is defined twice in the WINDOW clause.");
+            }
+            rendered.add(generated + " AS " + ctx.expressions.windowDefinition(w, scope));
+        }
+        scope.windows = Map.copyOf(named);
+        return " WINDOW " + String.join(", ", rendered);
     }
 
     static String direction(OrderByElement o) {
@@ -669,7 +707,6 @@ final class QueryRenderer {
         if (ps.getTop() != null || ps.getSkip() != null || ps.getFirst() != null || ps.getQualify() != null
                 || ps.getPreWhere() != null || ps.getSampleClause() != null
                 || (ps.getLateralViews() != null && !ps.getLateralViews().isEmpty())
-                || (ps.getWindowDefinitions() != null && !ps.getWindowDefinitions().isEmpty())
                 || ps.getOracleHierarchical() != null || ps.getOracleHint() != null || ps.getPreferringClause() != null
                 || ps.getKsqlWindow() != null || (ps.getEmitMode() != null && ps.getEmitMode() != PlainSelect.EmitMode.NONE)
                 || ps.isEmitChanges() || ps.getForXmlPath() != null

@@ -115,6 +115,13 @@ final class RenderScope {
          * bare. A name read at this level that is one of them reads otherwise on the engine.
          */
         Set<String> outputsReadFirst = Set.of();
+        /**
+         * The windows this SELECT's WINDOW clause names, by the name the engine reads, each with the name it is
+         * rendered under, for its {@code OVER w}: looked up at this level only, as the engines do.
+         */
+        Map<String, String> windows = Map.of();
+        /** While this SELECT's WINDOW clause renders: a window call inside a definition is refused. */
+        boolean renderingWindows;
 
         Scope(Scope parent, Scope cteParent) {
             this.parent = parent;
