@@ -59,7 +59,7 @@ class PostgresValidatorTest {
                 "SELECT region, status, count(*) AS n, GROUPING(region, status) AS g FROM claims GROUP BY ROLLUP (region, status) ORDER BY 1, 2",
                 "SELECT region, status, sum(amount) AS total FROM claims GROUP BY CUBE (region, (status, created))",
                 "SELECT region, status, count(*) AS n FROM claims GROUP BY GROUPING SETS ((region), (status), ())",
-                "SELECT region AS r, count(*) AS n FROM claims GROUP BY region, ROLLUP (2)",
+                "SELECT region AS r, count(*) AS n FROM claims GROUP BY status, ROLLUP (1)",
                 "SELECT region, c.id, r.manager FROM claims c JOIN regions r USING (region) ORDER BY c.id",
                 "SELECT * FROM claims NATURAL FULL JOIN regions",
                 "SELECT region, count(*) AS n FROM regions RIGHT JOIN claims USING (region) GROUP BY region",
