@@ -164,12 +164,7 @@ class PostgresHonestRefusalsTest {
     private void assertAgrees(List<String> corpus) throws SQLException {
         try (Connection raw = TestServer.admin(server.fixture().server()); Statement s = raw.createStatement()) {
             s.execute("SET search_path = " + server.fixture().schema());
-            HonestCorpus.Outcome outcome = HonestCorpus.compare(corpus, HonestCorpus.jdbc(s), this::guarded, HonestCorpus::plainCell);
-            outcome.print();
-            outcome.different().forEach(System.out::println);
-            assertThat(outcome.refused()).as("refused").isEmpty();
-            assertThat(outcome.different()).as("different").isEmpty();
-            assertThat(outcome.ran()).as("run raw").isEqualTo(corpus.size());
+            HonestCorpus.compare(corpus, HonestCorpus.jdbc(s), this::guarded, HonestCorpus::plainCell).assertEachAgrees();
         }
     }
 }
