@@ -139,6 +139,22 @@ final class TrinoDialect implements AnsiDialect {
         return true;
     }
 
+    /**
+     * {@code ROLLUP}, {@code CUBE} and {@code GROUPING SETS}: Trino takes only column references inside them (a position
+     * or an expression there is an error of its own, "GROUP BY expression must be a column reference"), which the
+     * renderer writes qualified, and refuses output names in GROUP BY ({@link #outputNamesInGroupBy}).
+     */
+    @Override
+    public boolean groupingSets() {
+        return true;
+    }
+
+    /** {@code LATERAL (SELECT ...) alias}, read as PostgreSQL reads it. */
+    @Override
+    public boolean lateral() {
+        return true;
+    }
+
     /** Trino reads a name inside an ORDER BY expression as the output column first. */
     @Override
     public boolean outputNamesFirstInOrderByExpressions() {
