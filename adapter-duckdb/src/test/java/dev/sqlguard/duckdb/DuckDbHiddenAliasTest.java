@@ -78,6 +78,46 @@ class DuckDbHiddenAliasTest {
             "SELECT region AS %s, count(*) AS n FROM claims GROUP BY %s ORDER BY 1",
             "SELECT id AS %s, sum(amount) OVER (PARTITION BY region ORDER BY %s) AS s FROM claims ORDER BY id");
 
+    /**
+     * A derived table's column (a LATERAL one's, a joined one's, a CTE's) named like the column {@code claims} hides:
+     * with the hidden column there, DuckDB finds a bare name ambiguous, or the gate read an alias DuckDB would not (probe
+     * seeds 37, 120, 163, 352, 377 and 415 of 1,000 after the generator wrote LATERAL). The name must be read as DuckDB
+     * reads it where no hidden column has that name.
+     */
+    private static final List<String> DERIVED = List.of(
+            // the probe's minimal cases
+            "SELECT 'DENIED' AS x0 FROM claims c, LATERAL (SELECT count(*) AS %s FROM users u4 WHERE u4.id < c.id) l ORDER BY %s ASC, 1",
+            "SELECT 1.5 AS %s, 40 + 60 - %s AS status FROM claims c, LATERAL (SELECT count(*) AS %s FROM users u4 WHERE u4.id < c.id) l ORDER BY 1, 2",
+            "SELECT - 1.5 AS %s, %s AS x0, sum(0) AS amount, min(created) AS status FROM claims c, "
+                    + "LATERAL (SELECT max(u4.id) AS %s FROM users u4 WHERE u4.name <> c.status) l GROUP BY - 1.5, %s",
+            "SELECT amount AS %s, 'DENIED' AS created, sum(0) AS id, sum(6) AS region FROM claims c, "
+                    + "LATERAL (SELECT max(u4.id) AS %s FROM users u4 WHERE u4.name <> c.status) l GROUP BY %s, 2",
+            "SELECT created AS %s, 30000.50 AS amount, count(*) AS created, min(id) AS status FROM claims c, "
+                    + "LATERAL (SELECT max(u4.id) AS %s FROM users u4 WHERE u4.name <> c.status) l GROUP BY %s, 2 ORDER BY 1, 2, 3, 4",
+            "SELECT status AS %s, sum(1.5 * 0) AS created FROM claims c, LATERAL (SELECT count(*) AS %s FROM users u4 WHERE u4.id < c.id) l "
+                    + "WHERE round(%s, 1) = 30000.50 GROUP BY status ORDER BY 1, 2",
+            // the select list
+            "SELECT %s FROM claims c, (SELECT 1 AS %s) d ORDER BY 1",
+            "SELECT %s FROM claims c JOIN (SELECT 1 AS %s) d ON TRUE ORDER BY 1",
+            "WITH w AS (SELECT 2 AS %s) SELECT id, %s FROM claims c, w ORDER BY 1",
+            "SELECT id, %s + 1 AS y FROM claims c, LATERAL (SELECT c.id * 2 AS %s) l ORDER BY 1",
+            "SELECT 7 AS %s, %s AS y FROM claims c JOIN (SELECT 1 AS %s) d ON TRUE ORDER BY 2",
+            // WHERE, a join condition, a subquery
+            "SELECT id FROM claims c, (SELECT 3 AS %s) d WHERE %s = 3 ORDER BY 1",
+            "SELECT id FROM claims c JOIN (SELECT 3 AS %s) d ON TRUE WHERE %s > c.id ORDER BY 1",
+            "SELECT c.id FROM claims c JOIN (SELECT 2 AS %s) d ON %s = c.id ORDER BY 1",
+            "SELECT id AS %s FROM claims c, LATERAL (SELECT c.id % 3 AS %s) l WHERE %s = 1 ORDER BY 1",
+            "SELECT id FROM claims c, (SELECT 5 AS %s) d WHERE EXISTS (SELECT 1 FROM regions r WHERE %s = 5) ORDER BY 1",
+            // GROUP BY, HAVING
+            "SELECT %s, count(*) AS n FROM claims c, (SELECT 1 AS %s) d GROUP BY %s",
+            "WITH w AS (SELECT 1 AS %s) SELECT count(*) AS n FROM claims c JOIN w ON TRUE GROUP BY %s HAVING %s > 0",
+            "SELECT region AS %s, count(*) AS n FROM claims c, LATERAL (SELECT c.id % 2 AS %s) l GROUP BY %s ORDER BY 1",
+            // ORDER BY and DISTINCT ON: an output alias alone is read as the alias, anything else as the column
+            "SELECT id FROM claims c, LATERAL (SELECT 0 - c.id AS %s) l ORDER BY %s",
+            "SELECT id AS %s FROM claims c, LATERAL (SELECT 0 - c.id AS %s) l ORDER BY %s",
+            "SELECT id AS %s FROM claims c, LATERAL (SELECT 0 - c.id AS %s) l ORDER BY %s + 0",
+            "SELECT DISTINCT ON (%s) id FROM claims c, LATERAL (SELECT c.id % 3 AS %s) l ORDER BY %s, id");
+
     @BeforeAll
     void start() throws Exception {
         Path database = TestDatabases.contractDatabase(Files.createDirectory(dir.resolve("db")));
@@ -101,6 +141,13 @@ class DuckDbHiddenAliasTest {
         CLAIMS.forEach(sql -> ran.addAll(same(sql, "ssn")));
         // most of them read the alias and answer rows: the comparison is of answers, not only of refusals
         assertThat(ran).hasSizeGreaterThan(30);
+    }
+
+    @Test
+    void aDerivedTablesColumnNamedLikeAHiddenColumnBesideItIsReadAsIfTheHiddenOneWereMissing() {
+        List<String> ran = new ArrayList<>();
+        DERIVED.forEach(sql -> ran.addAll(same(sql, "ssn")));
+        assertThat(ran).hasSizeGreaterThan(DERIVED.size() / 2);
     }
 
     /**

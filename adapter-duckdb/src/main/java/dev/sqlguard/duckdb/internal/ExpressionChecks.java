@@ -387,13 +387,16 @@ final class ExpressionChecks {
         for (Scope s = scope; s != null; s = s.parent) {
             Lineage found = resolveIn(s, parts, node);
             if (found != null) {
-                if (s != scope && readsAlias(s, parts)) {
+                boolean alias = readsAlias(s, parts);
+                if (s != scope && alias) {
                     throw outerAlias(parts.get(0));
                 }
-                if (shadowsHiddenColumn(scope, s, parts, node)) {
+                // a visible input column of the name is read before an alias (a derived table's, a LATERAL one's, a
+                // CTE's beside a table hiding the name): only a name read as the alias can stand for its expression
+                if (alias && shadowsHiddenColumn(scope, s, parts, node)) {
                     return inlineAlias((ObjectNode) node, scope, s, env, parts.get(0));
                 }
-                if (!readsAlias(s, parts)) {
+                if (!alias) {
                     qualifyPastHiddenColumns(scope, s, parts, node);
                 }
                 return found;
@@ -426,15 +429,22 @@ final class ExpressionChecks {
      * Where a hidden column of the same name stands nearer than the visible column a bare name is read as (in the same
      * FROM, or in the FROM of a subquery between), DuckDB would read the hidden one, or find the name ambiguous: the
      * name is qualified in place in the tree that runs with the visible column's table or alias, so that DuckDB reads
-     * what it would read had the hidden column no such name (a hidden column is absent, never forbidden). A name that
+     * what it would read had the hidden column no such name (a hidden column is absent, never forbidden). The visible
+     * column may be a base table's, a derived table's (LATERAL or not), a CTE's: DuckDB finds {@code ssn} ambiguous in
+     * {@code FROM claims c, LATERAL (SELECT ... AS ssn) l} as beside any table with the name (probe seed 37). An ORDER
+     * BY or DISTINCT ON item that is the name alone is qualified too, unless an output alias has the name. A name that
      * cannot be qualified so (its table has no name, or a nearer table or lambda parameter has the same one) is left as
      * written: DuckDB's bound plan then shows the read of the hidden column, which is refused as a missing name.
      */
     private void qualifyPastHiddenColumns(Scope scope, Scope owner, List<String> parts, JsonNode node) {
-        if (parts.size() != 1 || !(node instanceof ObjectNode ref) || state.aliasFirst.contains(node)) {
+        if (parts.size() != 1 || !(node instanceof ObjectNode ref)) {
             return;
         }
         String name = parts.get(0);
+        if (state.aliasFirst.contains(node) && scope.selectAliases.containsKey(name)) {
+            // an ORDER BY or DISTINCT ON item that is an output alias alone: DuckDB reads the alias, whatever is hidden
+            return;
+        }
         boolean hidden = false;
         for (Scope s = scope; ; s = s.parent) {
             for (Source source : s.sources) {
