@@ -76,7 +76,20 @@ class DuckDbHiddenAliasTest {
     private static final List<String> CLAIMS = List.of(
             "SELECT amount AS %s FROM claims WHERE %s > 100 ORDER BY id",
             "SELECT region AS %s, count(*) AS n FROM claims GROUP BY %s ORDER BY 1",
-            "SELECT id AS %s, sum(amount) OVER (PARTITION BY region ORDER BY %s) AS s FROM claims ORDER BY id");
+            "SELECT id AS %s, sum(amount) OVER (PARTITION BY region ORDER BY %s) AS s FROM claims ORDER BY id",
+            // an alias of an integer grouped by name groups by the integer, never by a select-list position (seed 4232)
+            "SELECT 7 AS %s, count(8) FROM claims GROUP BY %s ORDER BY 1, 2",
+            "SELECT id, -7 AS %s, count(*) AS n FROM claims GROUP BY id, %s ORDER BY 1",
+            "SELECT region, 2 AS %s, count(*) AS n FROM claims GROUP BY ROLLUP (region, %s) ORDER BY 1, 2, 3",
+            // an alias of a subquery that is a GROUP BY item is read as its group elsewhere, by name or by position
+            "SELECT (SELECT max(u2.id) FROM users u2 WHERE u2.id < 30) AS %s, count(- id) FROM claims GROUP BY %s "
+                    + "HAVING max(substr(status, 1, 3)) IS NOT NULL ORDER BY %s DESC, 0 - %s, 1, 2",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s, %s + 1 AS y FROM claims GROUP BY %s",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s, %s + 1 AS y FROM claims GROUP BY 1",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s, count(*) AS n FROM claims GROUP BY ROLLUP (%s) ORDER BY 0 - %s, 2",
+            "SELECT (SELECT max(u2.id) FROM users u2) AS %s, id FROM claims GROUP BY %s, id ORDER BY 0 - %s, 2",
+            // DuckDB reads a name alone under COLLATE in ORDER BY as an alias first, as the name alone
+            "SELECT 'b' || id AS %s FROM claims ORDER BY %s COLLATE nocase");
 
     /**
      * A derived table's column (a LATERAL one's, a joined one's, a CTE's) named like the column {@code claims} hides:
@@ -116,7 +129,12 @@ class DuckDbHiddenAliasTest {
             "SELECT id FROM claims c, LATERAL (SELECT 0 - c.id AS %s) l ORDER BY %s",
             "SELECT id AS %s FROM claims c, LATERAL (SELECT 0 - c.id AS %s) l ORDER BY %s",
             "SELECT id AS %s FROM claims c, LATERAL (SELECT 0 - c.id AS %s) l ORDER BY %s + 0",
-            "SELECT DISTINCT ON (%s) id FROM claims c, LATERAL (SELECT c.id % 3 AS %s) l ORDER BY %s, id");
+            "SELECT DISTINCT ON (%s) id FROM claims c, LATERAL (SELECT c.id % 3 AS %s) l ORDER BY %s, id",
+            // under COLLATE too (probe seed 3867 of 5,000)
+            "SELECT 2 AS id, 'APPROVED' || lower('alice') AS %s, - abs(1) AS status FROM claims c, "
+                    + "LATERAL (SELECT count(*) AS %s FROM users u4 WHERE u4.id < c.id) l ORDER BY %s COLLATE nocase ASC, 1, 2, 3",
+            "SELECT DISTINCT ON (%s COLLATE nocase) 'a' || (id % 3) AS %s FROM claims c, LATERAL (SELECT c.id AS %s) l ORDER BY %s COLLATE nocase, 1",
+            "SELECT region AS x FROM claims c, LATERAL (SELECT c.region AS %s) l ORDER BY %s COLLATE nocase, c.id");
 
     @BeforeAll
     void start() throws Exception {

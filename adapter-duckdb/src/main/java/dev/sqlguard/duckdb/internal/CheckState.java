@@ -51,9 +51,16 @@ final class CheckState {
 
     /**
      * The bare names DuckDB reads as an output alias before an input column: an ORDER BY or DISTINCT ON item that is a
-     * name alone. Everywhere else it reads an input column first ({@link ExpressionChecks#resolveIn}).
+     * name alone, or a name alone under {@code COLLATE} (DuckDB's OrderBinder looks the child of a collation up in the
+     * aliases too). Everywhere else it reads an input column first ({@link ExpressionChecks#resolveIn}).
      */
     final Set<JsonNode> aliasFirst = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+
+    /**
+     * The GROUP BY items (each entry of a SELECT's group expressions, ROLLUP, CUBE and GROUPING SETS keys included):
+     * DuckDB reads an integer literal there as the position of a select-list item.
+     */
+    final Set<JsonNode> groupKeys = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
     /** The column references this gate replaced by the expression of the output alias they name. */
     final Set<JsonNode> inlinedAliases = java.util.Collections.newSetFromMap(new IdentityHashMap<>());

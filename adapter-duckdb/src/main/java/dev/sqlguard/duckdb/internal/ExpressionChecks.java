@@ -561,6 +561,14 @@ final class ExpressionChecks {
         JsonNode alias = node.path("alias");
         ObjectNode copy = (ObjectNode) owner.aliasExpressions.get(name).deepCopy();
         copy.set("alias", alias.isTextual() ? alias : JsonNodeFactory.instance.textNode(""));
+        if (state.groupKeys.contains(node) && "CONSTANT".equals(copy.path("class").asText())
+                && "INTEGER".equals(copy.path("literal").path("kind").asText())) {
+            // an integer written as a GROUP BY item is a select-list position to DuckDB (GROUP BY 7 fails where
+            // GROUP BY an alias of 7 groups by 7, probe seed 4232): the alias's own position is what DuckDB binds
+            ObjectNode position = JsonNodeFactory.instance.objectNode();
+            position.put("kind", "INTEGER").put("text", Integer.toString(owner.aliasPositions.get(name)));
+            copy.set("literal", position);
+        }
         // each copy can hold earlier copies (an alias of an alias): their total is bounded like a text's length
         state.inlinedChars += copy.toString().length();
         if (state.inlinedChars > DuckDbParser.MAX_JSON_CHARS / 4) {
@@ -569,7 +577,9 @@ final class ExpressionChecks {
         if (state.labelItem != null && state.labelOriginal == null) {
             state.labelOriginal = state.labelItem.deepCopy();
         }
-        if (scope.selectClause && holdsSubqueryOutsideAggregate(copy)) {
+        boolean grouped = owner.groupedNames.contains(name) || owner.groupedPositions.contains(owner.aliasPositions.get(name));
+        if (scope.selectClause && holdsSubqueryOutsideAggregate(copy) && !grouped) {
+            // (an alias that is a GROUP BY item is read as its group, which DuckDB matches the copy with here too)
             state.unbindableAlias = true;
         }
         node.removeAll();

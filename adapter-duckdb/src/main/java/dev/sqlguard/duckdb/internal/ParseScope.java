@@ -70,6 +70,14 @@ final class ParseScope {
         final Map<String, Lineage> selectAliases = new HashMap<>();
         /** The expression of each select-list alias, as checked (the node of the tree, not a copy). */
         final Map<String, JsonNode> aliasExpressions = new HashMap<>();
+        /** The position of each select-list alias among the outputs (from 1, stars expanded), as DuckDB numbers them. */
+        final Map<String, Integer> aliasPositions = new HashMap<>();
+        /**
+         * The names and the select-list positions written alone as GROUP BY items: DuckDB reads an alias so grouped as
+         * its group wherever the query names it.
+         */
+        final Set<String> groupedNames = new java.util.HashSet<>();
+        final Set<Integer> groupedPositions = new java.util.HashSet<>();
         /** Whether the expressions being checked are bound by DuckDB as select-list expressions (the list, ORDER BY, DISTINCT ON). */
         boolean selectClause;
         final Map<String, Lineage> lambdaParameters;
