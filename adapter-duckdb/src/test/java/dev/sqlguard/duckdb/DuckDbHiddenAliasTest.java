@@ -134,7 +134,15 @@ class DuckDbHiddenAliasTest {
             "SELECT 2 AS id, 'APPROVED' || lower('alice') AS %s, - abs(1) AS status FROM claims c, "
                     + "LATERAL (SELECT count(*) AS %s FROM users u4 WHERE u4.id < c.id) l ORDER BY %s COLLATE nocase ASC, 1, 2, 3",
             "SELECT DISTINCT ON (%s COLLATE nocase) 'a' || (id % 3) AS %s FROM claims c, LATERAL (SELECT c.id AS %s) l ORDER BY %s COLLATE nocase, 1",
-            "SELECT region AS x FROM claims c, LATERAL (SELECT c.region AS %s) l ORDER BY %s COLLATE nocase, c.id");
+            "SELECT region AS x FROM claims c, LATERAL (SELECT c.region AS %s) l ORDER BY %s COLLATE nocase, c.id",
+            // a derived table without a name (DuckDB calls it unnamed_subquery) is given one where the name is qualified
+            "SELECT %s FROM claims, (SELECT 1 AS %s) ORDER BY 1",
+            "SELECT id, %s FROM claims c JOIN (SELECT 2 AS %s) ON TRUE WHERE %s > 1 ORDER BY 1",
+            "SELECT id FROM claims c, (SELECT 2 AS %s), (SELECT 3 AS x) WHERE %s + x = 5 ORDER BY %s, 1",
+            "SELECT %s FROM claims c, LATERAL (SELECT c.id AS %s) ORDER BY %s",
+            "SELECT %s, y FROM claims c, (SELECT 2 AS %s), (SELECT 3 AS y) sqlguard_derived_1 ORDER BY 1",
+            "SELECT %s, (SELECT count(*) FROM users u WHERE u.id < %s) AS k FROM claims c, (SELECT 2 AS %s) ORDER BY 1",
+            "SELECT x FROM (SELECT %s AS x FROM claims c, (SELECT 5 AS %s)) ORDER BY 1");
 
     @BeforeAll
     void start() throws Exception {

@@ -432,8 +432,9 @@ final class ExpressionChecks {
      * what it would read had the hidden column no such name (a hidden column is absent, never forbidden). The visible
      * column may be a base table's, a derived table's (LATERAL or not), a CTE's: DuckDB finds {@code ssn} ambiguous in
      * {@code FROM claims c, LATERAL (SELECT ... AS ssn) l} as beside any table with the name (probe seed 37). An ORDER
-     * BY or DISTINCT ON item that is the name alone is qualified too, unless an output alias has the name. A name that
-     * cannot be qualified so (its table has no name, or a nearer table or lambda parameter has the same one) is left as
+     * BY or DISTINCT ON item that is the name alone is qualified too, unless an output alias has the name. A derived
+     * table without a name is given one. A name that cannot be qualified so (its table has no name and is no derived
+     * table, or a nearer table or lambda parameter has the same one) is left as
      * written: DuckDB's bound plan then shows the read of the hidden column, which is refused as a missing name.
      */
     private void qualifyPastHiddenColumns(Scope scope, Scope owner, List<String> parts, JsonNode node) {
@@ -468,10 +469,26 @@ final class ExpressionChecks {
                 target = source;
             }
         }
-        if (target == null || target.alias().isEmpty()) {
+        if (target == null) {
             return;
         }
-        String binding = fold(target.alias());
+        String alias = target.alias();
+        ObjectNode unnamed = alias.isEmpty() ? state.unnamedDerivedTables.get(target) : null;
+        int named = state.derivedNames;
+        if (alias.isEmpty()) {
+            if (unnamed == null) {
+                return;
+            }
+            // a derived table without a name: DuckDB names it itself, so the name it is given here is one the query
+            // could not have used for it (the gate knows no table by DuckDB's own name), given once
+            alias = unnamed.path("alias").asText("");
+            if (alias.isEmpty()) {
+                do {
+                    alias = "sqlguard_derived_" + ++named;
+                } while (namesSource(scope, alias));
+            }
+        }
+        String binding = fold(alias);
         for (Scope s = scope; s != null; s = s.parent) {
             if (s.lambdaParameters.containsKey(binding)) {
                 return;
@@ -485,10 +502,26 @@ final class ExpressionChecks {
                 break;
             }
         }
+        if (unnamed != null && unnamed.path("alias").asText("").isEmpty()) {
+            unnamed.put("alias", alias);
+            state.derivedNames = named;
+        }
         String written = ref.path("column_names").path(0).asText();
         com.fasterxml.jackson.databind.node.ArrayNode qualified = JsonNodeFactory.instance.arrayNode();
-        qualified.add(target.alias()).add(written);
+        qualified.add(alias).add(written);
         ref.set("column_names", qualified);
+    }
+
+    /** Whether a table of {@code scope}'s FROM, or of an enclosing query's, goes by {@code alias}. */
+    private static boolean namesSource(Scope scope, String alias) {
+        for (Scope s = scope; s != null; s = s.parent) {
+            for (Source source : s.sources) {
+                if (fold(source.alias()).equals(fold(alias))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
