@@ -88,6 +88,9 @@ class DuckDbHiddenAliasTest {
             "SELECT (SELECT max(u2.id) FROM users u2) AS %s, %s + 1 AS y FROM claims GROUP BY 1",
             "SELECT (SELECT max(u2.id) FROM users u2) AS %s, count(*) AS n FROM claims GROUP BY ROLLUP (%s) ORDER BY 0 - %s, 2",
             "SELECT (SELECT max(u2.id) FROM users u2) AS %s, id FROM claims GROUP BY %s, id ORDER BY 0 - %s, 2",
+            // an alias under ROLLUP or CUBE is its own group even where its expression is another key's (seeds 21330, 30767)
+            "SELECT claims.status AS x0, claims.status AS %s, sum(9) AS amount FROM claims GROUP BY ROLLUP (claims.status, %s) ORDER BY 1, 2, 3",
+            "SELECT id AS id, id AS %s, count(*) AS x0 FROM claims c JOIN regions r ON c.region = r.region GROUP BY CUBE (id, %s) ORDER BY 1, 2, 3",
             // DuckDB reads a name alone under COLLATE in ORDER BY as an alias first, as the name alone
             "SELECT 'b' || id AS %s FROM claims ORDER BY %s COLLATE nocase");
 
@@ -142,7 +145,14 @@ class DuckDbHiddenAliasTest {
             "SELECT %s FROM claims c, LATERAL (SELECT c.id AS %s) ORDER BY %s",
             "SELECT %s, y FROM claims c, (SELECT 2 AS %s), (SELECT 3 AS y) sqlguard_derived_1 ORDER BY 1",
             "SELECT %s, (SELECT count(*) FROM users u WHERE u.id < %s) AS k FROM claims c, (SELECT 2 AS %s) ORDER BY 1",
-            "SELECT x FROM (SELECT %s AS x FROM claims c, (SELECT 5 AS %s)) ORDER BY 1");
+            "SELECT x FROM (SELECT %s AS x FROM claims c, (SELECT 5 AS %s)) ORDER BY 1",
+            // HAVING reads a name as a group if it is one, else as an alias (probe seeds 22920, 24513, 32295 from 20001)
+            "SELECT c.amount AS x0, count(DATE '2024-04-14') AS %s FROM claims c, "
+                    + "LATERAL (SELECT max(u4.id) AS %s FROM users u4 WHERE u4.name <> c.status) l GROUP BY c.amount HAVING %s > 17",
+            "SELECT 0 AS %s, count('DENIED') AS id FROM claims c, LATERAL (SELECT max(u4.id) AS %s FROM users u4 WHERE u4.name <> c.status) l "
+                    + "GROUP BY - %s HAVING %s > 11 ORDER BY 1, 2",
+            "SELECT count(*) AS %s FROM claims c, LATERAL (SELECT c.id % 3 AS %s) l GROUP BY l.%s HAVING %s > 1 ORDER BY 1",
+            "SELECT count(*) AS %s, %s FROM claims c, LATERAL (SELECT c.id % 3 AS %s) l GROUP BY %s HAVING %s > 0 ORDER BY 2");
 
     @BeforeAll
     void start() throws Exception {
@@ -187,8 +197,9 @@ class DuckDbHiddenAliasTest {
         assertThat(executed("SELECT id + 1 AS api_key FROM users WHERE api_key > 1 ORDER BY api_key"))
                 .contains("WHERE ((id + 1) > 1) ORDER BY api_key")
                 .doesNotContain("api_key > 1");
+        // a GROUP BY item holds the position of the alias's item, which is what DuckDB binds an alias there to
         assertThat(executed("SELECT id AS api_key, api_key FROM users GROUP BY api_key"))
-                .contains("SELECT id AS api_key, id AS api_key FROM users GROUP BY id");
+                .contains("SELECT id AS api_key, id AS api_key FROM users GROUP BY 2");
     }
 
     /** An output without an alias that holds an inlined name is labelled as DuckDB labels it as written. */

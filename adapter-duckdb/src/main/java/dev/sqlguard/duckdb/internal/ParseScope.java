@@ -78,6 +78,10 @@ final class ParseScope {
          */
         final Set<String> groupedNames = new java.util.HashSet<>();
         final Set<Integer> groupedPositions = new java.util.HashSet<>();
+        /** The last name of each column reference written alone as a GROUP BY item ({@code ssn}, {@code l.ssn}). */
+        final Set<String> groupedColumns = new java.util.HashSet<>();
+        /** Whether the expression being checked is the query's HAVING clause. */
+        boolean havingClause;
         /** Whether the expressions being checked are bound by DuckDB as select-list expressions (the list, ORDER BY, DISTINCT ON). */
         boolean selectClause;
         final Map<String, Lineage> lambdaParameters;

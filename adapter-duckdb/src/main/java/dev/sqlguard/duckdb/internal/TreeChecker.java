@@ -245,8 +245,12 @@ final class TreeChecker {
         Scope scope = new Scope(outer, from, Map.of());
         List<Col> out = new ArrayList<>();
         for (JsonNode group : array(node, "group_expressions")) {
-            if ("COLUMN_REF".equals(group.path("class").asText()) && group.path("column_names").size() == 1) {
-                scope.groupedNames.add(fold(group.path("column_names").path(0).asText()));
+            JsonNode names = group.path("column_names");
+            if ("COLUMN_REF".equals(group.path("class").asText()) && names.size() >= 1) {
+                scope.groupedColumns.add(fold(names.path(names.size() - 1).asText()));
+            }
+            if ("COLUMN_REF".equals(group.path("class").asText()) && names.size() == 1) {
+                scope.groupedNames.add(fold(names.path(0).asText()));
             } else if ("CONSTANT".equals(group.path("class").asText()) && "INTEGER".equals(group.path("literal").path("kind").asText())) {
                 try {
                     scope.groupedPositions.add(Integer.parseInt(group.path("literal").path("text").asText()));
@@ -307,7 +311,12 @@ final class TreeChecker {
         if (!Set.of("STANDARD_HANDLING", "FORCE_AGGREGATES", "NO_AGGREGATES_ALLOWED").contains(handling)) {
             throw construct("Unexpected aggregate form.");
         }
-        expressions.optionalExpression(node.get("having"), scope, inner);
+        scope.havingClause = true;
+        try {
+            expressions.optionalExpression(node.get("having"), scope, inner);
+        } finally {
+            scope.havingClause = false;
+        }
         expressions.optionalExpression(node.get("qualify"), scope, inner);
         relations.sample(node.get("sample"));
         visitModifiers(node, new ModifierContext(scope, inner, out));
