@@ -8,11 +8,13 @@ import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
@@ -51,9 +53,23 @@ final class CheckState {
 
     /**
      * The bare names DuckDB reads as an output alias before an input column: an ORDER BY or DISTINCT ON item that is a
-     * name alone. Everywhere else it reads an input column first ({@link ExpressionChecks#resolveIn}).
+     * name alone, or a name alone under {@code COLLATE} (DuckDB's OrderBinder looks the child of a collation up in the
+     * aliases too). Everywhere else it reads an input column first ({@link ExpressionChecks#resolveIn}).
      */
     final Set<JsonNode> aliasFirst = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+
+    /**
+     * The GROUP BY items (each entry of a SELECT's group expressions, ROLLUP, CUBE and GROUPING SETS keys included):
+     * DuckDB reads an integer literal there as the position of a select-list item.
+     */
+    final Set<JsonNode> groupKeys = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+
+    /**
+     * The FROM item of each derived table written without a name, by the source it binds: where a bare name must be
+     * qualified with such a table, the table is given a name in the tree that runs ({@code derivedNames} counts them).
+     */
+    final Map<ParseScope.Source, ObjectNode> unnamedDerivedTables = new IdentityHashMap<>();
+    int derivedNames;
 
     /** The column references this gate replaced by the expression of the output alias they name. */
     final Set<JsonNode> inlinedAliases = java.util.Collections.newSetFromMap(new IdentityHashMap<>());

@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sqlguard.domain.ColumnRef;
 import dev.sqlguard.domain.ErrorCode;
@@ -73,7 +74,12 @@ final class FromChecks {
                     // a derived table: its columns carry their lineage to wherever the outer query uses them
                     List<Col> cols = rename(queries.node(field(subquery, "node"), outer, env),
                             strings(ref.path("column_name_alias")));
-                    yield single(ref.path("alias").asText(""), Optional.empty(), cols);
+                    String alias = ref.path("alias").asText("");
+                    From derived = single(alias, Optional.empty(), cols);
+                    if (alias.isEmpty() && ref instanceof ObjectNode named) {
+                        state.unnamedDerivedTables.put(derived.sources().get(0), named);
+                    }
+                    yield derived;
                 }
                 case "TABLE_FUNCTION" -> tableFunction(ref, outer, env);
                 case "EXPRESSION_LIST" -> values(ref, outer, env);

@@ -70,6 +70,18 @@ final class ParseScope {
         final Map<String, Lineage> selectAliases = new HashMap<>();
         /** The expression of each select-list alias, as checked (the node of the tree, not a copy). */
         final Map<String, JsonNode> aliasExpressions = new HashMap<>();
+        /** The position of each select-list alias among the outputs (from 1, stars expanded), as DuckDB numbers them. */
+        final Map<String, Integer> aliasPositions = new HashMap<>();
+        /**
+         * The names and the select-list positions written alone as GROUP BY items: DuckDB reads an alias so grouped as
+         * its group wherever the query names it.
+         */
+        final Set<String> groupedNames = new java.util.HashSet<>();
+        final Set<Integer> groupedPositions = new java.util.HashSet<>();
+        /** The last name of each column reference written alone as a GROUP BY item ({@code ssn}, {@code l.ssn}). */
+        final Set<String> groupedColumns = new java.util.HashSet<>();
+        /** Whether the expression being checked is the query's HAVING clause. */
+        boolean havingClause;
         /** Whether the expressions being checked are bound by DuckDB as select-list expressions (the list, ORDER BY, DISTINCT ON). */
         boolean selectClause;
         final Map<String, Lineage> lambdaParameters;

@@ -244,6 +244,21 @@ final class TreeChecker {
         From from = relations.from(field(node, "from_table"), outer, inner);
         Scope scope = new Scope(outer, from, Map.of());
         List<Col> out = new ArrayList<>();
+        for (JsonNode group : array(node, "group_expressions")) {
+            JsonNode names = group.path("column_names");
+            if ("COLUMN_REF".equals(group.path("class").asText()) && names.size() >= 1) {
+                scope.groupedColumns.add(fold(names.path(names.size() - 1).asText()));
+            }
+            if ("COLUMN_REF".equals(group.path("class").asText()) && names.size() == 1) {
+                scope.groupedNames.add(fold(names.path(0).asText()));
+            } else if ("CONSTANT".equals(group.path("class").asText()) && "INTEGER".equals(group.path("literal").path("kind").asText())) {
+                try {
+                    scope.groupedPositions.add(Integer.parseInt(group.path("literal").path("text").asText()));
+                } catch (NumberFormatException e) {
+                    // no select-list position: DuckDB refuses it as out of range
+                }
+            }
+        }
         expandStarsOverHiddenColumns(node, scope);
         for (JsonNode item : array(node, "select_list")) {
             if ("STAR".equals(item.path("class").asText())) {
@@ -277,10 +292,12 @@ final class TreeChecker {
             if (!alias.isEmpty()) {
                 scope.selectAliases.put(fold(alias), lineage);
                 scope.aliasExpressions.put(fold(alias), item);
+                scope.aliasPositions.put(fold(alias), out.size());
             }
         }
         expressions.optionalExpression(node.get("where_clause"), scope, inner);
         for (JsonNode group : array(node, "group_expressions")) {
+            state.groupKeys.add(group);
             expressions.expression(group, scope, inner);
         }
         for (JsonNode set : array(node, "group_sets")) {
@@ -294,7 +311,12 @@ final class TreeChecker {
         if (!Set.of("STANDARD_HANDLING", "FORCE_AGGREGATES", "NO_AGGREGATES_ALLOWED").contains(handling)) {
             throw construct("Unexpected aggregate form.");
         }
-        expressions.optionalExpression(node.get("having"), scope, inner);
+        scope.havingClause = true;
+        try {
+            expressions.optionalExpression(node.get("having"), scope, inner);
+        } finally {
+            scope.havingClause = false;
+        }
         expressions.optionalExpression(node.get("qualify"), scope, inner);
         relations.sample(node.get("sample"));
         visitModifiers(node, new ModifierContext(scope, inner, out));
@@ -330,7 +352,7 @@ final class TreeChecker {
                 case "DISTINCT_MODIFIER" -> {
                     requireContext(context);
                     for (JsonNode target : array(modifier, "distinct_on_targets")) {
-                        state.aliasFirst.add(target); // DuckDB reads a bare name here as an output alias first
+                        aliasFirst(target); // DuckDB reads a bare name here as an output alias first
                         context.scope().selectClause = true; // and binds the target as a select-list expression
                         try {
                             expressions.expression(target, context.scope(), context.env());
@@ -341,6 +363,14 @@ final class TreeChecker {
                 }
                 default -> throw construct("The query uses a clause that is not supported here.");
             }
+        }
+    }
+
+    /** An ORDER BY or DISTINCT ON item, and the child of a COLLATE item: DuckDB's OrderBinder looks both up as aliases. */
+    private void aliasFirst(JsonNode item) {
+        state.aliasFirst.add(item);
+        if ("COLLATE".equals(item.path("class").asText()) && item.has("child")) {
+            state.aliasFirst.add(item.get("child"));
         }
     }
 
@@ -361,7 +391,7 @@ final class TreeChecker {
                 state.visit(expression);
                 continue;
             }
-            state.aliasFirst.add(expression); // DuckDB reads a bare name here as an output alias first
+            aliasFirst(expression); // DuckDB reads a bare name here as an output alias first
             context.scope().selectClause = true;
             try {
                 expressions.expression(expression, context.scope(), context.env());
