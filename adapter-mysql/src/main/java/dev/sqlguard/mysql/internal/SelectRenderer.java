@@ -823,6 +823,18 @@ final class SelectRenderer {
                     throw construct("With WITH ROLLUP, select each grouped column once.");
                 }
             }
+            // an output labelled with another grouped column's name: MariaDB 10.11 then labelled a grouped output with
+            // its column's name instead of its alias (SELECT s2.amount AS x0, s2.x0 AS amount ... GROUP BY s2.amount,
+            // s2.x0 WITH ROLLUP came back as amount, amount: seed 1360962)
+            for (Item item : scope.items()) {
+                for (Object column : grouped) {
+                    String name = lastName(String.valueOf(column));
+                    if (name != null && Names.fold(name).equals(Names.fold(item.label()))
+                            && !item.bareColumn().map(column::equals).orElse(false)) {
+                        throw construct("With WITH ROLLUP, label no output with the name of another grouped column.");
+                    }
+                }
+            }
         }
         // WITH ROLLUP adds the super-aggregate rows (grouped columns NULL); it reads no column the GROUP BY
         // does not already group by. Whether ORDER BY may follow is the server's decision (MariaDB refuses it, 1221).
@@ -830,6 +842,12 @@ final class SelectRenderer {
             condition();
         }
         return String.join(", ", out) + (groupBy.isMysqlWithRollup() ? " WITH ROLLUP" : "");
+    }
+
+    /** The last backquoted name of a rendered column reference ({@code `t1`.`amount`} is {@code amount}), or null. */
+    private static String lastName(String column) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("`([^`]+)`$").matcher(column);
+        return m.find() ? m.group(1) : null;
     }
 
     /** The column a GROUP BY key groups by: the selected column's for a position, else the rendered column itself. */
