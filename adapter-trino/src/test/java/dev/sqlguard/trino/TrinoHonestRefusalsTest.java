@@ -131,10 +131,7 @@ class TrinoHonestRefusalsTest {
                 "SELECT count(*) AS n FROM (SELECT region FROM claims INTERSECT SELECT region FROM regions) x",
                 "SELECT count(*) AS n FROM (SELECT region FROM claims WHERE amount > 1000)",
                 "SELECT region, n FROM (SELECT region, count(*) AS n FROM claims GROUP BY region) ORDER BY region");
-        HonestCorpus.Outcome outcome = compare(corpus);
-        assertThat(outcome.refused()).as("refused").isEmpty();
-        assertThat(outcome.different()).as("different").isEmpty();
-        assertThat(outcome.ran()).isEqualTo(corpus.size());
+        compare(corpus).assertEachAgrees();
     }
 
     @Test
@@ -164,10 +161,7 @@ class TrinoHonestRefusalsTest {
                 "SELECT c.region, count(*) AS n FROM claims c GROUP BY ROLLUP (c.region) ORDER BY 1, 2",
                 "SELECT c.id, l.k FROM claims c, LATERAL (SELECT count(*) AS k FROM users u WHERE u.id < c.id) l ORDER BY 1",
                 "SELECT c.id, l.k FROM claims c CROSS JOIN LATERAL (SELECT max(u.id) AS k FROM users u WHERE u.id < c.id) l ORDER BY 1");
-        HonestCorpus.Outcome outcome = compare(corpus);
-        assertThat(outcome.refused()).as("refused").isEmpty();
-        assertThat(outcome.different()).as("different").isEmpty();
-        assertThat(outcome.ran()).isEqualTo(corpus.size());
+        compare(corpus).assertEachAgrees();
     }
 
     @Test
@@ -182,10 +176,7 @@ class TrinoHonestRefusalsTest {
                 "SELECT r, count(*) AS n FROM (SELECT rank() OVER w AS r FROM claims WINDOW w AS (PARTITION BY region ORDER BY created)) x"
                         + " GROUP BY r ORDER BY r",
                 "SELECT id AS region, rank() OVER w AS r FROM claims WINDOW w AS (ORDER BY region, id) ORDER BY 1");
-        HonestCorpus.Outcome outcome = compare(corpus);
-        assertThat(outcome.refused()).as("refused").isEmpty();
-        assertThat(outcome.different()).as("different").isEmpty();
-        assertThat(outcome.ran()).isEqualTo(corpus.size());
+        compare(corpus).assertEachAgrees();
         try (Connection c = TestCluster.connect(TestCluster.ADMIN, server.fixture().schema()); Statement s = c.createStatement()) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.executeQuery("SELECT region COLLATE \"C\" AS r FROM claims"))
                     .isInstanceOf(SQLException.class);
