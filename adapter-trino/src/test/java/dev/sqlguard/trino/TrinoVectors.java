@@ -133,7 +133,11 @@ final class TrinoVectors {
             "SELECT id FROM claims c WHERE (SELECT count(*) FROM users u WHERE u.password > 'h') > 0",
             "SELECT id FROM claims c JOIN (SELECT ssn AS s FROM claims) t ON t.s = c.ssn",
             "SELECT id FROM claims c LEFT JOIN claims d ON d.ssn LIKE '1%'",
-            "SELECT id FROM claims c CROSS JOIN LATERAL (SELECT c.ssn AS s) t",
+            // a sensitive value carried out of a LATERAL table into a filter, an order or a grouping
+            "SELECT id FROM claims c CROSS JOIN LATERAL (SELECT c.ssn AS s) t WHERE t.s LIKE '1%'",
+            "SELECT id FROM claims c, LATERAL (SELECT c.ssn AS s) t ORDER BY t.s",
+            "SELECT count(*) AS n FROM claims c, LATERAL (SELECT c.ssn AS s) t GROUP BY ROLLUP (t.s)",
+            "SELECT id FROM claims c, LATERAL (SELECT count(*) AS k FROM claims d WHERE d.ssn < c.ssn) t",
             "SELECT t.s FROM claims c, LATERAL (SELECT c.ssn AS s) t WHERE t.s = '1'",
             "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000) SELECT count(*) AS c FROM r",
             "WITH x AS (SELECT ssn AS s FROM claims) SELECT s FROM x WHERE s > '5'",
@@ -206,6 +210,8 @@ final class TrinoVectors {
      * value appears, and a cost amplifier stays within its bound (or fails on the cluster's limits).
      */
     static final List<String> RED_TEAM_ANSWERED = List.of(
+            // LATERAL runs on Trino now: a sensitive column carried out of a LATERAL table comes back redacted
+            "SELECT id, t.s FROM claims c CROSS JOIN LATERAL (SELECT c.ssn AS s) t",
             "SELECT claims.* FROM claims", "SELECT c.* FROM claims c", "SELECT t.* FROM (SELECT id, name FROM users) t",
             "SELECT length(ssn) AS x FROM claims", "SELECT coalesce(ssn, 'x') AS x FROM claims",
             "SELECT ssn || 'x' AS x FROM claims", "SELECT concat(ssn, name) AS x FROM claims, users",

@@ -140,16 +140,10 @@ final class TrinoDialect implements AnsiDialect {
     }
 
     /**
-     * {@code ROLLUP}, {@code CUBE} and {@code GROUPING SETS}: Trino takes only column references inside them (a position
-     * or an expression there is an error of its own, "GROUP BY expression must be a column reference"), which the
-     * renderer writes qualified, and refuses output names in GROUP BY ({@link #outputNamesInGroupBy}).
+     * {@code LATERAL (SELECT ...) alias}, read as PostgreSQL reads it. (Grouping sets stay refused: with them taken,
+     * {@code TrinoContractTest.stopsARunawayQueryAtTheTimeout} answered ENGINE_UNAVAILABLE where EXCEEDED_TIME_LIMIT is
+     * due, three runs of three, for a reason not found yet.)
      */
-    @Override
-    public boolean groupingSets() {
-        return true;
-    }
-
-    /** {@code LATERAL (SELECT ...) alias}, read as PostgreSQL reads it. */
     @Override
     public boolean lateral() {
         return true;
