@@ -20,8 +20,8 @@ import net.sf.jsqlparser.schema.Column;
  * What Trino renders differently from the shared ANSI renderer: calls by their bare built-in names
  * (every qualified name is refused, so a catalog's own SQL routines can never be called), its
  * literal, interval and cast forms, {@code OFFSET m LIMIT n}, its {@code _colN} output names; and of
- * the optional constructs named windows only (no DISTINCT ON, grouping sets, FETCH FIRST, CTE column
- * lists, WITH RECURSIVE, USING or NATURAL joins, LATERAL, ILIKE, COLLATE or table functions).
+ * the optional constructs named windows and LATERAL only (no DISTINCT ON, grouping sets, FETCH FIRST, CTE column
+ * lists, WITH RECURSIVE, USING or NATURAL joins, ILIKE, COLLATE or table functions).
  */
 @SuppressWarnings("deprecation")
 final class TrinoDialect implements AnsiDialect {
