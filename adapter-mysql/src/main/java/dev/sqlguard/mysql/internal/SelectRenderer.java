@@ -798,75 +798,77 @@ final class SelectRenderer {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "GROUP BY needs at least one expression.");
         }
         List<String> out = new ArrayList<>();
-        java.util.Set<Object> grouped = new java.util.HashSet<>();
         for (Expression e : list) {
-            String key = wholeItem(e, Clause.GROUP_BY, scope, UsePosition.GROUPING);
-            if (groupBy.isMysqlWithRollup() && !groupsAColumn(e, key, scope)) {
-                // which select-list expressions the server takes for a grouped key, and so nulls in the rolled-up rows
-                // rather than computes over the nulled columns, depends on how each is written: measured on MariaDB 10.11,
-                // GROUP BY upper(region), 2 WITH ROLLUP kept upper(region) in the rows that roll region up, and the
-                // same query as rendered nulled it (tenant seeds 2949 and 4893)
-                throw construct("With WITH ROLLUP, group by columns or by the positions or names of selected items, not by expressions.");
-            }
-            if (groupBy.isMysqlWithRollup() && !grouped.add(groupedColumn(key, scope))) {
-                throw construct("With WITH ROLLUP, group by each column once.");
-            }
-            out.add(key);
-        }
-        if (groupBy.isMysqlWithRollup()) {
-            // which of two selected copies of a grouped column the server nulls in the rolled-up rows depends on how the
-            // key and the copies are written: measured on MariaDB 10.11, SELECT x1 AS x2, x1 AS x1 ... GROUP BY x1 WITH
-            // ROLLUP nulled the second copy as written and the first as rendered (seed 16513)
-            java.util.Set<Object> selected = new java.util.HashSet<>();
-            for (Item item : scope.items()) {
-                if (item.bareColumn().isPresent() && !selected.add(item.bareColumn().get())) {
-                    throw construct("With WITH ROLLUP, select each grouped column once.");
-                }
-            }
-            // an output labelled with another grouped column's name: MariaDB 10.11 then labelled a grouped output with
-            // its column's name instead of its alias (SELECT s2.amount AS x0, s2.x0 AS amount ... GROUP BY s2.amount,
-            // s2.x0 WITH ROLLUP came back as amount, amount: seed 1360962)
-            for (Item item : scope.items()) {
-                for (Object column : grouped) {
-                    String name = lastName(String.valueOf(column));
-                    if (name != null && Names.fold(name).equals(Names.fold(item.label()))
-                            && !item.bareColumn().map(column::equals).orElse(false)) {
-                        throw construct("With WITH ROLLUP, label no output with the name of another grouped column.");
-                    }
-                }
-            }
+            out.add(wholeItem(e, Clause.GROUP_BY, scope, UsePosition.GROUPING));
         }
         // WITH ROLLUP adds the super-aggregate rows (grouped columns NULL); it reads no column the GROUP BY
         // does not already group by. Whether ORDER BY may follow is the server's decision (MariaDB refuses it, 1221).
         if (groupBy.isMysqlWithRollup()) {
+            requireRollupAsWritten(list, out, scope);
             condition();
         }
         return String.join(", ", out) + (groupBy.isMysqlWithRollup() ? " WITH ROLLUP" : "");
     }
 
-    /** The last backquoted name of a rendered column reference ({@code `t1`.`amount`} is {@code amount}), or null. */
-    private static String lastName(String column) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("`([^`]+)`$").matcher(column);
-        return m.find() ? m.group(1) : null;
-    }
+    /** A rendered GROUP BY key that is a select-list position (an alias is rendered as its position too). */
+    private static final Pattern POSITION = Pattern.compile("[1-9][0-9]{0,8}");
+    /** The last backquoted name of a rendered column reference ({@code `t1`.`amount`}: {@code amount}). */
+    private static final Pattern LAST_NAME = Pattern.compile("`([^`]+)`$");
 
-    /** The column a GROUP BY key groups by: the selected column's for a position, else the rendered column itself. */
-    private static Object groupedColumn(String key, Scope scope) {
-        if (key.matches("[1-9][0-9]{0,8}")) {
-            int n = Integer.parseInt(key);
-            if (n <= scope.items().size() && scope.items().get(n - 1).bareColumn().isPresent()) {
-                return scope.items().get(n - 1).bareColumn().get();
+    /**
+     * Which select-list values MariaDB nulls in the rolled-up rows of {@code WITH ROLLUP}, and how it labels them,
+     * depends on how the keys and the items are written, so the rendered text must leave it no choice (each measured
+     * on MariaDB 10.11, the seed that found it named):
+     * <ul>
+     *   <li>a key is a column, or the position or name of a selected item, never an expression:
+     *   {@code GROUP BY upper(region), 2 WITH ROLLUP} kept {@code upper(region)} in the rows that roll region up, and
+     *   the same query as rendered nulled it (tenant seeds 2949 and 4893);</li>
+     *   <li>each column is grouped once and selected bare once: {@code SELECT x1 AS x2, x1 AS x1 ... GROUP BY x1 WITH
+     *   ROLLUP} nulled the second copy as written and the first as rendered (seed 16513);</li>
+     *   <li>no output is labelled with another grouped column's name: {@code SELECT s2.amount AS x0, s2.x0 AS amount
+     *   ... GROUP BY s2.amount, s2.x0 WITH ROLLUP} came back labelled amount, amount (seed 1360962).</li>
+     * </ul>
+     *
+     * @param written the GROUP BY keys as written
+     * @param rendered the same keys as rendered
+     */
+    private static void requireRollupAsWritten(List<Expression> written, List<String> rendered, Scope scope) {
+        Set<Object> grouped = new java.util.HashSet<>();
+        for (int i = 0; i < rendered.size(); i++) {
+            String key = rendered.get(i);
+            Optional<Item> item = selectedAt(key, scope);
+            if (!POSITION.matcher(key).matches() && !(ExpressionRenderer.unwrap(written.get(i)) instanceof Column)) {
+                throw construct("With WITH ROLLUP, group by columns or by the positions or names of selected items, not by expressions.");
+            }
+            Object column = item.flatMap(Item::bareColumn).orElse(key);
+            if (!grouped.add(column)) {
+                throw construct("With WITH ROLLUP, group by each column once.");
             }
         }
-        return key;
+        Set<Object> selected = new java.util.HashSet<>();
+        for (Item item : scope.items()) {
+            if (item.bareColumn().isPresent() && !selected.add(item.bareColumn().get())) {
+                throw construct("With WITH ROLLUP, select each grouped column once.");
+            }
+        }
+        for (Item item : scope.items()) {
+            for (Object column : grouped) {
+                java.util.regex.Matcher name = LAST_NAME.matcher(String.valueOf(column));
+                if (name.find() && Names.fold(name.group(1)).equals(Names.fold(item.label()))
+                        && !item.bareColumn().map(column::equals).orElse(false)) {
+                    throw construct("With WITH ROLLUP, label no output with the name of another grouped column.");
+                }
+            }
+        }
     }
 
-    /** Whether a GROUP BY key, as written ({@code e}) and as rendered ({@code key}), is a column or a selected item's position or name. */
-    private static boolean groupsAColumn(Expression e, String key, Scope scope) {
-        if (key.matches("[1-9][0-9]{0,8}")) {
-            return true; // a selected item by position or name: the server nulls that item, written the same either way
+    /** The select-list item a rendered GROUP BY key stands for, when the key is its position. */
+    private static Optional<Item> selectedAt(String key, Scope scope) {
+        if (!POSITION.matcher(key).matches()) {
+            return Optional.empty();
         }
-        return ExpressionRenderer.unwrap(e) instanceof net.sf.jsqlparser.schema.Column;
+        int n = Integer.parseInt(key);
+        return n <= scope.items().size() ? Optional.of(scope.items().get(n - 1)) : Optional.empty();
     }
 
     private String orderBy(List<OrderByElement> elements, Scope scope) {
