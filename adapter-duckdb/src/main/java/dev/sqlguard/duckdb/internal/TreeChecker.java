@@ -246,12 +246,13 @@ final class TreeChecker {
         List<Col> out = new ArrayList<>();
         for (JsonNode group : array(node, "group_expressions")) {
             JsonNode names = group.path("column_names");
-            if ("COLUMN_REF".equals(group.path("class").asText()) && names.size() >= 1) {
+            String kind = group.path("class").asText();
+            if ("COLUMN_REF".equals(kind) && names.size() >= 1) {
                 scope.groupedColumns.add(fold(names.path(names.size() - 1).asText()));
             }
-            if ("COLUMN_REF".equals(group.path("class").asText()) && names.size() == 1) {
+            if ("COLUMN_REF".equals(kind) && names.size() == 1) {
                 scope.groupedNames.add(fold(names.path(0).asText()));
-            } else if ("CONSTANT".equals(group.path("class").asText()) && "INTEGER".equals(group.path("literal").path("kind").asText())) {
+            } else if ("CONSTANT".equals(kind) && "INTEGER".equals(group.path("literal").path("kind").asText())) {
                 try {
                     scope.groupedPositions.add(Integer.parseInt(group.path("literal").path("text").asText()));
                 } catch (NumberFormatException e) {

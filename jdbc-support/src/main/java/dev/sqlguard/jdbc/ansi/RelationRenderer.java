@@ -398,7 +398,9 @@ final class RelationRenderer {
         if (!policy.rows().governs(t.ref())) {
             return plain;
         }
-        facts.slots.add(new Slot(plain, governed(t, rendered, ""), governed(t, rendered, dialect.groupingSetsFence())));
+        String filtered = governed(t, rendered, "");
+        String fence = dialect.groupingSetsFence();
+        facts.slots.add(new Slot(plain, filtered, fence.isEmpty() ? filtered : governed(t, rendered, fence)));
         return SLOT + Integer.toString(facts.slots.size() - 1) + SLOT;
     }
 

@@ -152,7 +152,7 @@ public final class QueryGenerator {
         List<Sql> keys = new ArrayList<>();
         // what ORDER BY may name besides the outputs: every input column, or in a grouped query the grouped ones only (an
         // ungrouped one is any row's value on MariaDB, which then differs by plan, not by reading)
-        List<Col> orderCols = cols;
+        List<Col> orderCols = grouped ? new ArrayList<>() : cols;
         Set<String> used = new LinkedHashSet<>();
         if (grouped) {
             int n = 1 + random.nextInt(2);
@@ -160,9 +160,6 @@ public final class QueryGenerator {
                 Col c = cols.get(random.nextInt(cols.size()));
                 boolean plainKey = random.nextInt(3) != 0;
                 Sql key = plainKey ? Sql.of(c.ref) : expr(c.type, 1, List.of(c), List.of());
-                if (orderCols == cols) {
-                    orderCols = new ArrayList<>();
-                }
                 if (plainKey) {
                     orderCols.add(c);
                 }
