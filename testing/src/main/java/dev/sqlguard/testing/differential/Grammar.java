@@ -33,12 +33,15 @@ import static java.util.Objects.requireNonNull;
  * @param groupingSets {@code GROUP BY ROLLUP (...)}, {@code CUBE (...)} and {@code GROUPING SETS (...)}
  * @param withRollup MySQL's {@code GROUP BY ... WITH ROLLUP}
  * @param lateral a {@code LATERAL} derived table that reads the columns before it
+ * @param naturalJoin {@code NATURAL JOIN} (Trino has none, and DuckDB's guard refuses it by policy): without it the
+ *     generator joins the same tables {@code USING} their common column, so that the case still runs
  */
 public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean bang, boolean concat, boolean concatAnything,
                       boolean distinctFrom, boolean doubleColonCast, boolean distinctOn, boolean qualify, boolean fullJoin,
                       boolean nullsOrdering, String intType, String textType, String decimalType,
                       boolean caseInsensitiveOrder, String collation, boolean offsetFirst, boolean namedWindow,
-                      boolean aggregateFilter, boolean groupingSets, boolean withRollup, boolean lateral) {
+                      boolean aggregateFilter, boolean groupingSets, boolean withRollup, boolean lateral,
+                      boolean naturalJoin) {
     public Grammar {
         requireNonNull(intType, "intType is null");
         requireNonNull(textType, "textType is null");
@@ -47,22 +50,22 @@ public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean ban
 
     public static Grammar postgresql() {
         return new Grammar(true, true, false, false, true, true, true, true, true, false, true, true,
-                "integer", "text", "numeric(12,2)", false, "\"C\"", false, true, true, true, false, true);
+                "integer", "text", "numeric(12,2)", false, "\"C\"", false, true, true, true, false, true, true);
     }
 
     public static Grammar duckdb() {
         return new Grammar(true, true, false, false, true, true, true, true, true, true, true, true,
-                "BIGINT", "VARCHAR", "DECIMAL(12,2)", false, "nocase", false, true, true, true, false, true);
+                "BIGINT", "VARCHAR", "DECIMAL(12,2)", false, "nocase", false, true, true, true, false, true, false);
     }
 
     public static Grammar trino() {
         return new Grammar(false, false, false, false, true, false, true, false, false, false, true, true,
-                "bigint", "varchar", "decimal(12,2)", false, null, true, true, true, true, false, true);
+                "bigint", "varchar", "decimal(12,2)", false, null, true, true, true, true, false, true, false);
     }
 
     /** MariaDB and MySQL: {@code ||} is OR there, null-safe equality is {@code <=>}, text orders without regard to case. */
     public static Grammar mysql() {
         return new Grammar(false, false, true, true, false, false, false, false, false, false, false, false,
-                "SIGNED", "CHAR", "DECIMAL(12,2)", true, "utf8mb4_bin", false, true, false, false, true, false);
+                "SIGNED", "CHAR", "DECIMAL(12,2)", true, "utf8mb4_bin", false, true, false, false, true, false, true);
     }
 }

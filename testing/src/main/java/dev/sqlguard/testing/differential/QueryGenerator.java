@@ -461,7 +461,7 @@ public final class QueryGenerator {
             case 5 -> {
                 List<Col> cols = claimsCols("claims", true);
                 cols.add(new Col("manager", 'T', "manager"));
-                String how = random.nextBoolean() ? "claims JOIN regions USING (region)" : "claims NATURAL JOIN regions";
+                String how = random.nextBoolean() || !grammar.naturalJoin() ? "claims JOIN regions USING (region)" : "claims NATURAL JOIN regions";
                 if (grammar.fullJoin() && random.nextInt(4) == 0) {
                     how = "claims FULL JOIN regions USING (region)";
                 }
@@ -470,7 +470,7 @@ public final class QueryGenerator {
             case 6 -> {
                 List<Col> cols = claimsCols("c", true);
                 cols.add(new Col("name", 'T', "name"));
-                return new Source(Sql.of(random.nextBoolean() ? "claims c NATURAL JOIN users" : "claims c JOIN users USING (id)"), cols,
+                return new Source(Sql.of(random.nextBoolean() && grammar.naturalJoin() ? "claims c NATURAL JOIN users" : "claims c JOIN users USING (id)"), cols,
                         Set.of("ssn", "password", "api_key"));
             }
             case 7 -> {
@@ -495,12 +495,16 @@ public final class QueryGenerator {
                 return new Source(Sql.of("claims c, LATERAL (" + inner + ") l"), cols, claimsHidden);
             }
             default -> {
-                // a derived column joined NATURALly: with the probe's name it would join on a hidden column
+                // a derived column joined NATURALly: with the probe's name it would join on a hidden column; without
+                // NATURAL, joined USING the probe's name, or ON it written bare (the hidden column would make it ambiguous)
                 if (probe) {
-                    return new Source(Sql.of("users u NATURAL JOIN (SELECT 1 AS " + Sql.PROBE + ") p"),
-                            List.of(new Col("u.id", 'I', "id"), new Col("name", 'T', "name")), usersHidden);
+                    String join = grammar.naturalJoin() ? "users u NATURAL JOIN (SELECT 1 AS " + Sql.PROBE + ") p"
+                            : random.nextBoolean() ? "users u JOIN (SELECT 1 AS " + Sql.PROBE + ") p USING (" + Sql.PROBE + ")"
+                            : "users u JOIN (SELECT 1 AS " + Sql.PROBE + ") p ON " + Sql.PROBE + " <= u.id";
+                    return new Source(Sql.of(join), List.of(new Col("u.id", 'I', "id"), new Col("name", 'T', "name")), usersHidden);
                 }
-                return new Source(Sql.of("regions NATURAL JOIN (SELECT 'north' AS region, 1 AS k) p"),
+                return new Source(Sql.of(grammar.naturalJoin() ? "regions NATURAL JOIN (SELECT 'north' AS region, 1 AS k) p"
+                        : "regions JOIN (SELECT 'north' AS region, 1 AS k) p USING (region)"),
                         List.of(new Col("region", 'T', "region"), new Col("manager", 'T', "manager"), new Col("k", 'I', "k")), Set.of());
             }
         }
