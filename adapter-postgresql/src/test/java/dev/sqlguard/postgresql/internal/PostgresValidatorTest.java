@@ -118,7 +118,7 @@ class PostgresValidatorTest {
     void usingAndNaturalJoinsAreRenderedAsOnWithTheMergedColumnFirst() {
         QueryPlan p = validator.plan("SELECT * FROM regions JOIN claims USING (region)");
         assertThat(p.maskedOutputs()).containsExactly(6);
-        assertThat(AnsiRenderer.unmasked(PostgresDialect.INSTANCE, p)).isEqualTo("SELECT coalesce(\"t1\".\"region\", \"t2\".\"region\") AS \"region\","
+        assertThat(AnsiRenderer.unmasked(PostgresDialect.INSTANCE, p)).isEqualTo("SELECT (CASE WHEN FALSE THEN \"t2\".\"region\" ELSE \"t1\".\"region\" END) AS \"region\","
                 + " \"t1\".\"manager\" AS \"manager\", \"t2\".\"id\" AS \"id\", \"t2\".\"amount\" AS \"amount\","
                 + " \"t2\".\"status\" AS \"status\", \"t2\".\"created\" AS \"created\", \"t2\".\"ssn\" AS \"ssn\""
                 + " FROM \"s\".\"regions\" AS \"t1\" INNER JOIN \"s\".\"claims\" AS \"t2\" ON (\"t1\".\"region\" = \"t2\".\"region\") LIMIT 1001");
@@ -130,7 +130,10 @@ class PostgresValidatorTest {
                 .startsWith("SELECT (CASE WHEN TRUE THEN \"t2\".\"region\" ELSE \"t1\".\"region\" END) AS \"region\", \"t1\".\"region\" AS \"rr\"");
         // a second USING join reads the first join's merged column
         assertThat(validator.plan("SELECT id FROM claims a JOIN claims b USING (id) JOIN claims c USING (id)").executableSql())
-                .contains("ON (coalesce(\"t1\".\"id\", \"t2\".\"id\") = \"t3\".\"id\")");
+                .contains("ON ((CASE WHEN FALSE THEN \"t2\".\"id\" ELSE \"t1\".\"id\" END) = \"t3\".\"id\")");
+        // FULL JOIN takes whichever side has the row
+        assertThat(validator.plan("SELECT region FROM regions r FULL JOIN claims c USING (region)").executableSql())
+                .startsWith("SELECT coalesce(\"t1\".\"region\", \"t2\".\"region\") AS \"region\"");
         assertThat(validator.plan("SELECT id, name FROM claims NATURAL JOIN users").executableSql())
                 .contains("ON (\"t1\".\"id\" = \"t2\".\"id\")");
         // SELECT * over a join whose item has a hidden column is refused like SELECT * over the item

@@ -166,11 +166,15 @@ final class RelationRenderer {
      * left input's other columns, then the right item's. PostgreSQL's merged value (buildMergedJoinVar)
      * has the common type of {@code (left.k, right.k)}, in that order, and is {@code COALESCE(left.k,
      * right.k)} for FULL JOIN, the left column for INNER and LEFT JOIN, the right one for RIGHT JOIN.
-     * Rendered as {@code COALESCE(left.k, right.k)} (equal to the left column wherever the join keeps
-     * a row, with the same type resolution), and for RIGHT JOIN as {@code CASE WHEN TRUE THEN right.k
-     * ELSE left.k END}: CASE resolves its type from the ELSE branch first, so the order stays (left,
-     * right); {@code COALESCE(right.k, left.k)} would give {@code char(4)} where the server gives
-     * {@code text} (the honest corpus caught it). The condition is rendered as {@code ON} with every
+     * Rendered for FULL JOIN as {@code COALESCE(left.k, right.k)}, for INNER and LEFT JOIN as
+     * {@code CASE WHEN FALSE THEN right.k ELSE left.k END} and for RIGHT JOIN as {@code CASE WHEN TRUE
+     * THEN right.k ELSE left.k END}: CASE resolves its type from the ELSE branch first, so the order
+     * stays (left, right) ({@code COALESCE(right.k, left.k)} would give {@code char(4)} where the server
+     * gives {@code text}; the honest corpus caught it), and the planner folds the constant branch away,
+     * so the server's plan of the rendered text carries the same column as its plan of the text as
+     * written (a COALESCE for an inner join did not fold: with a constant on the right, differential
+     * seed 400063, {@code regions NATURAL JOIN (SELECT 'north' AS region) p}, the plans differed and
+     * the query was refused). The condition is rendered as {@code ON} with every
      * column explicit; the items it joins keep their
      * columns for {@code alias.column} and {@code alias.*}. A column hidden by the allowlist is absent
      * here: NATURAL does not join on it, and USING refuses it as a column that does not exist.
@@ -210,7 +214,8 @@ final class RelationRenderer {
             }
         }
         boolean rightJoin = join.isRight();
-        CostClass coalesce = names.isEmpty() || rightJoin ? CostClass.TOTAL : allow("coalesce");
+        boolean fullJoin = join.isFull();
+        CostClass coalesce = fullJoin && !names.isEmpty() ? allow("coalesce") : CostClass.TOTAL;
         List<Col> merged = new ArrayList<>();
         Set<Col> taken = new java.util.HashSet<>();
         Value on = null;
@@ -231,10 +236,11 @@ final class RelationRenderer {
             Value equal = new Value("(" + lv.sql() + " = " + rv.sql() + ")", Flows.merge(List.of(lv, rv), FlowStep.partial("=")));
             on = on == null ? equal : new Value("(" + on.sql() + " AND " + equal.sql() + ")",
                     Flows.merge(List.of(on, equal), FlowStep.partial("and")));
-            merged.add(rightJoin
-                    ? new Col(name, "(CASE WHEN TRUE THEN " + rv.sql() + " ELSE " + lv.sql() + " END)", Flows.merge(List.of(rv, lv), null), false)
-                    : new Col(name, qualified("coalesce") + "(" + lv.sql() + ", " + rv.sql() + ")",
-                            Flows.merge(List.of(lv, rv), new FlowStep("coalesce", coalesce)), false));
+            merged.add(fullJoin
+                    ? new Col(name, qualified("coalesce") + "(" + lv.sql() + ", " + rv.sql() + ")",
+                            Flows.merge(List.of(lv, rv), new FlowStep("coalesce", coalesce)), false)
+                    : new Col(name, "(CASE WHEN " + (rightJoin ? "TRUE" : "FALSE") + " THEN " + rv.sql() + " ELSE " + lv.sql() + " END)",
+                            Flows.merge(List.of(rv, lv), null), false));
         }
         List<Col> columns = new ArrayList<>(merged);
         leftColumns.stream().filter(c -> !taken.contains(c)).forEach(columns::add);
