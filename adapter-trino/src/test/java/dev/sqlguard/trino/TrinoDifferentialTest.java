@@ -166,6 +166,39 @@ class TrinoDifferentialTest {
         assertThat(target().guarded(sql)).isEqualTo(raw);
     }
 
+    /**
+     * {@code JOIN ... USING} as Trino reads it (the generator's USING cases were all refused before): the merged column
+     * is the left one (the common type; FULL JOIN coalesces), and it leaves its tables, so {@code r.*} no longer has it
+     * and {@code c.id} after {@code USING (id)} is unknown. Taken first with {@code r.*} as PostgreSQL reads it, the
+     * guard answered {@code [south, Sam, 1]} where Trino answers {@code [Sam, 1]}. NATURAL JOIN, which Trino does not
+     * have, stays refused; a hidden USING column is refused as a missing one.
+     */
+    @Test
+    void usingJoinsAnswerAsTheClusterReadsThem() {
+        for (String sql : List.of("SELECT r.*, c.id FROM regions r JOIN claims c USING (region) ORDER BY c.id LIMIT 2",
+                "SELECT region, manager, k FROM regions JOIN (SELECT 'north' AS region, 1 AS k) p USING (region)",
+                "SELECT region, n FROM regions LEFT JOIN (SELECT upper(region) AS region, count(*) AS n FROM claims GROUP BY 1) x"
+                        + " USING (region) ORDER BY 1",
+                "SELECT region, n FROM regions RIGHT JOIN (SELECT upper(region) AS region, count(*) AS n FROM claims GROUP BY 1) x"
+                        + " USING (region) ORDER BY 1",
+                "SELECT region, n FROM regions FULL JOIN (SELECT region || 'x' AS region, count(*) AS n FROM claims GROUP BY 1) x"
+                        + " USING (region) ORDER BY 1",
+                "SELECT region, count(*) AS n FROM claims a JOIN claims b USING (id, region) JOIN regions USING (region) GROUP BY 1 ORDER BY 1",
+                "SELECT u.name, id FROM claims c JOIN users u USING (id) WHERE id < 4 ORDER BY id")) {
+            Outcome raw = target().raw(sql);
+            assertThat(raw).as(sql).isInstanceOf(Outcome.Rows.class);
+            assertThat(target().guarded(sql)).as(sql).isEqualTo(raw);
+        }
+        assertThat(target().raw("SELECT c.id FROM claims c JOIN users USING (id)")).isInstanceOf(Outcome.Failed.class);
+        assertThat(target().guarded("SELECT c.id FROM claims c JOIN users USING (id)")).isInstanceOf(Outcome.Failed.class);
+        assertThat(target().guarded("SELECT count(*) AS n FROM regions NATURAL JOIN claims"))
+                .isEqualTo(new Outcome.Failed("JOIN_NOT_ALLOWED", "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed (no NATURAL)."));
+        for (String name : List.of("password", "zzzz")) {
+            assertThat(target().guarded("SELECT count(*) AS n FROM users JOIN (SELECT 1 AS " + name + ") x USING (" + name + ")"))
+                    .isEqualTo(new Outcome.Failed("UNKNOWN_COLUMN", "The query names the column '" + name + "', which does not exist or is not visible."));
+        }
+    }
+
     private void assertSameOrPlainRefusal(String sql) {
         Outcome raw = target().raw(sql);
         Outcome guarded = target().guarded(sql);

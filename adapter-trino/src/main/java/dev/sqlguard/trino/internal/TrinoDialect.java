@@ -20,8 +20,8 @@ import net.sf.jsqlparser.schema.Column;
  * What Trino renders differently from the shared ANSI renderer: calls by their bare built-in names
  * (every qualified name is refused, so a catalog's own SQL routines can never be called), its
  * literal, interval and cast forms, {@code OFFSET m LIMIT n}, its {@code _colN} output names; and of
- * the optional constructs named windows and LATERAL only (no DISTINCT ON, grouping sets, FETCH FIRST, CTE column
- * lists, WITH RECURSIVE, USING or NATURAL joins, ILIKE, COLLATE or table functions).
+ * the optional constructs named windows, LATERAL and USING only (no DISTINCT ON, grouping sets, FETCH FIRST, CTE column
+ * lists, WITH RECURSIVE, NATURAL joins, ILIKE, COLLATE or table functions); USING joins as on PostgreSQL.
  */
 @SuppressWarnings("deprecation")
 final class TrinoDialect implements AnsiDialect {
@@ -136,6 +136,22 @@ final class TrinoDialect implements AnsiDialect {
      */
     @Override
     public boolean namedWindows() {
+        return true;
+    }
+
+    /** {@code JOIN ... USING (k)} (Trino has no NATURAL JOIN), rendered as an explicit ON with the merged column. */
+    @Override
+    public boolean joinUsing() {
+        return true;
+    }
+
+    @Override
+    public boolean naturalJoin() {
+        return false;
+    }
+
+    @Override
+    public boolean usingColumnsLeaveTheirTables() {
         return true;
     }
 

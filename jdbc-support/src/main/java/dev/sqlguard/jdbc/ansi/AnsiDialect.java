@@ -122,8 +122,22 @@ public interface AnsiDialect {
         return false;
     }
 
-    /** Whether {@code JOIN ... USING (...)} and {@code NATURAL JOIN} are rendered (as explicit ON conditions). */
+    /** Whether {@code JOIN ... USING (...)} is rendered (as an explicit ON condition and the merged columns). */
     default boolean joinUsing() {
+        return false;
+    }
+
+    /** Whether {@code NATURAL JOIN} is rendered too, as USING its common columns (Trino has none). */
+    default boolean naturalJoin() {
+        return joinUsing();
+    }
+
+    /**
+     * Whether a {@code USING} column belongs to the join alone: {@code t.k} no longer reads it and {@code t.*} leaves
+     * it out (Trino 483: {@code SELECT r.*, c.id FROM regions r JOIN claims c USING (region)} gives manager only, and
+     * {@code c.id} after {@code USING (id)} "cannot be resolved"). PostgreSQL keeps both.
+     */
+    default boolean usingColumnsLeaveTheirTables() {
         return false;
     }
 

@@ -103,9 +103,9 @@ final class RelationRenderer {
     String join(Join join, Scope scope, int group) {
         if (join.isSemi() || join.isApply() || join.isStraight() || join.isWindowJoin() || join.isAsOf()
                 || join.isGlobal() || join.isAny() || join.isAll() || join.isArray() || join.isFetch()
-                || join.getJoinHint() != null || join.getJoinWindow() != null || (join.isNatural() && !dialect.joinUsing())) {
-            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, dialect.joinUsing() ? "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed."
-                    : "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed (no NATURAL or LATERAL).");
+                || join.getJoinHint() != null || join.getJoinWindow() != null || (join.isNatural() && !dialect.naturalJoin())) {
+            throw new GuardException(ErrorCode.JOIN_NOT_ALLOWED, dialect.naturalJoin() ? "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed."
+                    : "Only INNER, LEFT, RIGHT, FULL and CROSS joins are allowed (no NATURAL" + (dialect.lateral() ? ")." : " or LATERAL)."));
         }
         boolean natural = join.isNatural();
         boolean using = join.getUsingColumns() != null && !join.getUsingColumns().isEmpty();
@@ -175,8 +175,9 @@ final class RelationRenderer {
      * written (a COALESCE for an inner join did not fold: with a constant on the right, differential
      * seed 400063, {@code regions NATURAL JOIN (SELECT 'north' AS region) p}, the plans differed and
      * the query was refused). The condition is rendered as {@code ON} with every
-     * column explicit; the items it joins keep their
-     * columns for {@code alias.column} and {@code alias.*}. A column hidden by the allowlist is absent
+     * column explicit; the items it joins keep their columns for {@code alias.column} and {@code alias.*},
+     * except the joined ones where the dialect says they leave their tables
+     * ({@link AnsiDialect#usingColumnsLeaveTheirTables()}). A column hidden by the allowlist is absent
      * here: NATURAL does not join on it, and USING refuses it as a column that does not exist.
      *
      * @param group the index of the first source of the join's left input
@@ -246,7 +247,8 @@ final class RelationRenderer {
         leftColumns.stream().filter(c -> !taken.contains(c)).forEach(columns::add);
         right.columns().stream().filter(c -> !taken.contains(c)).forEach(columns::add);
         for (int i = group; i <= rightIndex; i++) {
-            scope.sources.set(i, scope.sources.get(i).absorbed());
+            Source item = scope.sources.get(i);
+            scope.sources.set(i, dialect.usingColumnsLeaveTheirTables() ? item.absorbedWithout(taken) : item.absorbed());
         }
         scope.sources.add(new Source(null, Optional.empty(), null, columns, true));
         return on == null ? Value.literal("TRUE") : on;

@@ -88,6 +88,11 @@ final class RenderScope {
         Source absorbed() {
             return new Source(visibleName, baseSchema, renderedAlias, columns, false);
         }
+
+        /** {@link #absorbed()}, without {@code merged}: the columns a USING join took for itself. */
+        Source absorbedWithout(Set<Col> merged) {
+            return new Source(visibleName, baseSchema, renderedAlias, columns.stream().filter(c -> !merged.contains(c)).toList(), false);
+        }
     }
 
     /** A column of a FROM item rendered as {@code "tN"."name"}. */
