@@ -153,6 +153,14 @@ class DuckDbHiddenAliasTest {
                     + "GROUP BY - %s HAVING %s > 11 ORDER BY 1, 2",
             "SELECT count(*) AS %s FROM claims c, LATERAL (SELECT c.id % 3 AS %s) l GROUP BY l.%s HAVING %s > 1 ORDER BY 1",
             "SELECT count(*) AS %s, %s FROM claims c, LATERAL (SELECT c.id % 3 AS %s) l GROUP BY %s HAVING %s > 0 ORDER BY 2",
+            // under an aggregate in HAVING (its arguments, FILTER, ORDER BY) the name is the column (probe seeds 66524, 68094 from 65001)
+            "SELECT c.created AS x0, count(*) AS %s FROM claims c, LATERAL (SELECT count(*) AS %s FROM users u4 WHERE u4.id < c.id) l GROUP BY c.created "
+                    + "HAVING min(c.id) FILTER (WHERE 8 NOT IN (1, %s)) >= 30 ORDER BY 1",
+            "SELECT 9 AS id, count(*) AS %s, min(c.region) FROM claims c, LATERAL (SELECT count(*) AS %s FROM users u4 WHERE u4.id < c.id) l GROUP BY 1 HAVING min(%s) >= 40",
+            "SELECT 9 AS id, count(*) AS %s FROM claims c, LATERAL (SELECT count(*) AS %s FROM users u4 WHERE u4.id < c.id) l GROUP BY 1 HAVING max(%s) >= 3",
+            "SELECT c.region, count(*) AS %s FROM claims c, LATERAL (SELECT count(*) AS %s FROM users u4 WHERE u4.id < c.id) l GROUP BY 1 HAVING string_agg(c.status, ',' ORDER BY %s) IS NOT NULL ORDER BY 1",
+            "SELECT c.region, count(*) AS %s FROM claims c, LATERAL (SELECT count(*) AS %s FROM users u4 WHERE u4.id < c.id) l GROUP BY 1 HAVING max(%s + 0) > 2 AND %s > 15 ORDER BY 1",
+            "SELECT c.region, max(c.id) AS %s FROM claims c, LATERAL (SELECT count(*) AS %s FROM users u4 WHERE u4.id < c.id) l GROUP BY 1 HAVING sum(%s) > 2 ORDER BY 1",
             // a subquery's name that is also an output alias of a grouped query is read as the column outside its group,
             // wherever DuckDB's select binder binds the subquery: refused, never read as the group (probe seed 37030)
             "SELECT (SELECT max(u2.id) FROM users u2 WHERE u2.id < %s) AS %s, 'alice' AS amount, max(3) AS id, min(created) AS status "
