@@ -76,8 +76,9 @@ final class CheckState {
     /** The length of the JSON of those expressions' copies, together. */
     long inlinedChars;
     /**
-     * An output alias whose expression holds a subquery, inlined where DuckDB binds select-list expressions: DuckDB
-     * refuses such an alias reference when it binds the query ("not yet supported"), and so does the validator then.
+     * An output alias whose expression holds a subquery, inlined where DuckDB binds select-list expressions, or a
+     * subquery's name DuckDB would read as a grouped query's column outside its group (ExpressionChecks
+     * readsUngroupedColumn): DuckDB refuses the query when it binds it, and so does the validator then.
      */
     boolean unbindableAlias;
     /** The select item without an alias being checked, and its tree before an alias was first inlined into it. */

@@ -121,8 +121,8 @@ public final class DuckDbValidator implements StatementValidator {
             summaries.add(parser.plan(BoundPlanReader.summaryStatement(table)));
         }
         if (result.unbindableAlias()) {
-            // DuckDB binds no alias of an expression holding a subquery in the select list or ORDER BY: refused as the
-            // plan of the alias itself is (BoundPlanReader.bindError)
+            // DuckDB binds no alias of an expression holding a subquery in the select list or ORDER BY, nor a subquery's
+            // name it reads as a column outside its group: refused as the plan of the text as written is (BoundPlanReader.bindError)
             throw new GuardException(ErrorCode.QUERY_FAILED, "The query could not be bound; check its column names and the types of its operands.");
         }
         JsonNode boundPlan = parser.plan(executable);

@@ -235,6 +235,22 @@ final class ExpressionChecks {
     }
 
     Lineage functionBody(JsonNode node, Scope scope, Ctes env) {
+        // an aggregate's arguments are bound by DuckDB's aggregate binder, not the select binder (qualifyPastHiddenColumns)
+        boolean aggregate = !node.path("is_operator").asBoolean(false)
+                && FunctionDefaults.AGGREGATES.contains(fold(node.path("function_name").asText("")));
+        if (aggregate) {
+            scope.aggregateArguments++;
+        }
+        try {
+            return functionParts(node, scope, env);
+        } finally {
+            if (aggregate) {
+                scope.aggregateArguments--;
+            }
+        }
+    }
+
+    private Lineage functionParts(JsonNode node, Scope scope, Ctes env) {
         Lineage l = functionArguments(node, scope, env, true);
         JsonNode filter = node.get("filter");
         if (filter != null && !filter.isNull()) {
@@ -429,10 +445,13 @@ final class ExpressionChecks {
      * Whether a bare name in HAVING is read as an output alias although a visible input column has the name: DuckDB
      * reads a name there as a group if it is one, else as an alias (probe seeds 22920, 24513, 32295 of 20,000 from
      * 20001: {@code count(*) AS ssn ... LATERAL (... AS ssn) l GROUP BY c.amount HAVING ssn > 17} reads the count).
-     * A column counts as grouped where a GROUP BY item is a column reference ending in its name.
+     * A column counts as grouped where a GROUP BY item is a column reference ending in its name. Under an aggregate
+     * (its arguments, FILTER and ORDER BY) DuckDB reads the column, as in the select list (probe seeds 66524 and
+     * 68094 of 5,000 from 65001: {@code count(*) AS ssn ... HAVING min(ssn) >= 40} reads {@code l.ssn}).
      */
     private boolean readsAliasInHaving(Scope scope, List<String> parts) {
-        return scope.havingClause && parts.size() == 1 && scope.aliasExpressions.containsKey(parts.get(0))
+        return scope.havingClause && scope.aggregateArguments == 0 && parts.size() == 1
+                && scope.aliasExpressions.containsKey(parts.get(0))
                 && !scope.lambdaParameters.containsKey(parts.get(0)) && !scope.groupedColumns.contains(parts.get(0));
     }
 
@@ -483,6 +502,12 @@ final class ExpressionChecks {
         if (target == null) {
             return;
         }
+        if (readsUngroupedColumn(scope, owner, name)) {
+            // DuckDB binds the name as written to the column, outside every group: it refuses the query when it binds
+            // it, and so does the validator then (the name qualified would be read as its group)
+            state.unbindableAlias = true;
+            return;
+        }
         String alias = target.alias();
         ObjectNode unnamed = alias.isEmpty() ? state.unnamedDerivedTables.get(target) : null;
         int named = state.derivedNames;
@@ -521,6 +546,30 @@ final class ExpressionChecks {
         com.fasterxml.jackson.databind.node.ArrayNode qualified = JsonNodeFactory.instance.arrayNode();
         qualified.add(alias).add(written);
         ref.set("column_names", qualified);
+    }
+
+    /**
+     * Whether DuckDB would read a bare name of a subquery, resolved as a visible column of the grouped query
+     * {@code owner}, as that column outside its group (probe seed 37030): where the name is also an output alias of
+     * {@code owner}, DuckDB's select binder leaves it unqualified when it binds the subquery's outer names (an alias
+     * may stand for it there), so it matches no GROUP BY item (DuckDB keeps those qualified) and is refused as neither
+     * grouped nor aggregated. This holds in the select list, ORDER BY, DISTINCT ON, HAVING, QUALIFY and window clauses,
+     * and not under an aggregate, which binds its arguments apart (measured on DuckDB 2.0.0). The name qualified would
+     * be read as the group: had a hidden column the name, qualifying it would answer where the missing name is refused.
+     */
+    private static boolean readsUngroupedColumn(Scope scope, Scope owner, String name) {
+        if (scope == owner || !owner.grouped || !owner.outputAliases.contains(name)
+                || !(owner.selectClause || owner.havingClause || owner.qualifyClause)) {
+            return false;
+        }
+        for (Scope s = scope; ; s = s.parent) {
+            if (s.aggregateArguments > 0) {
+                return false;
+            }
+            if (s == owner) {
+                return true;
+            }
+        }
     }
 
     /** Whether a table of {@code scope}'s FROM, or of an enclosing query's, goes by {@code alias}. */

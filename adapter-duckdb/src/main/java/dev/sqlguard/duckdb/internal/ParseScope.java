@@ -82,6 +82,14 @@ final class ParseScope {
         final Set<String> groupedColumns = new java.util.HashSet<>();
         /** Whether the expression being checked is the query's HAVING clause. */
         boolean havingClause;
+        /** Whether the expression being checked is the query's QUALIFY clause. */
+        boolean qualifyClause;
+        /** Whether the query has GROUP BY items (ROLLUP, CUBE and GROUPING SETS included; not GROUP BY ALL). */
+        boolean grouped;
+        /** Every output alias of the select list, known before any item is checked (DuckDB's alias map). */
+        final Set<String> outputAliases = new java.util.HashSet<>();
+        /** How many aggregate calls (not windows) enclose the expression being checked, at this query level. */
+        int aggregateArguments;
         /** Whether the expressions being checked are bound by DuckDB as select-list expressions (the list, ORDER BY, DISTINCT ON). */
         boolean selectClause;
         final Map<String, Lineage> lambdaParameters;

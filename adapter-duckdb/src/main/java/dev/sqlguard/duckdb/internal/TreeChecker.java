@@ -260,6 +260,13 @@ final class TreeChecker {
                 }
             }
         }
+        scope.grouped = !node.path("group_expressions").isEmpty();
+        for (JsonNode item : array(node, "select_list")) {
+            String alias = item.path("alias").asText("");
+            if (!alias.isEmpty()) {
+                scope.outputAliases.add(fold(alias));
+            }
+        }
         expandStarsOverHiddenColumns(node, scope);
         for (JsonNode item : array(node, "select_list")) {
             if ("STAR".equals(item.path("class").asText())) {
@@ -318,7 +325,12 @@ final class TreeChecker {
         } finally {
             scope.havingClause = false;
         }
-        expressions.optionalExpression(node.get("qualify"), scope, inner);
+        scope.qualifyClause = true;
+        try {
+            expressions.optionalExpression(node.get("qualify"), scope, inner);
+        } finally {
+            scope.qualifyClause = false;
+        }
         relations.sample(node.get("sample"));
         visitModifiers(node, new ModifierContext(scope, inner, out));
         checkUnusedCtes(inner, env, outer);
