@@ -30,6 +30,7 @@ import dev.sqlguard.jdbc.ansi.RenderScope.Scope;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.AnalyticType;
 import net.sf.jsqlparser.expression.AnyComparisonExpression;
+import net.sf.jsqlparser.expression.AnyType;
 import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.BooleanValue;
 import net.sf.jsqlparser.expression.CaseExpression;
@@ -220,6 +221,10 @@ final class AnsiExpressions {
             return new Value("(NOT " + inner.sql() + ")", inner.flows()).then(FlowStep.partial("not"));
         }
         String binary = binaryOperator(e);
+        if (binary != null && (((BinaryExpression) e).getRightExpression() instanceof AnyComparisonExpression
+                || quantifiedCall(((BinaryExpression) e).getRightExpression()) != null)) {
+            return quantified((BinaryExpression) e, binary, scope, d);
+        }
         if (binary != null) {
             BinaryExpression b = (BinaryExpression) e;
             Value left = expr(b.getLeftExpression(), scope, d);
@@ -309,7 +314,7 @@ final class AnsiExpressions {
             return analytic((AnalyticExpression) e, scope, d);
         }
         if (k == AnyComparisonExpression.class) {
-            throw construct("Write ANY or ALL with a subquery as IN (subquery) or EXISTS.");
+            throw construct("ANY, SOME and ALL stand after a comparison operator, with a subquery: x = ANY (SELECT ...).");
         }
         if (e instanceof AllColumns) {
             throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Only count(*) may use * inside an expression.");
@@ -336,6 +341,97 @@ final class AnsiExpressions {
         String name = naming.identifier(naming.name(raw));
         Value inner = expr(c.getLeftExpression(), scope, d);
         return new Value("(" + inner.sql() + " COLLATE " + name + ")", inner.flows());
+    }
+
+    /**
+     * {@code x op ANY (subquery)}, {@code x op SOME (subquery)} (the same comparison, rendered {@code ANY}) and
+     * {@code x op ALL (subquery)}, for the six comparison operators, rendered {@code (x op ANY (subquery))}: the
+     * subquery returns one column, and both sides are used as an {@code IN (subquery)} uses them
+     * ({@link UsePosition#SUBQUERY_PREDICATE}), so that what {@code IN} may not compare, no quantified comparison
+     * compares either ({@code x = ANY (q)} is {@code x IN (q)}, {@code x <> ALL (q)} is {@code x NOT IN (q)}).
+     * The subquery may be a {@code VALUES} list ({@link #listQuery}). JSqlParser 5.4 reads some of these texts as
+     * a call of a function named {@code ANY}, {@code SOME} or {@code ALL} whose one argument is the subquery
+     * ({@link #quantifiedCall}); that reading is taken for the comparison too.
+     */
+    private Value quantified(BinaryExpression b, String operator, Scope scope, int d) {
+        if (!COMPARISONS.contains(operator)) {
+            throw construct("ANY, SOME and ALL stand after a comparison operator (=, <>, <, <=, >, >=), with a subquery.");
+        }
+        Expression left = b.getLeftExpression();
+        if (left instanceof ParenthesedExpressionList<?> l && l.size() != 1) {
+            throw construct("Row constructors are not allowed.");
+        }
+        Expression right = b.getRightExpression();
+        AnyType type;
+        Select body;
+        if (right instanceof AnyComparisonExpression any) {
+            type = any.getAnyType();
+            body = any.getSelect();
+            if (!(body instanceof ParenthesedSelect)) {
+                throw unsafe("ANY form");
+            }
+        } else {
+            Function f = (Function) right;
+            type = AnyType.from(f.getName());
+            body = quantifiedCall(f);
+        }
+        if (type == null) {
+            throw unsafe("ANY form");
+        }
+        Value l = expr(left, scope, d);
+        Query q = body instanceof ParenthesedSelect ps ? listQuery(ps, scope) : query(body, scope, false);
+        if (q.outputs().size() != 1) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "A comparison with ANY or ALL needs a subquery that returns one column.");
+        }
+        use(l.flows(), UsePosition.SUBQUERY_PREDICATE);
+        use(q.outputs().get(0).flows(), UsePosition.SUBQUERY_PREDICATE);
+        String quantifier = switch (type) {
+            case ANY, SOME -> " ANY (";
+            case ALL -> " ALL (";
+        };
+        return Value.literal("(" + l.sql() + " " + operator + quantifier + q.sql() + "))");
+    }
+
+    /**
+     * The subquery of {@code ANY (SELECT ...)} where JSqlParser 5.4 reads it as a call: an unquoted, unqualified
+     * {@code ANY}, {@code SOME} or {@code ALL} with one argument, a SELECT or set operation written in the call's
+     * own parentheses, and no other clause; null for any other node. A parenthesised query or a VALUES list as the
+     * argument ({@code ANY ((SELECT ...))}, which PostgreSQL may read as an array) is not one.
+     */
+    private static Select quantifiedCall(Expression e) {
+        if (!(e instanceof Function f) || f.getClass() != Function.class || f.getMultipartName() == null || f.getMultipartName().size() != 1) {
+            return null;
+        }
+        String name = f.getName();
+        if (name == null || !QUANTIFIERS.contains(name.toLowerCase(Locale.ROOT)) || hasClauses(f) || f.isDistinct() || f.isAllColumns()
+                || f.isEscaped() || f.getParameters() == null || f.getParameters().getClass() != ExpressionList.class || f.getParameters().size() != 1) {
+            return null;
+        }
+        Object arg = f.getParameters().get(0);
+        if (arg instanceof Select select && (arg.getClass() == net.sf.jsqlparser.statement.select.PlainSelect.class
+                || arg.getClass() == net.sf.jsqlparser.statement.select.SetOperationList.class)) {
+            return select;
+        }
+        return null;
+    }
+
+    private static final java.util.Set<String> QUANTIFIERS = java.util.Set.of("any", "some", "all");
+
+    private static final java.util.Set<String> COMPARISONS = java.util.Set.of("=", "<>", "<", "<=", ">", ">=");
+
+    /**
+     * The subquery of {@code IN (...)} or of a quantified comparison: a query, or a {@code VALUES} list
+     * ({@link QueryRenderer#values}), which sees this level's columns as a subquery does.
+     */
+    Query listQuery(ParenthesedSelect ps, Scope scope) {
+        if (ps.getSelect() != null && ps.getSelect().getClass() == net.sf.jsqlparser.statement.select.Values.class) {
+            if (ps.getAlias() != null || ps.getPivot() != null || ps.getUnPivot() != null || QueryRenderer.hasTail(ps)
+                    || (ps.getWithItemsList() != null && !ps.getWithItemsList().isEmpty())) {
+                throw unsafe("subquery alias");
+            }
+            return ctx.queries.values((net.sf.jsqlparser.statement.select.Values) ps.getSelect(), scope, scope);
+        }
+        return subquery(ps, scope);
     }
 
     Query subquery(ParenthesedSelect ps, Scope scope) {
@@ -390,7 +486,7 @@ final class AnsiExpressions {
         Value l = expr(left, scope, d);
         Expression right = in.getRightExpression();
         if (right instanceof ParenthesedSelect ps) {
-            Query q = subquery(ps, scope);
+            Query q = listQuery(ps, scope);
             if (q.outputs().size() != 1) {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "IN (subquery) needs a subquery that returns one column.");
             }
