@@ -57,6 +57,8 @@ class PostgresQuantifiedAndValuesTest {
             "SELECT id FROM claims WHERE id = SOME (SELECT id * 3 FROM claims) AND id <> ALL (SELECT id * 2 FROM claims) ORDER BY id",
             "SELECT r.region, (SELECT count(*) FROM claims c WHERE c.region = r.region AND c.amount > ALL (SELECT 30000)) AS n"
                     + " FROM regions r ORDER BY 1",
+            "select id from claims where amount > some (select amount * 2 from claims where region = 'west') order by id",
+            "SELECT id FROM claims WHERE id = ANY (SELECT id * 2 FROM claims ORDER BY 1 LIMIT 3) ORDER BY id",
             "SELECT id FROM claims WHERE region = ANY (VALUES ('north'), ('east')) ORDER BY id",
             "SELECT id FROM claims WHERE amount > ALL (VALUES (10000), (20000)) ORDER BY id");
 

@@ -13,6 +13,7 @@ import static dev.sqlguard.jdbc.ansi.RenderFacts.MARK;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import dev.sqlguard.domain.Amplification;
@@ -80,7 +81,10 @@ import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.Values;
 
 /**
  * The value expressions of the {@link AnsiRenderer}: operators, predicates, CASE, casts, function, aggregate and
@@ -109,6 +113,12 @@ final class AnsiExpressions {
     private static final int MAX_EXPRESSION_DEPTH = 64;
 
     private static final Pattern FUNCTION_NAME = Pattern.compile("[a-z_][a-z0-9_]*");
+
+    /** The operators a quantified comparison ({@code x op ANY (subquery)}) may take, as {@link #binaryOperator} names them. */
+    private static final Set<String> COMPARISONS = Set.of("=", "<>", "<", "<=", ">", ">=");
+
+    /** The quantifiers, lower case, of a comparison that JSqlParser reads as a call ({@link #quantifiedCall}). */
+    private static final Set<String> QUANTIFIERS = Set.of("any", "some", "all");
 
     /** A collation name as written: a plain identifier or one double-quoted identifier (never qualified). */
     private static final Pattern COLLATION_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*|\"([^\"]|\"\")+\"");
@@ -408,28 +418,23 @@ final class AnsiExpressions {
             return null;
         }
         Object arg = f.getParameters().get(0);
-        if (arg instanceof Select select && (arg.getClass() == net.sf.jsqlparser.statement.select.PlainSelect.class
-                || arg.getClass() == net.sf.jsqlparser.statement.select.SetOperationList.class)) {
+        if (arg instanceof Select select && (arg.getClass() == PlainSelect.class || arg.getClass() == SetOperationList.class)) {
             return select;
         }
         return null;
     }
-
-    private static final java.util.Set<String> QUANTIFIERS = java.util.Set.of("any", "some", "all");
-
-    private static final java.util.Set<String> COMPARISONS = java.util.Set.of("=", "<>", "<", "<=", ">", ">=");
 
     /**
      * The subquery of {@code IN (...)} or of a quantified comparison: a query, or a {@code VALUES} list
      * ({@link QueryRenderer#values}), which sees this level's columns as a subquery does.
      */
     Query listQuery(ParenthesedSelect ps, Scope scope) {
-        if (ps.getSelect() != null && ps.getSelect().getClass() == net.sf.jsqlparser.statement.select.Values.class) {
+        if (ps.getSelect() != null && ps.getSelect().getClass() == Values.class) {
             if (ps.getAlias() != null || ps.getPivot() != null || ps.getUnPivot() != null || QueryRenderer.hasTail(ps)
                     || (ps.getWithItemsList() != null && !ps.getWithItemsList().isEmpty())) {
                 throw unsafe("subquery alias");
             }
-            return ctx.queries.values((net.sf.jsqlparser.statement.select.Values) ps.getSelect(), scope, scope);
+            return ctx.queries.values((Values) ps.getSelect(), scope, scope);
         }
         return subquery(ps, scope);
     }

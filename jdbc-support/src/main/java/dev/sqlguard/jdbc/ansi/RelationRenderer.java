@@ -39,6 +39,7 @@ import dev.sqlguard.jdbc.ansi.RenderScope.Scope;
 import dev.sqlguard.jdbc.ansi.RenderScope.Source;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
+import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
@@ -327,7 +328,7 @@ final class RelationRenderer {
         String visible = relationName(p.getAlias());
         List<String> named = new ArrayList<>();
         if (p.getAlias().getAliasColumns() != null) {
-            for (net.sf.jsqlparser.expression.Alias.AliasColumn c : p.getAlias().getAliasColumns()) {
+            for (Alias.AliasColumn c : p.getAlias().getAliasColumns()) {
                 if (c.colDataType != null) {
                     throw new GuardException(ErrorCode.SYNTAX_ERROR, "The column list of VALUES takes names without types.");
                 }
