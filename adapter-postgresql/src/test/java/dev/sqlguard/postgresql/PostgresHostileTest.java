@@ -119,7 +119,7 @@ class PostgresHostileTest {
                 "SELECT 2 ^ 62 AS x", "SELECT |/ 16 AS x", "SELECT @ -5 AS x", "SELECT 5 & 3 AS x", "SELECT 5 | 3 AS x",
                 "SELECT 5 # 3 AS x", "SELECT ~ 5 AS x", "SELECT 1 << 62 AS x", "SELECT id FROM claims WHERE region::text[] @> '{n}'",
                 "SELECT ARRAY[1,2][1] AS x", "SELECT '{\"a\":1}'::json->>'a' AS x", "SELECT id FROM claims WHERE 1 =ANY('{1}')",
-                "SELECT id FROM claims WHERE region = ANY (SELECT name FROM users)",
+                "SELECT id FROM claims WHERE region = ANY (SELECT password FROM users)",
                 // catalogs and other schemas
                 "SELECT rolname, rolpassword FROM pg_authid", "SELECT usename, passwd FROM pg_shadow", "SELECT * FROM pg_roles",
                 "SELECT relname FROM pg_catalog.pg_class", "SELECT table_name FROM information_schema.tables",

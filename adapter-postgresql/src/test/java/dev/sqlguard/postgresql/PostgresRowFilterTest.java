@@ -189,7 +189,15 @@ class PostgresRowFilterTest {
                 v("SELECT status, count(*) AS n FROM claims GROUP BY status ORDER BY status"),
                 v("SELECT count(DISTINCT region) AS n FROM claims"),
                 v("SELECT count(*) AS n FROM claims WHERE region = 'north' OR TRUE"),
-                v("SELECT count(*) AS n FROM users u LEFT JOIN claims c ON c.id = u.id"));
+                v("SELECT count(*) AS n FROM users u LEFT JOIN claims c ON c.id = u.id"),
+                // quantified comparisons and VALUES: the tables inside read the tenant's rows only
+                v("SELECT count(*) AS n FROM users u WHERE u.id = ANY (SELECT id FROM claims)"),
+                v("SELECT id FROM claims WHERE amount >= ALL (SELECT amount FROM claims WHERE status = 'APPROVED') ORDER BY id"),
+                v("SELECT count(*) AS n FROM users u WHERE u.id <> ALL (SELECT id * 2 FROM claims)"),
+                v("SELECT v.r, count(c.id) AS n FROM (VALUES ('north'), ('south')) AS v (r) LEFT JOIN claims c ON c.region = v.r"
+                        + " GROUP BY v.r ORDER BY 1"),
+                v("SELECT count(*) AS n FROM claims WHERE region IN (VALUES ('north'), ('south'))"),
+                v("SELECT x.m FROM (VALUES ((SELECT max(id) FROM claims))) AS x (m)"));
     }
 
     /** Vectors that must be refused, with their codes. */

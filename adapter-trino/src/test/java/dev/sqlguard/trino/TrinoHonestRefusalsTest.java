@@ -216,6 +216,53 @@ class TrinoHonestRefusalsTest {
                 .isEqualTo(byNothing.error().orElseThrow().message().replace("\"nosuch\"", "N").replace("'nosuch'", "N").replace(" nosuch ", " N "));
     }
 
+    /**
+     * Quantified comparisons ({@code = ANY}, {@code <> ALL}, {@code > SOME} over a subquery or a VALUES list) and
+     * VALUES in FROM with its columns named, or after IN, run as raw. Trino gives the columns of a VALUES list no
+     * names a query can read, so a VALUES in FROM whose alias does not name each column is refused with advice.
+     */
+    @Test
+    void quantifiedComparisonsAndValuesRun() throws SQLException {
+        List<String> corpus = List.of(
+                "SELECT id FROM claims WHERE region = ANY (SELECT region FROM regions WHERE manager LIKE 'S%') ORDER BY id",
+                "SELECT id FROM claims WHERE region <> ALL (SELECT region FROM regions WHERE manager LIKE 'S%') ORDER BY id",
+                "SELECT id, amount FROM claims WHERE amount > ALL (SELECT amount FROM claims WHERE region = 'north') ORDER BY id",
+                "SELECT id FROM claims WHERE amount > SOME (SELECT amount FROM claims WHERE region = 'south' AND status = 'DENIED') ORDER BY id",
+                "SELECT id FROM claims WHERE amount >= ANY (SELECT max(amount) FROM claims GROUP BY region) ORDER BY id",
+                "SELECT region, count(*) AS n FROM claims WHERE status = ANY (SELECT status FROM claims WHERE amount > 50000) GROUP BY region ORDER BY 1",
+                "SELECT id FROM claims WHERE NOT (region = ANY (SELECT region FROM regions WHERE manager > 'M')) ORDER BY id",
+                "SELECT id, amount > ALL (SELECT amount FROM claims WHERE region = 'east') AS top FROM claims ORDER BY id",
+                "SELECT id FROM claims WHERE id = SOME (SELECT id * 3 FROM claims) AND id <> ALL (SELECT id * 2 FROM claims) ORDER BY id",
+                "SELECT id FROM claims WHERE region = ANY (VALUES ('north'), ('east')) ORDER BY id",
+                "SELECT id FROM claims WHERE amount > ALL (VALUES (10000), (20000)) ORDER BY id",
+                "SELECT t.id, t.name FROM (VALUES (1, 'a'), (2, 'b')) AS t (id, name) ORDER BY t.id",
+                "SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS t (id, name) ORDER BY 1",
+                "SELECT count(*) AS n FROM (VALUES (1), (2), (3)) AS t (x)",
+                "SELECT v.region, v.target, count(c.id) AS n FROM (VALUES ('north', 10), ('south', 20), ('nowhere', 0)) AS v (region, target)"
+                        + " LEFT JOIN claims c ON c.region = v.region GROUP BY v.region, v.target ORDER BY 1",
+                "SELECT c.id, v.label FROM claims c JOIN (VALUES ('APPROVED', 'ok'), ('DENIED', 'no')) AS v (status, label)"
+                        + " ON v.status = c.status WHERE c.id < 10 ORDER BY c.id",
+                "SELECT p.lo, count(*) AS n FROM claims c JOIN (VALUES (DATE '2024-01-01', DATE '2024-04-01'), (DATE '2024-04-01', DATE '2025-01-01'))"
+                        + " AS p (lo, hi) ON c.created >= p.lo AND c.created < p.hi GROUP BY p.lo ORDER BY 1",
+                "SELECT a, b FROM (VALUES (1, NULL), (2, 2.5)) AS t (a, b) ORDER BY a",
+                "SELECT id FROM claims WHERE id IN (VALUES (1), (3), (5)) ORDER BY id",
+                "SELECT id FROM claims WHERE region NOT IN (VALUES ('north'), ('south')) ORDER BY id",
+                "SELECT id FROM claims WHERE region IN (SELECT region FROM (VALUES ('north'), ('west')) AS v (region)) ORDER BY id",
+                "SELECT c.id, v.n FROM claims c CROSS JOIN (VALUES (1), (2)) AS v (n) WHERE c.id <= 2 ORDER BY 1, 2");
+        HonestCorpus.Outcome outcome = compare(corpus);
+        assertThat(outcome.refused()).as("refused").isEmpty();
+        assertThat(outcome.different()).as("different").isEmpty();
+        assertThat(outcome.ran()).isEqualTo(corpus.size());
+        ToolResult unnamed = guarded("SELECT * FROM (VALUES (1, 'a')) AS t");
+        assertThat(unnamed.status()).isNotEqualTo(ToolStatus.OK);
+        assertThat(unnamed.error().orElseThrow().code()).isEqualTo(ErrorCode.SYNTAX_ERROR);
+        assertThat(unnamed.error().orElseThrow().message()).contains("AS t (id, name)");
+        ToolResult hidden = guarded("SELECT id FROM claims WHERE region = ANY (SELECT ssn FROM claims)");
+        ToolResult hiddenIn = guarded("SELECT id FROM claims WHERE region IN (SELECT ssn FROM claims)");
+        assertThat(hidden.error()).isPresent().isEqualTo(hiddenIn.error());
+        assertThat(hidden.error().orElseThrow().code()).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+    }
+
     private HonestCorpus.Outcome compare(List<String> corpus) throws SQLException {
         try (Connection raw = TestCluster.connect(TestCluster.ADMIN, server.fixture().schema()); Statement s = raw.createStatement()) {
             HonestCorpus.Outcome outcome = HonestCorpus.compare(corpus, HonestCorpus.jdbc(s), this::guarded, HonestCorpus::plainCell);

@@ -293,6 +293,12 @@ final class PostgresDialect implements AnsiDialect {
         return true;
     }
 
+    /** PostgreSQL names the columns of a VALUES list {@code column1}, {@code column2}, ... (transformValuesClause). */
+    @Override
+    public Optional<String> valuesColumnName(int position) {
+        return Optional.of("column" + (position + 1));
+    }
+
     @Override
     public boolean namedWindows() {
         return true;

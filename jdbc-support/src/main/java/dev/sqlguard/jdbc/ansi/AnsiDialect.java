@@ -164,6 +164,15 @@ public interface AnsiDialect {
         return false;
     }
 
+    /**
+     * The engine's name for column {@code position} (from 0) of a {@code VALUES} list in FROM whose alias does not
+     * name it, when a query may read it by that name (PostgreSQL: {@code column1}, {@code column2}, ...); empty where
+     * the engine leaves it without a name, and the alias must then name every column. Empty by default.
+     */
+    default Optional<String> valuesColumnName(int position) {
+        return Optional.empty();
+    }
+
     /** Whether {@code ILIKE} exists on the engine. */
     default boolean ilike() {
         return false;

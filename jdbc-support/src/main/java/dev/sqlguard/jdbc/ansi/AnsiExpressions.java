@@ -13,6 +13,7 @@ import static dev.sqlguard.jdbc.ansi.RenderFacts.MARK;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import dev.sqlguard.domain.Amplification;
@@ -30,6 +31,7 @@ import dev.sqlguard.jdbc.ansi.RenderScope.Scope;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.AnalyticType;
 import net.sf.jsqlparser.expression.AnyComparisonExpression;
+import net.sf.jsqlparser.expression.AnyType;
 import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.BooleanValue;
 import net.sf.jsqlparser.expression.CaseExpression;
@@ -79,7 +81,10 @@ import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.Values;
 
 /**
  * The value expressions of the {@link AnsiRenderer}: operators, predicates, CASE, casts, function, aggregate and
@@ -108,6 +113,12 @@ final class AnsiExpressions {
     private static final int MAX_EXPRESSION_DEPTH = 64;
 
     private static final Pattern FUNCTION_NAME = Pattern.compile("[a-z_][a-z0-9_]*");
+
+    /** The operators a quantified comparison ({@code x op ANY (subquery)}) may take, as {@link #binaryOperator} names them. */
+    private static final Set<String> COMPARISONS = Set.of("=", "<>", "<", "<=", ">", ">=");
+
+    /** The quantifiers, lower case, of a comparison that JSqlParser reads as a call ({@link #quantifiedCall}). */
+    private static final Set<String> QUANTIFIERS = Set.of("any", "some", "all");
 
     /** A collation name as written: a plain identifier or one double-quoted identifier (never qualified). */
     private static final Pattern COLLATION_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*|\"([^\"]|\"\")+\"");
@@ -220,6 +231,10 @@ final class AnsiExpressions {
             return new Value("(NOT " + inner.sql() + ")", inner.flows()).then(FlowStep.partial("not"));
         }
         String binary = binaryOperator(e);
+        if (binary != null && (((BinaryExpression) e).getRightExpression() instanceof AnyComparisonExpression
+                || quantifiedCall(((BinaryExpression) e).getRightExpression()) != null)) {
+            return quantified((BinaryExpression) e, binary, scope, d);
+        }
         if (binary != null) {
             BinaryExpression b = (BinaryExpression) e;
             Value left = expr(b.getLeftExpression(), scope, d);
@@ -309,7 +324,7 @@ final class AnsiExpressions {
             return analytic((AnalyticExpression) e, scope, d);
         }
         if (k == AnyComparisonExpression.class) {
-            throw construct("Write ANY or ALL with a subquery as IN (subquery) or EXISTS.");
+            throw construct("ANY, SOME and ALL stand after a comparison operator, with a subquery: x = ANY (SELECT ...).");
         }
         if (e instanceof AllColumns) {
             throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Only count(*) may use * inside an expression.");
@@ -336,6 +351,92 @@ final class AnsiExpressions {
         String name = naming.identifier(naming.name(raw));
         Value inner = expr(c.getLeftExpression(), scope, d);
         return new Value("(" + inner.sql() + " COLLATE " + name + ")", inner.flows());
+    }
+
+    /**
+     * {@code x op ANY (subquery)}, {@code x op SOME (subquery)} (the same comparison, rendered {@code ANY}) and
+     * {@code x op ALL (subquery)}, for the six comparison operators, rendered {@code (x op ANY (subquery))}: the
+     * subquery returns one column, and both sides are used as an {@code IN (subquery)} uses them
+     * ({@link UsePosition#SUBQUERY_PREDICATE}), so that what {@code IN} may not compare, no quantified comparison
+     * compares either ({@code x = ANY (q)} is {@code x IN (q)}, {@code x <> ALL (q)} is {@code x NOT IN (q)}).
+     * The subquery may be a {@code VALUES} list ({@link #listQuery}). JSqlParser 5.4 reads some of these texts as
+     * a call of a function named {@code ANY}, {@code SOME} or {@code ALL} whose one argument is the subquery
+     * ({@link #quantifiedCall}); that reading is taken for the comparison too.
+     */
+    private Value quantified(BinaryExpression b, String operator, Scope scope, int d) {
+        if (!COMPARISONS.contains(operator)) {
+            throw construct("ANY, SOME and ALL stand after a comparison operator (=, <>, <, <=, >, >=), with a subquery.");
+        }
+        Expression left = b.getLeftExpression();
+        if (left instanceof ParenthesedExpressionList<?> l && l.size() != 1) {
+            throw construct("Row constructors are not allowed.");
+        }
+        Expression right = b.getRightExpression();
+        AnyType type;
+        Select body;
+        if (right instanceof AnyComparisonExpression any) {
+            type = any.getAnyType();
+            body = any.getSelect();
+            if (!(body instanceof ParenthesedSelect)) {
+                throw unsafe("ANY form");
+            }
+        } else {
+            Function f = (Function) right;
+            type = AnyType.from(f.getName());
+            body = quantifiedCall(f);
+        }
+        if (type == null) {
+            throw unsafe("ANY form");
+        }
+        Value l = expr(left, scope, d);
+        Query q = body instanceof ParenthesedSelect ps ? listQuery(ps, scope) : query(body, scope, false);
+        if (q.outputs().size() != 1) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "A comparison with ANY or ALL needs a subquery that returns one column.");
+        }
+        use(l.flows(), UsePosition.SUBQUERY_PREDICATE);
+        use(q.outputs().get(0).flows(), UsePosition.SUBQUERY_PREDICATE);
+        String quantifier = switch (type) {
+            case ANY, SOME -> " ANY (";
+            case ALL -> " ALL (";
+        };
+        return Value.literal("(" + l.sql() + " " + operator + quantifier + q.sql() + "))");
+    }
+
+    /**
+     * The subquery of {@code ANY (SELECT ...)} where JSqlParser 5.4 reads it as a call: an unquoted, unqualified
+     * {@code ANY}, {@code SOME} or {@code ALL} with one argument, a SELECT or set operation written in the call's
+     * own parentheses, and no other clause; null for any other node. A parenthesised query or a VALUES list as the
+     * argument ({@code ANY ((SELECT ...))}, which PostgreSQL may read as an array) is not one.
+     */
+    private static Select quantifiedCall(Expression e) {
+        if (!(e instanceof Function f) || f.getClass() != Function.class || f.getMultipartName() == null || f.getMultipartName().size() != 1) {
+            return null;
+        }
+        String name = f.getName();
+        if (name == null || !QUANTIFIERS.contains(name.toLowerCase(Locale.ROOT)) || hasClauses(f) || f.isDistinct() || f.isAllColumns()
+                || f.isEscaped() || f.getParameters() == null || f.getParameters().getClass() != ExpressionList.class || f.getParameters().size() != 1) {
+            return null;
+        }
+        Object arg = f.getParameters().get(0);
+        if (arg instanceof Select select && (arg.getClass() == PlainSelect.class || arg.getClass() == SetOperationList.class)) {
+            return select;
+        }
+        return null;
+    }
+
+    /**
+     * The subquery of {@code IN (...)} or of a quantified comparison: a query, or a {@code VALUES} list
+     * ({@link QueryRenderer#values}), which sees this level's columns as a subquery does.
+     */
+    Query listQuery(ParenthesedSelect ps, Scope scope) {
+        if (ps.getSelect() != null && ps.getSelect().getClass() == Values.class) {
+            if (ps.getAlias() != null || ps.getPivot() != null || ps.getUnPivot() != null || QueryRenderer.hasTail(ps)
+                    || (ps.getWithItemsList() != null && !ps.getWithItemsList().isEmpty())) {
+                throw unsafe("subquery alias");
+            }
+            return ctx.queries.values((Values) ps.getSelect(), scope, scope);
+        }
+        return subquery(ps, scope);
     }
 
     Query subquery(ParenthesedSelect ps, Scope scope) {
@@ -390,7 +491,7 @@ final class AnsiExpressions {
         Value l = expr(left, scope, d);
         Expression right = in.getRightExpression();
         if (right instanceof ParenthesedSelect ps) {
-            Query q = subquery(ps, scope);
+            Query q = listQuery(ps, scope);
             if (q.outputs().size() != 1) {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "IN (subquery) needs a subquery that returns one column.");
             }

@@ -56,6 +56,7 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.SetOperation;
 import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.UnionOp;
+import net.sf.jsqlparser.statement.select.Values;
 
 /**
  * The query level of the {@link AnsiRenderer}: a SELECT, a set operation or a parenthesised query with its
@@ -113,6 +114,9 @@ final class QueryRenderer {
                 }
                 Query inner = query(p.getSelect(), scope, top);
                 body = new Query("(" + inner.sql() + ")", inner.outputs());
+            } else if (select.getClass() == Values.class) {
+                throw construct("VALUES may stand in FROM, as (VALUES (1, 'a'), (2, 'b')) AS t (id, name), or after IN or a comparison"
+                        + " with ANY or ALL; elsewhere write a SELECT.");
             } else {
                 throw construct("Only SELECT queries are allowed (no VALUES, TABLE or other statements).");
             }
@@ -120,6 +124,86 @@ final class QueryRenderer {
         } finally {
             queryDepth--;
         }
+    }
+
+    /**
+     * {@code VALUES (a, b), (c, d)} where the kit reads one: a FROM item ({@link RelationRenderer}) or the list of
+     * {@code IN} and of a quantified comparison ({@link AnsiExpressions}), never a query of its own (the engines
+     * label its columns differently). Rendered {@code VALUES (a, b), (c, d)}: every row in parentheses with as many
+     * values as the first, each a value expression over the levels of {@code outer} (a VALUES has no FROM of its
+     * own), so the engine resolves the column types from the same texts. The outputs are {@code column1},
+     * {@code column2}, ... (PostgreSQL's names), each carrying the flows of its values in every row, as a
+     * {@code UNION ALL} of its rows would.
+     *
+     * @param outer the level whose columns the values may reference (correlation)
+     * @param cteOuter the level whose common table expressions a subquery among the values sees
+     */
+    Query values(Values values, Scope outer, Scope cteOuter) {
+        if (++queryDepth > MAX_QUERY_DEPTH) {
+            throw new GuardException(ErrorCode.QUERY_TOO_COMPLEX, "The query nests subqueries too deeply.");
+        }
+        try {
+            checkSelectLevel(values);
+            if ((values.getWithItemsList() != null && !values.getWithItemsList().isEmpty()) || hasTail(values) || values.getAlias() != null
+                    || values.getPivot() != null || values.getUnPivot() != null || values.getSampleClause() != null) {
+                throw construct("VALUES takes rows of values only: (VALUES (1, 'a'), (2, 'b')) AS t (id, name).");
+            }
+            Scope scope = new Scope(outer, cteOuter);
+            List<String> rows = new ArrayList<>();
+            List<List<Flow>> columns = new ArrayList<>();
+            for (ExpressionList<?> row : valuesRows(values)) {
+                if (row.isEmpty()) {
+                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "A row of VALUES needs at least one value.");
+                }
+                if (!columns.isEmpty() && row.size() != columns.size()) {
+                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "Each row of VALUES must have the same number of values.");
+                }
+                List<String> cells = new ArrayList<>();
+                for (int i = 0; i < row.size(); i++) {
+                    Value v = expr(row.get(i), scope, 0);
+                    if (columns.size() <= i) {
+                        columns.add(new ArrayList<>());
+                    }
+                    columns.get(i).addAll(v.flows());
+                    cells.add(v.sql());
+                }
+                rows.add("(" + String.join(", ", cells) + ")");
+            }
+            List<Out> outputs = new ArrayList<>();
+            for (int i = 0; i < columns.size(); i++) {
+                // a column of constants still counts its copies downstream (Flows.constant), as a select-list output does
+                outputs.add(new Out("column" + (i + 1), columns.get(i).isEmpty() ? List.of(Flows.constant()) : List.copyOf(columns.get(i))));
+            }
+            return new Query("VALUES " + String.join(", ", rows), outputs);
+        } finally {
+            queryDepth--;
+        }
+    }
+
+    /**
+     * The rows of a VALUES list as JSqlParser 5.4 reads them: several rows are a plain list of parenthesised
+     * lists, one row is a parenthesised list itself ({@code VALUES (1, 2)} one row of two values, {@code VALUES
+     * ((1), (2))} too, as the engines read them). A row not in parentheses is refused.
+     */
+    private static List<ExpressionList<?>> valuesRows(Values values) {
+        ExpressionList<?> list = values.getExpressions();
+        if (list == null || list.isEmpty()) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "VALUES needs at least one row.");
+        }
+        if (list.getClass() == ParenthesedExpressionList.class) {
+            return List.of(list);
+        }
+        if (list.getClass() != ExpressionList.class) {
+            throw unsafe("VALUES form");
+        }
+        List<ExpressionList<?>> rows = new ArrayList<>();
+        for (Expression e : list) {
+            if (e == null || e.getClass() != ParenthesedExpressionList.class) {
+                throw construct("Write each row of VALUES in parentheses: VALUES (1, 'a'), (2, 'b').");
+            }
+            rows.add((ParenthesedExpressionList<?>) e);
+        }
+        return rows;
     }
 
     static boolean hasTail(Select s) {

@@ -39,6 +39,7 @@ import dev.sqlguard.jdbc.ansi.RenderScope.Scope;
 import dev.sqlguard.jdbc.ansi.RenderScope.Source;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
+import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
@@ -47,9 +48,11 @@ import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.LateralSubSelect;
+import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.Values;
 
 /**
  * The FROM clause of the {@link AnsiRenderer}: tables (governed ones as slots), common table expressions,
@@ -274,6 +277,18 @@ final class RelationRenderer {
         if (item instanceof net.sf.jsqlparser.statement.select.TableFunction) {
             throw new GuardException(ErrorCode.TABLE_FUNCTION_NOT_ALLOWED, "Table functions are not allowed in FROM on this source.");
         }
+        if (item.getClass() == ParenthesedFromItem.class) {
+            ParenthesedFromItem p = (ParenthesedFromItem) item;
+            boolean alone = p.getJoins() == null || p.getJoins().isEmpty();
+            if (alone && p.getFromItem() != null && p.getFromItem().getClass() == Values.class) {
+                return valuesItem(p, (Values) p.getFromItem(), scope);
+            }
+            if (alone && p.getFromItem() instanceof Table) {
+                // JSqlParser 5.4 reads (TABLE t) AS x as a table named TABLE under the alias t, in parentheses
+                throw construct("A table in parentheses, such as (TABLE t), may not stand in FROM; write (SELECT * FROM t) AS alias,"
+                        + " or name the table itself.");
+            }
+        }
         throw construct("Only allowlisted tables, common table expressions and subqueries with an alias may appear in FROM.");
     }
 
@@ -302,6 +317,59 @@ final class RelationRenderer {
         }
         addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
         return prefix + "(" + q.sql() + ") AS " + naming.identifier(rendered);
+    }
+
+    /**
+     * {@code (VALUES (1, 'a'), (2, 'b')) AS t [(id, name)]} in FROM, rendered {@code (VALUES ...) AS "tN" ("id",
+     * "name")} with every column named, so the engine has no name to choose. The alias list names the first
+     * columns; a column it does not name keeps the engine's own name ({@link AnsiDialect#valuesColumnName}), and
+     * where the engine gives it none the list must name each. Like a subquery in FROM the values see the
+     * enclosing query's outer levels only, and every column is checked as an output.
+     */
+    private String valuesItem(ParenthesedFromItem p, Values values, Scope scope) {
+        if (p.getPivot() != null || p.getUnPivot() != null || p.getSampleClause() != null) {
+            throw construct("Table clauses are not allowed on VALUES.");
+        }
+        if (p.getAlias() == null) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "VALUES in FROM needs an alias: (VALUES (1, 'a')) AS t (id, name).");
+        }
+        String visible = relationName(p.getAlias());
+        List<String> named = new ArrayList<>();
+        if (p.getAlias().getAliasColumns() != null) {
+            for (Alias.AliasColumn c : p.getAlias().getAliasColumns()) {
+                if (c.colDataType != null) {
+                    throw new GuardException(ErrorCode.SYNTAX_ERROR, "The column list of VALUES takes names without types.");
+                }
+                String name = naming.name(c.name);
+                naming.identifier(name);
+                named.add(name);
+            }
+        }
+        Query q = ctx.queries.values(values, scope.parent, scope);
+        if (named.size() > q.outputs().size()) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "The alias " + SafeText.identifier(visible) + " names " + named.size()
+                    + " columns of a VALUES list that has " + q.outputs().size() + ".");
+        }
+        List<Out> outputs = new ArrayList<>();
+        for (int i = 0; i < q.outputs().size(); i++) {
+            int position = i;
+            String name = i < named.size() ? named.get(i) : dialect.valuesColumnName(i).orElseThrow(() -> new GuardException(
+                    ErrorCode.SYNTAX_ERROR, "Name each column of VALUES in its alias: (VALUES (1, 'a')) AS t (id, name); column "
+                            + (position + 1) + " has no name."));
+            outputs.add(new Out(name, q.outputs().get(i).flows()));
+        }
+        Query renamed = new Query(q.sql(), outputs);
+        requireUniqueLabels(renamed);
+        // as for a subquery in FROM: every column is computed, read or not
+        outputs.forEach(o -> use(o.flows(), UsePosition.OUTPUT));
+        String rendered = "t" + (++facts.aliases);
+        List<Col> cols = new ArrayList<>();
+        for (Out o : outputs) {
+            cols.add(col(rendered, o.label(), o.flows(), false));
+        }
+        addSource(scope, new Source(visible, Optional.empty(), rendered, cols));
+        return "(" + q.sql() + ") AS " + naming.identifier(rendered) + " ("
+                + String.join(", ", outputs.stream().map(o -> naming.identifier(o.label())).toList()) + ")";
     }
 
     /**

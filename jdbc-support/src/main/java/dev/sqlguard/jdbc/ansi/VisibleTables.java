@@ -30,6 +30,7 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.select.WithItem;
 
 /**
@@ -253,6 +254,8 @@ public final class VisibleTables {
             } else if (s instanceof ParenthesedSelect p) {
                 select(p.getSelect(), scope);
                 orderBy(p.getOrderByElements(), scope);
+            } else if (s instanceof Values v) {
+                expression(v.getExpressions(), scope);
             }
         }
 
@@ -298,6 +301,8 @@ public final class VisibleTables {
                 table(t, scope);
             } else if (item instanceof ParenthesedSelect p) {
                 select(p, scope);
+            } else if (item instanceof Values v) {
+                expression(v.getExpressions(), scope);
             } else if (item instanceof ParenthesedFromItem p) {
                 fromItem(p.getFromItem(), scope);
                 if (p.getJoins() != null) {
