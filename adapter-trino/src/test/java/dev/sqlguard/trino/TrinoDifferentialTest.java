@@ -244,4 +244,17 @@ class TrinoDifferentialTest {
             }
         }
     }
+    /**
+     * Differential seed 141: Trino 483 runs {@code WHERE 'APPROVED' IN ('x', manager)} but its EXPLAIN fails inside the
+     * planner ("Literal-to-literal not supported here", an internal error). The guard cannot check such a text and
+     * refuses it with advice, not as an unreachable cluster.
+     */
+    @Test
+    void aTextTheClusterRunsButCannotExplainIsRefusedWithAdvice() {
+        String sql = "SELECT manager FROM regions WHERE 'APPROVED' IN ('x', manager)";
+        assertThat(target().raw(sql)).isEqualTo(new Outcome.Rows(List.of()));
+        assertThat(target().guarded(sql)).isInstanceOf(Outcome.Failed.class)
+                .extracting(o -> ((Outcome.Failed) o).code()).isEqualTo("UNSAFE_SYNTAX");
+        assertThat(target().guarded("SELECT manager FROM regions WHERE manager IN ('x', 'APPROVED')")).isEqualTo(new Outcome.Rows(List.of()));
+    }
 }

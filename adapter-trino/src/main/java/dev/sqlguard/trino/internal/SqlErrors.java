@@ -41,6 +41,8 @@ final class SqlErrors {
     static final int EXPRESSION_NOT_AGGREGATE = 73;
     static final int STACK_OVERFLOW = 108;
     static final int QUERY_EXCEEDED_COMPILER_LIMIT = 132;
+    /** The first code of Trino's internal errors; alone, a fault of the engine's own code on this statement. */
+    static final int GENERIC_INTERNAL_ERROR = 65536;
     static final int EXCEEDED_GLOBAL_MEMORY_LIMIT = 131073;
     static final int QUERY_QUEUE_FULL = 131074;
     static final int EXCEEDED_TIME_LIMIT = 131075;
