@@ -314,5 +314,17 @@ class PostgresDifferentialTest {
             assertThat(raw).as(sql).isInstanceOf(Outcome.Rows.class);
             assertThat(target().guarded(sql)).as(sql).isEqualTo(raw);
         }
+        // seed 13153 of the CI run: under ROLLUP PostgreSQL 15 gives the merged column's constant ('ort') in the
+        // rolled-up row where it is NULL; the text as written and the rendered text answer differently, so grouping
+        // sets with a USING/NATURAL join are refused (seeds 1147330 and 1530047 were of the same kind)
+        for (String sql : List.of("SELECT substr(region, 2, 3) AS region, manager AS k, sum(10) AS x0 FROM regions"
+                        + " NATURAL JOIN (SELECT 'north' AS region, 1 AS k) p GROUP BY ROLLUP (region, manager)",
+                "SELECT region, count(*) AS n FROM claims JOIN regions USING (region) GROUP BY CUBE (region)",
+                "SELECT c.status, count(*) AS n, (SELECT count(*) FROM claims JOIN regions USING (region)) AS m FROM claims c"
+                        + " GROUP BY GROUPING SETS ((c.status), ())")) {
+            assertThat(target().raw(sql)).as(sql).isInstanceOf(Outcome.Rows.class);
+            assertThat(target().guarded(sql)).as(sql).isInstanceOf(Outcome.Failed.class)
+                    .extracting(o -> ((Outcome.Failed) o).code()).isEqualTo("CONSTRUCT_NOT_ALLOWED");
+        }
     }
 }

@@ -549,6 +549,7 @@ final class QueryRenderer {
         }
         if (sets) {
             facts.groupingSets = true;
+            facts.requireGroupingSetsApartFromUsing();
             List<String> rendered = new ArrayList<>();
             for (ExpressionList<Expression> set : groupBy.getGroupingSets()) {
                 if (set.getClass() != ParenthesedExpressionList.class) {
@@ -570,6 +571,7 @@ final class QueryRenderer {
             Optional<String> construct = rollupOrCube(e);
             if (construct.isPresent()) {
                 facts.groupingSets = true;
+                facts.requireGroupingSetsApartFromUsing();
                 ExpressionList<?> args = ((Function) e).getParameters();
                 List<String> parts = new ArrayList<>();
                 if (args.getClass() == ParenthesedExpressionList.class) {

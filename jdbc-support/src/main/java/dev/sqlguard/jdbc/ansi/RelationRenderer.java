@@ -217,6 +217,8 @@ final class RelationRenderer {
                 names.add(name);
             }
         }
+        facts.usingJoins = true;
+        facts.requireGroupingSetsApartFromUsing();
         boolean rightJoin = join.isRight();
         boolean fullJoin = join.isFull();
         CostClass coalesce = fullJoin && !names.isEmpty() ? allow("coalesce") : CostClass.TOTAL;

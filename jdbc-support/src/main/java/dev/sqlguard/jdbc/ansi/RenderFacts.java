@@ -42,6 +42,21 @@ final class RenderFacts {
     int aliases;
     /** The statement groups by ROLLUP, CUBE or GROUPING SETS somewhere: filtered tables are then fenced ({@link Slot#fenced}). */
     boolean groupingSets;
+    /** The statement joins USING or NATURAL somewhere: with grouping sets it is refused ({@link #requireGroupingSetsApartFromUsing}). */
+    boolean usingJoins;
+
+    /**
+     * Grouping sets and a USING/NATURAL join in one statement are refused: PostgreSQL 15 answers the join's merged
+     * column in rolled-up rows by plan (with the column known equal to a constant it gives the constant where
+     * ROLLUP makes it NULL, and two copies of it share one sort key), so the text as written and any rendering of
+     * the merged column can answer differently (differential seeds 13153, 1147330, 1530047).
+     */
+    void requireGroupingSetsApartFromUsing() {
+        if (groupingSets && usingJoins) {
+            throw AnsiErrors.construct("ROLLUP, CUBE and GROUPING SETS are not allowed in a query that joins with USING or NATURAL;"
+                    + " join with ON and group by the table's own column.");
+        }
+    }
 
     /**
      * A reference to a governed table: its text as written ({@code "s"."t" AS "tN"}) and as executed
