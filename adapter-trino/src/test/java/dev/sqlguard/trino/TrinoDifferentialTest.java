@@ -161,9 +161,7 @@ class TrinoDifferentialTest {
     void aSubquerySelectedAndGroupedByAnswersAsTheCluster() {
         String sql = "SELECT name AS id, (SELECT max(u2.id) FROM users u2 WHERE u2.id < u.id) AS name, max(9) AS m, min(u.id) AS x0"
                 + " FROM users u GROUP BY name, (SELECT max(u2.id) FROM users u2 WHERE u2.id < u.id) ORDER BY 4";
-        Outcome raw = target().raw(sql);
-        assertThat(raw).isInstanceOf(Outcome.Rows.class);
-        assertThat(target().guarded(sql)).isEqualTo(raw);
+        Outcomes.assertAnswersAsRaw(target(), sql);
     }
 
     /**
@@ -185,9 +183,7 @@ class TrinoDifferentialTest {
                         + " USING (region) ORDER BY 1",
                 "SELECT region, count(*) AS n FROM claims a JOIN claims b USING (id, region) JOIN regions USING (region) GROUP BY 1 ORDER BY 1",
                 "SELECT u.name, id FROM claims c JOIN users u USING (id) WHERE id < 4 ORDER BY id")) {
-            Outcome raw = target().raw(sql);
-            assertThat(raw).as(sql).isInstanceOf(Outcome.Rows.class);
-            assertThat(target().guarded(sql)).as(sql).isEqualTo(raw);
+            Outcomes.assertAnswersAsRaw(target(), sql);
         }
         assertThat(target().raw("SELECT c.id FROM claims c JOIN users USING (id)")).isInstanceOf(Outcome.Failed.class);
         assertThat(target().guarded("SELECT c.id FROM claims c JOIN users USING (id)")).isInstanceOf(Outcome.Failed.class);

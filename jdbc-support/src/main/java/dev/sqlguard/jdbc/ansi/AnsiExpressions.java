@@ -390,16 +390,24 @@ final class AnsiExpressions {
         }
         Value l = expr(left, scope, d);
         Query q = body instanceof ParenthesedSelect ps ? listQuery(ps, scope) : query(body, scope, false);
+        String quantifier = switch (type) {
+            case ANY, SOME -> " ANY";
+            case ALL -> " ALL";
+        };
+        return subqueryPredicate(l, operator + quantifier, q, "A comparison with ANY or ALL needs a subquery that returns one column.");
+    }
+
+    /**
+     * {@code (l <keyword> (q))}, for {@code IN}, {@code NOT IN} and the quantified comparisons: {@code q} returns one
+     * column, and both sides are {@link UsePosition#SUBQUERY_PREDICATE} uses.
+     */
+    private Value subqueryPredicate(Value l, String keyword, Query q, String oneColumn) {
         if (q.outputs().size() != 1) {
-            throw new GuardException(ErrorCode.SYNTAX_ERROR, "A comparison with ANY or ALL needs a subquery that returns one column.");
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, oneColumn);
         }
         use(l.flows(), UsePosition.SUBQUERY_PREDICATE);
         use(q.outputs().get(0).flows(), UsePosition.SUBQUERY_PREDICATE);
-        String quantifier = switch (type) {
-            case ANY, SOME -> " ANY (";
-            case ALL -> " ALL (";
-        };
-        return Value.literal("(" + l.sql() + " " + operator + quantifier + q.sql() + "))");
+        return Value.literal("(" + l.sql() + " " + keyword + " (" + q.sql() + "))");
     }
 
     /**
@@ -491,13 +499,7 @@ final class AnsiExpressions {
         Value l = expr(left, scope, d);
         Expression right = in.getRightExpression();
         if (right instanceof ParenthesedSelect ps) {
-            Query q = listQuery(ps, scope);
-            if (q.outputs().size() != 1) {
-                throw new GuardException(ErrorCode.SYNTAX_ERROR, "IN (subquery) needs a subquery that returns one column.");
-            }
-            use(l.flows(), UsePosition.SUBQUERY_PREDICATE);
-            use(q.outputs().get(0).flows(), UsePosition.SUBQUERY_PREDICATE);
-            return Value.literal("(" + l.sql() + (in.isNot() ? " NOT IN (" : " IN (") + q.sql() + "))");
+            return subqueryPredicate(l, in.isNot() ? "NOT IN" : "IN", listQuery(ps, scope), "IN (subquery) needs a subquery that returns one column.");
         }
         if (right == null || right.getClass() != ParenthesedExpressionList.class || ((ParenthesedExpressionList<?>) right).isEmpty()) {
             throw unsafe("IN without a value list");

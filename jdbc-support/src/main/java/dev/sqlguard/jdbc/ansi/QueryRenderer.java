@@ -548,8 +548,7 @@ final class QueryRenderer {
             throw construct("Write GROUPING SETS alone in GROUP BY, or combine the columns inside it.");
         }
         if (sets) {
-            facts.groupingSets = true;
-            facts.requireGroupingSetsApartFromUsing();
+            facts.groupsBySets();
             List<String> rendered = new ArrayList<>();
             for (ExpressionList<Expression> set : groupBy.getGroupingSets()) {
                 if (set.getClass() != ParenthesedExpressionList.class) {
@@ -570,8 +569,7 @@ final class QueryRenderer {
             }
             Optional<String> construct = rollupOrCube(e);
             if (construct.isPresent()) {
-                facts.groupingSets = true;
-                facts.requireGroupingSetsApartFromUsing();
+                facts.groupsBySets();
                 ExpressionList<?> args = ((Function) e).getParameters();
                 List<String> parts = new ArrayList<>();
                 if (args.getClass() == ParenthesedExpressionList.class) {

@@ -217,8 +217,7 @@ final class RelationRenderer {
                 names.add(name);
             }
         }
-        facts.usingJoins = true;
-        facts.requireGroupingSetsApartFromUsing();
+        facts.joinsUsing();
         boolean rightJoin = join.isRight();
         boolean fullJoin = join.isFull();
         CostClass coalesce = fullJoin && !names.isEmpty() ? allow("coalesce") : CostClass.TOTAL;

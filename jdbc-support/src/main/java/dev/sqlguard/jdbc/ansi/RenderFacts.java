@@ -43,7 +43,19 @@ final class RenderFacts {
     /** The statement groups by ROLLUP, CUBE or GROUPING SETS somewhere: filtered tables are then fenced ({@link Slot#fenced}). */
     boolean groupingSets;
     /** The statement joins USING or NATURAL somewhere: with grouping sets it is refused ({@link #requireGroupingSetsApartFromUsing}). */
-    boolean usingJoins;
+    private boolean usingJoins;
+
+    /** The statement groups by grouping sets here; refused where it also joins USING or NATURAL. */
+    void groupsBySets() {
+        groupingSets = true;
+        requireGroupingSetsApartFromUsing();
+    }
+
+    /** The statement joins USING or NATURAL here; refused where it also groups by grouping sets. */
+    void joinsUsing() {
+        usingJoins = true;
+        requireGroupingSetsApartFromUsing();
+    }
 
     /**
      * Grouping sets and a USING/NATURAL join in one statement are refused: PostgreSQL 15 answers the join's merged
@@ -51,7 +63,7 @@ final class RenderFacts {
      * ROLLUP makes it NULL, and two copies of it share one sort key), so the text as written and any rendering of
      * the merged column can answer differently (differential seeds 13153, 1147330, 1530047).
      */
-    void requireGroupingSetsApartFromUsing() {
+    private void requireGroupingSetsApartFromUsing() {
         if (groupingSets && usingJoins) {
             throw AnsiErrors.construct("ROLLUP, CUBE and GROUPING SETS are not allowed in a query that joins with USING or NATURAL;"
                     + " join with ON and group by the table's own column.");

@@ -98,6 +98,13 @@ public final class Outcomes {
                 .isEmpty();
     }
 
+    /** {@code sql} runs raw, and the guard answers it with the same rows. */
+    public static void assertAnswersAsRaw(Target target, String sql) {
+        Outcome raw = target.raw(sql);
+        assertThat(raw).as(sql).isInstanceOf(Outcome.Rows.class);
+        assertThat(target.guarded(sql)).as(sql).isEqualTo(raw);
+    }
+
     private static List<List<String>> cells(List<? extends List<?>> rows, Function<Object, String> cell) {
         List<List<String>> out = new ArrayList<>(rows.size());
         for (List<?> row : rows) {
