@@ -115,7 +115,12 @@ class MySqlTenantDifferentialTest {
                 "SELECT region, count(*) AS n FROM claims GROUP BY region, 1 WITH ROLLUP",
                 // seed 1360962 of MySqlDifferentialTest: an output labelled with another grouped column's name came back
                 // under that column's name
-                "SELECT c.status AS x0, c.region AS status, count(*) AS n FROM claims c GROUP BY c.status, c.region WITH ROLLUP")) {
+                "SELECT c.status AS x0, c.region AS status, count(*) AS n FROM claims c GROUP BY c.status, c.region WITH ROLLUP",
+                // tenant seed 22: a window function over the rolled-up groups, answered by plan (MariaDB 10.11 gave no row
+                // for this text where it has two, and two rows or none for the same over a recursive CTE)
+                "SELECT c.region, count(*), count(*) OVER () FROM claims c JOIN (SELECT 4 AS i UNION ALL SELECT 8) r ON r.i = c.id"
+                        + " GROUP BY 1 WITH ROLLUP HAVING count(*) > 1",
+                "SELECT region, count(*) AS n, rank() OVER (ORDER BY count(*) DESC) AS k FROM claims GROUP BY region WITH ROLLUP")) {
             assertThat(target("south").guarded(sql)).as(sql)
                     .isInstanceOfSatisfying(Outcome.Failed.class, f -> assertThat(f.code()).isEqualTo("CONSTRUCT_NOT_ALLOWED"));
         }

@@ -13,10 +13,14 @@ import dev.sqlguard.domain.FunctionClasses;
  * {@link #CLASSES}, and the domain decides ({@link dev.sqlguard.domain.GuardrailPolicy#requireFunction}).
  */
 public final class FunctionDefaults {
-    /** Operators (function nodes with {@code is_operator}); they are always allowed and never configurable. */
+    /**
+     * Operators (function nodes with {@code is_operator}); they are always allowed and never configurable. DuckDB 2.0
+     * parses {@code x [NOT] [I]LIKE p ESCAPE e} as the operator {@code [not_][i]like_escape}.
+     */
     public static final Set<String> OPERATORS = Set.of(
             "+", "-", "*", "/", "//", "%", "**", "^", "||", "&", "|", "#", "~", "<<", ">>", "!",
-            "~~", "!~~", "~~*", "!~~*", "~~~", "!~~~", "^@", "@>", "<@", "&&");
+            "~~", "!~~", "~~*", "!~~*", "~~~", "!~~~", "^@", "@>", "<@", "&&",
+            "like_escape", "not_like_escape", "ilike_escape", "not_ilike_escape");
 
     /** Functions refused whatever a policy says: they read files, settings, secrets or variables, or run SQL text. */
     public static final Set<String> NEVER = Set.of(

@@ -810,6 +810,7 @@ final class ExpressionRenderer {
     // ------------------------------------------------------------------ windows
 
     private Value window(AnalyticExpression a, Ctx ctx) {
+        ctx.scope().windowFunction();
         String name = Names.fold(a.getName());
         if (!FUNCTION_NAME.matcher(name).matches()) {
             throw new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "Quoted function names are not allowed.");

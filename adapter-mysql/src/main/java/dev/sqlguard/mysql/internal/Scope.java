@@ -97,6 +97,8 @@ final class Scope {
     private final Map<String, Cte> ctes;
     private final List<Relation> relations = new ArrayList<>();
     private final List<Item> items = new ArrayList<>();
+    /** Whether a window function of this block was rendered ({@link #windowFunction}). */
+    private boolean windowFunction;
     /** The FROM groups, each in the server's SELECT * order. */
     private final List<List<Slot>> groups = new ArrayList<>();
     /** This block's named windows ({@code WINDOW w AS (...)}), and the names a window function used. */
@@ -176,6 +178,16 @@ final class Scope {
     }
 
     /** Names of defined windows no function used. */
+    /** Records that this block's own text calls a window function (not one of its subqueries). */
+    void windowFunction() {
+        windowFunction = true;
+    }
+
+    /** Whether this block's own text calls a window function. */
+    boolean hasWindowFunction() {
+        return windowFunction;
+    }
+
     Set<String> unusedWindows() {
         Set<String> out = new HashSet<>(windows.keySet());
         out.removeAll(usedWindows);

@@ -35,37 +35,46 @@ import static java.util.Objects.requireNonNull;
  * @param lateral a {@code LATERAL} derived table that reads the columns before it
  * @param naturalJoin {@code NATURAL JOIN} (Trino has none, and DuckDB's guard refuses it by policy): without it the
  *     generator joins the same tables {@code USING} their common column, so that the case still runs
+ * @param stringAgg the engine's ordered string aggregate, {@code %1$s} where the text goes (it is also the order, so
+ *     that the result is one string whatever the plan; on MariaDB in a binary collation, since its default one ties
+ *     {@code 'north'} with {@code 'NORTH'}), or null when it has none
+ * @param quote how the engine quotes an identifier ({@code "} or a backtick)
  */
 public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean bang, boolean concat, boolean concatAnything,
                       boolean distinctFrom, boolean doubleColonCast, boolean distinctOn, boolean qualify, boolean fullJoin,
                       boolean nullsOrdering, String intType, String textType, String decimalType,
                       boolean caseInsensitiveOrder, String collation, boolean offsetFirst, boolean namedWindow,
                       boolean aggregateFilter, boolean groupingSets, boolean withRollup, boolean lateral,
-                      boolean naturalJoin) {
+                      boolean naturalJoin, String stringAgg, String quote) {
     public Grammar {
         requireNonNull(intType, "intType is null");
         requireNonNull(textType, "textType is null");
         requireNonNull(decimalType, "decimalType is null");
+        requireNonNull(quote, "quote is null");
     }
 
     public static Grammar postgresql() {
         return new Grammar(true, true, false, false, true, true, true, true, true, false, true, true,
-                "integer", "text", "numeric(12,2)", false, "\"C\"", false, true, true, true, false, true, true);
+                "integer", "text", "numeric(12,2)", false, "\"C\"", false, true, true, true, false, true, true,
+                "string_agg(%1$s, ',' ORDER BY %1$s)", "\"");
     }
 
     public static Grammar duckdb() {
         return new Grammar(true, true, false, false, true, true, true, true, true, true, true, true,
-                "BIGINT", "VARCHAR", "DECIMAL(12,2)", false, "nocase", false, true, true, true, false, true, false);
+                "BIGINT", "VARCHAR", "DECIMAL(12,2)", false, "nocase", false, true, true, true, false, true, false,
+                "string_agg(%1$s, ',' ORDER BY %1$s)", "\"");
     }
 
     public static Grammar trino() {
         return new Grammar(false, false, false, false, true, false, true, false, false, false, true, true,
-                "bigint", "varchar", "decimal(12,2)", false, null, true, true, true, true, false, true, false);
+                "bigint", "varchar", "decimal(12,2)", false, null, true, true, true, true, false, true, false,
+                "listagg(%1$s, ',') WITHIN GROUP (ORDER BY %1$s)", "\"");
     }
 
     /** MariaDB and MySQL: {@code ||} is OR there, null-safe equality is {@code <=>}, text orders without regard to case. */
     public static Grammar mysql() {
         return new Grammar(false, false, true, true, false, false, false, false, false, false, false, false,
-                "SIGNED", "CHAR", "DECIMAL(12,2)", true, "utf8mb4_bin", false, true, false, false, true, false, true);
+                "SIGNED", "CHAR", "DECIMAL(12,2)", true, "utf8mb4_bin", false, true, false, false, true, false, true,
+                "group_concat(%1$s ORDER BY %1$s COLLATE utf8mb4_bin SEPARATOR ',')", "`");
     }
 }

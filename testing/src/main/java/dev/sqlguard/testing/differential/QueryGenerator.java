@@ -26,11 +26,19 @@ import java.util.Set;
  * two texts must give the same outcome.
  */
 public final class QueryGenerator {
-    /** A generated statement, and the hidden column name its probe pair uses. */
-    public record Case(long seed, Sql tree, String hidden, boolean ordered) {
+    /**
+     * A generated statement, and the hidden column name its probe pair uses; {@code spelling} is how a probe writes the
+     * name: as given, in upper case, or quoted with {@code quote} (both names of a pair alike).
+     */
+    public record Case(long seed, Sql tree, String hidden, boolean ordered, int spelling, String quote) {
         /** The text with {@code name} where the probe goes. */
         public String sql(String name) {
-            return tree.render().replace(Sql.PROBE, name);
+            String spelled = switch (spelling) {
+                case 1 -> name.toUpperCase(java.util.Locale.ROOT);
+                case 2 -> quote + name + quote;
+                default -> name;
+            };
+            return tree.render().replace(Sql.PROBE, spelled);
         }
 
         /** The text of a differential case (it holds no probe). */
@@ -40,14 +48,23 @@ public final class QueryGenerator {
 
         /** The same case with another tree (a shrunk one). */
         Case with(Sql other) {
-            return new Case(seed, other, hidden, ordered);
+            return new Case(seed, other, hidden, ordered, spelling, quote);
         }
     }
 
     private record Col(String ref, char type, String name) {
     }
 
-    private record Source(Sql text, List<Col> cols, Set<String> hidden) {
+    /**
+     * A source, and what a {@code *} over it gives: {@code star} is the name that qualifies it ({@code s3.*}), or null when
+     * the generator writes no star over it; {@code starCount} the columns it expands to; {@code starSafe} that every one
+     * is visible to the guard, so that raw and guarded expand it alike (a table that hides a column expands raw to more:
+     * such a star is written only in probe pairs, which run guarded both times).
+     */
+    private record Source(Sql text, List<Col> cols, Set<String> hidden, String star, int starCount, boolean starSafe) {
+        Source(Sql text, List<Col> cols, Set<String> hidden) {
+            this(text, cols, hidden, null, 0, false);
+        }
     }
 
     private record Item(Sql expr, char type, String alias, boolean aggregate) {
@@ -64,6 +81,8 @@ public final class QueryGenerator {
     private boolean ordered;
     /** The {@code WINDOW} clause a window function of the select being written named, or null. */
     private Sql windowClause;
+    /** How many outputs a {@code *} puts before the select list's items in the select being written (positions shift). */
+    private int positionOffset;
 
     public QueryGenerator(Grammar grammar) {
         this.grammar = requireNonNull(grammar, "grammar is null");
@@ -95,9 +114,13 @@ public final class QueryGenerator {
         this.fresh = 0;
         this.hidden = new LinkedHashSet<>();
         this.ordered = false;
+        this.positionOffset = 0;
         Sql tree = statement();
         List<String> names = new ArrayList<>(hidden.isEmpty() ? Set.of("password") : hidden);
-        return new Case(seed, tree, names.get(random.nextInt(names.size())), ordered);
+        String name = names.get(random.nextInt(names.size()));
+        // a probe spells the name plainly two times in four, else in upper case or quoted
+        int spelling = probing ? Math.max(0, random.nextInt(4) - 1) : 0;
+        return new Case(seed, tree, name, ordered, spelling, grammar.quote());
     }
 
     // ------------------------------------------------------------------ statements
@@ -108,14 +131,32 @@ public final class QueryGenerator {
             return setOperation();
         }
         Source with = null;
+        Source recursive = null;
         Sql prefix = Sql.of("");
-        if (random.nextInt(7) == 0) {
+        if (random.nextInt(12) == 0) {
+            // a recursive CTE: counting up, or walking claims from id to id with a depth counter (a row filter applies at
+            // every step; PostgreSQL's guard takes a recursion only with a counter it can bound)
+            boolean walk = random.nextBoolean();
+            String body = walk
+                    ? "(i, d) AS (SELECT min(id), 1 FROM claims UNION ALL SELECT (SELECT min(c9.id) FROM claims c9 WHERE c9.id > r.i),"
+                            + " r.d + 1 FROM r WHERE r.i IS NOT NULL AND r.d < " + (3 + random.nextInt(6)) + ")"
+                    : "(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < " + (2 + random.nextInt(4)) + ")";
+            prefix = Sql.of("WITH RECURSIVE r " + body + " ");
+            Set<String> hiddenHere = walk ? Set.of("ssn") : Set.of();
+            if (random.nextBoolean()) {
+                recursive = new Source(Sql.of("r"), List.of(new Col("i", 'I', "i")), hiddenHere, "r", walk ? 2 : 1, true);
+            } else {
+                List<Col> cols = claimsCols("c", false);
+                cols.add(new Col("r.i", 'I', "i"));
+                recursive = new Source(Sql.of("claims c JOIN r ON r.i = c.id"), cols, Set.of("ssn"));
+            }
+        } else if (random.nextInt(7) == 0) {
             String name = "w" + (fresh++);
             Select inner = select(source(1), 1, false, false);
-            with = new Source(Sql.of(name), cols(name, inner.items, false), inner.hidden);
+            with = new Source(Sql.of(name), cols(name, inner.items, false), inner.hidden, name, inner.items.size(), true);
             prefix = Sql.of("WITH " + name + " AS (", inner.text, ") ");
         }
-        Source from = with != null && random.nextBoolean() ? with : source(0);
+        Source from = recursive != null ? recursive : with != null && random.nextBoolean() ? with : source(0);
         Select top = select(from, 0, shape < 4, true);
         return Sql.of(prefix, top.text);
     }
@@ -172,6 +213,16 @@ public final class QueryGenerator {
                 Sql agg = aggregate(cols, t);
                 items.add(new Item(agg, t[0], alias(cols, used, depth > 0), true));
             }
+            if (depth == 0 && random.nextInt(6) == 0) {
+                // a window over the groups: its ORDER BY or argument is an aggregate of the select list
+                Item agg = items.get(keys.size() + random.nextInt(m));
+                Sql w = switch (random.nextInt(3)) {
+                    case 0 -> Sql.of("rank() OVER (ORDER BY ", agg.expr, " DESC)");
+                    case 1 -> Sql.of("count(*) OVER ()");
+                    default -> Sql.of("dense_rank() OVER (ORDER BY ", keys.get(0), ")");
+                };
+                items.add(new Item(w.orSimpler(List.of(Sql.of("1"))), 'I', alias(cols, used, false), false));
+            }
         } else {
             int n = 1 + random.nextInt(3);
             for (int i = 0; i < n; i++) {
@@ -183,10 +234,21 @@ public final class QueryGenerator {
                 items.add(new Item(window(cols, items), 'I', alias(cols, used, false), false));
             }
         }
+        // a star before the items, at the outermost level only (a derived table's outputs are its items)
+        String star = null;
+        int starCount = 0;
+        if (outermost && !grouped && from.star() != null && (probe || from.starSafe()) && random.nextInt(6) == 0) {
+            star = random.nextBoolean() ? "*" : from.star() + ".*";
+            starCount = from.starCount();
+        }
+        positionOffset = starCount;
         List<Sql> rendered = new ArrayList<>();
+        if (star != null) {
+            rendered.add(Sql.of(star));
+        }
         for (int i = 0; i < items.size(); i++) {
             Item it = items.get(i);
-            rendered.add(Sql.of(i == 0 ? "" : ", ", it.expr, it.alias == null ? "" : " AS " + it.alias));
+            rendered.add(Sql.of(i == 0 && star == null ? "" : ", ", it.expr, it.alias == null ? "" : " AS " + it.alias));
         }
         boolean distinctOn = !grouped && depth == 0 && grammar.distinctOn() && random.nextInt(8) == 0;
         boolean distinct = !distinctOn && random.nextInt(10) == 0;
@@ -202,7 +264,7 @@ public final class QueryGenerator {
         parts.add(" FROM ");
         parts.add(from.text);
         if (random.nextInt(2) == 0) {
-            parts.add(Sql.of(" WHERE ", expr('B', 3, cols, probeNames(items))).optional());
+            parts.add(Sql.of(" WHERE ", expr('B', 3, cols, probeNames(from))).optional());
         }
         if (grouped) {
             List<Sql> groupBy = new ArrayList<>();
@@ -237,10 +299,12 @@ public final class QueryGenerator {
             } else {
                 int n = random.nextInt(3);
                 for (int i = 0; i < n; i++) {
-                    order.add(Sql.of(orderKey(orderCols, items), direction(), ", ").optional());
+                    // in a grouped query a key may be an aggregate the select list does not hold
+                    Sql key = grouped && random.nextInt(4) == 0 ? aggregate(cols, new char[1]) : orderKey(orderCols, items);
+                    order.add(Sql.of(key, direction(), ", ").optional());
                 }
             }
-            for (int i = 1; i <= items.size(); i++) {
+            for (int i = 1; i <= starCount + items.size(); i++) {
                 order.add((i == 1 ? "" : ", ") + i);
             }
             parts.add(Sql.of(order.toArray()));
@@ -248,6 +312,7 @@ public final class QueryGenerator {
                 parts.add(Sql.of(limit(1 + random.nextInt(6))).optional());
             }
         }
+        positionOffset = 0;
         return new Select(Sql.of(parts.toArray()), items, from.hidden);
     }
 
@@ -293,7 +358,7 @@ public final class QueryGenerator {
         int way = random.nextInt(5);
         Item item = items.get(random.nextInt(items.size()));
         if (way == 0 || cols.isEmpty() && item.alias == null) {
-            return Sql.of(String.valueOf(1 + items.indexOf(item)));
+            return Sql.of(String.valueOf(1 + positionOffset + items.indexOf(item)));
         }
         if (way == 1 && item.alias != null || cols.isEmpty()) {
             return Sql.of(item.alias);
@@ -356,9 +421,25 @@ public final class QueryGenerator {
         Col c = cols.get(random.nextInt(cols.size()));
         boolean alias = item.alias != null && random.nextBoolean();
         String name = alias ? item.alias : bare(c);
-        int way = random.nextInt(3);
-        String function = way == 0 ? "count(*)" : way == 1 ? "rank()" : "dense_rank()";
-        String spec = way == 0 ? "PARTITION BY " + name : way == 1 ? "ORDER BY " + name : "PARTITION BY " + bare(c) + " ORDER BY " + name + " DESC";
+        int way = random.nextInt(7);
+        // every frame is deterministic: a whole partition, or RANGE up to the current row's peers
+        Col number = cols.stream().filter(x -> x.type == 'I').findFirst().orElse(null);
+        String counted = number == null ? "*" : bare(number);
+        String function = switch (way) {
+            case 0, 5 -> "count(*)";
+            case 1 -> "rank()";
+            case 2 -> "dense_rank()";
+            case 3 -> "count(" + bare(c) + ")";
+            case 4 -> number == null ? "count(*)" : "sum(" + counted + ")";
+            default -> number == null ? "count(*)" : "max(" + counted + ")";
+        };
+        String spec = switch (way) {
+            case 0, 4 -> "PARTITION BY " + name;
+            case 1, 6 -> "ORDER BY " + name;
+            case 2 -> "PARTITION BY " + bare(c) + " ORDER BY " + name + " DESC";
+            case 3 -> "PARTITION BY " + bare(c) + " ORDER BY " + name + " RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
+            default -> "ORDER BY " + name + " ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING";
+        };
         if (grammar.namedWindow() && random.nextInt(3) == 0) {
             // a named window: its definition is read where the WINDOW clause stands, after WHERE and GROUP BY
             windowClause = Sql.of(" WINDOW w AS (" + spec + ")");
@@ -377,7 +458,31 @@ public final class QueryGenerator {
 
     private Sql plainAggregate(List<Col> cols, char[] type) {
         Col c = cols.get(random.nextInt(cols.size()));
-        switch (random.nextInt(5)) {
+        switch (random.nextInt(9)) {
+            case 5 -> {
+                // an average, rounded: a double's last digits may differ by the order the rows were summed in
+                Col n = numeric(cols);
+                type[0] = 'N';
+                return n == null ? Sql.of("count(*)") : Sql.of("round(avg(", expr(n.type, 1, List.of(n), List.of()), "), 2)");
+            }
+            case 6 -> {
+                type[0] = 'I';
+                return Sql.of("count(DISTINCT ", expr(c.type == 'B' ? 'I' : c.type, 1, cols, List.of()), ")");
+            }
+            case 7 -> {
+                Col n = numeric(cols);
+                type[0] = n == null ? 'I' : n.type;
+                return n == null ? Sql.of("count(*)") : Sql.of(random.nextBoolean() ? "sum(DISTINCT " : "max(DISTINCT ", Sql.of(n.ref), ")");
+            }
+            case 8 -> {
+                type[0] = 'T';
+                if (grammar.stringAgg() == null) {
+                    return Sql.of("min(", expr('T', 1, cols, List.of()), ")");
+                }
+                Col t = cols.stream().filter(x -> x.type == 'T').findFirst().orElse(null);
+                String text = t == null ? "'x'" : t.ref;
+                return Sql.of(grammar.stringAgg().formatted(text)).orSimpler(List.of(Sql.of("min(" + text + ")")));
+            }
             case 0 -> {
                 type[0] = 'I';
                 return Sql.of("count(*)");
@@ -431,8 +536,12 @@ public final class QueryGenerator {
         return name;
     }
 
-    private List<String> probeNames(List<Item> items) {
-        return probe ? List.of(Sql.PROBE) : List.of();
+    /** The names a probe's expressions may read: the probe bare, and qualified by the source's name where it has one. */
+    private List<String> probeNames(Source from) {
+        if (!probe) {
+            return List.of();
+        }
+        return from.star() == null ? List.of(Sql.PROBE) : List.of(Sql.PROBE, from.star() + "." + Sql.PROBE);
     }
 
     // ------------------------------------------------------------------ sources
@@ -445,13 +554,14 @@ public final class QueryGenerator {
             case 0, 1 -> {
                 boolean aliased = random.nextBoolean();
                 String q = aliased ? "c" : "claims";
-                return new Source(Sql.of(aliased ? "claims c" : "claims"), claimsCols(q, false), claimsHidden);
+                return new Source(Sql.of(aliased ? "claims c" : "claims"), claimsCols(q, false), claimsHidden, q, 5, false);
             }
             case 2 -> {
-                return new Source(Sql.of("regions"), List.of(new Col("region", 'T', "region"), new Col("manager", 'T', "manager")), Set.of());
+                return new Source(Sql.of("regions"), List.of(new Col("region", 'T', "region"), new Col("manager", 'T', "manager")), Set.of(),
+                        "regions", 2, true);
             }
             case 3 -> {
-                return new Source(Sql.of("users u"), List.of(new Col("u.id", 'I', "id"), new Col("name", 'T', "name")), usersHidden);
+                return new Source(Sql.of("users u"), List.of(new Col("u.id", 'I', "id"), new Col("name", 'T', "name")), usersHidden, "u", 2, false);
             }
             case 4 -> {
                 List<Col> cols = claimsCols("c", false);
@@ -482,7 +592,7 @@ public final class QueryGenerator {
                 Source inner = source(depth + 1);
                 Select s = select(inner, depth + 1, random.nextInt(3) == 0, false);
                 String name = "s" + (fresh++);
-                return new Source(Sql.of("(", s.text, ") " + name), cols(name, s.items, random.nextBoolean()), s.hidden);
+                return new Source(Sql.of("(", s.text, ") " + name), cols(name, s.items, random.nextBoolean()), s.hidden, name, s.items.size(), true);
             }
             case 12 -> {
                 // a LATERAL derived table reading the column before it; in a probe its output is named like a hidden
@@ -553,7 +663,7 @@ public final class QueryGenerator {
 
     private Sql leaf(char type, List<Col> cols, List<String> probes) {
         if (!probes.isEmpty() && random.nextInt(12) == 0) {
-            return Sql.of(probes.get(0));
+            return Sql.of(probes.get(random.nextInt(probes.size())));
         }
         List<Col> typed = cols.stream().filter(c -> c.type == type).toList();
         if (!typed.isEmpty() && random.nextInt(3) != 0) {
@@ -593,7 +703,7 @@ public final class QueryGenerator {
     }
 
     private Sql intExpr(int depth, List<Col> cols, List<String> probes) {
-        int way = random.nextInt(9);
+        int way = random.nextInt(10);
         return switch (way) {
             case 0, 1, 2 -> {
                 Sql l = expr('I', depth - 1, cols, probes);
@@ -605,10 +715,24 @@ public final class QueryGenerator {
                 yield composite(Sql.of("- ", x), 'I', List.of(x), List.of('I'));
             }
             case 4 -> {
+                if (random.nextInt(3) == 0) {
+                    // the simple CASE: its operand compared with each WHEN value
+                    Sql x = expr('I', depth - 1, cols, probes);
+                    Sql a = expr('I', depth - 1, cols, probes);
+                    Sql c = expr('I', depth - 1, cols, probes);
+                    yield Sql.of("CASE ", x, " WHEN ", literal('I'), " THEN ", a, " WHEN ", literal('I'), " THEN 7 ELSE ", c, " END")
+                            .orSimpler(List.of(a, c));
+                }
                 Sql b = expr('B', depth - 1, cols, probes);
                 Sql a = expr('I', depth - 1, cols, probes);
                 Sql c = expr('I', depth - 1, cols, probes);
                 yield Sql.of("CASE WHEN ", b, " THEN ", a, " ELSE ", c, " END").orSimpler(List.of(a, c));
+            }
+            case 9 -> {
+                // a scalar subquery correlated with a text column of the query
+                Col text = cols.stream().filter(c -> c.type == 'T').findFirst().orElse(null);
+                yield text == null ? literal('I')
+                        : Sql.of("(SELECT count(*) FROM regions r3 WHERE r3.region = " + text.ref + ")").orSimpler(List.of(literal('I')));
             }
             case 5 -> {
                 Sql t = expr('T', depth - 1, cols, probes);
@@ -678,6 +802,12 @@ public final class QueryGenerator {
                 yield composite(Sql.of(x, " COLLATE " + grammar.collation()), 'T', List.of(x), List.of('T'));
             }
             case 4 -> {
+                if (random.nextInt(3) == 0) {
+                    Sql x = expr('T', depth - 1, cols, probes);
+                    Sql a = expr('T', depth - 1, cols, probes);
+                    Sql c = expr('T', depth - 1, cols, probes);
+                    yield Sql.of("CASE ", x, " WHEN ", literal('T'), " THEN ", a, " ELSE ", c, " END").orSimpler(List.of(a, c));
+                }
                 Sql b = expr('B', depth - 1, cols, probes);
                 Sql a = expr('T', depth - 1, cols, probes);
                 Sql c = expr('T', depth - 1, cols, probes);
@@ -688,7 +818,7 @@ public final class QueryGenerator {
     }
 
     private Sql boolExpr(int depth, List<Col> cols, List<String> probes) {
-        int way = random.nextInt(16);
+        int way = random.nextInt(20);
         char t = pick("IINTD");
         switch (way) {
             case 0, 1, 2 -> {
@@ -761,6 +891,41 @@ public final class QueryGenerator {
                     return literal('B');
                 }
                 return Sql.of("EXISTS (SELECT 1 FROM regions r2 WHERE r2.region = " + text.ref + ")").orSimpler(List.of(literal('B')));
+            }
+            case 16 -> {
+                // LIKE with an escape character of its own
+                Sql x = expr('T', depth - 1, cols, probes);
+                String pattern = random.nextBoolean() ? PATTERNS[random.nextInt(PATTERNS.length)] : "'%!_%'";
+                return composite(Sql.of(x, random.nextInt(3) == 0 ? " NOT LIKE " : " LIKE ", pattern + " ESCAPE '!'"), 'B', List.of(x), List.of('T'));
+            }
+            case 17 -> {
+                // a row of two values against a subquery's rows or a row of literals
+                Sql i = expr('I', depth - 1, cols, probes);
+                Sql t2 = expr('T', depth - 1, cols, probes);
+                return random.nextBoolean()
+                        ? Sql.of("(", i, ", ", t2, ") IN (SELECT u5.id, u5.name FROM users u5)").orSimpler(List.of(literal('B')))
+                        : Sql.of("(", i, ", ", t2, ") = (", literal('I'), ", ", literal('T'), ")").orSimpler(List.of(literal('B')));
+            }
+            case 18 -> {
+                // a quantified comparison with a subquery
+                String q = new String[] {"ANY", "ALL", "SOME"}[random.nextInt(3)];
+                String op = new String[] {"=", "<>", "<", ">="}[random.nextInt(4)];
+                if (random.nextBoolean()) {
+                    Sql x = expr('I', depth - 1, cols, probes);
+                    return composite(Sql.of(x, " " + op + " " + q + " (SELECT u6.id FROM users u6 WHERE u6.id < 5)"), 'B', List.of(), List.of());
+                }
+                Sql x = expr('T', depth - 1, cols, probes);
+                return composite(Sql.of(x, " " + op + " " + q + " (SELECT r6.region FROM regions r6)"), 'B', List.of(), List.of());
+            }
+            case 19 -> {
+                // claims read again in a subquery (a row filter must apply there too)
+                Col text = cols.stream().filter(c -> c.type == 'T').findFirst().orElse(null);
+                if (text == null || random.nextBoolean()) {
+                    Sql x = expr('T', depth - 1, cols, probes);
+                    return composite(Sql.of(x, " IN (SELECT c8.status FROM claims c8 WHERE c8.amount > 100)"), 'B', List.of(), List.of());
+                }
+                return Sql.of("NOT EXISTS (SELECT 1 FROM claims c8 WHERE c8.region = " + text.ref + " AND c8.amount > 1000)")
+                        .orSimpler(List.of(literal('B')));
             }
             default -> {
                 Sql l = expr('B', depth - 1, cols, probes);
