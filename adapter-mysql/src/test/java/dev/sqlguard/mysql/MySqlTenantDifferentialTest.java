@@ -120,7 +120,11 @@ class MySqlTenantDifferentialTest {
                 // for this text where it has two, and two rows or none for the same over a recursive CTE)
                 "SELECT c.region, count(*), count(*) OVER () FROM claims c JOIN (SELECT 4 AS i UNION ALL SELECT 8) r ON r.i = c.id"
                         + " GROUP BY 1 WITH ROLLUP HAVING count(*) > 1",
-                "SELECT region, count(*) AS n, rank() OVER (ORDER BY count(*) DESC) AS k FROM claims GROUP BY region WITH ROLLUP")) {
+                "SELECT region, count(*) AS n, rank() OVER (ORDER BY count(*) DESC) AS k FROM claims GROUP BY region WITH ROLLUP",
+                // tenant seed 3237: the rolled-up row's count(DISTINCT ...) and sum(DISTINCT ...) are the groups' summed
+                "SELECT id, max(DISTINCT id) AS x0 FROM claims c GROUP BY id WITH ROLLUP HAVING count(DISTINCT 'APPROVED') >= 10",
+                "SELECT id, count(DISTINCT region) AS k FROM claims GROUP BY id WITH ROLLUP",
+                "SELECT id, sum(DISTINCT amount) AS s FROM claims GROUP BY id WITH ROLLUP")) {
             assertThat(target("south").guarded(sql)).as(sql)
                     .isInstanceOfSatisfying(Outcome.Failed.class, f -> assertThat(f.code()).isEqualTo("CONSTRUCT_NOT_ALLOWED"));
         }

@@ -669,6 +669,9 @@ final class ExpressionRenderer {
         if (f.isDistinct() && args.isEmpty()) {
             throw new GuardException(ErrorCode.SYNTAX_ERROR, "DISTINCT needs an argument.");
         }
+        if (f.isDistinct()) {
+            ctx.scope().distinctAggregate();
+        }
         StringBuilder sql = new StringBuilder(name).append('(').append(f.isDistinct() ? "DISTINCT " : "").append(String.join(", ", rendered));
         if (name.equals("group_concat")) {
             Rendered clauses = groupConcatClauses(f, ctx);

@@ -99,6 +99,8 @@ final class Scope {
     private final List<Item> items = new ArrayList<>();
     /** Whether a window function of this block was rendered ({@link #windowFunction}). */
     private boolean windowFunction;
+    /** Whether an aggregate over DISTINCT values of this block was rendered ({@link #distinctAggregate}). */
+    private boolean distinctAggregate;
     /** The FROM groups, each in the server's SELECT * order. */
     private final List<List<Slot>> groups = new ArrayList<>();
     /** This block's named windows ({@code WINDOW w AS (...)}), and the names a window function used. */
@@ -186,6 +188,16 @@ final class Scope {
     /** Whether this block's own text calls a window function. */
     boolean hasWindowFunction() {
         return windowFunction;
+    }
+
+    /** Records that this block's own text calls an aggregate over DISTINCT values ({@code count(DISTINCT x)}). */
+    void distinctAggregate() {
+        distinctAggregate = true;
+    }
+
+    /** Whether this block's own text calls an aggregate over DISTINCT values. */
+    boolean hasDistinctAggregate() {
+        return distinctAggregate;
     }
 
     Set<String> unusedWindows() {

@@ -590,6 +590,13 @@ final class SelectRenderer {
             facts.use(having, UsePosition.FILTER);
             sql.append(" HAVING ").append(having.sql());
         }
+        if (groupBy != null && groupBy.isMysqlWithRollup() && scope.hasDistinctAggregate()) {
+            // MariaDB 10.11 gives the rolled-up rows the sum of the groups' distinct counts and sums: count(DISTINCT region)
+            // 4 over four groups of one region each (tenant seed 3237, HAVING count(DISTINCT 'APPROVED') >= 10 kept the
+            // grand total row as written and dropped it as rendered); checked after HAVING, which may hold one too
+            throw construct("With WITH ROLLUP, use no DISTINCT inside an aggregate; count or sum the distinct values in a"
+                    + " derived table first.");
+        }
         List<OrderByElement> orderBy = ps.getOrderByElements();
         if (orderBy != null && !orderBy.isEmpty()) {
             sql.append(" ORDER BY ").append(orderBy(orderBy, scope));
