@@ -556,10 +556,14 @@ final class ExpressionChecks {
      * grouped nor aggregated. This holds in the select list, ORDER BY, DISTINCT ON, HAVING, QUALIFY and window clauses,
      * and not under an aggregate, which binds its arguments apart (measured on DuckDB 2.0.0). The name qualified would
      * be read as the group: had a hidden column the name, qualifying it would answer where the missing name is refused.
+     * A select item that is itself a GROUP BY key (by its alias or position) is matched whole, and DuckDB reads the names
+     * inside it without a group (probe seed 4034: {@code SELECT (SELECT max(u2.id) ... WHERE u2.id < ssn) AS x0, ...
+     * GROUP BY x0} runs with the missing name and is refused with {@code GROUP BY c.id}).
      */
     private static boolean readsUngroupedColumn(Scope scope, Scope owner, String name) {
         if (scope == owner || !owner.grouped || !owner.outputAliases.contains(name)
-                || !(owner.selectClause || owner.havingClause || owner.qualifyClause)) {
+                || !(owner.selectClause || owner.havingClause || owner.qualifyClause)
+                || owner.selectClause && owner.itemGrouped) {
             return false;
         }
         for (Scope s = scope; ; s = s.parent) {

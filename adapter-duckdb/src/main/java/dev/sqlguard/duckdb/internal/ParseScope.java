@@ -78,6 +78,8 @@ final class ParseScope {
          */
         final Set<String> groupedNames = new java.util.HashSet<>();
         final Set<Integer> groupedPositions = new java.util.HashSet<>();
+        /** Whether the select item being checked is itself a GROUP BY key (by its alias or its position). */
+        boolean itemGrouped;
         /** The last name of each column reference written alone as a GROUP BY item ({@code ssn}, {@code l.ssn}). */
         final Set<String> groupedColumns = new java.util.HashSet<>();
         /** Whether the expression being checked is the query's HAVING clause. */

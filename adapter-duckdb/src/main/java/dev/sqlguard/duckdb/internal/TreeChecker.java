@@ -268,11 +268,17 @@ final class TreeChecker {
             }
         }
         expandStarsOverHiddenColumns(node, scope);
+        int position = 0;
         for (JsonNode item : array(node, "select_list")) {
+            position++;
             if ("STAR".equals(item.path("class").asText())) {
                 out.addAll(star(item, scope, inner));
                 continue;
             }
+            // GROUP BY reads a name as an input column before an alias (probe seed 37030: GROUP BY ssn is l.ssn, not the item)
+            String itemAlias = fold(item.path("alias").asText(""));
+            scope.itemGrouped = scope.groupedPositions.contains(position)
+                    || !itemAlias.isEmpty() && scope.groupedNames.contains(itemAlias) && !namesVisibleColumn(scope, itemAlias);
             String name = outputName(item);
             JsonNode savedItem = state.labelItem;
             JsonNode savedOriginal = state.labelOriginal;
@@ -285,6 +291,7 @@ final class TreeChecker {
                 lineage = expressions.expression(item, scope, inner);
             } finally {
                 scope.selectClause = false;
+                scope.itemGrouped = false;
             }
             if (state.inlinedAliases.contains(item) && unaliased) {
                 // a bare name that was an alias's expression written in its place keeps the name it gave the output
@@ -534,6 +541,18 @@ final class TreeChecker {
      * ({@link #excludeHidden}). A key is never hidden: {@code USING} a hidden column is refused as a
      * missing one.
      */
+    /** Whether a visible column of {@code scope}'s FROM has the (folded) name {@code name}. */
+    private boolean namesVisibleColumn(Scope scope, String name) {
+        for (Source source : scope.sources) {
+            for (Col col : source.columns()) {
+                if (fold(col.name()).equals(name) && state.visible(col)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private void expandStarsOverHiddenColumns(JsonNode node, Scope scope) {
         JsonNode list = node.get("select_list");
         if (!(list instanceof ArrayNode items)) {

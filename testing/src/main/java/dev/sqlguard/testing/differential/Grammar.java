@@ -37,7 +37,8 @@ import static java.util.Objects.requireNonNull;
  *     generator joins the same tables {@code USING} their common column, so that the case still runs
  * @param stringAgg the engine's ordered string aggregate, {@code %1$s} where the text goes (it is also the order, so
  *     that the result is one string whatever the plan; on MariaDB in a binary collation, since its default one ties
- *     {@code 'north'} with {@code 'NORTH'}), or null when it has none
+ *     {@code 'north'} with {@code 'NORTH'}), or null when it has none or its guard never allows it (Trino's
+ *     {@code listagg}, refused with the array builders)
  * @param quote how the engine quotes an identifier ({@code "} or a backtick)
  */
 public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean bang, boolean concat, boolean concatAnything,
@@ -68,7 +69,7 @@ public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean ban
     public static Grammar trino() {
         return new Grammar(false, false, false, false, true, false, true, false, false, false, true, true,
                 "bigint", "varchar", "decimal(12,2)", false, null, true, true, true, true, false, true, false,
-                "listagg(%1$s, ',') WITHIN GROUP (ORDER BY %1$s)", "\"");
+                null, "\"");
     }
 
     /** MariaDB and MySQL: {@code ||} is OR there, null-safe equality is {@code <=>}, text orders without regard to case. */
