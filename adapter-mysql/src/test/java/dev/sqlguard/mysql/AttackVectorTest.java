@@ -191,6 +191,13 @@ class AttackVectorTest {
                 "SELECT x.p, count(*) AS n FROM (SELECT password AS p FROM users) x GROUP BY x.p",
                 "SELECT id FROM users u WHERE (SELECT u.password) = 'hunter2-alice-pw'",
                 "SELECT count(*) AS n FROM claims WHERE 'h' = ANY (SELECT left(password, 1) FROM users)",
+                // rows of values carry each value as a single value is carried
+                "SELECT count(*) AS n FROM users WHERE (id, password) IN (SELECT 1, 'hunter2-alice-pw')",
+                "SELECT count(*) AS n FROM users WHERE (id, password) = (1, 'hunter2-alice-pw')",
+                "SELECT count(*) AS n FROM users WHERE (id, password) > (1, 'h')",
+                "SELECT count(*) AS n FROM claims WHERE (id, region) IN (SELECT id, password FROM users)",
+                "SELECT count(*) AS n FROM users WHERE (id, left(password, 1)) NOT IN ((1, 'h'), (2, 's'))",
+                "SELECT (id, password) <=> (1, 'hunter2-alice-pw') AS x FROM users",
                 "SELECT id, row_number() OVER (ORDER BY password) AS r FROM users",
                 "SELECT pow(ascii(substring(password, 8, 1)), 154) AS x FROM users WHERE id = 1",
                 "SELECT 1 AS one FROM (SELECT pow(ascii(substring(password, 8, 1)), 155) AS x FROM users) t",

@@ -130,6 +130,56 @@ class MySqlDifferentialTest {
                 Differential.count("sqlguard.differential.probes", 5_000), 10));
     }
 
+    /**
+     * Rows of values, which the generator writes and MariaDB 10.11 runs: guarded they answer what the server
+     * answers raw, NULLs inside the rows included (a row with a NULL compares as unknown unless an earlier value
+     * decides; {@code <=>} compares NULL as a value).
+     */
+    @Test
+    void rowValuesGiveTheRawRows() {
+        for (String sql : List.of("SELECT id, name FROM users WHERE (id, name) IN (SELECT u5.id, u5.name FROM users u5) ORDER BY id",
+                "SELECT id, (abs(7), upper(name)) = (20, 'Wes') AS x, (id, upper(name)) = (2, 'BOB') AS y FROM users ORDER BY id",
+                "SELECT id, (id, nullif(status, 'DENIED')) IN (SELECT u5.id, u5.name FROM users u5) AS x,"
+                        + " (id, nullif(status, 'DENIED')) NOT IN (SELECT c5.id, c5.status FROM claims c5 WHERE c5.id < 8) AS y FROM claims ORDER BY id",
+                "SELECT id, (region, amount) < ('north', 500) AS lt, (region, amount) >= ('south', 30000) AS ge,"
+                        + " (region, nullif(status, 'DENIED')) <> ('south', 'PENDING') AS ne, (nullif(status, 'DENIED'), region) <=> (NULL, 'east') AS ns"
+                        + " FROM claims ORDER BY id",
+                "SELECT id FROM claims WHERE (region, status) IN (('north', 'APPROVED'), ('south', NULL), ((('east', 'DENIED')))) ORDER BY id",
+                "SELECT count(*) AS n FROM claims WHERE NOT (region, id % 5) = ('north', 3)",
+                "SELECT count(*) AS n FROM claims WHERE (id % 4, region) = (1, 'south') = 0",
+                "SELECT count(*) AS n FROM claims c WHERE ((c.id, c.region)) IN (SELECT r.id * 4, 'north' FROM users r)"
+                        + " OR (c.amount, c.id) > (40000, 2) AND c.status <> 'DENIED'",
+                "SELECT region, count(*) AS n FROM claims GROUP BY region HAVING (region, count(*)) <> ('north', 15) ORDER BY region",
+                "SELECT u.id FROM users u WHERE (u.id, upper(u.name)) NOT IN (SELECT c.id, c.status FROM claims c WHERE c.amount > 10) ORDER BY u.id",
+                "SELECT (1, NULL) = (1, 2) AS a, (1, NULL) < (2, NULL) AS b, (NULL, 1) < (2, 1) AS c, (1, NULL) <=> (1, NULL) AS d")) {
+            Outcome raw = target().raw(sql);
+            assertThat(raw).as(sql).isInstanceOf(Outcome.Rows.class);
+            assertThat(target().guarded(sql)).as(sql).isEqualTo(raw);
+        }
+    }
+
+    /**
+     * A hidden column in a row of values (or in the subquery or list it is compared with) is absent: the
+     * refusal is the one a name that exists nowhere gets, with the name replaced.
+     */
+    @Test
+    void aRowHoldingAHiddenColumnAnswersAsOneHoldingAMissingColumn() {
+        for (String sql : List.of("SELECT id FROM users WHERE (id, %s) IN (SELECT u5.id, u5.name FROM users u5)",
+                "SELECT id FROM users WHERE (id, name) IN (SELECT u5.id, u5.%s FROM users u5)",
+                "SELECT id, (id, %s) = (1, 'x') AS x FROM users",
+                "SELECT id FROM users WHERE (id, upper(%s)) <=> (1, 'X')",
+                "SELECT id FROM users WHERE (id, name) NOT IN ((1, 'x'), (2, %s))",
+                "SELECT id FROM users u WHERE (u.id, u.name) > (0, 'a') AND (1, u.%s) IN ((1, 2))")) {
+            Outcome hidden = target().guarded(sql.replace("%s", "password"));
+            Outcome absent = target().guarded(sql.replace("%s", "password_zz"));
+            assertThat(absent).as(sql).isInstanceOfSatisfying(Outcome.Failed.class, f -> assertThat(f.code()).isEqualTo("UNKNOWN_COLUMN"));
+            assertThat(hidden).as(sql).isInstanceOfSatisfying(Outcome.Failed.class, h -> {
+                assertThat(h.code()).isEqualTo("UNKNOWN_COLUMN");
+                assertThat(h.message().replace("password", "password_zz")).isEqualTo(((Outcome.Failed) absent).message());
+            });
+        }
+    }
+
     /** Aliases named like a hidden column answer as aliases of a name that exists nowhere. */
     @Test
     void anAliasNamedLikeAHiddenColumnAnswersAsAnyAlias() {

@@ -175,6 +175,9 @@ class MySqlRowFilterServerTest {
                 "SELECT id, id > ALL (SELECT CASE WHEN c.id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END FROM claims c) AS x FROM users ORDER BY id",
                 "SELECT id, id = ANY (SELECT CASE WHEN c.id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END FROM claims c) AS x FROM users ORDER BY id",
                 "SELECT id, (SELECT max(CASE WHEN c.id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE c.id END) FROM claims c) AS x FROM users ORDER BY id",
+                // a row of values against the filtered table's rows, and the same as an error oracle
+                "SELECT id, (id, id) IN (SELECT c.id, c.id FROM claims c) AS x FROM users ORDER BY id",
+                "SELECT id, (id, 0) IN (SELECT c.id, CASE WHEN c.id = 57 THEN CAST(0 AS UNSIGNED) - 1 ELSE 0 END FROM claims c) AS x FROM users ORDER BY id",
                 "SELECT count(*) AS n FROM regions WHERE region IN ('south', 'east', 'west')")
                 .map(Arguments::of);
     }

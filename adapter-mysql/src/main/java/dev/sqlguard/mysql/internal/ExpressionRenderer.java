@@ -225,6 +225,10 @@ final class ExpressionRenderer {
         String lower = operator.toLowerCase(Locale.ROOT);
         h.put(type, (r, e, c) -> {
             BinaryExpression b = (BinaryExpression) e;
+            if ((isComparison(type) || type == CosineSimilarity.class)
+                    && (rowElements(b.getLeftExpression()).isPresent() || rowElements(b.getRightExpression()).isPresent())) {
+                return r.rowComparison(b, operator, c);
+            }
             Value left = r.render(b.getLeftExpression(), c);
             Value right = b.getRightExpression() instanceof AnyComparisonExpression any && isComparison(type)
                     ? r.anyAll(any, left, c) : r.render(b.getRightExpression(), c);
@@ -330,37 +334,115 @@ final class ExpressionRenderer {
                 FlowStep.partial("between"), List.of(left, start, end));
     }
 
+    /**
+     * {@code x [NOT] IN (subquery)}, {@code x [NOT] IN (v1, v2, ...)}, and the same with a row of values
+     * on the left: {@code (a, b) [NOT] IN (SELECT x, y ...)} or {@code (a, b) [NOT] IN ((1, 'x'), (2, 'y'))}.
+     * A row takes a subquery of as many columns, or a list of rows of as many values (MariaDB 10.11
+     * refuses anything else: {@code Operand should contain 2 column(s)}, {@code Illegal parameter data
+     * types row and int}); each value of the row is used as a single value is.
+     */
     private Value in(InExpression in, Ctx ctx) {
         if (in.isGlobal()) {
             throw Literals.unsafe("GLOBAL IN");
         }
         Expression leftExpression = in.getLeftExpression();
-        if (leftExpression instanceof ExpressionList<?> l && !(l.getClass() == ParenthesedExpressionList.class && l.size() == 1)) {
+        Optional<List<Expression>> row = rowElements(leftExpression);
+        if (row.isEmpty() && leftExpression instanceof ExpressionList<?> l
+                && !(l.getClass() == ParenthesedExpressionList.class && l.size() == 1)) {
             throw Literals.unsafe("row constructor");
         }
-        Value left = render(leftExpression, ctx);
+        List<Value> left = row.isPresent() ? renderRow(row.get(), ctx) : List.of(render(leftExpression, ctx));
+        String leftSql = row.isPresent() ? rowSql(left) : left.get(0).sql();
         String op = in.isNot() ? " NOT IN " : " IN ";
         Expression right = in.getRightExpression();
+        List<Value> parts = new ArrayList<>(left);
         if (right != null && right.getClass() == ParenthesedSelect.class) {
             SelectRenderer.Query q = queries.subquery((ParenthesedSelect) right, ctx.scope());
-            requireOneColumn(q);
-            facts.use(left, UsePosition.SUBQUERY_PREDICATE);
-            facts.use(q.values().get(0), UsePosition.SUBQUERY_PREDICATE);
-            return Value.combine("(" + left.sql() + op + "(" + q.sql() + "))", FlowStep.partial("in"), List.of(left, q.values().get(0)));
+            requireColumns(q, left.size());
+            for (Value v : left) {
+                facts.use(v, UsePosition.SUBQUERY_PREDICATE);
+            }
+            for (Value v : q.values()) {
+                facts.use(v, UsePosition.SUBQUERY_PREDICATE);
+            }
+            parts.addAll(q.values());
+            return Value.combine("(" + leftSql + op + "(" + q.sql() + "))", FlowStep.partial("in"), parts);
         }
         if (!(right instanceof ExpressionList<?> list) || list.isEmpty()
                 || (right.getClass() != ParenthesedExpressionList.class && right.getClass() != ExpressionList.class)) {
             throw Literals.unsafe("IN without a value list");
         }
-        List<Value> parts = new ArrayList<>();
-        parts.add(left);
         List<String> values = new ArrayList<>();
         for (Expression v : list) {
-            Value value = render(v, ctx);
-            parts.add(value);
-            values.add(value.sql());
+            if (row.isEmpty()) {
+                Value value = render(v, ctx);
+                parts.add(value);
+                values.add(value.sql());
+            } else {
+                List<Value> item = renderRow(sameWidth(row.get().size(), v), ctx);
+                parts.addAll(item);
+                values.add(rowSql(item));
+            }
         }
-        return Value.combine("(" + left.sql() + op + "(" + String.join(", ", values) + "))", FlowStep.partial("in"), parts);
+        return Value.combine("(" + leftSql + op + "(" + String.join(", ", values) + "))", FlowStep.partial("in"), parts);
+    }
+
+    /**
+     * Two rows of values compared: {@code (a, b) = (c, d)}, with {@code =}, {@code <>}, {@code <},
+     * {@code <=}, {@code >}, {@code >=} or {@code <=>}. MariaDB 10.11 compares them value by value
+     * ({@code <} and the others in order, as words are ordered), so each value passes the comparison's
+     * step as in {@code a = c}. Both sides must be rows of as many values, each value a single value
+     * (no row inside a row); a row against a single value, a subquery, ANY or ALL is refused.
+     */
+    private Value rowComparison(BinaryExpression b, String operator, Ctx ctx) {
+        if (b.getRightExpression() instanceof AnyComparisonExpression) {
+            throw Literals.unsafe("row constructor");
+        }
+        List<Expression> leftRow = rowElements(b.getLeftExpression()).orElseThrow(() -> Literals.unsafe("row constructor"));
+        List<Expression> rightRow = sameWidth(leftRow.size(), b.getRightExpression());
+        List<Value> left = renderRow(leftRow, ctx);
+        List<Value> right = renderRow(rightRow, ctx);
+        List<Value> parts = new ArrayList<>(left);
+        parts.addAll(right);
+        return Value.combine("(" + rowSql(left) + " " + operator + " " + rowSql(right) + ")",
+                FlowStep.partial(operator.toLowerCase(Locale.ROOT)), parts);
+    }
+
+    /**
+     * The values of a row, {@code (a, b, ...)} in any number of parentheses, or empty when {@code e} is
+     * no such row ({@code (a)} is a single value). {@code ROW(a, b)} is another node and stays refused.
+     */
+    private static Optional<List<Expression>> rowElements(Expression e) {
+        Expression inner = unwrap(e);
+        if (inner != null && inner.getClass() == ParenthesedExpressionList.class && ((ParenthesedExpressionList<?>) inner).size() > 1) {
+            return Optional.of(List.copyOf((ParenthesedExpressionList<?>) inner));
+        }
+        return Optional.empty();
+    }
+
+    /** The values of {@code e}, a row of {@code width} values; anything else is refused, as the server does. */
+    private static List<Expression> sameWidth(int width, Expression e) {
+        List<Expression> row = rowElements(e).orElseThrow(() -> Literals.unsafe("row constructor"));
+        if (row.size() != width) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "A row of " + width + " values is compared with a row of "
+                    + row.size() + "; both need as many values.");
+        }
+        return row;
+    }
+
+    /** Each value of a row, rendered as any value (a row inside it is refused). */
+    private List<Value> renderRow(List<Expression> row, Ctx ctx) {
+        List<Value> out = new ArrayList<>();
+        for (Expression e : row) {
+            out.add(render(e, ctx));
+        }
+        return out;
+    }
+
+    private static String rowSql(List<Value> row) {
+        List<String> out = new ArrayList<>();
+        row.forEach(v -> out.add(v.sql()));
+        return "(" + String.join(", ", out) + ")";
     }
 
     private Value anyAll(AnyComparisonExpression any, Value left, Ctx ctx) {
@@ -587,8 +669,14 @@ final class ExpressionRenderer {
     }
 
     private static void requireOneColumn(SelectRenderer.Query q) {
-        if (q.values().size() != 1) {
-            throw new GuardException(ErrorCode.SYNTAX_ERROR, "This subquery must return exactly one column.");
+        requireColumns(q, 1);
+    }
+
+    /** A subquery compared with a row of {@code width} values returns as many columns (the server refuses others). */
+    private static void requireColumns(SelectRenderer.Query q, int width) {
+        if (q.values().size() != width) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, width == 1 ? "This subquery must return exactly one column."
+                    : "This subquery must return exactly " + width + " columns, one for each value of the row.");
         }
     }
 

@@ -85,6 +85,69 @@ class MySqlSqlConstructsTest {
                 .contains("'password'").contains("filter rows");
     }
 
+    /**
+     * Rows of values (MariaDB 10.11 runs them): each value is rendered as a single value is and used as one
+     * is, in IN (subquery) as a subquery predicate, in a comparison under the comparison's step.
+     */
+    @Test
+    void rowsOfValuesAreRenderedValueByValueAndEachValueIsUsedAsASingleOneIs() {
+        QueryPlan p = plan("SELECT id FROM claims WHERE (id, region) IN (SELECT id, password FROM users)");
+        assertThat(p.executableSql()).contains("WHERE ((`t1`.`id`, `t1`.`region`) IN (SELECT `t2`.`id` AS `id`,"
+                + " `t2`.`password` AS `password` FROM `guard`.`users` AS `t2`))");
+        assertThat(positions(p, PASSWORD)).contains(UsePosition.SUBQUERY_PREDICATE);
+        assertThat(positions(p, new ColumnRef(CLAIMS, "region"))).contains(UsePosition.SUBQUERY_PREDICATE, UsePosition.FILTER);
+        assertThat(positions(p, new ColumnRef(USERS, "id"))).contains(UsePosition.SUBQUERY_PREDICATE);
+        assertThat(refusal("SELECT id FROM claims WHERE (id, region) NOT IN (SELECT id, password FROM users)").getMessage())
+                .contains("'password'").contains("filter rows");
+        assertThat(plan("SELECT id FROM users WHERE ((id, name)) = (1, 'x') OR (id, name) <=> (2, NULL) OR (abs(7), upper(name)) < (20, 'W')")
+                .executableSql()).contains("WHERE ((((`t1`.`id`, `t1`.`name`) = (1, 'x')) OR ((`t1`.`id`, `t1`.`name`) <=> (2, NULL)))"
+                        + " OR ((abs(7), upper(`t1`.`name`)) < (20, 'W')))");
+        assertThat(plan("SELECT id FROM users WHERE (id, name) NOT IN ((1, 'x'), (((2, 'y'))))").executableSql())
+                .contains("WHERE ((`t1`.`id`, `t1`.`name`) NOT IN ((1, 'x'), (2, 'y')))");
+        QueryPlan compared = plan("SELECT id FROM users WHERE (id, password) > (1, 'h')");
+        assertThat(compared.uses()).anySatisfy(u -> {
+            assertThat(u.column()).isEqualTo(PASSWORD);
+            assertThat(u.position()).isEqualTo(UsePosition.FILTER);
+            assertThat(u.chain()).containsExactly(FlowStep.partial(">"));
+        });
+        for (String sql : List.of("SELECT id FROM users WHERE (id, password) > (1, 'h')", "SELECT (id, password) = (1, 'x') AS x FROM users",
+                "SELECT id FROM users WHERE (1, 'hunter2-alice-pw') IN (SELECT id, password FROM users)",
+                "SELECT id FROM users WHERE (id, name) IN ((1, password), (2, 'y'))")) {
+            assertThat(refusal(sql).code()).as(sql).isEqualTo(ErrorCode.COLUMN_NOT_ALLOWED);
+        }
+    }
+
+    /** What the server refuses (a width mismatch, a row against a single value) and what is not checked, refused. */
+    @ParameterizedTest
+    @ValueSource(strings = {"SELECT id FROM users WHERE (id, name) = (1, 'x', 3)", "SELECT id FROM users WHERE (id, name) IN (SELECT id FROM users)",
+            "SELECT id FROM users WHERE (id, name) IN (SELECT id, name, id FROM users)", "SELECT id FROM users WHERE (id, name) IN (1, 2)",
+            "SELECT id FROM users WHERE (id, name) IN ((1, 'x'), 3)", "SELECT id FROM users WHERE (id, name) IN ((1, 'x'), (2, 'y', 3))",
+            "SELECT id FROM users WHERE id IN ((1, 2))", "SELECT id FROM users WHERE (id, name) = 1", "SELECT id FROM users WHERE 1 = (id, name)",
+            "SELECT id FROM users WHERE (id, (name, id)) = (1, ('x', 2))", "SELECT id FROM users WHERE (id, name) = ANY (SELECT id, name FROM users)",
+            "SELECT id FROM users WHERE (id, name) = (SELECT id, name FROM users LIMIT 1)", "SELECT id FROM users WHERE (id, name) = ROW(1, 'x')",
+            "SELECT id FROM users WHERE (id, name) IS NULL", "SELECT id FROM users WHERE (id, name) BETWEEN (0, 'a') AND (9, 'z')",
+            "SELECT id FROM users WHERE (id, name) LIKE 'x'", "SELECT id FROM users WHERE (id, name) + 1 = 2", "SELECT (id, name) FROM users",
+            "SELECT id FROM users ORDER BY (id, name)", "SELECT id FROM users WHERE 1 = (id, name) = (1, 'x')",
+            "SELECT id FROM users WHERE CASE (id, name) WHEN (1, 'x') THEN 1 ELSE 0 END = 1"})
+    void rowsTheServerRefusesOrThatAreNotCheckedAreRefused(String sql) {
+        assertThat(refusal(sql).code()).as(sql).isIn(ErrorCode.SYNTAX_ERROR, ErrorCode.UNSAFE_SYNTAX);
+    }
+
+    /** A row's values are checked for grouping as any parenthesised expression is; a row cannot open a way around it. */
+    @Test
+    void aRowsValuesAreCheckedForOperatorGrouping() {
+        assertThat(refusal("SELECT id FROM users WHERE (id = 1 OR id = 2 XOR id = 3, 2) = (1, 2)").getMessage()).contains("add parentheses");
+        assertThat(refusal("SELECT id FROM users WHERE (id, 2) IN ((0 = NOT 0, 2))").getMessage()).contains("add parentheses");
+        assertThat(refusal("SELECT id FROM users WHERE (id, 1) <=> (id, 0 = NOT 0)").getMessage()).contains("add parentheses");
+        assertThat(refusal("SELECT id FROM users WHERE (id, name) IN (SELECT id, name FROM users WHERE id = 1 OR id = 2 XOR id = 3)").getMessage())
+                .contains("add parentheses");
+        // MariaDB reads NOT after the comparison and a chain left to right, as the renderer writes them
+        assertThat(plan("SELECT id FROM users WHERE NOT (id, name) = (1, 'x')").executableSql())
+                .contains("WHERE (NOT ((`t1`.`id`, `t1`.`name`) = (1, 'x')))");
+        assertThat(plan("SELECT id FROM users WHERE (id, name) = (1, 'x') = 0").executableSql())
+                .contains("WHERE ((((`t1`.`id`, `t1`.`name`) = (1, 'x'))) = 0)");
+    }
+
     @Test
     void derivedTablesCarryLineageAndFlows() {
         QueryPlan p = authorized("SELECT x.p, x.n FROM (SELECT upper(password) AS p, name AS n FROM users) x WHERE x.n = 'a'");
