@@ -366,7 +366,8 @@ final class AnsiExpressions {
     /**
      * {@code x op ANY (subquery)}, {@code x op SOME (subquery)} (the same comparison, rendered {@code ANY}) and
      * {@code x op ALL (subquery)}, for the six comparison operators, rendered {@code (x op ANY (subquery))}: the
-     * subquery returns one column, and both sides are used as an {@code IN (subquery)} uses them
+     * subquery returns one column (one for each value of a row, {@code (a, b) = ANY (SELECT x, y ...)}, compared by
+     * {@code =} or {@code <>} only), and both sides are used as an {@code IN (subquery)} uses them
      * ({@link UsePosition#SUBQUERY_PREDICATE}), so that what {@code IN} may not compare, no quantified comparison
      * compares either ({@code x = ANY (q)} is {@code x IN (q)}, {@code x <> ALL (q)} is {@code x NOT IN (q)}).
      * The subquery may be a {@code VALUES} list ({@link #listQuery}). JSqlParser 5.4 reads some of these texts as
