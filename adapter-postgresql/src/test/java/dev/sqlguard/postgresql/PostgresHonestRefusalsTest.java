@@ -137,6 +137,20 @@ class PostgresHonestRefusalsTest {
                 "SELECT date('2024-03-01') AS d", "SELECT id FROM claims WHERE date(created) >= date('2024-06-01') ORDER BY id"));
     }
 
+    /**
+     * An aggregate's own ORDER BY with FILTER, {@code string_agg(x, ',' ORDER BY x) FILTER (WHERE ...)}: JSqlParser reads
+     * it as a window node (its ORDER BY apart), which was refused as a clause "not allowed (IGNORE NULLS, KEEP)".
+     */
+    @Test
+    void anOrderedAggregateWithFilterAnswers() throws SQLException {
+        assertAgrees(List.of("SELECT status, string_agg(region, ',' ORDER BY region) FILTER (WHERE id > 3) AS s FROM claims GROUP BY status ORDER BY 1",
+                "SELECT string_agg(DISTINCT region, '|' ORDER BY region DESC) FILTER (WHERE amount > 1000) AS s FROM claims",
+                "SELECT region, string_agg(status, ',' ORDER BY id, status) FILTER (WHERE status <> 'DENIED') AS s FROM claims GROUP BY region ORDER BY 1"));
+        ToolResult over = guarded("SELECT string_agg(region, ',' ORDER BY region) OVER () AS s FROM claims");
+        assertThat(over.status()).isEqualTo(ToolStatus.REJECTED);
+        assertThat(over.error().orElseThrow().message()).contains("not with OVER");
+    }
+
     @Test
     void mysqlsLimitFormIsRefusedWithAdvice() throws SQLException {
         try (Connection c = TestServer.admin(server.fixture().server()); Statement s = c.createStatement()) {

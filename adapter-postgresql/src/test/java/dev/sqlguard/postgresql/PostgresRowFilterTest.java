@@ -197,6 +197,12 @@ class PostgresRowFilterTest {
                 v("SELECT v.r, count(c.id) AS n FROM (VALUES ('north'), ('south')) AS v (r) LEFT JOIN claims c ON c.region = v.r"
                         + " GROUP BY v.r ORDER BY 1"),
                 v("SELECT count(*) AS n FROM claims WHERE region IN (VALUES ('north'), ('south'))"),
+                // rows of values: the subquery's claims are filtered as any subquery's are
+                v("SELECT count(*) AS n FROM users u WHERE (u.id, 'north') IN (SELECT c.id, c.region FROM claims c)"),
+                v("SELECT id FROM claims WHERE (id + 3, region) NOT IN (SELECT c.id, c.region FROM claims c) ORDER BY id"),
+                v("SELECT r.region, (r.region, 'x') IN (SELECT c.region, 'x' FROM claims c WHERE c.amount > 100) AS k FROM regions r"),
+                v("SELECT count(*) AS n FROM claims WHERE (region, status) IN (('south', 'APPROVED'), ('north', 'DENIED'))"),
+                v("SELECT count(*) AS n FROM claims WHERE (region, id % 2) = ('south', 0) OR (region, id % 2) <> ('north', 1)"),
                 v("SELECT x.m FROM (VALUES ((SELECT max(id) FROM claims))) AS x (m)"));
     }
 

@@ -263,6 +263,50 @@ class TrinoHonestRefusalsTest {
         assertThat(hidden.error().orElseThrow().code()).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
     }
 
+    /**
+     * Rows of values, which Trino 483 runs as PostgreSQL 15 does: {@code (a, b) [NOT] IN (SELECT x, y ...)}, a list of
+     * rows or {@code VALUES}, {@code (a, b) = (c, d)} and the other comparisons, {@code (a, b) = ANY (SELECT x, y ...)}
+     * and {@code <> ALL}; a hidden column inside a row is a name that does not exist.
+     */
+    @Test
+    void rowsOfValuesRun() throws SQLException {
+        List<String> corpus = List.of(
+                "SELECT id, (id, status) IN (SELECT u5.id, u5.name FROM users u5) AS k FROM claims ORDER BY 1",
+                "SELECT id FROM claims WHERE (id, region) IN (SELECT c2.id + 1, c2.region FROM claims c2) ORDER BY id",
+                "SELECT id FROM claims WHERE (id, region) NOT IN (SELECT c2.id * 2, c2.region FROM claims c2 WHERE c2.amount > 1000) ORDER BY id",
+                "SELECT id FROM claims WHERE (abs(7), upper(region)) = (7, 'NORTH') ORDER BY id",
+                "SELECT id, (region, status) <> ('north', 'APPROVED') AS k FROM claims ORDER BY id",
+                "SELECT id FROM claims WHERE (region, status) IN (('north', 'APPROVED'), ('south', 'DENIED')) ORDER BY id",
+                "SELECT id FROM claims WHERE (region, id % 3) NOT IN (('east', 0), ('west', 1)) ORDER BY id",
+                "SELECT id FROM claims WHERE (region, status) IN (VALUES ('north', 'APPROVED'), ('east', 'DENIED')) ORDER BY id",
+                // Trino 483 refuses a correlated row IN ("Given correlated subquery is not supported"), raw and guarded alike
+                "SELECT r.region FROM regions r WHERE (r.region, upper(r.manager)) IN (SELECT c.region, c.status FROM claims c) ORDER BY 1",
+                "SELECT id FROM claims WHERE (id, NULL) = (1, 2) OR (id, status) = (2, status) ORDER BY id",
+                "SELECT count(*) AS n FROM claims WHERE (region, status) IN (SELECT region, status FROM claims WHERE id < 10 UNION SELECT 'west', 'DENIED')",
+                "SELECT id FROM claims WHERE NOT ((region, amount > 1000) = ('south', TRUE)) ORDER BY id",
+                "SELECT region, count(*) AS n FROM claims WHERE (status, region) <> ('DENIED', 'east') GROUP BY region ORDER BY 1",
+                "SELECT id FROM claims WHERE (region, id) < ('north', 20) ORDER BY id",
+                "SELECT id, (status, amount) >= ('DENIED', 30000) AS k, (id, id) <= (4, 0) AS j, (region, 1) > ('m', 2) AS i FROM claims ORDER BY id",
+                "SELECT id FROM claims WHERE (id, region) = ANY (SELECT c2.id * 3, c2.region FROM claims c2) ORDER BY id",
+                "SELECT id FROM claims WHERE (id, region) <> ALL (SELECT c2.id + 2, c2.region FROM claims c2 WHERE c2.status = 'DENIED') ORDER BY id",
+                "SELECT id FROM claims WHERE (region, status) = SOME (VALUES ('north', 'APPROVED'), ('west', 'DENIED')) ORDER BY id",
+                "SELECT count(*) AS n FROM claims WHERE (region, status) = ALL (SELECT region, status FROM claims WHERE id = 3)",
+                "SELECT count(*) AS n FROM claims WHERE (region, status) <> SOME (SELECT region, status FROM claims WHERE id < 3)",
+                "SELECT u.id FROM users u WHERE (u.id, u.name) IN (SELECT id, name FROM users WHERE id > 1) ORDER BY 1");
+        HonestCorpus.Outcome outcome = compare(corpus);
+        assertThat(outcome.refused()).as("refused").isEmpty();
+        assertThat(outcome.different()).as("different").isEmpty();
+        assertThat(outcome.ran()).isEqualTo(corpus.size());
+        for (String probe : List.of("SELECT id FROM claims WHERE (id, %s) IN (SELECT id, region FROM claims)",
+                "SELECT id FROM claims WHERE (id, region) IN (SELECT id, %s FROM claims)", "SELECT id FROM claims WHERE (id, %s) = (1, 'x')")) {
+            ToolResult hidden = guarded(probe.formatted("ssn"));
+            ToolResult absent = guarded(probe.formatted("ssn_zz"));
+            assertThat(hidden.error().orElseThrow().code()).as(probe).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+            assertThat(absent.error().orElseThrow().code()).as(probe).isEqualTo(ErrorCode.UNKNOWN_COLUMN);
+            assertThat(absent.error().orElseThrow().message().replace("ssn_zz", "ssn")).as(probe).isEqualTo(hidden.error().orElseThrow().message());
+        }
+    }
+
     private HonestCorpus.Outcome compare(List<String> corpus) throws SQLException {
         try (Connection raw = TestCluster.connect(TestCluster.ADMIN, server.fixture().schema()); Statement s = raw.createStatement()) {
             HonestCorpus.Outcome outcome = HonestCorpus.compare(corpus, HonestCorpus.jdbc(s), this::guarded, HonestCorpus::plainCell);

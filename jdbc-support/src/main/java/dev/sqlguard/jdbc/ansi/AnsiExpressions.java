@@ -117,6 +117,12 @@ final class AnsiExpressions {
     /** The operators a quantified comparison ({@code x op ANY (subquery)}) may take, as {@link #binaryOperator} names them. */
     private static final Set<String> COMPARISONS = Set.of("=", "<>", "<", "<=", ">", ">=");
 
+    /**
+     * The operators that compare a row of values with the rows of a subquery through ANY, SOME or ALL,
+     * {@code (a, b) = ANY (SELECT x, y ...)}: those measured on PostgreSQL 15 and Trino 483.
+     */
+    private static final Set<String> ROW_QUANTIFIED = Set.of("=", "<>");
+
     /** The quantifiers, lower case, of a comparison that JSqlParser reads as a call ({@link #quantifiedCall}). */
     private static final Set<String> QUANTIFIERS = Set.of("any", "some", "all");
 
@@ -186,7 +192,8 @@ final class AnsiExpressions {
         if (k == ParenthesedExpressionList.class) {
             ParenthesedExpressionList<?> list = (ParenthesedExpressionList<?>) e;
             if (list.size() != 1) {
-                throw construct("Row constructors are not allowed.");
+                throw construct("A row of values is allowed only compared with another, (a, b) = (1, 'x'), or tested with IN:"
+                        + " (a, b) IN (SELECT x, y ...).");
             }
             // every composite node renders its own parentheses, so a grouping adds none (the text is a fixpoint)
             return expr(list.get(0), scope, d);
@@ -234,6 +241,9 @@ final class AnsiExpressions {
         if (binary != null && (((BinaryExpression) e).getRightExpression() instanceof AnyComparisonExpression
                 || quantifiedCall(((BinaryExpression) e).getRightExpression()) != null)) {
             return quantified((BinaryExpression) e, binary, scope, d);
+        }
+        if (binary != null && (isRow(((BinaryExpression) e).getLeftExpression()) || isRow(((BinaryExpression) e).getRightExpression()))) {
+            return rowComparison((BinaryExpression) e, binary, scope, d);
         }
         if (binary != null) {
             BinaryExpression b = (BinaryExpression) e;
@@ -356,7 +366,8 @@ final class AnsiExpressions {
     /**
      * {@code x op ANY (subquery)}, {@code x op SOME (subquery)} (the same comparison, rendered {@code ANY}) and
      * {@code x op ALL (subquery)}, for the six comparison operators, rendered {@code (x op ANY (subquery))}: the
-     * subquery returns one column, and both sides are used as an {@code IN (subquery)} uses them
+     * subquery returns one column (one for each value of a row, {@code (a, b) = ANY (SELECT x, y ...)}, compared by
+     * {@code =} or {@code <>} only), and both sides are used as an {@code IN (subquery)} uses them
      * ({@link UsePosition#SUBQUERY_PREDICATE}), so that what {@code IN} may not compare, no quantified comparison
      * compares either ({@code x = ANY (q)} is {@code x IN (q)}, {@code x <> ALL (q)} is {@code x NOT IN (q)}).
      * The subquery may be a {@code VALUES} list ({@link #listQuery}). JSqlParser 5.4 reads some of these texts as
@@ -368,8 +379,8 @@ final class AnsiExpressions {
             throw construct("ANY, SOME and ALL stand after a comparison operator (=, <>, <, <=, >, >=), with a subquery.");
         }
         Expression left = b.getLeftExpression();
-        if (left instanceof ParenthesedExpressionList<?> l && l.size() != 1) {
-            throw construct("Row constructors are not allowed.");
+        if (isRow(left) && !ROW_QUANTIFIED.contains(operator)) {
+            throw construct("A row of values is compared with ANY, SOME or ALL by = or <> only: (a, b) = ANY (SELECT x, y ...).");
         }
         Expression right = b.getRightExpression();
         AnyType type;
@@ -388,7 +399,7 @@ final class AnsiExpressions {
         if (type == null) {
             throw unsafe("ANY form");
         }
-        Value l = expr(left, scope, d);
+        List<Value> l = isRow(left) ? row(left, scope, d) : List.of(expr(left, scope, d));
         Query q = body instanceof ParenthesedSelect ps ? listQuery(ps, scope) : query(body, scope, false);
         String quantifier = switch (type) {
             case ANY, SOME -> " ANY";
@@ -398,16 +409,68 @@ final class AnsiExpressions {
     }
 
     /**
-     * {@code (l <keyword> (q))}, for {@code IN}, {@code NOT IN} and the quantified comparisons: {@code q} returns one
-     * column, and both sides are {@link UsePosition#SUBQUERY_PREDICATE} uses.
+     * {@code (l <keyword> (q))}, for {@code IN}, {@code NOT IN} and the quantified comparisons, where {@code l} is one
+     * value or a row of values ({@code (a, b) IN (SELECT x, y ...)}): {@code q} returns one column for each value,
+     * and each value and its column are {@link UsePosition#SUBQUERY_PREDICATE} uses, as in the one-value form.
      */
-    private Value subqueryPredicate(Value l, String keyword, Query q, String oneColumn) {
-        if (q.outputs().size() != 1) {
-            throw new GuardException(ErrorCode.SYNTAX_ERROR, oneColumn);
+    private Value subqueryPredicate(List<Value> l, String keyword, Query q, String oneColumn) {
+        if (q.outputs().size() != l.size()) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, l.size() == 1 ? oneColumn
+                    : "A row of " + l.size() + " values compared with a subquery needs a subquery that returns " + l.size() + " columns.");
         }
-        use(l.flows(), UsePosition.SUBQUERY_PREDICATE);
-        use(q.outputs().get(0).flows(), UsePosition.SUBQUERY_PREDICATE);
-        return Value.literal("(" + l.sql() + " " + keyword + " (" + q.sql() + "))");
+        for (int i = 0; i < l.size(); i++) {
+            use(l.get(i).flows(), UsePosition.SUBQUERY_PREDICATE);
+            use(q.outputs().get(i).flows(), UsePosition.SUBQUERY_PREDICATE);
+        }
+        return Value.literal("(" + rowSql(l) + " " + keyword + " (" + q.sql() + "))");
+    }
+
+    /** Whether a node is a row of values, {@code (a, b, ...)}: a parenthesised list that is not one value in parentheses. */
+    private static boolean isRow(Expression e) {
+        return e instanceof ParenthesedExpressionList<?> list && list.size() != 1;
+    }
+
+    /**
+     * The values of a row, {@code (a, b, ...)}, each rendered as any value is (a row inside a row is refused there);
+     * a row has two values or more.
+     */
+    private List<Value> row(Expression e, Scope scope, int d) {
+        if (!(e instanceof ParenthesedExpressionList<?> list) || list.size() < 2) {
+            throw construct("A row of values has two values or more: (a, b).");
+        }
+        List<Value> out = new ArrayList<>();
+        for (Expression v : list) {
+            out.add(expr(v, scope, d));
+        }
+        return out;
+    }
+
+    /** The text of one value, or of a row of values in its parentheses. */
+    private static String rowSql(List<Value> values) {
+        return values.size() == 1 ? values.get(0).sql() : "(" + String.join(", ", values.stream().map(Value::sql).toList()) + ")";
+    }
+
+    /**
+     * {@code (a, b) = (c, d)} and the other five comparisons of two rows of as many values (PostgreSQL 15 and Trino 483
+     * both compare rows in order, the first unequal pair deciding), rendered {@code ((a, b) = (c, d))}, each value's
+     * flows into the comparison as in {@code a = c}. A row compared with a single value or a subquery, rows of unequal
+     * widths and any other operator on a row are refused.
+     */
+    private Value rowComparison(BinaryExpression b, String operator, Scope scope, int d) {
+        if (!COMPARISONS.contains(operator)) {
+            throw construct("A row of values is compared with a comparison operator, (a, b) = (1, 'x'), or tested with IN.");
+        }
+        if (!isRow(b.getLeftExpression()) || !isRow(b.getRightExpression())) {
+            throw construct("A row of values is compared with a row of values written out: (a, b) = (1, 'x').");
+        }
+        List<Value> left = row(b.getLeftExpression(), scope, d);
+        List<Value> right = row(b.getRightExpression(), scope, d);
+        if (left.size() != right.size()) {
+            throw new GuardException(ErrorCode.SYNTAX_ERROR, "Rows compared with " + operator + " need as many values on each side.");
+        }
+        List<Value> all = new ArrayList<>(left);
+        all.addAll(right);
+        return new Value("(" + rowSql(left) + " " + operator + " " + rowSql(right) + ")", Flows.merge(all, FlowStep.partial(operator)));
     }
 
     /**
@@ -493,10 +556,7 @@ final class AnsiExpressions {
             throw unsafe("IN form");
         }
         Expression left = in.getLeftExpression();
-        if (left instanceof ParenthesedExpressionList<?> l && l.size() != 1) {
-            throw construct("Row constructors are not allowed.");
-        }
-        Value l = expr(left, scope, d);
+        List<Value> l = isRow(left) ? row(left, scope, d) : List.of(expr(left, scope, d));
         Expression right = in.getRightExpression();
         if (right instanceof ParenthesedSelect ps) {
             return subqueryPredicate(l, in.isNot() ? "NOT IN" : "IN", listQuery(ps, scope), "IN (subquery) needs a subquery that returns one column.");
@@ -504,15 +564,39 @@ final class AnsiExpressions {
         if (right == null || right.getClass() != ParenthesedExpressionList.class || ((ParenthesedExpressionList<?>) right).isEmpty()) {
             throw unsafe("IN without a value list");
         }
-        List<Value> values = new ArrayList<>();
-        values.add(l);
+        if (l.size() > 1) {
+            return rowInList(l, (ParenthesedExpressionList<?>) right, in.isNot(), scope, d);
+        }
+        List<Value> values = new ArrayList<>(l);
         List<String> texts = new ArrayList<>();
         for (Expression v : (ParenthesedExpressionList<?>) right) {
             Value rendered = expr(v, scope, d);
             values.add(rendered);
             texts.add(rendered.sql());
         }
-        return new Value("(" + l.sql() + (in.isNot() ? " NOT IN (" : " IN (") + String.join(", ", texts) + "))",
+        return new Value("(" + l.get(0).sql() + (in.isNot() ? " NOT IN (" : " IN (") + String.join(", ", texts) + "))",
+                Flows.merge(values, FlowStep.partial("in")));
+    }
+
+    /**
+     * {@code (a, b) [NOT] IN ((1, 'x'), (2, 'y'))}: each member a row written out with as many values as the row
+     * tested, the flows of every value into the test as in the one-value list.
+     */
+    private Value rowInList(List<Value> row, ParenthesedExpressionList<?> list, boolean not, Scope scope, int d) {
+        List<Value> values = new ArrayList<>(row);
+        List<String> texts = new ArrayList<>();
+        for (Expression member : list) {
+            if (!isRow(member)) {
+                throw construct("Each member of the list a row is tested IN is a row of values written out: (a, b) IN ((1, 'x'), (2, 'y')).");
+            }
+            List<Value> rendered = row(member, scope, d);
+            if (rendered.size() != row.size()) {
+                throw new GuardException(ErrorCode.SYNTAX_ERROR, "Each row of an IN list needs as many values as the row tested.");
+            }
+            values.addAll(rendered);
+            texts.add(rowSql(rendered));
+        }
+        return new Value("(" + rowSql(row) + (not ? " NOT IN (" : " IN (") + String.join(", ", texts) + "))",
                 Flows.merge(values, FlowStep.partial("in")));
     }
 
@@ -704,7 +788,7 @@ final class AnsiExpressions {
         if (a.getKeep() != null || a.isIgnoreNulls() || a.isIgnoreNullsOutside()
                 || a.getHavingClause() != null || a.getNullHandling() != null
                 || a.getLimit() != null || (a.getKeywordArguments() != null && !a.getKeywordArguments().isEmpty())
-                || a.isUnique() || a.getOnOverflowTruncate() != null || (a.getFuncOrderBy() != null && !a.getFuncOrderBy().isEmpty())) {
+                || a.isUnique() || a.getOnOverflowTruncate() != null) {
             throw construct("The window or aggregate call uses a clause that is not allowed (IGNORE NULLS, KEEP).");
         }
         CostClass cost = rules.costClass(name).orElseThrow();
@@ -727,10 +811,16 @@ final class AnsiExpressions {
         if ((name.equals("percentile_cont") || name.equals("percentile_disc") || name.equals("mode")) && type != AnalyticType.WITHIN_GROUP) {
             throw construct("percentile_cont, percentile_disc and mode need WITHIN GROUP (ORDER BY ...).");
         }
+        // an aggregate's own ORDER BY, string_agg(x, ',' ORDER BY x) FILTER (WHERE ...): JSqlParser 5.4 reads a call with
+        // FILTER as this node, the ORDER BY as its funcOrderBy; with OVER it is refused (PostgreSQL 15 does not implement it)
+        boolean ordered = a.getFuncOrderBy() != null && !a.getFuncOrderBy().isEmpty();
+        if (ordered && (type != AnalyticType.FILTER_ONLY || !aggregate)) {
+            throw construct("ORDER BY inside a call is allowed for aggregates only, with FILTER but not with OVER or WITHIN GROUP.");
+        }
         List<Value> args = new ArrayList<>();
         String argSql;
         if (a.getExpression() instanceof AllColumns all && all.getClass() == AllColumns.class && "*".equals(all.toString().strip())) {
-            if (!name.equals("count") || a.isDistinct()) {
+            if (!name.equals("count") || a.isDistinct() || ordered) {
                 throw new GuardException(ErrorCode.WILDCARD_NOT_ALLOWED, "Only count(*) may use *.");
             }
             argSql = "*";
@@ -756,6 +846,9 @@ final class AnsiExpressions {
                 args.forEach(v -> use(v.flows(), UsePosition.DISTINCT));
             }
             argSql = (a.isDistinct() ? "DISTINCT " : "") + String.join(", ", args.stream().map(Value::sql).toList());
+            if (ordered) {
+                argSql += " ORDER BY " + innerOrderBy(a.getFuncOrderBy(), scope, UsePosition.ORDERING);
+            }
         }
         StringBuilder sql = new StringBuilder(qualified(name)).append('(').append(argSql).append(')');
         List<Flow> flows = new ArrayList<>(through(name, cost, args));
