@@ -531,16 +531,6 @@ final class TreeChecker {
         return base;
     }
 
-    /**
-     * A {@code *} over a table with columns the policy hides expands, in the tree that will run, to
-     * the visible columns named one by one ({@code alias.column}): the result is the same whether or
-     * not hidden columns exist, and DuckDB is left no column to add. Over a {@code USING} join the
-     * merged keys cannot be named through one table (DuckDB takes a key from the left side, the right
-     * one, or coalesces both, by join type), so the {@code *} stays and DuckDB expands it itself, told
-     * by a qualified {@code EXCLUDE} to leave out each hidden column of each table by name
-     * ({@link #excludeHidden}). A key is never hidden: {@code USING} a hidden column is refused as a
-     * missing one.
-     */
     /** Whether a visible column of {@code scope}'s FROM has the (folded) name {@code name}. */
     private boolean namesVisibleColumn(Scope scope, String name) {
         for (Source source : scope.sources) {
@@ -553,6 +543,16 @@ final class TreeChecker {
         return false;
     }
 
+    /**
+     * A {@code *} over a table with columns the policy hides expands, in the tree that will run, to
+     * the visible columns named one by one ({@code alias.column}): the result is the same whether or
+     * not hidden columns exist, and DuckDB is left no column to add. Over a {@code USING} join the
+     * merged keys cannot be named through one table (DuckDB takes a key from the left side, the right
+     * one, or coalesces both, by join type), so the {@code *} stays and DuckDB expands it itself, told
+     * by a qualified {@code EXCLUDE} to leave out each hidden column of each table by name
+     * ({@link #excludeHidden}). A key is never hidden: {@code USING} a hidden column is refused as a
+     * missing one.
+     */
     private void expandStarsOverHiddenColumns(JsonNode node, Scope scope) {
         JsonNode list = node.get("select_list");
         if (!(list instanceof ArrayNode items)) {
