@@ -55,7 +55,7 @@ class DuckDbDifferentialTest {
         Path copy = dir.resolve("raw.duckdb");
         Files.copy(database, copy);
         GuardrailPolicy policy = FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS);
-        engine = TestDatabases.engine(database, Files.createDirectory(dir.resolve("work")), policy.withLimits(policy.limits().withMaxRows(100_000)));
+        engine = TestDatabases.engine(database, Files.createDirectory(dir.resolve("work")), policy.withLimits(policy.limits().withMaxRows(100_000).withMaxCellChars(100_000)));
         Properties p = new Properties();
         p.setProperty("duckdb.read_only", "true");
         p.setProperty("threads", "1");

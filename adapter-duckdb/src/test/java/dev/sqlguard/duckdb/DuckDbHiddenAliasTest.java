@@ -92,7 +92,18 @@ class DuckDbHiddenAliasTest {
             "SELECT claims.status AS x0, claims.status AS %s, sum(9) AS amount FROM claims GROUP BY ROLLUP (claims.status, %s) ORDER BY 1, 2, 3",
             "SELECT id AS id, id AS %s, count(*) AS x0 FROM claims c JOIN regions r ON c.region = r.region GROUP BY CUBE (id, %s) ORDER BY 1, 2, 3",
             // DuckDB reads a name alone under COLLATE in ORDER BY as an alias first, as the name alone
-            "SELECT 'b' || id AS %s FROM claims ORDER BY %s COLLATE nocase");
+            "SELECT 'b' || id AS %s FROM claims ORDER BY %s COLLATE nocase",
+            // probe seeds 1038 and 1632 of the fourth wave: an unaliased window call's label names the alias its window
+            // orders by; the label makes it sensitive, and it was masked by its label with the hidden name only
+            "SELECT DATE '2024-06-10' AS %s, rank() OVER w FROM claims JOIN (VALUES (1, 'north'), (2, 'EAST'), (3, 'x')) v (k, region)"
+                    + " USING (region) WINDOW w AS (ORDER BY %s)",
+            "SELECT DATE '2024-06-10' AS %s, rank() OVER w FROM claims WINDOW w AS (ORDER BY %s)",
+            "SELECT 'south' || 'APPROVED' COLLATE nocase AS \"%s\", 8 * 4, max(id) OVER w FROM claims WINDOW w AS (ORDER BY \"%s\")",
+            // probe seed 3864: the alias of a window call with a subquery in its ORDER BY, named in an ORDER BY expression;
+            // DuckDB binds it (a subquery in a window call is computed below it, as in an aggregate)
+            "SELECT 3 AS created, status AS region, max(DISTINCT c.id) AS status, dense_rank() OVER (ORDER BY (SELECT max(u2.id)"
+                    + " FROM users u2 WHERE u2.id < 0)) AS \"%s\" FROM claims c GROUP BY created, status ORDER BY \"%s\" + 0, 1, 2, 3, 4",
+            "SELECT id, rank() OVER (PARTITION BY (SELECT 1) ORDER BY id) AS %s FROM claims ORDER BY %s + 0, id");
 
     /**
      * A derived table's column (a LATERAL one's, a joined one's, a CTE's) named like the column {@code claims} hides:

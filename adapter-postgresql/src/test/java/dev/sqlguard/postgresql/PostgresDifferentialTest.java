@@ -52,7 +52,7 @@ class PostgresDifferentialTest {
     void start() throws SQLException {
         assumeTrue(TestServer.available(), "no PostgreSQL server");
         GuardrailPolicy policy = FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS);
-        policy = policy.withLimits(policy.limits().withMaxRows(100_000));
+        policy = policy.withLimits(policy.limits().withMaxRows(100_000).withMaxCellChars(100_000));
         server = FixtureEngine.open(new PostgresFixture(false), "diff", policy);
         TestServer.Coordinates c = server.fixture().server();
         String schema = server.fixture().schema();

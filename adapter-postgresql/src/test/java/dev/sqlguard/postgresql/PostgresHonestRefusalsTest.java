@@ -151,6 +151,31 @@ class PostgresHonestRefusalsTest {
         assertThat(over.error().orElseThrow().message()).contains("not with OVER");
     }
 
+    /**
+     * The standard's keyword forms (the fourth wave of the generator: every one of them was refused, 1,221 and 459 cases
+     * of 10,000 tenant cases): {@code position(a IN b)}, {@code substring(x FROM a [FOR b])} and {@code TRIM}, with an
+     * operator inside an argument, which the rendering parenthesizes so that it cannot reach the keyword.
+     */
+    @Test
+    void theStandardsKeywordFormsAnswer() throws SQLException {
+        assertAgrees(List.of("SELECT id, POSITION('r' IN region) AS p, position(upper('o') IN upper(region || status)) AS q FROM claims ORDER BY id",
+                "SELECT id, SUBSTRING(region FROM 2) AS a, substring(status || region FROM 1 + 1 FOR 2) AS b FROM claims ORDER BY id",
+                "SELECT id, TRIM(BOTH 'n' FROM region) AS a, TRIM(LEADING 'n' FROM region) AS b, TRIM(TRAILING 'h' FROM region) AS c,"
+                        + " TRIM('  x ') AS d, TRIM(BOTH FROM ' ' || region || ' ') AS e, TRIM('e' FROM status) AS f FROM claims ORDER BY id",
+                "SELECT region, count(*) AS n FROM claims WHERE POSITION('o' IN status) > 0 AND SUBSTRING(region FROM 1 FOR 1) <> 'w'"
+                        + " GROUP BY region HAVING max(TRIM(LEADING 'n' FROM region)) IS NOT NULL ORDER BY 1",
+                "SELECT id FROM claims ORDER BY SUBSTRING(status FROM 2 FOR 3), POSITION('s' IN region), id"));
+        // ssn is hidden: it is as missing inside a keyword form as anywhere else
+        for (String sql : List.of("SELECT POSITION('1' IN ssn) AS p FROM claims", "SELECT SUBSTRING(ssn FROM 1 FOR 3) AS p FROM claims",
+                "SELECT TRIM(BOTH '9' FROM ssn) AS p FROM claims")) {
+            ToolResult hidden = guarded(sql);
+            ToolResult missing = guarded(sql.replace("ssn", "nosuch"));
+            assertThat(hidden.status()).as(sql).isEqualTo(ToolStatus.REJECTED);
+            assertThat(hidden.error().orElseThrow().code()).as(sql).isEqualTo(missing.error().orElseThrow().code());
+            assertThat(hidden.error().orElseThrow().message()).as(sql).isEqualTo(missing.error().orElseThrow().message().replace("nosuch", "ssn"));
+        }
+    }
+
     @Test
     void mysqlsLimitFormIsRefusedWithAdvice() throws SQLException {
         try (Connection c = TestServer.admin(server.fixture().server()); Statement s = c.createStatement()) {

@@ -50,7 +50,7 @@ class PostgresTenantDifferentialTest {
     void start() throws SQLException {
         assumeTrue(TestServer.available(), "no PostgreSQL server");
         GuardrailPolicy policy = FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS).withRows(TenantCopy.rows());
-        server = FixtureEngine.open(new PostgresFixture(false), "tenant", policy.withLimits(policy.limits().withMaxRows(100_000)));
+        server = FixtureEngine.open(new PostgresFixture(false), "tenant", policy.withLimits(policy.limits().withMaxRows(100_000).withMaxCellChars(100_000)));
         TestServer.Coordinates c = server.fixture().server();
         for (String tenant : ContractDataset.REGIONS) {
             String copy = TestServer.createSchema(c);

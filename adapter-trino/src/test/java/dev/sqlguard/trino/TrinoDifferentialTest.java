@@ -54,7 +54,7 @@ class TrinoDifferentialTest {
     void start() throws SQLException {
         TestCluster.require();
         GuardrailPolicy policy = FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS);
-        policy = policy.withLimits(policy.limits().withMaxRows(100_000));
+        policy = policy.withLimits(policy.limits().withMaxRows(100_000).withMaxCellChars(100_000));
         server = FixtureEngine.open(new TrinoFixture(TestCluster.READ_ONLY), "diff", policy);
         String schema = server.fixture().schema();
         raw = new RawConnections(() -> TestCluster.connect(TestCluster.READ_ONLY, schema));

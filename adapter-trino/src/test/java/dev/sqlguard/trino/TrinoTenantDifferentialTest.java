@@ -49,7 +49,7 @@ class TrinoTenantDifferentialTest {
     void start() throws SQLException {
         TestCluster.require();
         GuardrailPolicy policy = FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS).withRows(TenantCopy.rows());
-        server = FixtureEngine.open(new TrinoFixture(TestCluster.READ_ONLY), "tenant", policy.withLimits(policy.limits().withMaxRows(100_000)));
+        server = FixtureEngine.open(new TrinoFixture(TestCluster.READ_ONLY), "tenant", policy.withLimits(policy.limits().withMaxRows(100_000).withMaxCellChars(100_000)));
         String source = server.fixture().schema();
         for (String tenant : ContractDataset.REGIONS) {
             String copy = TestCluster.createSchema();

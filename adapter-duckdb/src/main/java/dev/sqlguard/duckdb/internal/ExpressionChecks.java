@@ -698,6 +698,12 @@ final class ExpressionChecks {
         if (tree.isObject() && "SUBQUERY".equals(tree.path("class").asText())) {
             return true;
         }
+        if (tree.isObject() && "WINDOW".equals(tree.path("class").asText())) {
+            // a subquery in a window call (its arguments, PARTITION BY or ORDER BY) is computed below the window, as in an
+            // aggregate: DuckDB 2.0 binds ORDER BY x + 0 over x AS dense_rank() OVER (ORDER BY (SELECT ...)) (measured;
+            // probe seed 3864 of the fourth wave was refused with the hidden name where the missing one answered)
+            return false;
+        }
         if (tree.isObject() && "FUNCTION".equals(tree.path("class").asText()) && !tree.path("is_operator").asBoolean(false)
                 && FunctionDefaults.AGGREGATES.contains(fold(tree.path("function_name").asText("")))) {
             return false;

@@ -19,6 +19,7 @@ import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.Suggestions;
 import dev.sqlguard.domain.UsePosition;
+import dev.sqlguard.jdbc.ansi.KeywordForms;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.AnalyticType;
 import net.sf.jsqlparser.expression.AnyComparisonExpression;
@@ -705,6 +706,14 @@ final class ExpressionRenderer {
     private Value function(Function f, Ctx ctx) {
         String name = functionName(f);
         MySqlFunctions.Entry entry = requireAllowed(name);
+        if (KeywordForms.matches(f, name)) {
+            facts.function(name);
+            List<Value> args = new ArrayList<>();
+            for (Expression p : f.getNamedParameters()) {
+                args.add(render(p, ctx));
+            }
+            return call(KeywordForms.render(f, name, args.stream().map(Value::sql).toList()), name, entry, args);
+        }
         if (f.getKeep() != null || f.getHavingClause() != null || f.getLimit() != null || f.getNullHandling() != null
                 || f.isIgnoreNulls() || f.isIgnoreNullsOutside() || f.getNamedParameters() != null || f.getChainedParameters() != null
                 || f.getAttribute() != null || f.getAttributeColumn() != null || f.getExtraKeyword() != null

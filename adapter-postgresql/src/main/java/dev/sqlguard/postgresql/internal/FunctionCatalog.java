@@ -66,7 +66,7 @@ public final class FunctionCatalog {
                     "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count", "regr_avgx",
                     "regr_avgy", "percentile_cont", "percentile_disc", "ntile", "nth_value", "abs", "round", "trunc", "floor",
                     "ceil", "ceiling", "sign", "sqrt", "cbrt", "power", "pow", "exp", "ln", "log", "log10", "mod", "div",
-                    "width_bucket", "greatest", "least", "nullif", "substr", "substring", "strpos", "split_part",
+                    "width_bucket", "greatest", "least", "nullif", "substr", "substring", "strpos", "position", "split_part",
                     "starts_with", "ascii", "to_date", "to_timestamp", "to_number", "make_date", "make_timestamp",
                     "make_interval", "age", "date_bin", "justify_days", "justify_hours", "justify_interval", "scale",
                     "degrees", "radians", "pi", "gcd", "lcm", "factorial", "num_nonnulls", "num_nulls",

@@ -42,6 +42,8 @@ import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExtractExpression;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.TrimFunction;
+import net.sf.jsqlparser.expression.operators.relational.NamedExpressionList;
 import net.sf.jsqlparser.expression.IntervalExpression;
 import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
@@ -329,6 +331,9 @@ final class AnsiExpressions {
         }
         if (k == Function.class) {
             return function((Function) e, scope, d);
+        }
+        if (k == TrimFunction.class) {
+            return trim((TrimFunction) e, scope, d);
         }
         if (k == AnalyticExpression.class) {
             return analytic((AnalyticExpression) e, scope, d);
@@ -697,6 +702,9 @@ final class AnsiExpressions {
             return grouping(f, scope, d);
         }
         String name = functionName(f.getMultipartName(), f.isEscaped());
+        if (KeywordForms.matches(f, name)) {
+            return keywordCall(f, name, scope, d);
+        }
         if (f.getKeep() != null || f.getHavingClause() != null || f.getLimit() != null || f.getNullHandling() != null || f.isIgnoreNulls()
                 || f.isIgnoreNullsOutside() || f.getNamedParameters() != null || f.getChainedParameters() != null
                 || f.getAttribute() != null || f.getAttributeColumn() != null || f.getExtraKeyword() != null
@@ -756,6 +764,53 @@ final class AnsiExpressions {
             record(Amplification.relative(name, compounded(factor, params == null ? List.of() : List.copyOf(params), args)));
         }
         return out;
+    }
+
+    /** A keyword form ({@link KeywordForms}): its arguments flow as those of the plain call, in the order written. */
+    private Value keywordCall(Function f, String name, Scope scope, int d) {
+        NamedExpressionList<?> named = f.getNamedParameters();
+        CostClass cost = rules.costClass(name).orElseThrow();
+        List<Value> args = new ArrayList<>();
+        for (Expression p : named) {
+            args.add(expr(p, scope, d));
+        }
+        return new Value(KeywordForms.render(f, name, args.stream().map(Value::sql).toList()), through(name, cost, args));
+    }
+
+    /**
+     * {@code TRIM([BOTH | LEADING | TRAILING] [chars] FROM x)} and {@code TRIM(x)}, rendered in the standard's syntax
+     * and decided as the function the engine's catalog names for it: {@code trim} where the catalog has it (Trino),
+     * else {@code btrim}, {@code ltrim} or {@code rtrim}, which the form is on PostgreSQL.
+     * The text trimmed flows through the call as its first argument, the characters as its second.
+     */
+    private Value trim(TrimFunction t, Scope scope, int d) {
+        TrimFunction.TrimSpecification spec = t.getTrimSpecification();
+        if (t.getFromExpression() == null ? spec != null || t.isUsingFromKeyword() : !t.isUsingFromKeyword()) {
+            throw unsafe("TRIM form");
+        }
+        String name = rules.costClass("trim").isPresent() ? "trim"
+                : spec == TrimFunction.TrimSpecification.LEADING ? "ltrim" : spec == TrimFunction.TrimSpecification.TRAILING ? "rtrim" : "btrim";
+        allow(name);
+        CostClass cost = rules.costClass(name).orElseThrow();
+        Expression text = t.getFromExpression() == null ? t.getExpression() : t.getFromExpression();
+        Expression chars = t.getFromExpression() == null ? null : t.getExpression();
+        List<Value> args = new ArrayList<>();
+        Value from = expr(text, scope, d);
+        args.add(from);
+        StringBuilder sql = new StringBuilder("TRIM(");
+        if (spec != null) {
+            sql.append(spec.name()).append(' ');
+        }
+        if (chars != null) {
+            Value c = expr(chars, scope, d);
+            args.add(c);
+            sql.append('(').append(c.sql()).append(") ");
+        }
+        if (t.getFromExpression() != null) {
+            sql.append("FROM ");
+        }
+        sql.append('(').append(from.sql()).append("))");
+        return new Value(sql.toString(), through(name, cost, args));
     }
 
     /** The flows of a call's arguments, each after the step its position takes ({@link FunctionRules#argumentClass}). */

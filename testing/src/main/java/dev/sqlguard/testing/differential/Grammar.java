@@ -40,42 +40,47 @@ import static java.util.Objects.requireNonNull;
  *     {@code 'north'} with {@code 'NORTH'}), or null when it has none or its guard never allows it (Trino's
  *     {@code listagg}, refused with the array builders)
  * @param quote how the engine quotes an identifier ({@code "} or a backtick)
+ * @param dayInterval what is added to a date to move it {@code %d} days on as a date ({@code %d} alone on PostgreSQL
+ *     and DuckDB, whose date plus an integer is a date; an {@code INTERVAL} on MariaDB and Trino, where a date plus a
+ *     number is a number or refused)
+ * @param valuesTable a {@code VALUES} list as a FROM item with its columns named after its alias
  */
 public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean bang, boolean concat, boolean concatAnything,
                       boolean distinctFrom, boolean doubleColonCast, boolean distinctOn, boolean qualify, boolean fullJoin,
                       boolean nullsOrdering, String intType, String textType, String decimalType,
                       boolean caseInsensitiveOrder, String collation, boolean offsetFirst, boolean namedWindow,
                       boolean aggregateFilter, boolean groupingSets, boolean withRollup, boolean lateral,
-                      boolean naturalJoin, String stringAgg, String quote) {
+                      boolean naturalJoin, String stringAgg, String quote, String dayInterval, boolean valuesTable) {
     public Grammar {
         requireNonNull(intType, "intType is null");
         requireNonNull(textType, "textType is null");
         requireNonNull(decimalType, "decimalType is null");
         requireNonNull(quote, "quote is null");
+        requireNonNull(dayInterval, "dayInterval is null");
     }
 
     public static Grammar postgresql() {
         return new Grammar(true, true, false, false, true, true, true, true, true, false, true, true,
                 "integer", "text", "numeric(12,2)", false, "\"C\"", false, true, true, true, false, true, true,
-                "string_agg(%1$s, ',' ORDER BY %1$s)", "\"");
+                "string_agg(%1$s, ',' ORDER BY %1$s)", "\"", "%d", true);
     }
 
     public static Grammar duckdb() {
         return new Grammar(true, true, false, false, true, true, true, true, true, true, true, true,
                 "BIGINT", "VARCHAR", "DECIMAL(12,2)", false, "nocase", false, true, true, true, false, true, false,
-                "string_agg(%1$s, ',' ORDER BY %1$s)", "\"");
+                "string_agg(%1$s, ',' ORDER BY %1$s)", "\"", "%d", true);
     }
 
     public static Grammar trino() {
         return new Grammar(false, false, false, false, true, false, true, false, false, false, true, true,
                 "bigint", "varchar", "decimal(12,2)", false, null, true, true, true, true, false, true, false,
-                null, "\"");
+                null, "\"", "INTERVAL '%d' DAY", true);
     }
 
     /** MariaDB and MySQL: {@code ||} is OR there, null-safe equality is {@code <=>}, text orders without regard to case. */
     public static Grammar mysql() {
         return new Grammar(false, false, true, true, false, false, false, false, false, false, false, false,
                 "SIGNED", "CHAR", "DECIMAL(12,2)", true, "utf8mb4_bin", false, true, false, false, true, false, true,
-                "group_concat(%1$s ORDER BY %1$s COLLATE utf8mb4_bin SEPARATOR ',')", "`");
+                "group_concat(%1$s ORDER BY %1$s COLLATE utf8mb4_bin SEPARATOR ',')", "`", "INTERVAL %d DAY", false);
     }
 }

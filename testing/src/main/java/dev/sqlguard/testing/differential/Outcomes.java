@@ -55,7 +55,7 @@ public final class Outcomes {
     public static Outcome guarded(ToolResult result, Function<Object, String> cell) {
         if (result.status() == ToolStatus.OK || result.status() == ToolStatus.NO_EVIDENCE) {
             if (result.truncated()) {
-                return new Outcome.Failed("TRUNCATED", "the result was cut at the row limit");
+                return new Outcome.Failed("TRUNCATED", "the result was cut at the row or cell limit");
             }
             return new Outcome.Rows(cells(result.rows(), cell));
         }

@@ -547,7 +547,10 @@ public final class QueryGenerator {
     // ------------------------------------------------------------------ sources
 
     private Source source(int depth) {
-        int way = random.nextInt(depth > 0 ? 6 : grammar.lateral() ? 13 : 12);
+        int way = random.nextInt(depth > 0 ? 6 : 16);
+        if (way == 12 && !grammar.lateral() || way == 15 && !grammar.valuesTable()) {
+            way = 10;
+        }
         Set<String> claimsHidden = Set.of("ssn");
         Set<String> usersHidden = Set.of("password", "api_key");
         switch (way) {
@@ -593,6 +596,26 @@ public final class QueryGenerator {
                 Select s = select(inner, depth + 1, random.nextInt(3) == 0, false);
                 String name = "s" + (fresh++);
                 return new Source(Sql.of("(", s.text, ") " + name), cols(name, s.items, random.nextBoolean()), s.hidden, name, s.items.size(), true);
+            }
+            case 13 -> {
+                List<Col> cols = claimsCols("c", false);
+                cols.add(new Col("name", 'T', "name"));
+                return new Source(Sql.of("users u RIGHT JOIN claims c ON u.id = c.id"), cols, Set.of("ssn", "password", "api_key"));
+            }
+            case 14 -> {
+                List<Col> cols = claimsCols("c", false);
+                cols.add(new Col("manager", 'T', "manager"));
+                return new Source(Sql.of("claims c CROSS JOIN regions r"), cols, claimsHidden);
+            }
+            case 15 -> {
+                // a list of values as a table, its columns named after its alias; alone, or joined USING a column of claims
+                String values = "(VALUES (1, 'north'), (2, 'EAST'), (3, 'x')) v (k, region)";
+                if (random.nextBoolean()) {
+                    return new Source(Sql.of(values), List.of(new Col("v.k", 'I', "k"), new Col("region", 'T', "region")), Set.of(), "v", 2, true);
+                }
+                List<Col> cols = claimsCols("claims", true);
+                cols.add(new Col("k", 'I', "k"));
+                return new Source(Sql.of("claims JOIN " + values + " USING (region)"), cols, claimsHidden);
             }
             case 12 -> {
                 // a LATERAL derived table reading the column before it; in a probe its output is named like a hidden
@@ -656,6 +679,7 @@ public final class QueryGenerator {
             case 'N' -> numExpr(depth, cols, probes);
             case 'T' -> textExpr(depth, cols, probes);
             case 'B' -> boolExpr(depth, cols, probes);
+            case 'D' -> dateExpr(depth, cols, probes);
             default -> leaf(type, cols, probes);
         };
         return out;
@@ -703,8 +727,28 @@ public final class QueryGenerator {
     }
 
     private Sql intExpr(int depth, List<Col> cols, List<String> probes) {
-        int way = random.nextInt(10);
+        int way = random.nextInt(14);
         return switch (way) {
+            case 10 -> {
+                // a field of a date, in the standard's own syntax
+                Sql d = expr('D', depth - 1, cols, probes);
+                yield Sql.of("EXTRACT(" + new String[] {"YEAR", "MONTH", "DAY"}[random.nextInt(3)] + " FROM ", d, ")")
+                        .orSimpler(List.of(literal('I')));
+            }
+            case 11 -> {
+                Sql needle = random.nextBoolean() ? literal('T') : expr('T', depth - 1, cols, probes);
+                Sql hay = expr('T', depth - 1, cols, probes);
+                yield Sql.of("POSITION(", needle, " IN ", hay, ")").orSimpler(List.of(literal('I')));
+            }
+            case 12 -> {
+                Sql a = expr('I', depth - 1, cols, probes);
+                Sql b = expr('I', depth - 1, cols, probes);
+                yield Sql.of(random.nextBoolean() ? "greatest(" : "least(", a, ", ", b, ")").orSimpler(List.of(a, b));
+            }
+            case 13 -> {
+                Sql l = expr('I', depth - 1, cols, probes);
+                yield binary('I', l, "%", Sql.of(String.valueOf(2 + random.nextInt(5))), 'I', 'I');
+            }
             case 0, 1, 2 -> {
                 Sql l = expr('I', depth - 1, cols, probes);
                 Sql r = expr('I', depth - 1, cols, probes);
@@ -781,7 +825,7 @@ public final class QueryGenerator {
     }
 
     private Sql textExpr(int depth, List<Col> cols, List<String> probes) {
-        int way = random.nextInt(8);
+        int way = random.nextInt(13);
         if (way < 2 && grammar.concat()) {
             Sql l = expr('T', depth - 1, cols, probes);
             char rt = grammar.concatAnything() && random.nextBoolean() ? 'I' : 'T';
@@ -789,6 +833,27 @@ public final class QueryGenerator {
             return binary('T', l, "||", r, 'T', rt);
         }
         return switch (way) {
+            case 8 -> {
+                // TRIM in the standard's syntax: what is trimmed, from which end, FROM the text
+                Sql x = expr('T', depth - 1, cols, probes);
+                String how = new String[] {"", "BOTH 'n' FROM ", "LEADING 'n' FROM ", "TRAILING 'h' FROM ", "BOTH FROM "}[random.nextInt(5)];
+                yield Sql.of("TRIM(" + how, x, ")").orSimpler(List.of(x));
+            }
+            case 9 -> {
+                Sql x = expr('T', depth - 1, cols, probes);
+                String forPart = random.nextBoolean() ? " FOR " + (1 + random.nextInt(3)) : "";
+                yield Sql.of("SUBSTRING(", x, " FROM " + (1 + random.nextInt(3)) + forPart + ")").orSimpler(List.of(x));
+            }
+            case 10 -> {
+                Sql x = expr('T', depth - 1, cols, probes);
+                yield Sql.of("replace(", x, ", 'o', 'O')").orSimpler(List.of(x));
+            }
+            case 11 -> {
+                Sql a = expr('T', depth - 1, cols, probes);
+                Sql b = expr(random.nextBoolean() ? 'T' : 'I', depth - 1, cols, probes);
+                yield Sql.of("concat(", a, ", ", b, ")").orSimpler(List.of(a));
+            }
+            case 12 -> cast(expr('D', depth - 1, cols, probes), grammar.textType(), 'T');
             case 2 -> Sql.of(random.nextBoolean() ? "upper(" : "lower(", expr('T', depth - 1, cols, probes), ")");
             case 3 -> cast(expr('I', depth - 1, cols, probes), grammar.textType(), 'T');
             case 6 -> Sql.of("substr(", expr('T', depth - 1, cols, probes), ", " + (1 + random.nextInt(3)) + ", 3)")
@@ -814,6 +879,32 @@ public final class QueryGenerator {
                 yield Sql.of("CASE WHEN ", b, " THEN ", a, " ELSE ", c, " END").orSimpler(List.of(a, c));
             }
             default -> Sql.of("coalesce(", expr('T', depth - 1, cols, probes), ", ", literal('T'), ")");
+        };
+    }
+
+    private Sql dateExpr(int depth, List<Col> cols, List<String> probes) {
+        int way = random.nextInt(5);
+        return switch (way) {
+            case 0, 1 -> {
+                // days added or taken away in the engine's own way: a date plus an integer, or an INTERVAL
+                Sql d = expr('D', depth - 1, cols, probes);
+                Sql days = Sql.of(String.format(java.util.Locale.ROOT, grammar.dayInterval(), 1 + random.nextInt(40)));
+                yield binary('D', d, random.nextBoolean() ? "+" : "-", days, 'D', 'I');
+            }
+            case 2 -> {
+                Sql b = expr('B', depth - 1, cols, probes);
+                Sql a = expr('D', depth - 1, cols, probes);
+                Sql c = expr('D', depth - 1, cols, probes);
+                yield Sql.of("CASE WHEN ", b, " THEN ", a, " ELSE ", c, " END").orSimpler(List.of(a, c));
+            }
+            case 3 -> {
+                Sql a = expr('D', depth - 1, cols, probes);
+                yield Sql.of(random.nextBoolean() ? "greatest(" : "least(", a, ", ", literal('D'), ")").orSimpler(List.of(a));
+            }
+            default -> {
+                Sql a = expr('D', depth - 1, cols, probes);
+                yield Sql.of("coalesce(", a, ", ", literal('D'), ")").orSimpler(List.of(a));
+            }
         };
     }
 

@@ -46,6 +46,30 @@ class QueryGeneratorTest {
     }
 
     @Test
+    void everyGrammarReachesTheFourthWaveOfConstructs() {
+        for (Grammar grammar : List.of(Grammar.postgresql(), Grammar.duckdb(), Grammar.trino(), Grammar.mysql())) {
+            List<String> texts = texts(grammar, 3_000, false);
+            String[] days = grammar.dayInterval().split("%d", -1);
+            java.util.regex.Pattern moved = java.util.regex.Pattern.compile("[-+] " + java.util.regex.Pattern.quote(days[0]) + "\\d+"
+                    + java.util.regex.Pattern.quote(days[1]));
+            assertThat(texts.stream().filter(t -> moved.matcher(t).find()).count()).as(grammar + ": days").isPositive();
+            for (String fragment : List.of("EXTRACT(", "POSITION(", " IN ", "greatest(", "least(", " % ", "TRIM(BOTH 'n' FROM ",
+                    "TRIM(LEADING 'n' FROM ", "TRIM(TRAILING 'h' FROM ", "SUBSTRING(", " FOR ", "replace(", "concat(", "coalesce(DATE '",
+                    "users u RIGHT JOIN claims c ON u.id = c.id", "claims c CROSS JOIN regions r")) {
+                assertThat(count(texts, fragment)).as(grammar + ": " + fragment).isPositive();
+            }
+            long values = count(texts, "(VALUES (1, 'north'), (2, 'EAST'), (3, 'x')) v (k, region)");
+            if (grammar.valuesTable()) {
+                assertThat(values).as(grammar + ": VALUES").isPositive();
+            } else {
+                assertThat(values).as(grammar + ": VALUES").isZero();
+            }
+        }
+        assertThat(count(texts(Grammar.mysql(), 3_000, false), " + INTERVAL ")).isPositive();
+        assertThat(count(texts(Grammar.trino(), 3_000, false), " DAY")).isPositive();
+    }
+
+    @Test
     void aStarOverATableThatHidesAColumnIsWrittenOnlyInProbes() {
         for (Grammar grammar : List.of(Grammar.postgresql(), Grammar.mysql())) {
             // raw expands claims.* to ssn as well, the guard does not: only probe pairs (guarded both times) may hold it
