@@ -73,7 +73,7 @@ class MySqlDifferentialTest {
         return new Target() {
             @Override
             public Outcome raw(String sql) {
-                return tiesInOneOrder(Outcomes.raw(raw.get(), sql, HonestCorpus::plainCell));
+                return tiesInOneOrder(pagedOutsideTheServer(sql, text -> Outcomes.raw(raw.get(), text, HonestCorpus::plainCell)));
             }
 
             @Override
@@ -87,6 +87,31 @@ class MySqlDifferentialTest {
                 return partitionCalledAmbiguous(sql, raw);
             }
         };
+    }
+
+    /** A statement that is a SELECT DISTINCT with its LIMIT and OFFSET last. */
+    private static final java.util.regex.Pattern DISTINCT_PAGE = java.util.regex.Pattern.compile("(?s)(SELECT DISTINCT .*) LIMIT (\\d+) OFFSET (\\d+)");
+
+    /**
+     * The raw answer of {@code sql}, where MariaDB 10.11's own answer is wrong: it skips the OFFSET of a SELECT DISTINCT
+     * whose items it finds constant ({@code SELECT DISTINCT TRUE, 0 FROM claims LIMIT 6 OFFSET 3} gives a row; seed 17640
+     * and tenant seed 541 of the fourth wave; {@link #aDistinctWithAnOffsetSkipsItsOffsetRows}). Such a statement, when the
+     * DISTINCT and the page are its own, is run without its LIMIT and OFFSET and paged here, which is what they mean;
+     * any other runs as written.
+     */
+    static Outcome pagedOutsideTheServer(String sql, java.util.function.Function<String, Outcome> run) {
+        java.util.regex.Matcher page = DISTINCT_PAGE.matcher(sql);
+        if (!page.matches()) {
+            return run.apply(sql);
+        }
+        Outcome all = run.apply(page.group(1));
+        if (!(all instanceof Outcome.Rows rows)) {
+            return all;
+        }
+        int size = rows.rows().size();
+        int from = (int) Math.min(size, Long.parseLong(page.group(3)));
+        int to = (int) Math.min(size, from + Long.parseLong(page.group(2)));
+        return new Outcome.Rows(List.copyOf(rows.rows().subList(from, to)));
     }
 
     /** The text of MariaDB's refusal {@link #partitionCalledAmbiguous} names. */
@@ -201,7 +226,8 @@ class MySqlDifferentialTest {
     void aDistinctWithAnOffsetSkipsItsOffsetRows() {
         String constant = "SELECT DISTINCT TRUE AS id, 0 AS z FROM claims ORDER BY 1, 2 LIMIT 6 OFFSET 3";
         // MariaDB's own answer is a row; the one distinct row is skipped by OFFSET 3
-        assertThat(target().raw(constant)).isEqualTo(new Outcome.Rows(List.of(List.of("1", "0"))));
+        assertThat(Outcomes.raw(raw.get(), constant, HonestCorpus::plainCell)).isEqualTo(new Outcome.Rows(List.of(List.of("1", "0"))));
+        assertThat(target().raw(constant)).isEqualTo(new Outcome.Rows(List.of()));
         assertThat(target().guarded(constant)).isEqualTo(new Outcome.Rows(List.of()));
         for (String sql : List.of("SELECT DISTINCT amount FROM claims ORDER BY amount DESC LIMIT 1 OFFSET 1",
                 "SELECT DISTINCT region, status FROM claims ORDER BY 2, 1 LIMIT 3, 2",

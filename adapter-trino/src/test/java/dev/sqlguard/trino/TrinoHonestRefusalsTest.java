@@ -307,6 +307,32 @@ class TrinoHonestRefusalsTest {
         }
     }
 
+    /**
+     * The standard's keyword forms, written by the fourth-wave generator: {@code POSITION(a IN b)}, {@code SUBSTRING(x
+     * FROM a [FOR b])} and {@code TRIM}, rendered in the same form with each argument in parentheses.
+     */
+    @Test
+    void theStandardsKeywordFormsRun() throws SQLException {
+        List<String> corpus = List.of(
+                "SELECT id, POSITION('r' IN region) AS p, position(upper('o') IN upper(region || status)) AS q FROM claims ORDER BY id",
+                "SELECT id, SUBSTRING(region FROM 2) AS a, substring(status || region FROM 1 + 1 FOR 2) AS b FROM claims ORDER BY id",
+                "SELECT id, TRIM(BOTH 'n' FROM region) AS a, TRIM(LEADING 'n' FROM region) AS b, TRIM(TRAILING 'h' FROM region) AS c,"
+                        + " TRIM('  x ') AS d, TRIM(BOTH FROM ' ' || region || ' ') AS e FROM claims ORDER BY id",
+                "SELECT region, count(*) AS n FROM claims WHERE POSITION('o' IN status) > 0 AND SUBSTRING(region FROM 1 FOR 1) <> 'w'"
+                        + " GROUP BY region ORDER BY 1");
+        HonestCorpus.Outcome outcome = compare(corpus);
+        assertThat(outcome.refused()).as("refused").isEmpty();
+        assertThat(outcome.different()).as("different").isEmpty();
+        assertThat(outcome.ran()).isEqualTo(corpus.size());
+        for (String probe : List.of("SELECT POSITION('1' IN %s) AS p FROM claims", "SELECT SUBSTRING(%s FROM 1 FOR 3) AS p FROM claims",
+                "SELECT TRIM(BOTH '9' FROM %s) AS p FROM claims")) {
+            ToolResult hidden = guarded(probe.formatted("ssn"));
+            ToolResult absent = guarded(probe.formatted("ssn_zz"));
+            assertThat(hidden.error().orElseThrow().code()).as(probe).isEqualTo(absent.error().orElseThrow().code());
+            assertThat(absent.error().orElseThrow().message().replace("ssn_zz", "ssn")).as(probe).isEqualTo(hidden.error().orElseThrow().message());
+        }
+    }
+
     private HonestCorpus.Outcome compare(List<String> corpus) throws SQLException {
         try (Connection raw = TestCluster.connect(TestCluster.ADMIN, server.fixture().schema()); Statement s = raw.createStatement()) {
             HonestCorpus.Outcome outcome = HonestCorpus.compare(corpus, HonestCorpus.jdbc(s), this::guarded, HonestCorpus::plainCell);
