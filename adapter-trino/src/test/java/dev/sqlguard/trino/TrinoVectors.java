@@ -102,7 +102,8 @@ final class TrinoVectors {
             "SELECT ssn BETWEEN '1' AND '2' AS x FROM claims", "SELECT ssn IS DISTINCT FROM '1' AS x FROM claims",
             "SELECT if(ssn = '1', 1, 0) AS x FROM claims", "SELECT if(true, ssn, 'x') AS x FROM claims",
             "SELECT lpad(ssn, 3, 'x') AS x FROM claims", "SELECT replace(ssn, '1', 'x') AS x FROM claims",
-            "SELECT trim(ssn) AS x FROM claims", "SELECT id, row_number() OVER (ORDER BY ssn) AS r FROM claims",
+            "SELECT id FROM claims WHERE trim(ssn) = '1'", "SELECT id FROM claims WHERE TRIM(BOTH '9' FROM ssn) > '5'",
+            "SELECT id FROM claims ORDER BY TRIM(LEADING '1' FROM ssn)", "SELECT id, row_number() OVER (ORDER BY ssn) AS r FROM claims",
             "SELECT id, rank() OVER (PARTITION BY ssn ORDER BY id) AS r FROM claims",
             "SELECT id, lag(id) OVER (ORDER BY ssn) AS r FROM claims",
             "SELECT id, count(*) OVER (PARTITION BY ssn) AS r FROM claims",
@@ -216,6 +217,8 @@ final class TrinoVectors {
             "SELECT length(ssn) AS x FROM claims", "SELECT coalesce(ssn, 'x') AS x FROM claims",
             "SELECT ssn || 'x' AS x FROM claims", "SELECT concat(ssn, name) AS x FROM claims, users",
             "SELECT reverse(ssn) AS x FROM claims", "SELECT id, first_value(ssn) OVER (ORDER BY id) AS r FROM claims",
+            // TRIM is total, as ltrim and rtrim are: since its syntax is taken (the fourth wave), it is answered, redacted
+            "SELECT trim(ssn) AS x FROM claims", "SELECT TRIM(BOTH '9' FROM ssn) AS x FROM claims",
             "SELECT id, min(ssn) OVER () AS r FROM claims", "SELECT approx_distinct(ssn) AS n FROM claims",
             "SELECT min(ssn) AS m FROM claims", "SELECT count(ssn) AS n FROM claims", "SELECT arbitrary(ssn) AS n FROM claims",
             "SELECT approx_percentile(id, 0.5) AS n FROM claims",
