@@ -42,8 +42,6 @@ import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExtractExpression;
 import net.sf.jsqlparser.expression.Function;
-import net.sf.jsqlparser.expression.TrimFunction;
-import net.sf.jsqlparser.expression.operators.relational.NamedExpressionList;
 import net.sf.jsqlparser.expression.IntervalExpression;
 import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
@@ -52,6 +50,7 @@ import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.TimeKeyExpression;
+import net.sf.jsqlparser.expression.TrimFunction;
 import net.sf.jsqlparser.expression.WhenClause;
 import net.sf.jsqlparser.expression.WindowDefinition;
 import net.sf.jsqlparser.expression.WindowElement;
@@ -133,11 +132,7 @@ final class AnsiExpressions {
 
     /** Whether a call carries any clause besides its arguments (ORDER BY, KEEP, named arguments, ...). */
     static boolean hasClauses(Function f) {
-        return (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty()) || f.getKeep() != null || f.getHavingClause() != null
-                || f.getLimit() != null || f.getNullHandling() != null || f.isIgnoreNulls() || f.isIgnoreNullsOutside()
-                || f.getNamedParameters() != null || f.getChainedParameters() != null || f.getAttribute() != null
-                || f.getAttributeColumn() != null || f.getExtraKeyword() != null
-                || (f.getKeywordArguments() != null && !f.getKeywordArguments().isEmpty()) || f.getOnOverflowTruncate() != null || f.isUnique();
+        return f.getNamedParameters() != null || KeywordForms.hasClausesBesideArguments(f);
     }
 
     Value expr(Expression e, Scope scope, int depth) {
@@ -768,10 +763,9 @@ final class AnsiExpressions {
 
     /** A keyword form ({@link KeywordForms}): its arguments flow as those of the plain call, in the order written. */
     private Value keywordCall(Function f, String name, Scope scope, int d) {
-        NamedExpressionList<?> named = f.getNamedParameters();
         CostClass cost = rules.costClass(name).orElseThrow();
         List<Value> args = new ArrayList<>();
-        for (Expression p : named) {
+        for (Expression p : f.getNamedParameters()) {
             args.add(expr(p, scope, d));
         }
         return new Value(KeywordForms.render(f, name, args.stream().map(Value::sql).toList()), through(name, cost, args));

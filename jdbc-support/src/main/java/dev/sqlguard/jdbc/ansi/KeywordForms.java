@@ -28,10 +28,18 @@ public final class KeywordForms {
         }
         List<String> written = f.getNamedParameters().getNames().stream().map(n -> n == null ? "" : n.strip().toUpperCase(Locale.ROOT)).toList();
         return FORMS.getOrDefault(name, List.of()).contains(written) && f.getParameters() == null && !f.isDistinct() && !f.isAllColumns()
-                && (f.getOrderByElements() == null || f.getOrderByElements().isEmpty()) && f.getKeep() == null && f.getHavingClause() == null
-                && f.getLimit() == null && f.getNullHandling() == null && !f.isIgnoreNulls() && !f.isIgnoreNullsOutside()
-                && f.getChainedParameters() == null && f.getAttribute() == null && f.getAttributeColumn() == null && f.getExtraKeyword() == null
-                && (f.getKeywordArguments() == null || f.getKeywordArguments().isEmpty()) && f.getOnOverflowTruncate() == null && !f.isUnique();
+                && !hasClausesBesideArguments(f);
+    }
+
+    /**
+     * Whether a call holds a clause besides its arguments, however they are written: an ORDER BY, KEEP, HAVING, LIMIT,
+     * null handling, chained parameters, an attribute, an extra keyword, keyword arguments, ON OVERFLOW or UNIQUE.
+     */
+    public static boolean hasClausesBesideArguments(Function f) {
+        return (f.getOrderByElements() != null && !f.getOrderByElements().isEmpty()) || f.getKeep() != null || f.getHavingClause() != null
+                || f.getLimit() != null || f.getNullHandling() != null || f.isIgnoreNulls() || f.isIgnoreNullsOutside()
+                || f.getChainedParameters() != null || f.getAttribute() != null || f.getAttributeColumn() != null || f.getExtraKeyword() != null
+                || (f.getKeywordArguments() != null && !f.getKeywordArguments().isEmpty()) || f.getOnOverflowTruncate() != null || f.isUnique();
     }
 
     /**

@@ -767,10 +767,7 @@ public final class QueryGenerator {
                     yield Sql.of("CASE ", x, " WHEN ", literal('I'), " THEN ", a, " WHEN ", literal('I'), " THEN 7 ELSE ", c, " END")
                             .orSimpler(List.of(a, c));
                 }
-                Sql b = expr('B', depth - 1, cols, probes);
-                Sql a = expr('I', depth - 1, cols, probes);
-                Sql c = expr('I', depth - 1, cols, probes);
-                yield Sql.of("CASE WHEN ", b, " THEN ", a, " ELSE ", c, " END").orSimpler(List.of(a, c));
+                yield searchedCase('I', depth, cols, probes);
             }
             case 9 -> {
                 // a scalar subquery correlated with a text column of the query
@@ -815,12 +812,7 @@ public final class QueryGenerator {
             }
             case 3 -> cast(expr('I', depth - 1, cols, probes), grammar.decimalType(), 'N');
             case 4 -> Sql.of("round(", expr('N', depth - 1, cols, probes), ", 1)").orSimpler(List.of(literal('N')));
-            default -> {
-                Sql b = expr('B', depth - 1, cols, probes);
-                Sql a = expr('N', depth - 1, cols, probes);
-                Sql c = expr('N', depth - 1, cols, probes);
-                yield Sql.of("CASE WHEN ", b, " THEN ", a, " ELSE ", c, " END").orSimpler(List.of(a, c));
-            }
+            default -> searchedCase('N', depth, cols, probes);
         };
     }
 
@@ -873,13 +865,18 @@ public final class QueryGenerator {
                     Sql c = expr('T', depth - 1, cols, probes);
                     yield Sql.of("CASE ", x, " WHEN ", literal('T'), " THEN ", a, " ELSE ", c, " END").orSimpler(List.of(a, c));
                 }
-                Sql b = expr('B', depth - 1, cols, probes);
-                Sql a = expr('T', depth - 1, cols, probes);
-                Sql c = expr('T', depth - 1, cols, probes);
-                yield Sql.of("CASE WHEN ", b, " THEN ", a, " ELSE ", c, " END").orSimpler(List.of(a, c));
+                yield searchedCase('T', depth, cols, probes);
             }
             default -> Sql.of("coalesce(", expr('T', depth - 1, cols, probes), ", ", literal('T'), ")");
         };
+    }
+
+    /** {@code CASE WHEN <boolean> THEN <type> ELSE <type> END}; it shrinks to either branch. */
+    private Sql searchedCase(char type, int depth, List<Col> cols, List<String> probes) {
+        Sql b = expr('B', depth - 1, cols, probes);
+        Sql a = expr(type, depth - 1, cols, probes);
+        Sql c = expr(type, depth - 1, cols, probes);
+        return Sql.of("CASE WHEN ", b, " THEN ", a, " ELSE ", c, " END").orSimpler(List.of(a, c));
     }
 
     private Sql dateExpr(int depth, List<Col> cols, List<String> probes) {
@@ -891,12 +888,7 @@ public final class QueryGenerator {
                 Sql days = Sql.of(String.format(java.util.Locale.ROOT, grammar.dayInterval(), 1 + random.nextInt(40)));
                 yield binary('D', d, random.nextBoolean() ? "+" : "-", days, 'D', 'I');
             }
-            case 2 -> {
-                Sql b = expr('B', depth - 1, cols, probes);
-                Sql a = expr('D', depth - 1, cols, probes);
-                Sql c = expr('D', depth - 1, cols, probes);
-                yield Sql.of("CASE WHEN ", b, " THEN ", a, " ELSE ", c, " END").orSimpler(List.of(a, c));
-            }
+            case 2 -> searchedCase('D', depth, cols, probes);
             case 3 -> {
                 Sql a = expr('D', depth - 1, cols, probes);
                 yield Sql.of(random.nextBoolean() ? "greatest(" : "least(", a, ", ", literal('D'), ")").orSimpler(List.of(a));
