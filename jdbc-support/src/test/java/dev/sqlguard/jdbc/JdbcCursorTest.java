@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
 
 import dev.sqlguard.domain.ErrorCode;
 import dev.sqlguard.domain.GuardException;
+import dev.sqlguard.domain.ResultColumn;
 
 /** The kit's cursor over a real streaming driver (an in-memory DuckDB): every way a query ends. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS) // hang guard only: no test asserts a duration
@@ -217,6 +218,20 @@ class JdbcCursorTest {
         try (JdbcCursor ok = cursor("SELECT 1 AS a, 2 AS b", 30_000).expectLabels(List.of("a", "b")).start()) {
             assertThat(ok.next()).isTrue();
         }
+    }
+
+    @Test
+    void labelsFromThePlanNameTheColumnsAndAnotherNumberOfColumnsIsStillAnInternalError() throws SQLException {
+        try (JdbcCursor named = cursor("SELECT 1 AS a, 2 AS b", 30_000).labelsFromPlan(List.of("a", "c")).start()) {
+            assertThat(named.columns()).extracting(ResultColumn::name).containsExactly("a", "c");
+            assertThat(named.next()).isTrue();
+        }
+        JdbcCursor.Builder fewer = cursor("SELECT 1 AS a", 30_000).labelsFromPlan(List.of("a", "b"));
+        assertThatThrownBy(fewer::start).isInstanceOfSatisfying(GuardException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL_ERROR));
+        JdbcCursor.Builder more = cursor("SELECT 1 AS a, 2 AS b, 3 AS c", 30_000).labelsFromPlan(List.of("a", "b"));
+        assertThatThrownBy(more::start).isInstanceOfSatisfying(GuardException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.INTERNAL_ERROR));
     }
 
     @Test

@@ -143,7 +143,7 @@ public final class MySqlExecutor implements ExecutionPort {
                             }
                         }).abortAfter(Duration.ofMillis(GRACE_MILLIS), CallConnection::abort))
                         .flavor(MySqlValues.FLAVOR)
-                        .expectLabels(plan.outputs().stream().map(OutputColumn::name).toList())
+                        .labelsFromPlan(plan.outputs().stream().map(OutputColumn::name).toList())
                         .errors(SqlErrors::map)
                         .onClose(done -> finished(connectionId, done.halted()))
                         .build();
