@@ -323,4 +323,21 @@ class PostgresDifferentialTest {
                     .extracting(o -> ((Outcome.Failed) o).code()).isEqualTo("CONSTRUCT_NOT_ALLOWED");
         }
     }
+
+    /**
+     * A subquery written twice at one level is one expression to PostgreSQL, which matches a window's or the select
+     * list's copy to the grouped key: the guard rendered each copy with aliases of its own ({@code t2}, {@code t3}),
+     * and ranked the CUBE's total row with the grouped one (differential seed 126143: raw ranks 1, 2; guarded 1, 1).
+     */
+    @Test
+    void aSubqueryWrittenTwiceIsOneExpressionToTheEngine() {
+        for (String sql : List.of("SELECT 30 AS id, dense_rank() OVER (ORDER BY (SELECT max(u2.id) FROM users u2 WHERE u2.id < 5)) AS x0"
+                        + " FROM claims c GROUP BY CUBE ((SELECT max(u2.id) FROM users u2 WHERE u2.id < 5)) ORDER BY 1, 2",
+                "SELECT (SELECT max(u2.id) FROM users u2 WHERE u2.id < 5) AS k, count(*) AS n FROM claims"
+                        + " GROUP BY ROLLUP ((SELECT max(u2.id) FROM users u2 WHERE u2.id < 5)) ORDER BY 1, 2",
+                "SELECT (SELECT count(*) FROM regions r WHERE r.region = c.region) AS k, count(*) AS n FROM claims c"
+                        + " GROUP BY (SELECT count(*) FROM regions r WHERE r.region = c.region) ORDER BY 1, 2")) {
+            Outcomes.assertAnswersAsRaw(target(), sql);
+        }
+    }
 }

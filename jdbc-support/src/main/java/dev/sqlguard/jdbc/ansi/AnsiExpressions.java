@@ -200,7 +200,12 @@ final class AnsiExpressions {
             if (q.outputs().size() != 1) {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "A subquery used as a value must return one column.");
             }
-            return new Value("(" + q.sql() + ")", q.outputs().get(0).flows());
+            // rendered (and so checked and counted) each time; written as the first text of the same subquery, unless
+            // it holds a parameter, whose marker names the parameter's own position
+            String written = e.toString();
+            String text = written.indexOf('?') >= 0 ? q.sql()
+                    : scope.subqueryTexts.computeIfAbsent(written + "\0" + scope.outputsReadFirst, key -> q.sql());
+            return new Value("(" + text + ")", q.outputs().get(0).flows());
         }
         if (k == ExistsExpression.class) {
             ExistsExpression x = (ExistsExpression) e;

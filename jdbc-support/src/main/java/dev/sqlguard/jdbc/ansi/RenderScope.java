@@ -127,6 +127,14 @@ final class RenderScope {
         Map<String, String> windows = Map.of();
         /** While this SELECT's WINDOW clause renders: a window call inside a definition is refused. */
         boolean renderingWindows;
+        /**
+         * The text each scalar subquery of this level rendered to, by its text as written: a subquery written twice
+         * at one level is rendered twice as one text, so that the engine still sees the two as the same expression
+         * where it matches them (PostgreSQL reads {@code dense_rank() OVER (ORDER BY (SELECT ...))} as the grouped
+         * key of {@code GROUP BY CUBE ((SELECT ...))}, and the generated aliases, {@code t2} and {@code t3}, told
+         * them apart: differential seed 126143).
+         */
+        final Map<String, String> subqueryTexts = new HashMap<>();
 
         Scope(Scope parent, Scope cteParent) {
             this.parent = parent;
