@@ -577,6 +577,8 @@ final class BoundExpressions {
             case "COMPARE_GREATERTHANOREQUALTO" -> ">=";
             case "COMPARE_DISTINCT_FROM" -> "is distinct from";
             case "COMPARE_NOT_DISTINCT_FROM" -> "is not distinct from";
+            // DuckDB 2.0 keeps a BETWEEN whose input it will not evaluate twice (a subquery) as one call, __between
+            case "COMPARE_BETWEEN" -> "between";
             default -> throw unsupported(type);
         };
     }
