@@ -771,6 +771,7 @@ final class ExpressionRenderer {
         }
         StringBuilder sql = new StringBuilder(name).append('(').append(f.isDistinct() ? "DISTINCT " : "").append(String.join(", ", rendered));
         if (name.equals("group_concat")) {
+            ctx.scope().collectingAggregate();
             Rendered clauses = groupConcatClauses(f, ctx);
             sql.append(clauses.sql());
             if (clauses.mayFail()) {

@@ -101,6 +101,8 @@ final class Scope {
     private boolean windowFunction;
     /** Whether an aggregate over DISTINCT values of this block was rendered ({@link #distinctAggregate}). */
     private boolean distinctAggregate;
+    /** Whether an aggregate that collects its group's values was rendered ({@link #collectingAggregate}). */
+    private boolean collectingAggregate;
     /** The FROM groups, each in the server's SELECT * order. */
     private final List<List<Slot>> groups = new ArrayList<>();
     /** This block's named windows ({@code WINDOW w AS (...)}), and the names a window function used. */
@@ -198,6 +200,19 @@ final class Scope {
     /** Whether this block's own text calls an aggregate over DISTINCT values. */
     boolean hasDistinctAggregate() {
         return distinctAggregate;
+    }
+
+    /** Records that this block's own text calls an aggregate that collects its group's values ({@code group_concat}). */
+    void collectingAggregate() {
+        collectingAggregate = true;
+    }
+
+    /**
+     * Whether this block's own text calls an aggregate that keeps its group's values, not one running value: one over
+     * DISTINCT values, or one that collects them ({@code group_concat}).
+     */
+    boolean hasValueKeepingAggregate() {
+        return distinctAggregate || collectingAggregate;
     }
 
     Set<String> unusedWindows() {
