@@ -123,6 +123,24 @@ class DuckDbTenantDifferentialTest {
     }
 
     /**
+     * {@code LIKE ... ESCAPE} and a {@code VALUES} list in FROM, which DuckDB 2.0 renders as another text of the same query
+     * (the call {@code like_escape}; one more {@code SELECT *} around the list): over a filtered table they were refused
+     * "cannot be executed exactly as checked" (148 of 10,000 fresh tenant cases from seed 200,001).
+     */
+    @Test
+    void escapedPatternsAndValuesListsAnswerAsTheTenantsCopy() {
+        for (String sql : List.of("SELECT region FROM regions WHERE region NOT LIKE '%!_%' ESCAPE '!' ORDER BY 1",
+                "SELECT id, status ILIKE 'a%' ESCAPE '!' AS a FROM claims WHERE status LIKE '%E%' ESCAPE '!' ORDER BY 1",
+                "SELECT claims.id, v.k FROM claims JOIN (VALUES (1, 'north'), (2, 'EAST'), (3, 'south')) v (k, region) USING (region) ORDER BY 1",
+                "SELECT v.k, count(c.id) AS n FROM (VALUES (1, 'north'), (2, 'west')) v (k, region) LEFT JOIN claims c ON c.region = v.region"
+                        + " GROUP BY 1 ORDER BY 1")) {
+            for (int t = 0; t < ContractDataset.REGIONS.size(); t++) {
+                Outcomes.assertAnswersAsRaw(target(t), sql);
+            }
+        }
+    }
+
+    /**
      * An unaliased output beside a star, or in the first SELECT of a set operation, is labelled as written: its label held
      * the derived table's text (the filter, and the name ssn, which had it redacted; tenant seed 1458 of the fourth wave).
      */
