@@ -117,10 +117,10 @@ final class TrinoVectors {
             "SELECT ssn AS s FROM claims ORDER BY s LIMIT 1", "SELECT ssn FROM claims GROUP BY 1",
             "SELECT id FROM claims GROUP BY id HAVING max(ssn) > '5'",
             "SELECT grouping(ssn) AS g FROM claims GROUP BY ROLLUP (ssn)",
-            "SELECT region, count(*) AS n FROM claims GROUP BY ROLLUP (region)",
             "SELECT region, count(*) AS n FROM claims GROUP BY CUBE (region, ssn)",
             "SELECT region, count(*) AS n FROM claims GROUP BY GROUPING SETS ((region), (ssn))",
-            "SELECT region, grouping(region) AS g FROM claims GROUP BY ROLLUP (region)",
+            "SELECT region, count(*) AS n FROM claims GROUP BY ROLLUP (region, ssn)",
+            "SELECT region, grouping(ssn) AS g FROM claims GROUP BY ROLLUP (region, ssn)",
             "SELECT ssn FROM claims UNION SELECT '123-45-6789'", "SELECT ssn FROM claims INTERSECT SELECT '123-45-6789'",
             "SELECT ssn FROM claims EXCEPT SELECT '123-45-6789'", "SELECT '123-45-6789' AS s EXCEPT SELECT ssn FROM claims",
             "SELECT count(*) AS n FROM (SELECT ssn FROM claims INTERSECT SELECT '123-45-6789') t",
@@ -211,6 +211,9 @@ final class TrinoVectors {
      * value appears, and a cost amplifier stays within its bound (or fails on the cluster's limits).
      */
     static final List<String> RED_TEAM_ANSWERED = List.of(
+            // grouping sets run on Trino now (2026-12-07): over ordinary columns they answer; over ssn they are refused above
+            "SELECT region, count(*) AS n FROM claims GROUP BY ROLLUP (region)",
+            "SELECT region, grouping(region) AS g FROM claims GROUP BY ROLLUP (region)",
             // LATERAL runs on Trino now: a sensitive column carried out of a LATERAL table comes back redacted
             "SELECT id, t.s FROM claims c CROSS JOIN LATERAL (SELECT c.ssn AS s) t",
             "SELECT claims.* FROM claims", "SELECT c.* FROM claims c", "SELECT t.* FROM (SELECT id, name FROM users) t",
