@@ -204,7 +204,7 @@ final class AnsiExpressions {
             // it holds a parameter, whose marker names the parameter's own position
             String written = e.toString();
             String text = written.indexOf('?') >= 0 ? q.sql()
-                    : scope.subqueryTexts.computeIfAbsent(written + "\0" + scope.outputsReadFirst, key -> q.sql());
+                    : scope.subqueryTexts.computeIfAbsent(written + "\0" + scope.outputsReadFirst.keySet(), key -> q.sql());
             return new Value("(" + text + ")", q.outputs().get(0).flows());
         }
         if (k == ExistsExpression.class) {

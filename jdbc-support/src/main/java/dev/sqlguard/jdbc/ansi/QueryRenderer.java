@@ -473,7 +473,7 @@ final class QueryRenderer {
             try {
                 v = expr(e, scope, 0);
             } finally {
-                scope.outputsReadFirst = Set.of();
+                scope.outputsReadFirst = Map.of();
             }
         } else {
             v = expr(e, scope, 0);
@@ -486,19 +486,26 @@ final class QueryRenderer {
      * For an engine that reads a name inside an ORDER BY expression as an output column first (Trino),
      * subqueries of the expression included (their names that no level inside resolves reach the
      * ORDER BY's scope, outputs first): the output labels that would read otherwise than the input
-     * column of that name, that is every label whose output is not that very input column, written bare.
-     * {@link RenderScope#column} refuses such a name with advice where it resolves at the ORDER BY's level.
+     * column of that name, that is every label whose output is not that very input column, written bare,
+     * each with that output's value when no other output has the label. {@link RenderScope#column} writes
+     * such a name at the ORDER BY's own level as the output's expression ({@code SELECT amount * 2 AS d ...
+     * ORDER BY d + 1} runs ordered by {@code (amount * 2) + 1}), and refuses it with advice from a subquery of
+     * the key or where two outputs have the label.
      */
-    private Set<String> outputsReadOtherwise(List<Item> items) {
-        Set<String> out = new java.util.HashSet<>();
+    private Map<String, Optional<Value>> outputsReadOtherwise(List<Item> items) {
+        Map<String, Long> labelled = new java.util.HashMap<>();
+        items.forEach(item -> labelled.merge(item.label(), 1L, Long::sum));
+        Map<String, Optional<Value>> out = new java.util.HashMap<>();
         for (Item item : items) {
             String name = item.label();
             if (!(item.node() instanceof Column ic && ic.getTable() == null && naming.name(ic.getColumnName()).equals(name))) {
-                out.add(name);
+                // two outputs of the name: the engine calls it ambiguous, and the guard refuses
+                out.put(name, labelled.get(name) == 1 ? Optional.of(item.value()) : Optional.empty());
             }
         }
         return out;
     }
+
 
     /** The 1-based output position a bare integer or a bare output label names, if it names one. */
     private Optional<Integer> outputPosition(Expression e, List<Item> items) {

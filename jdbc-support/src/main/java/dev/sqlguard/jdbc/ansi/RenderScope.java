@@ -117,9 +117,12 @@ final class RenderScope {
         /**
          * While an ORDER BY key of this level renders, on an engine that reads names there as output
          * columns first (Trino): the output labels that are not the input column of that name, written
-         * bare. A name read at this level that is one of them reads otherwise on the engine.
+         * bare, each with the output's value when one output alone has the label. A name read at this level
+         * that is one of them is that output, and is written as the output's expression, which leaves the
+         * engine no other reading; read from a subquery of the key, or where two outputs have the label, it
+         * is refused.
          */
-        Set<String> outputsReadFirst = Set.of();
+        Map<String, Optional<Value>> outputsReadFirst = Map.of();
         /**
          * The windows this SELECT's WINDOW clause names, by the name the engine reads, each with the name it is
          * rendered under, for its {@code OVER w}: looked up at this level only, as the engines do.
@@ -199,8 +202,8 @@ final class RenderScope {
 
     private static GuardException outputReadFirst(String name) {
         return construct("In an ORDER BY expression this engine reads " + SafeText.identifier(name)
-                + " as the output column of that name, not the input column: order by the output's position or"
-                + " name alone, qualify the input column (t." + name + "), or give the output another name.");
+                + " as the output column of that name: order by the output's position or name alone, qualify an"
+                + " input column (t." + name + "), or give the output another name.");
     }
 
     static boolean resolvesAsInput(String name, Scope scope) {
@@ -262,8 +265,13 @@ final class RenderScope {
         }
         // unqualified: a column of the innermost level that has one, else (PostgreSQL) a whole-row reference
         for (Scope s = scope; s != null; s = s.parent) {
-            if (s.outputsReadFirst.contains(name)) {
-                throw outputReadFirst(name); // no level inside reads the name: the engine reads this level's output
+            Optional<Value> output = s.outputsReadFirst.get(name);
+            if (output != null) {
+                // no level inside reads the name: the engine reads this level's output
+                if (s == scope && output.isPresent()) {
+                    return new Value("(" + output.get().sql() + ")", output.get().flows());
+                }
+                throw outputReadFirst(name);
             }
             boolean namesASource = s.sources.stream().anyMatch(src -> src.named() && src.visibleName().equals(name));
             List<Source> hits = new ArrayList<>();
