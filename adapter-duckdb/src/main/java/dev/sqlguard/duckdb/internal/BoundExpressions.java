@@ -206,6 +206,9 @@ final class BoundExpressions {
             // whether it fires depends on the subquery's rows, whose filters are checked as uses
             return PlanValue.NONE.through(FlowStep.partial("error"));
         }
+        if ("invoke".equals(name)) {
+            return invoked(e, scope);
+        }
         FunctionCosts.Cost cost = requireKnown(name);
         List<PlanValue> args = new ArrayList<>();
         List<JsonNode> lambdas = new ArrayList<>();
@@ -274,6 +277,37 @@ final class BoundExpressions {
             args = fallbacks(args, name);
         }
         return call(name, cost, args, e);
+    }
+
+    /**
+     * {@code invoke(lambda r: ..., row)}, which DuckDB 2.0's binder inserts to collate each field of a row with a
+     * collated member ({@code (id, status COLLATE nocase) = (1, 'x')}): the lambda applied once to its one argument,
+     * so its value is the body's, with the argument in place of the parameter. It is never one the query wrote: the
+     * parse-tree check refuses {@code invoke} as a function off every allowlist, and no policy can allowlist it
+     * ({@link FunctionCosts} has no class for it).
+     */
+    private PlanValue invoked(JsonNode e, Scope scope) {
+        List<JsonNode> children = array(e, "children");
+        if (children.size() != 2 || !"BOUND_LAMBDA".equals(children.get(0).path("expression_class").asText())) {
+            throw unsupported("invoke form");
+        }
+        PlanValue argument = value(children.get(1), scope);
+        long parameters = children.get(0).path("parameter_count").asLong(1);
+        Scope inner = new Scope() {
+            @Override
+            public PlanValue ref(int index) {
+                if (index >= parameters) {
+                    throw unsupported("invoke capture");
+                }
+                return argument;
+            }
+
+            @Override
+            public PlanValue binding(long tableIndex, long columnIndex) {
+                return scope.binding(tableIndex, columnIndex);
+            }
+        };
+        return value(field(children.get(0), "lambda_expr"), inner);
     }
 
     /**

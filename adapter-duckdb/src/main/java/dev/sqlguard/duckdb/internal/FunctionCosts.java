@@ -212,7 +212,7 @@ final class FunctionCosts {
                 "array_has", "list_position", "list_indexof", "array_position", "array_indexof", "list_sort",
                 "array_sort", "list_reverse_sort", "array_reverse_sort", "list_distinct", "array_distinct",
                 "list_unique", "array_unique", "list_transform", "array_transform", "list_apply", "apply",
-                "array_apply", "list_filter", "array_filter", "filter", "list_reduce", "array_reduce", "reduce", "invoke",
+                "array_apply", "list_filter", "array_filter", "filter", "list_reduce", "array_reduce", "reduce",
                 "list_slice", "array_slice", "list_append", "array_append", "list_prepend", "array_prepend",
                 "list_sum", "list_avg", "list_min", "list_max", "list_count", "list_first", "list_last",
                 "list_has_any", "list_has_all", "array_has_any", "array_has_all", "list_intersect",
