@@ -988,9 +988,7 @@ final class SelectRenderer {
         if (match < 0) {
             return Optional.empty();
         }
-        Item item = items.get(match);
-        boolean itsOwnColumn = item.bareColumn().filter(c -> String.valueOf(c).endsWith("." + MySqlQuoting.identifier(item.label()))).isPresent();
-        if (shadowing == Shadowing.ALIAS_FIRST && !itsOwnColumn) {
+        if (shadowing == Shadowing.ALIAS_FIRST && !isItsOwnColumn(items.get(match))) {
             return Optional.of(match + 1); // whatever the tables hold, measured with the name in two of them too
         }
         Optional<Value> column = scope.local(name);
@@ -1003,6 +1001,11 @@ final class SelectRenderer {
                     + " names both an output column and a table column; rename the alias.");
         }
         return Optional.of(match + 1);
+    }
+
+    /** Whether a select item is a column written bare under its own name ({@code region}, {@code c.region}). */
+    private static boolean isItsOwnColumn(Item item) {
+        return item.bareColumn().filter(c -> String.valueOf(c).endsWith("." + MySqlQuoting.identifier(item.label()))).isPresent();
     }
 
     private String limit(Limit limit, Offset off, boolean bound) {

@@ -200,12 +200,7 @@ final class AnsiExpressions {
             if (q.outputs().size() != 1) {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "A subquery used as a value must return one column.");
             }
-            // rendered (and so checked and counted) each time; written as the first text of the same subquery, unless
-            // it holds a parameter, whose marker names the parameter's own position
-            String written = e.toString();
-            String text = written.indexOf('?') >= 0 ? q.sql()
-                    : scope.subqueryTexts.computeIfAbsent(written + "\0" + scope.outputsReadFirst.keySet(), key -> q.sql());
-            return new Value("(" + text + ")", q.outputs().get(0).flows());
+            return new Value("(" + q.sql() + ")", q.outputs().get(0).flows());
         }
         if (k == ExistsExpression.class) {
             ExistsExpression x = (ExistsExpression) e;
@@ -515,11 +510,21 @@ final class AnsiExpressions {
         return subquery(ps, scope);
     }
 
+    /**
+     * A subquery used as a value, in EXISTS, IN or a quantified comparison: rendered (and so checked and counted) each
+     * time, and written as the first text of the same subquery at this level ({@link Scope#subqueryTexts}), unless it
+     * holds a parameter, whose marker names the parameter's own position.
+     */
     Query subquery(ParenthesedSelect ps, Scope scope) {
         if (ps.getAlias() != null || ps.getPivot() != null || ps.getUnPivot() != null) {
             throw unsafe("subquery alias");
         }
-        return query(ps.getSelect(), scope, false);
+        Query q = query(ps.getSelect(), scope, false);
+        String written = ps.toString();
+        if (written.indexOf('?') >= 0) {
+            return q;
+        }
+        return new Query(scope.subqueryTexts.computeIfAbsent(written + "\0" + scope.outputsReadFirst.keySet(), key -> q.sql()), q.outputs());
     }
 
     private static String binaryOperator(Expression e) {

@@ -506,7 +506,6 @@ final class QueryRenderer {
         return out;
     }
 
-
     /** The 1-based output position a bare integer or a bare output label names, if it names one. */
     private Optional<Integer> outputPosition(Expression e, List<Item> items) {
         if (e != null && e.getClass() == LongValue.class) {
@@ -647,12 +646,7 @@ final class QueryRenderer {
             groupingUse(items.get(position.get() - 1).value().flows(), inSet);
             return position.get().toString();
         }
-        Optional<Item> selected = sameSelectedSubquery(e, items);
-        if (selected.isPresent()) {
-            groupingUse(selected.get().value().flows(), inSet);
-            return selected.get().value().sql();
-        }
-        Value v = expr(e, scope, 0);
+        Value v = expr(e, scope, 0); // a subquery selected too is written as there (Scope#subqueryTexts)
         groupingUse(v.flows(), inSet);
         return v.sql();
     }
@@ -662,28 +656,6 @@ final class QueryRenderer {
             throw construct("Inside ROLLUP, CUBE or GROUPING SETS group by columns; a constant there groups nothing.");
         }
         use(flows, UsePosition.GROUPING);
-    }
-
-    /**
-     * The selected item written exactly as {@code e}, when {@code e} holds a subquery: its text is rendered once
-     * and repeated, because each rendering of a subquery names its relations anew, and an engine that matches a
-     * selected expression with a grouped one by their trees (Trino, PostgreSQL) would no longer see the one in the
-     * other (Trino 483: "Every selected column must be in GROUP BY"). Not when the text binds a parameter or reads
-     * a governed table, whose markers stand for one place each.
-     */
-    private static Optional<Item> sameSelectedSubquery(Expression e, List<Item> items) {
-        String text = e.toString();
-        if (text.indexOf('?') >= 0 || !text.toUpperCase(java.util.Locale.ROOT).contains("SELECT")) {
-            return Optional.empty();
-        }
-        for (Item item : items) {
-            String sql = item.value().sql();
-            if (item.node() != null && item.node().toString().equals(text)
-                    && sql.indexOf(RenderFacts.MARK) < 0 && sql.indexOf(RenderFacts.SLOT) < 0) {
-                return Optional.of(item);
-            }
-        }
-        return Optional.empty();
     }
 
     String limit(Select s, boolean top) {

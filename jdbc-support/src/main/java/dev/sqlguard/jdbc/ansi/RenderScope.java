@@ -131,11 +131,12 @@ final class RenderScope {
         /** While this SELECT's WINDOW clause renders: a window call inside a definition is refused. */
         boolean renderingWindows;
         /**
-         * The text each scalar subquery of this level rendered to, by its text as written: a subquery written twice
-         * at one level is rendered twice as one text, so that the engine still sees the two as the same expression
-         * where it matches them (PostgreSQL reads {@code dense_rank() OVER (ORDER BY (SELECT ...))} as the grouped
-         * key of {@code GROUP BY CUBE ((SELECT ...))}, and the generated aliases, {@code t2} and {@code t3}, told
-         * them apart: differential seed 126143).
+         * The text each subquery expression of this level rendered to, by its text as written: a subquery written
+         * twice at one level is rendered twice as one text, because each rendering names its relations anew, and an
+         * engine that matches expressions by their trees would no longer see the one in the other (PostgreSQL reads
+         * {@code dense_rank() OVER (ORDER BY (SELECT ...))} as the grouped key of {@code GROUP BY CUBE ((SELECT ...))}
+         * and the aliases {@code t2} and {@code t3} told them apart: differential seed 126143; Trino 483 refused a
+         * selected subquery grouped by as "Every selected column must be in GROUP BY": seed 300190).
          */
         final Map<String, String> subqueryTexts = new HashMap<>();
 
