@@ -260,8 +260,8 @@ class MySqlDifferentialTest {
      * An ORDER BY item that is an alias shadowing a table column is the alias on MariaDB and MySQL ({@code find_order_in_list}
      * reads the select list first), also when two joined tables hold the column: {@code SELECT round(amount, 0) AS amount
      * ... ORDER BY amount DESC}, honest SQL, was refused "names both an output column and a table column" (14% of the
-     * generated cases were refused so). A GROUP BY item, an expression, a HAVING or a window key of such a name is still
-     * refused: there the server's reading depends on how the column was joined.
+     * generated cases were refused so). A HAVING or a window key of such a name is still refused, and so are the GROUP BY
+     * items and ORDER BY expressions whose answer would depend on which row of a group the server picks.
      */
     @Test
     void anOrderByAliasThatShadowsAColumnIsTheAlias() {
@@ -275,10 +275,50 @@ class MySqlDifferentialTest {
                 "SELECT x.k FROM (SELECT 0 - id AS id, id AS k FROM claims ORDER BY id LIMIT 3) x ORDER BY 1")) {
             Outcomes.assertAnswersAsRaw(target(), sql);
         }
-        for (String sql : List.of("SELECT upper(region) AS region, count(*) AS n FROM claims GROUP BY region",
-                "SELECT 0 - id AS id FROM claims ORDER BY id + 0", "SELECT status, sum(amount) AS amount FROM claims GROUP BY status HAVING amount > 1")) {
+        for (String sql : List.of("SELECT status, sum(amount) AS amount FROM claims GROUP BY status HAVING amount > 1",
+                "SELECT 0 - id AS id, count(*) AS n FROM claims GROUP BY status ORDER BY id + 0",
+                "SELECT 0 - c.id AS id FROM claims c JOIN users u ON u.id = c.id ORDER BY id + 0")) {
             assertThat(target().guarded(sql)).as(sql).isInstanceOfSatisfying(Outcome.Failed.class,
                     f -> assertThat(f.code()).isEqualTo("AMBIGUOUS_COLUMN"));
+        }
+    }
+
+    /**
+     * A whole GROUP BY item that is an alias shadowing a column of one base table is that column on MariaDB
+     * ({@code find_order_in_list} finds it in the FROM tables too and prefers it, warning 1052): {@code SELECT upper(region)
+     * AS region, count(*) ... GROUP BY region}, honest SQL, was refused. In two tables (a join, or the two sides of a USING
+     * join) the lookup fails and it is the select item. Where the item reads another column, or the column is a derived
+     * table's, the answer would depend on which row MariaDB picks, and the name is still refused.
+     */
+    @Test
+    void aGroupByAliasThatShadowsOneTablesColumnIsTheColumn() {
+        for (String sql : List.of("SELECT upper(region) AS region, count(*) AS n FROM claims GROUP BY region ORDER BY 1, 2",
+                "SELECT substr(region, 1, 1) AS region, count(*) AS n FROM claims GROUP BY region ORDER BY 1, 2",
+                "SELECT count(*) AS region, min(id) AS m FROM claims GROUP BY region ORDER BY 2",
+                "SELECT substr(c.region, 1, 1) AS region, count(*) AS n FROM claims c JOIN regions r USING (region) GROUP BY region ORDER BY 1",
+                "SELECT substr(c.status, 1, 1) AS region, count(*) AS n FROM claims c JOIN regions r ON r.region = c.region GROUP BY region ORDER BY 1")) {
+            Outcomes.assertAnswersAsRaw(target(), sql);
+        }
+        for (String sql : List.of("SELECT substr(status, 3, 3) AS region, count(*) AS n FROM claims GROUP BY region",
+                "SELECT id AS amount, count(*) AS n FROM (SELECT created AS id, 3 AS amount FROM claims) s GROUP BY amount")) {
+            assertThat(target().guarded(sql)).as(sql).isInstanceOfSatisfying(Outcome.Failed.class,
+                    f -> assertThat(f.code()).isEqualTo("AMBIGUOUS_COLUMN"));
+        }
+    }
+
+    /**
+     * Inside an ORDER BY expression MariaDB reads a name that is both an alias and a FROM column as the column ({@code
+     * SELECT 0 - id AS id ... ORDER BY id + 0} orders by the column, measured over a table, a derived table, a CTE and a
+     * USING join): over plain rows (no DISTINCT, grouping or aggregate) the guard reads it so too.
+     */
+    @Test
+    void anOrderByExpressionOverPlainRowsReadsTheColumn() {
+        for (String sql : List.of("SELECT 0 - id AS id FROM claims ORDER BY id + 0 LIMIT 5",
+                "SELECT upper(status) AS id, region FROM claims ORDER BY upper(id) DESC, 2 LIMIT 5",
+                "SELECT 0 - id AS id FROM (SELECT id FROM claims) d ORDER BY id * 2 LIMIT 5",
+                "WITH w AS (SELECT id FROM claims) SELECT 0 - id AS id FROM w ORDER BY id - 1 LIMIT 5",
+                "SELECT 0 - c.id AS id FROM claims c JOIN users u USING (id) ORDER BY id + 0 LIMIT 5")) {
+            Outcomes.assertAnswersAsRaw(target(), sql);
         }
     }
 

@@ -36,10 +36,18 @@ final class Scope {
      * @param visibleName the name the query may qualify columns with (alias or table name)
      * @param schemaName the schema, for a base table named without an alias ({@code guard.claims.id})
      * @param columns its visible columns, in order
+     * @param hidden the names of its columns that are not allowlisted
+     * @param base whether it is a base table (not a derived table or a common table expression)
      */
-    record Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns, List<String> hidden) {
+    record Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns, List<String> hidden, boolean base) {
+        /** A derived table or a common table expression: every column visible. */
         Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns) {
-            this(visibleName, schemaName, columns, List.of());
+            this(visibleName, schemaName, columns, List.of(), false);
+        }
+
+        /** A base table, with the names of its columns that are not allowlisted. */
+        Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns, List<String> hidden) {
+            this(visibleName, schemaName, columns, hidden, true);
         }
 
         Relation {
@@ -108,6 +116,8 @@ final class Scope {
     /** This block's named windows ({@code WINDOW w AS (...)}), and the names a window function used. */
     private final Map<String, WindowDefinition> windows = new HashMap<>();
     private final Set<String> usedWindows = new HashSet<>();
+    /** Whether this block's ORDER BY orders plain rows: no DISTINCT, GROUP BY, HAVING or aggregate ({@link #orderingRows}). */
+    private boolean orderingRows;
     /** How many relations the expression being rendered may see (a join's ON sees the tables before it). */
     private int visible;
     /** How many aggregate calls of this block have been rendered so far. */
@@ -122,6 +132,19 @@ final class Scope {
 
     Scope parent() {
         return parent;
+    }
+
+    /**
+     * Records, before the ORDER BY is rendered, whether it orders plain rows: with no DISTINCT, GROUP BY,
+     * HAVING or aggregate in the block, a column named inside an ORDER BY expression is one value per row.
+     */
+    void orderingRows(boolean plain) {
+        orderingRows = plain;
+    }
+
+    /** Whether this block's ORDER BY orders plain rows ({@link #orderingRows(boolean)}). */
+    boolean ordersRows() {
+        return orderingRows;
     }
 
     /** Records the alias of a select item of this block that calls a window function. */
@@ -254,6 +277,14 @@ final class Scope {
     /** Lets the expressions that follow see every relation added so far. */
     void showAll() {
         visible = relations.size();
+    }
+
+    /**
+     * This block's FROM items that offer a visible column named {@code name}, however far the
+     * clause has been read: the two sides of a USING or NATURAL join count as two.
+     */
+    List<Relation> relationsWithColumn(String name) {
+        return relations.stream().filter(r -> r.column(name).isPresent()).toList();
     }
 
     List<Relation> relations() {

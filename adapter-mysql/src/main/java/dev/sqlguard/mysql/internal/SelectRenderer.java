@@ -602,6 +602,7 @@ final class SelectRenderer {
         }
         List<OrderByElement> orderBy = ps.getOrderByElements();
         if (orderBy != null && !orderBy.isEmpty()) {
+            scope.orderingRows(distinct == null && groupBy == null && ps.getHaving() == null && scope.aggregates() == 0);
             sql.append(" ORDER BY ").append(orderBy(orderBy, scope));
         }
         if (ps.getHaving() != null && scope.hasValueKeepingAggregate() && scope.hasWindowFunction()) {
@@ -769,6 +770,12 @@ final class SelectRenderer {
             throw construct(SafeText.identifier(name) + " names a window function of the select list, and a window cannot be"
                     + " partitioned or ordered by a window function.");
         }
+        if (ctx.clause() == Clause.ORDER_BY && !whole && ctx.scope().ordersRows() && ctx.scope().local(name).isPresent()) {
+            // inside an ORDER BY expression MariaDB looks the name up among the FROM columns first and finds the
+            // column (measured on MariaDB 10.11: SELECT 0 - id AS id FROM t ORDER BY id + 0, also over a derived table,
+            // a CTE and a USING join; in two joined tables 1052 "ambiguous"); over plain rows that is one value a row
+            return Optional.empty();
+        }
         Optional<Integer> position = aliasPosition(name, ctx.scope(), Shadowing.REFUSED);
         if (position.isEmpty()) {
             return Optional.empty();
@@ -930,7 +937,7 @@ final class SelectRenderer {
         // MariaDB reads (name) as it reads name here (measured: ORDER BY (s) with s the alias of sum(a) runs)
         Optional<String> bare = bareName(ExpressionRenderer.unwrap(e));
         if (bare.isPresent()) {
-            Optional<Integer> alias = aliasPosition(bare.get(), scope, clause == Clause.ORDER_BY ? Shadowing.ALIAS_FIRST : Shadowing.REFUSED);
+            Optional<Integer> alias = aliasPosition(bare.get(), scope, clause == Clause.ORDER_BY ? Shadowing.ALIAS_FIRST : Shadowing.COLUMN_FIRST);
             if (alias.isPresent()) {
                 facts.use(scope.items().get(alias.get() - 1).value(), position);
                 return alias.get().toString();
@@ -959,15 +966,21 @@ final class SelectRenderer {
 
     /**
      * How a bare name is read that is both the label of a select item (not that very column) and a column of the block's
-     * tables. MariaDB and MySQL decide a whole ORDER BY item in {@code find_order_in_list}: it is the select item, whatever
-     * the tables hold (measured on MariaDB 10.11: {@code SELECT 0 - id AS id FROM claims ORDER BY id} orders by the
-     * alias, also with {@code id} in two joined tables). Anywhere else the reading is not one rule, and the name is
-     * refused: a whole GROUP BY item is the table's column (warning 1052), except a column merged by USING or NATURAL,
-     * where it is the alias ("Can't group on 'region'" for an aggregate's alias; differential seeds 341, 1108, 1347, 1503
-     * of a trial that read it as the column); inside an expression, a HAVING or a window it differs again.
+     * tables. MariaDB and MySQL decide a whole GROUP BY or ORDER BY item in {@code find_order_in_list}: a whole ORDER BY
+     * item is the select item, whatever the tables hold (measured on MariaDB 10.11: {@code SELECT 0 - id AS id FROM claims
+     * ORDER BY id} orders by the alias, also with {@code id} in two joined tables). A whole GROUP BY item is looked up in
+     * the block's tables too ({@code find_field_in_tables}, ignoring errors): found in exactly one, it is that column
+     * (warning 1052); found in more than one (two joined tables, or the two sides of a USING or NATURAL join, whose merged
+     * column is still a column of each table there), the lookup fails and it is the select item ("Can't group on 'region'"
+     * for an aggregate's alias; differential seeds 341, 1108, 1347, 1503 of a first trial that read every such name as the
+     * column). Only visible columns are counted, so a hidden column changes nothing. The guard reads such a name as the
+     * column only where the answer cannot depend on which row of a group MariaDB picks: the column is a base table's and
+     * the select item reads no other column (a label over another column, grouped by the column, would show any row's
+     * value: seeds 11250, 11306, 400945); anywhere else it is refused, as it is inside an expression, a HAVING or a
+     * window, where the reading differs again.
      */
     private enum Shadowing {
-        ALIAS_FIRST, REFUSED
+        ALIAS_FIRST, COLUMN_FIRST, REFUSED
     }
 
     /** The 1-based position of the select item labelled {@code name}, when the name means that item. */
@@ -990,6 +1003,16 @@ final class SelectRenderer {
         }
         if (shadowing == Shadowing.ALIAS_FIRST && !isItsOwnColumn(items.get(match))) {
             return Optional.of(match + 1); // whatever the tables hold, measured with the name in two of them too
+        }
+        if (shadowing == Shadowing.COLUMN_FIRST && !isItsOwnColumn(items.get(match))) {
+            List<Scope.Relation> offering = scope.relationsWithColumn(name);
+            if (offering.size() > 1) {
+                return Optional.of(match + 1);
+            }
+            if (offering.size() == 1 && offering.get(0).base() && offering.get(0).column(name).orElseThrow().value().lineage()
+                    .containsAll(items.get(match).value().lineage())) {
+                return Optional.empty();
+            }
         }
         Optional<Value> column = scope.local(name);
         if (column.isPresent()) {
