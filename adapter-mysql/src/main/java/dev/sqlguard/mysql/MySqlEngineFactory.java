@@ -29,7 +29,7 @@ import dev.sqlguard.mysql.internal.MySqlFunctions;
 import dev.sqlguard.mysql.internal.MySqlValidator;
 import dev.sqlguard.mysql.internal.PrivilegeAudit;
 import dev.sqlguard.mysql.internal.RowPolicyCheck;
-import dev.sqlguard.mysql.internal.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.mysql.internal.ServerFlavor;
 import dev.sqlguard.ports.AbstractEngineFactory;
 import dev.sqlguard.ports.Engine;

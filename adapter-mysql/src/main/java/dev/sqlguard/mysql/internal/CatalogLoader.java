@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +21,10 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 import dev.sqlguard.ports.CatalogView;
-import dev.sqlguard.ports.TableDescription;
-import dev.sqlguard.ports.TableDescription.ColumnDescription;
 
 /** Reads the allowlisted tables from {@code information_schema} once, at startup. */
 public final class CatalogLoader {
@@ -47,28 +45,7 @@ public final class CatalogLoader {
      * every caller's rows.
      */
     public static CatalogView view(SchemaSnapshot schema, GuardrailPolicy policy) {
-        return () -> {
-            List<TableDescription> out = new ArrayList<>();
-            for (TableInfo t : schema.tables().values()) {
-                boolean inDefault = Names.fold(t.schema()).equals(Names.fold(schema.defaultSchema()));
-                TableRef shown = inDefault ? TableRef.of(t.name()) : t.ref();
-                List<ColumnDescription> columns = new ArrayList<>();
-                for (ColumnInfo c : t.columns()) {
-                    if (policy.tables().allowsColumn(shown, c.name())) {
-                        columns.add(new ColumnDescription(c.name(), c.type(), policy.isSensitive(c.name())));
-                    }
-                }
-                if (policy.rows().governs(shown) || policy.rows().governs(t.ref())) {
-                    // the table's count is every caller's rows: a filtered table shows none
-                    out.add(new TableDescription(shown, columns, OptionalLong.empty()));
-                } else {
-                    out.add(t.exactRows().isPresent() ? new TableDescription(shown, columns, t.exactRows())
-                            : new TableDescription(shown, columns, OptionalLong.empty(), t.approximateRows()));
-                }
-            }
-            out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
-            return List.copyOf(out);
-        };
+        return () -> schema.describe(policy, SchemaSnapshot.RowCounts.COUNTED);
     }
 
     /**
@@ -136,7 +113,7 @@ public final class CatalogLoader {
             }
             found.replaceAll(t -> new TableInfo(t.schema(), t.name(), t.columns(), exact.get(t), t.approximateRows()));
         }
-        return SchemaSnapshot.of(actualDefault, found);
+        return SchemaSnapshot.caseInsensitive(actualDefault, found);
     }
 
     /** What the server said when asked to prepare {@code SELECT name()}. */

@@ -17,8 +17,8 @@ import dev.sqlguard.domain.RowFilter;
 import dev.sqlguard.domain.RowPolicy;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.TableRef;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /**
  * The row filters and column masks of a source ({@link RowPolicy}) as this engine renders them: every
@@ -190,7 +190,7 @@ final class GovernedTables {
         TableRef key = key(info).orElseThrow(() -> new IllegalArgumentException("not governed: " + info.ref()));
         List<String> out = new ArrayList<>();
         for (String column : rows.masksOf(key).keySet()) {
-            if (info.column(column).isEmpty()) {
+            if (info.columnIgnoringCase(column).isEmpty()) {
                 out.add(column);
             }
         }

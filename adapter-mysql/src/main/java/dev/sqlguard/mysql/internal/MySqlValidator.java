@@ -15,6 +15,7 @@ import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.port.StatementValidator;
 import dev.sqlguard.domain.port.Validation;
 import dev.sqlguard.jdbc.ansi.OneStatement;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.Select;
 

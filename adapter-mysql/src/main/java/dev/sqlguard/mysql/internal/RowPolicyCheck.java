@@ -16,8 +16,9 @@ import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.RowPolicy;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.TableRef;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /**
  * The start-time check of a source's row filters and column masks against the server: each governed

@@ -21,6 +21,7 @@ import dev.sqlguard.domain.QueryPlan;
 import dev.sqlguard.domain.SafeText;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.mysql.internal.ExpressionRenderer.Clause;
 import dev.sqlguard.mysql.internal.ExpressionRenderer.Ctx;
 import dev.sqlguard.mysql.internal.Scope.Item;

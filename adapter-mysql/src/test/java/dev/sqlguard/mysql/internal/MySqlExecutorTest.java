@@ -27,6 +27,7 @@ import dev.sqlguard.domain.GuardException;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.OutputColumn;
 import dev.sqlguard.domain.QueryPlan;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.mysql.TestServer;
 
 /** The executor refuses sessions the server does not report as pinned, whatever the client believes. */

@@ -27,8 +27,9 @@ import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.domain.UsePosition;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /** Each analytical construct: how it is rendered, and the facts it reports for the domain to decide on. */
 class MySqlSqlConstructsTest {
@@ -266,7 +267,7 @@ class MySqlSqlConstructsTest {
         TableInfo table = new TableInfo("guard", "kw", List.of(new ColumnInfo("id", "int"), new ColumnInfo(column, "int")), OptionalLong.of(1));
         GuardrailPolicy policy = new GuardrailPolicy(TableAllowlist.of(Optional.of("guard"), Map.of("kw", List.of("*"))),
                 Set.of(), Set.of(), Set.of(), TestSchemas.policy().limits());
-        MySqlValidator v = new MySqlValidator("src", SchemaSnapshot.of("guard", List.of(table)), policy, Optional.empty());
+        MySqlValidator v = new MySqlValidator("src", SchemaSnapshot.caseInsensitive("guard", List.of(table)), policy, Optional.empty());
         String quoted = "`t1`.`" + column + "`";
         for (String sql : List.of("SELECT " + column + " FROM kw WHERE " + column + " > 1 ORDER BY " + column,
                 "SELECT k." + column + " FROM kw k WHERE k." + column + " > 1 ORDER BY k." + column,

@@ -23,8 +23,9 @@ import dev.sqlguard.domain.QueryRequest;
 import dev.sqlguard.domain.RowPolicy;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /** Row filters and column masks in the rendered text, and the order in which placeholders bind. */
 class RowFilterRenderingTest {
@@ -189,7 +190,7 @@ class RowFilterRenderingTest {
 
     @Test
     void catalogRelationsAreRefusedWhileRowsAreFiltered() {
-        SchemaSnapshot withCatalog = SchemaSnapshot.of(TestSchemas.SCHEMA, List.of(
+        SchemaSnapshot withCatalog = SchemaSnapshot.caseInsensitive(TestSchemas.SCHEMA, List.of(
                 new TableInfo("guard", "claims", Arrays.stream(new String[] {"id", "region"}).map(c -> new ColumnInfo(c, "int")).toList(), OptionalLong.of(1)),
                 new TableInfo("information_schema", "TABLES", List.of(new ColumnInfo("TABLE_NAME", "varchar(64)"),
                         new ColumnInfo("TABLE_ROWS", "bigint")), OptionalLong.empty())));

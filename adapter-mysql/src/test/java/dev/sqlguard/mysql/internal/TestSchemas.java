@@ -9,8 +9,9 @@ import java.util.Set;
 import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Limits;
 import dev.sqlguard.domain.TableAllowlist;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.ColumnInfo;
-import dev.sqlguard.mysql.internal.SchemaSnapshot.TableInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
+import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
 
 /** The contract dataset's schema as a static snapshot, for validator tests without a server. */
 final class TestSchemas {
@@ -20,7 +21,7 @@ final class TestSchemas {
     }
 
     static SchemaSnapshot snapshot() {
-        return SchemaSnapshot.of(SCHEMA, List.of(
+        return SchemaSnapshot.caseInsensitive(SCHEMA, List.of(
                 table("claims", "id", "region", "amount", "status", "created", "ssn"),
                 table("regions", "region", "manager"),
                 table("users", "id", "name", "password", "api_key"),

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.TableAllowlist;
 import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.jdbc.AllowlistCheck;
@@ -30,26 +31,43 @@ import dev.sqlguard.ports.TableDescription.ColumnDescription;
  * catalog: the exact spelling of every name and every column, allowlisted or not (a name resolves
  * the way the server resolves it, hidden columns included, so that an ambiguity or a hidden read is
  * seen). The {@link AnsiRenderer} renders every table as {@code "catalog"."schema"."table"} when a
- * catalog is set (Trino), else as {@code "schema"."table"} (PostgreSQL).
+ * catalog is set (Trino), else as {@code "schema"."table"} (PostgreSQL). MySQL's snapshot compares
+ * names case-insensitively ({@link #caseInsensitive(String, List)}), since a query may write a name in
+ * any case; the others compare them exactly, a name being folded the way the engine folds it before it
+ * is looked up.
  *
  * @param catalog the catalog every table is read from, if the engine names one in a table reference
  * @param defaultSchema the schema unqualified table names resolve to
  * @param tables keyed by schema-qualified name
+ * @param caseInsensitive whether a schema or table name is compared case-insensitively ({@link Names#fold})
+ *     rather than exactly, by {@link #find} and {@link #describe}; a column is then looked up with
+ *     {@link TableInfo#columnIgnoringCase}, else with {@link TableInfo#column}
  */
-public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map<TableRef, TableInfo> tables) {
+public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map<TableRef, TableInfo> tables,
+                             boolean caseInsensitive) {
     public SchemaSnapshot {
         requireNonNull(catalog, "catalog is null");
         requireNonNull(defaultSchema, "defaultSchema is null");
         tables = Map.copyOf(requireNonNull(tables, "tables is null"));
     }
 
-    /** One table: its exact schema and table names, its columns in order, and an estimated row count. */
-    public record TableInfo(String schema, String name, List<ColumnInfo> columns, OptionalLong approximateRows) {
+    /**
+     * One table: its exact schema and table names, its columns in order, the exact row count when it
+     * was counted at startup, and the server's estimate.
+     */
+    public record TableInfo(String schema, String name, List<ColumnInfo> columns, OptionalLong exactRows,
+                            OptionalLong approximateRows) {
         public TableInfo {
             requireNonNull(schema, "schema is null");
             requireNonNull(name, "name is null");
             columns = List.copyOf(requireNonNull(columns, "columns is null"));
+            requireNonNull(exactRows, "exactRows is null");
             requireNonNull(approximateRows, "approximateRows is null");
+        }
+
+        /** A table whose rows were not counted. */
+        public TableInfo(String schema, String name, List<ColumnInfo> columns, OptionalLong approximateRows) {
+            this(schema, name, columns, OptionalLong.empty(), approximateRows);
         }
 
         public TableRef ref() {
@@ -59,6 +77,12 @@ public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map
         /** The column with exactly this name (identifiers were folded the way the engine folds them). */
         public Optional<ColumnInfo> column(String name) {
             return columns.stream().filter(c -> c.name().equals(name)).findFirst();
+        }
+
+        /** The column with this name, compared case-insensitively ({@link Names#fold}). */
+        public Optional<ColumnInfo> columnIgnoringCase(String name) {
+            String folded = Names.fold(name);
+            return columns.stream().filter(c -> Names.fold(c.name()).equals(folded)).findFirst();
         }
     }
 
@@ -80,20 +104,46 @@ public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map
         return Collections.unmodifiableMap(names);
     }
 
-    /** The table named exactly {@code schema.table}, the schema defaulting to {@link #defaultSchema}. */
+    /**
+     * The table named {@code schema.table}, the schema defaulting to {@link #defaultSchema}, both
+     * compared as the snapshot compares names.
+     */
     public Optional<TableInfo> find(Optional<String> schema, String table) {
         String s = schema.orElse(defaultSchema);
+        if (caseInsensitive) {
+            return Optional.ofNullable(tables.get(TableRef.of(s, table)));
+        }
         return tables.values().stream().filter(t -> t.schema().equals(s) && t.name().equals(table)).findFirst();
+    }
+
+    /** How {@link #describe} shows the rows of a table. */
+    public enum RowCounts {
+        /** The exact count when the table was counted, else the server's estimate, as the row count. */
+        ESTIMATED,
+        /**
+         * The exact count when the table was counted, else the server's estimate marked approximate
+         * ({@link TableDescription#approximateRowCount}); no count at all for a table a row filter or
+         * column mask governs, whose count would be every caller's rows.
+         */
+        COUNTED
+    }
+
+    /** {@link #describe(GuardrailPolicy, RowCounts)} with {@link RowCounts#ESTIMATED} row counts. */
+    public List<TableDescription> describe(GuardrailPolicy policy) {
+        return describe(policy, RowCounts.ESTIMATED);
     }
 
     /**
      * What an engine's {@code catalog()} shows: the tables with their allowlisted columns only (each
-     * marked sensitive as the policy says), a table of the default schema by its bare name, sorted.
+     * marked sensitive as the policy says) and their rows as {@code counts} says, a table of the default
+     * schema by its bare name, sorted.
      */
-    public List<TableDescription> describe(GuardrailPolicy policy) {
+    public List<TableDescription> describe(GuardrailPolicy policy, RowCounts counts) {
+        requireNonNull(counts, "counts is null");
         List<TableDescription> out = new ArrayList<>();
         for (TableInfo t : tables.values()) {
-            boolean inDefault = t.schema().equals(defaultSchema);
+            boolean inDefault = caseInsensitive ? Names.fold(t.schema()).equals(Names.fold(defaultSchema))
+                    : t.schema().equals(defaultSchema);
             TableRef shown = inDefault ? TableRef.of(t.name()) : t.ref();
             List<ColumnDescription> columns = new ArrayList<>();
             for (ColumnInfo c : t.columns()) {
@@ -101,7 +151,15 @@ public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map
                     columns.add(new ColumnDescription(c.name(), c.type(), policy.isSensitive(c.name())));
                 }
             }
-            out.add(new TableDescription(shown, columns, t.approximateRows()));
+            if (counts == RowCounts.COUNTED && (policy.rows().governs(shown) || policy.rows().governs(t.ref()))) {
+                out.add(new TableDescription(shown, columns, OptionalLong.empty()));
+            } else if (t.exactRows().isPresent()) {
+                out.add(new TableDescription(shown, columns, t.exactRows()));
+            } else if (counts == RowCounts.ESTIMATED) {
+                out.add(new TableDescription(shown, columns, t.approximateRows()));
+            } else {
+                out.add(new TableDescription(shown, columns, OptionalLong.empty(), t.approximateRows()));
+            }
         }
         out.sort(Comparator.comparing(d -> d.table().qualifiedName()));
         return List.copyOf(out);
@@ -165,14 +223,19 @@ public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map
         return found;
     }
 
-    /** A snapshot whose tables are rendered schema-qualified. */
+    /** A snapshot whose tables are rendered schema-qualified, its names compared exactly. */
     public static SchemaSnapshot of(String defaultSchema, List<TableInfo> tables) {
-        return new SchemaSnapshot(Optional.empty(), defaultSchema, byRef(tables));
+        return new SchemaSnapshot(Optional.empty(), defaultSchema, byRef(tables), false);
     }
 
-    /** A snapshot whose tables are rendered catalog- and schema-qualified. */
+    /** A snapshot whose tables are rendered catalog- and schema-qualified, its names compared exactly. */
     public static SchemaSnapshot of(String catalog, String defaultSchema, List<TableInfo> tables) {
-        return new SchemaSnapshot(Optional.of(requireNonNull(catalog, "catalog is null")), defaultSchema, byRef(tables));
+        return new SchemaSnapshot(Optional.of(requireNonNull(catalog, "catalog is null")), defaultSchema, byRef(tables), false);
+    }
+
+    /** A snapshot whose tables are rendered schema-qualified, its names compared case-insensitively (MySQL). */
+    public static SchemaSnapshot caseInsensitive(String defaultSchema, List<TableInfo> tables) {
+        return new SchemaSnapshot(Optional.empty(), defaultSchema, byRef(tables), true);
     }
 
     private static Map<TableRef, TableInfo> byRef(List<TableInfo> tables) {

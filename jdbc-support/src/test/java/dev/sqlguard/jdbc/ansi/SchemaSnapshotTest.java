@@ -9,13 +9,18 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
+import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.RowPolicy;
 import dev.sqlguard.domain.TableAllowlist;
+import dev.sqlguard.domain.TableRef;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.ColumnInfo;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot.TableInfo;
+import dev.sqlguard.ports.TableDescription;
 
 /** The catalog walk every ANSI engine's loader shares, on a real catalog (an in-memory DuckDB). */
 class SchemaSnapshotTest {
@@ -46,5 +51,47 @@ class SchemaSnapshotTest {
             assertThat(SchemaSnapshot.of("main", found).columnNames())
                     .containsExactly(Map.entry(claims.ref(), List.of("id", "region")));
         }
+    }
+
+    @Test
+    void comparesNamesExactlyOrCaseInsensitivelyAsTheSnapshotSays() {
+        List<TableInfo> tables = List.of(new TableInfo("Guard", "Claims", List.of(new ColumnInfo("Region", "text")), OptionalLong.empty()));
+        SchemaSnapshot exact = SchemaSnapshot.of("Guard", tables);
+        assertThat(exact.find(Optional.empty(), "Claims")).isPresent();
+        assertThat(exact.find(Optional.empty(), "claims")).isEmpty();
+        assertThat(exact.find(Optional.of("guard"), "Claims")).isEmpty();
+
+        SchemaSnapshot folded = SchemaSnapshot.caseInsensitive("Guard", tables);
+        assertThat(folded.find(Optional.empty(), "CLAIMS")).isPresent();
+        assertThat(folded.find(Optional.of("guard"), "claims")).isPresent();
+        assertThat(folded.find(Optional.of("other"), "claims")).isEmpty();
+
+        TableInfo claims = tables.get(0);
+        assertThat(claims.column("region")).isEmpty();
+        assertThat(claims.columnIgnoringCase("REGION")).map(ColumnInfo::name).hasValue("Region");
+    }
+
+    @Test
+    void describesEstimatesAsCountsOrCountedRowsAsMeasured() {
+        TableInfo counted = new TableInfo("guard", "claims", List.of(new ColumnInfo("id", "int")), OptionalLong.of(5), OptionalLong.of(2));
+        TableInfo estimated = new TableInfo("guard", "regions", List.of(new ColumnInfo("id", "int")), OptionalLong.of(7));
+        TableInfo filtered = new TableInfo("guard", "users", List.of(new ColumnInfo("id", "int")), OptionalLong.of(9), OptionalLong.of(9));
+        GuardrailPolicy policy = GuardrailPolicy.defaults()
+                .withTables(TableAllowlist.of(Optional.of("guard"), Map.of("claims", List.of("*"), "regions", List.of("*"), "users", List.of("*"))))
+                .withRows(RowPolicy.of(Optional.of("guard"), Map.of("users", "id = :tenant"), Map.of()));
+
+        List<TableDescription> shown = SchemaSnapshot.caseInsensitive("Guard", List.of(counted, estimated, filtered))
+                .describe(policy, SchemaSnapshot.RowCounts.COUNTED);
+        assertThat(shown).extracting(TableDescription::table).containsExactly(TableRef.of("claims"), TableRef.of("regions"), TableRef.of("users"));
+        assertThat(shown).extracting(TableDescription::rowCount)
+                .containsExactly(OptionalLong.of(5), OptionalLong.empty(), OptionalLong.empty());
+        assertThat(shown).extracting(TableDescription::approximateRowCount)
+                .containsExactly(OptionalLong.empty(), OptionalLong.of(7), OptionalLong.empty());
+
+        List<TableDescription> estimates = SchemaSnapshot.of("guard", List.of(counted, estimated, filtered)).describe(policy);
+        assertThat(estimates).extracting(TableDescription::rowCount)
+                .containsExactly(OptionalLong.of(5), OptionalLong.of(7), OptionalLong.of(9));
+        assertThat(estimates).extracting(TableDescription::approximateRowCount)
+                .containsOnly(OptionalLong.empty());
     }
 }
