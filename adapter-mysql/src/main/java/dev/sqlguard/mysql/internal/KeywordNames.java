@@ -4,6 +4,9 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import dev.sqlguard.domain.QuotedRuns;
+import dev.sqlguard.jdbc.CommentRuns;
+
 /**
  * Column names the parser cannot read as names although the server does: {@code uuid},
  * {@code number}, {@code window}, {@code enum}, {@code unknown}, {@code nchar}, {@code only} and
@@ -33,29 +36,14 @@ final class KeywordNames {
         while (i < n) {
             char c = sql.charAt(i);
             if (c == '\'' || c == '"' || c == '`') {
-                int end = i + 1;
-                while (end < n) {
-                    if (sql.charAt(end) == c) {
-                        if (end + 1 < n && sql.charAt(end + 1) == c) {
-                            end += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    end++;
-                }
-                i = end + 1;
+                int end = QuotedRuns.end(sql, i, c);
+                i = end < 0 ? n : end;
                 previous = "";
                 continue;
             }
-            if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                int end = sql.indexOf('\n', i);
-                i = end < 0 ? n : end + 1;
-                continue;
-            }
-            if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
+            int comment = CommentRuns.end(sql, i);
+            if (comment > i) {
+                i = comment;
                 continue;
             }
             if (Character.isLetter(c) || c == '_') {

@@ -8,6 +8,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.sqlguard.domain.GuardrailPolicy;
+import dev.sqlguard.domain.QuotedRuns;
+import dev.sqlguard.jdbc.CommentRuns;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
@@ -166,29 +168,15 @@ public final class KeywordNames {
         while (i < n) {
             char c = sql.charAt(i);
             if (c == '\'' || c == '"') {
-                int end = i + 1;
-                while (end < n) {
-                    if (sql.charAt(end) == c) {
-                        if (end + 1 < n && sql.charAt(end + 1) == c) {
-                            end += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    end++;
-                }
-                out.add(new Token(c == '\'' ? "'" : "\"", i, Math.min(end + 1, n), false));
-                i = end + 1;
+                int end = QuotedRuns.end(sql, i, c);
+                end = end < 0 ? n : end;
+                out.add(new Token(c == '\'' ? "'" : "\"", i, end, false));
+                i = end;
                 continue;
             }
-            if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                int end = sql.indexOf('\n', i);
-                i = end < 0 ? n : end + 1;
-                continue;
-            }
-            if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
+            int comment = CommentRuns.end(sql, i);
+            if (comment > i) {
+                i = comment;
                 continue;
             }
             if (c == ':' && i + 1 < n && sql.charAt(i + 1) == ':') {
