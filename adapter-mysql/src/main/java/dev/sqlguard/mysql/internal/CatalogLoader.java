@@ -45,7 +45,7 @@ public final class CatalogLoader {
      * every caller's rows.
      */
     public static CatalogView view(SchemaSnapshot schema, GuardrailPolicy policy) {
-        return () -> schema.describe(policy, SchemaSnapshot.RowCounts.COUNTED);
+        return () -> schema.describe(policy);
     }
 
     /**

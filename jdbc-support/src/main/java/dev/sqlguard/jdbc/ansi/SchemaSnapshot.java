@@ -116,30 +116,14 @@ public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map
         return tables.values().stream().filter(t -> t.schema().equals(s) && t.name().equals(table)).findFirst();
     }
 
-    /** How {@link #describe} shows the rows of a table. */
-    public enum RowCounts {
-        /** The exact count when the table was counted, else the server's estimate, as the row count. */
-        ESTIMATED,
-        /**
-         * The exact count when the table was counted, else the server's estimate marked approximate
-         * ({@link TableDescription#approximateRowCount}); no count at all for a table a row filter or
-         * column mask governs, whose count would be every caller's rows.
-         */
-        COUNTED
-    }
-
-    /** {@link #describe(GuardrailPolicy, RowCounts)} with {@link RowCounts#ESTIMATED} row counts. */
-    public List<TableDescription> describe(GuardrailPolicy policy) {
-        return describe(policy, RowCounts.ESTIMATED);
-    }
-
     /**
      * What an engine's {@code catalog()} shows: the tables with their allowlisted columns only (each
-     * marked sensitive as the policy says) and their rows as {@code counts} says, a table of the default
-     * schema by its bare name, sorted.
+     * marked sensitive as the policy says), a table of the default schema by its bare name, sorted. A
+     * table's rows are its exact count when it was counted, else the server's estimate marked
+     * approximate ({@link TableDescription#approximateRowCount}); a table a row filter or column mask
+     * governs shows no count, which would be every caller's rows.
      */
-    public List<TableDescription> describe(GuardrailPolicy policy, RowCounts counts) {
-        requireNonNull(counts, "counts is null");
+    public List<TableDescription> describe(GuardrailPolicy policy) {
         List<TableDescription> out = new ArrayList<>();
         for (TableInfo t : tables.values()) {
             boolean inDefault = caseInsensitive ? Names.fold(t.schema()).equals(Names.fold(defaultSchema))
@@ -151,12 +135,10 @@ public record SchemaSnapshot(Optional<String> catalog, String defaultSchema, Map
                     columns.add(new ColumnDescription(c.name(), c.type(), policy.isSensitive(c.name())));
                 }
             }
-            if (counts == RowCounts.COUNTED && (policy.rows().governs(shown) || policy.rows().governs(t.ref()))) {
+            if (policy.rows().governs(shown) || policy.rows().governs(t.ref())) {
                 out.add(new TableDescription(shown, columns, OptionalLong.empty()));
             } else if (t.exactRows().isPresent()) {
                 out.add(new TableDescription(shown, columns, t.exactRows()));
-            } else if (counts == RowCounts.ESTIMATED) {
-                out.add(new TableDescription(shown, columns, t.approximateRows()));
             } else {
                 out.add(new TableDescription(shown, columns, OptionalLong.empty(), t.approximateRows()));
             }
