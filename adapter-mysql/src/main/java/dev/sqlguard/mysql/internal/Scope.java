@@ -116,6 +116,8 @@ final class Scope {
     /** This block's named windows ({@code WINDOW w AS (...)}), and the names a window function used. */
     private final Map<String, WindowDefinition> windows = new HashMap<>();
     private final Set<String> usedWindows = new HashSet<>();
+    /** The names this block's rendered GROUP BY keys could carry as columns ({@link #groupedNames(List)}). */
+    private List<String> groupedNames = List.of();
     /** Whether this block's ORDER BY orders plain rows: no DISTINCT, GROUP BY, HAVING or aggregate ({@link #orderingRows}). */
     private boolean orderingRows;
     /** How many relations the expression being rendered may see (a join's ON sees the tables before it). */
@@ -140,6 +142,16 @@ final class Scope {
      */
     void orderingRows(boolean plain) {
         orderingRows = plain;
+    }
+
+    /** Records, once the GROUP BY is rendered, every name its keys could carry as columns (more, never fewer). */
+    void groupedNames(List<String> names) {
+        groupedNames = List.copyOf(names);
+    }
+
+    /** The names this block's GROUP BY keys could carry as columns; none without a GROUP BY. */
+    List<String> groupedNames() {
+        return groupedNames;
     }
 
     /** Whether this block's ORDER BY orders plain rows ({@link #orderingRows(boolean)}). */

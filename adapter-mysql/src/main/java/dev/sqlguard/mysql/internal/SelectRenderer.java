@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.sqlguard.domain.Amplification;
@@ -777,6 +778,14 @@ final class SelectRenderer {
             // a CTE and a USING join; in two joined tables 1052 "ambiguous"); over plain rows that is one value a row
             return Optional.empty();
         }
+        if (ctx.clause() == Clause.HAVING) {
+            Optional<Integer> shadowing = havingLabelOverAColumn(name, ctx.scope());
+            if (shadowing.isPresent()) {
+                Item item = ctx.scope().items().get(shadowing.get() - 1);
+                return Optional.of(new Value(MySqlQuoting.identifier(item.label()), item.value().flows(), Optional.empty(),
+                        item.value().mayFail(), item.value().weight()));
+            }
+        }
         Optional<Integer> position = aliasPosition(name, ctx.scope(), Shadowing.REFUSED);
         if (position.isEmpty()) {
             return Optional.empty();
@@ -826,6 +835,71 @@ final class SelectRenderer {
         return true;
     }
 
+    /**
+     * The position of the select item a bare name in this block's HAVING (outside an aggregate's arguments) means
+     * when the name is also a column of the block's FROM items, and only where the item's label, written back, can
+     * only mean that item: MariaDB looks the name up among the select items' names and the GROUP BY items that are
+     * columns, never among the FROM columns ({@code resolve_ref_in_select_and_group}; measured: {@code SELECT k + 1 AS
+     * ssn ... GROUP BY 1 HAVING ssn > 2} reads the alias beside a column {@code ssn}), so {@code SELECT status,
+     * sum(amount) AS amount ... GROUP BY status HAVING amount > 100} is the sum. Empty (and the name refused as
+     * before) when a GROUP BY item could be a column of that name, whose reading would then win, when another item
+     * could carry the name, or when the item is a column itself.
+     */
+    private static Optional<Integer> havingLabelOverAColumn(String name, Scope scope) {
+        if (scope.relationsWithColumn(name).isEmpty() || !PLAIN_LABEL.matcher(name).matches()) {
+            return Optional.empty();
+        }
+        List<Item> items = scope.items();
+        int match = -1;
+        for (int i = 0; i < items.size(); i++) {
+            if (mayEqual(items.get(i).label(), name)) {
+                if (match >= 0) {
+                    return Optional.empty();
+                }
+                match = i;
+            }
+        }
+        if (match < 0 || items.get(match).bareColumn().isPresent() || !PLAIN_LABEL.matcher(items.get(match).label()).matches()) {
+            return Optional.empty();
+        }
+        for (String grouped : scope.groupedNames()) {
+            if (mayEqual(grouped, name)) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(match + 1);
+    }
+
+    /**
+     * Every name a rendered GROUP BY key could carry as a column: each backquoted name in a key written as an expression,
+     * and the column name of a selected item a key names by position. More than the server's GROUP BY columns, never fewer.
+     */
+    private static List<String> groupedNames(List<String> keys, Scope scope) {
+        List<String> names = new ArrayList<>();
+        for (String key : keys) {
+            if (POSITION.matcher(key).matches()) {
+                int p = Integer.parseInt(key);
+                if (p <= scope.items().size()) {
+                    scope.items().get(p - 1).bareColumn().map(String::valueOf).ifPresent(c -> quotedNames(c, names));
+                }
+            } else {
+                quotedNames(key, names);
+            }
+        }
+        return names;
+    }
+
+    /** Each backquoted name in {@code sql} (a doubled backquote inside one is one backquote), added to {@code out}. */
+    private static void quotedNames(String sql, List<String> out) {
+        Matcher m = QUOTED_NAME.matcher(sql);
+        while (m.find()) {
+            out.add(m.group(1).replace("``", "`"));
+        }
+    }
+
+    /** A backquoted name in rendered SQL. */
+    private static final Pattern QUOTED_NAME = Pattern.compile("`((?:[^`]|``)*)`");
+
     /** Whether the server could read {@code name} and the plain ASCII {@code label} as the same name. */
     private static boolean mayEqual(String name, String label) {
         return !ASCII.matcher(name).matches() || name.strip().equalsIgnoreCase(label);
@@ -843,6 +917,7 @@ final class SelectRenderer {
         for (Expression e : list) {
             out.add(wholeItem(e, Clause.GROUP_BY, scope, UsePosition.GROUPING));
         }
+        scope.groupedNames(groupedNames(out, scope));
         // WITH ROLLUP adds the super-aggregate rows (grouped columns NULL); it reads no column the GROUP BY
         // does not already group by. Whether ORDER BY may follow is the server's decision (MariaDB refuses it, 1221).
         if (groupBy.isMysqlWithRollup()) {
