@@ -299,7 +299,9 @@ class MySqlDifferentialTest {
             Outcomes.assertAnswersAsRaw(target(), sql);
         }
         for (String sql : List.of("SELECT substr(status, 3, 3) AS region, count(*) AS n FROM claims GROUP BY region",
-                "SELECT id AS amount, count(*) AS n FROM (SELECT created AS id, 3 AS amount FROM claims) s GROUP BY amount")) {
+                "SELECT id AS amount, count(*) AS n FROM (SELECT created AS id, 3 AS amount FROM claims) s GROUP BY amount",
+                "WITH RECURSIVE r (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 5) SELECT r.i AS status, count(*) AS n"
+                        + " FROM claims c JOIN r ON r.i = c.id GROUP BY status")) {
             assertThat(target().guarded(sql)).as(sql).isInstanceOfSatisfying(Outcome.Failed.class,
                     f -> assertThat(f.code()).isEqualTo("AMBIGUOUS_COLUMN"));
         }
@@ -323,6 +325,32 @@ class MySqlDifferentialTest {
                 "SELECT amount AS a, sum(amount) AS amount FROM claims GROUP BY 1 HAVING amount > 1")) {
             assertThat(target().guarded(sql)).as(sql).isInstanceOfSatisfying(Outcome.Failed.class,
                     f -> assertThat(f.code()).isEqualTo("AMBIGUOUS_COLUMN"));
+        }
+    }
+
+    /**
+     * Differential seed 75839: over a derived table or CTE that MariaDB merges, a bare window key that names no select
+     * item is read as the merged base table's column of that name ({@code c.id} for {@code WITH w0 AS (SELECT c.id AS
+     * amount, 0 AS id FROM claims c) SELECT max(amount) OVER (ORDER BY id) ... FROM w0} gave a running maximum raw and 60
+     * on every row guarded). Such a key is refused with the qualified name to write, which the server reads as written.
+     */
+    @Test
+    void aBareWindowKeyOverAMergedDerivedTableIsRefusedForItsQualifiedName() {
+        for (String sql : List.of("WITH w0 AS (SELECT c.id AS amount, 0 AS id FROM claims c) SELECT max(amount) OVER (ORDER BY id) AS x2 FROM w0",
+                "SELECT max(amount) OVER (PARTITION BY (id)) AS x2 FROM (SELECT c.id AS amount, 0 AS id FROM claims c) w0",
+                "SELECT max(amount) OVER (ORDER BY id) AS x2 FROM (SELECT d.amount, d.id FROM (SELECT c.id AS amount, 0 AS id FROM claims c) d) w0")) {
+            assertThat(target().guarded(sql)).as(sql).isInstanceOfSatisfying(Outcome.Failed.class, f -> {
+                assertThat(f.code()).isEqualTo("CONSTRUCT_NOT_ALLOWED");
+                assertThat(f.message()).contains("w0.id");
+            });
+            Outcomes.assertAnswersAsRaw(target(), sql.replace("(ORDER BY id)", "(ORDER BY w0.id)").replace("(PARTITION BY (id))", "(PARTITION BY w0.id)"));
+        }
+        for (String sql : List.of("WITH w0 AS (SELECT c.id AS amount, c.id AS id FROM claims c) SELECT max(amount) OVER (ORDER BY id) AS x2 FROM w0 ORDER BY 1",
+                "SELECT max(amount) OVER (ORDER BY id) AS x2 FROM (SELECT c.id AS amount, 0 AS id FROM claims c GROUP BY c.id) w0",
+                "SELECT max(amount) OVER (ORDER BY id + 0) AS x2 FROM (SELECT c.id AS amount, 0 AS id FROM claims c) w0",
+                "SELECT id, max(amount) OVER (ORDER BY id) AS x2 FROM (SELECT c.id AS amount, 0 AS id FROM claims c) w0",
+                "SELECT region, sum(n) OVER (ORDER BY n, region) AS s FROM (SELECT region, count(*) AS n FROM claims GROUP BY region) w0 ORDER BY 1")) {
+            Outcomes.assertAnswersAsRaw(target(), sql);
         }
     }
 

@@ -1012,9 +1012,39 @@ final class ExpressionRenderer {
                 if (alias.isPresent()) {
                     return alias.get();
                 }
+                requireNotReadThroughAMerge(name, ctx.scope());
             }
         }
         return render(e, ctx);
+    }
+
+    /**
+     * Refuses a bare window key that MariaDB 10.11 would read as another column: over a derived table or CTE it merges
+     * into the block, a whole PARTITION BY or ORDER BY key that names no select item is looked up among the merged base
+     * tables' columns, and a column of that name there wins over the derived table's own (measured: over {@code (SELECT
+     * c.id AS amount, 0 AS id FROM c) w0}, {@code max(amount) OVER (ORDER BY id)} ran 1, 2, ..., 8 as if ordered by
+     * {@code c.id}, and so did {@code OVER (ORDER BY (id))}, a nested merge and a CTE; {@code w0.id}, {@code id + 0}, a
+     * materialized derived table and an item {@code id} in the select list read 0; differential seed 75839). The derived
+     * column is fine where it is that very base column; elsewhere the query is refused with the qualified name to write.
+     */
+    private static void requireNotReadThroughAMerge(String name, Scope scope) {
+        String key = Names.fold(name);
+        if (scope.items().stream().anyMatch(i -> Names.fold(i.label()).equals(key))) {
+            return;
+        }
+        List<Scope.Relation> offering = scope.relationsWithColumn(name);
+        if (offering.size() != 1 || offering.get(0).base() || !offering.get(0).mergedNames().contains(key)) {
+            return;
+        }
+        Scope.Relation derived = offering.get(0);
+        Value value = derived.column(name).orElseThrow().value();
+        boolean same = value.flows().size() == 1 && value.flows().get(0).chain().isEmpty()
+                && value.flows().get(0).column().column().equals(key) && value.literal().isEmpty();
+        if (!same) {
+            throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Write the window key " + SafeText.identifier(name) + " qualified ("
+                    + SafeText.identifier(derived.visibleName() + "." + name) + "): MariaDB reads a bare name there as the column of"
+                    + " that name inside the derived table or common table expression, not the column it outputs.");
+        }
     }
 
     /** The expression inside any number of parentheses. */

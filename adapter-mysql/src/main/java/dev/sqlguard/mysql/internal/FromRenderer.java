@@ -301,7 +301,7 @@ final class FromRenderer {
             String column = cte.columnNames().get(i);
             columns.add(new RelColumn(column, cte.columnValues().get(i).withSql(MySqlQuoting.identifier(alias) + "." + MySqlQuoting.identifier(column))));
         }
-        scope.addRelation(new Relation(given != null ? alias(given) : name, Optional.empty(), columns));
+        scope.addRelation(Relation.derived(given != null ? alias(given) : name, columns, cte.mergedNames()));
         return MySqlQuoting.identifier(cte.renderedName()) + " AS " + MySqlQuoting.identifier(alias);
     }
 
@@ -318,7 +318,7 @@ final class FromRenderer {
             String label = q.labels().get(i);
             columns.add(new RelColumn(label, q.values().get(i).withSql(MySqlQuoting.identifier(alias) + "." + MySqlQuoting.identifier(label))));
         }
-        scope.addRelation(new Relation(visible, Optional.empty(), columns));
+        scope.addRelation(Relation.derived(visible, columns, q.mergedNames()));
         return "(" + q.sql() + ") AS " + MySqlQuoting.identifier(alias);
     }
 

@@ -38,21 +38,30 @@ final class Scope {
      * @param columns its visible columns, in order
      * @param hidden the names of its columns that are not allowlisted
      * @param base whether it is a base table (not a derived table or a common table expression)
+     * @param mergedNames for a derived table or CTE that MariaDB may merge into this block, the folded names of the
+     *     visible columns of the base tables merged with it
      */
-    record Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns, List<String> hidden, boolean base) {
-        /** A derived table or a common table expression: every column visible. */
+    record Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns, List<String> hidden, boolean base,
+                    Set<String> mergedNames) {
+        /** A derived table or a common table expression that MariaDB does not merge: every column visible. */
         Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns) {
-            this(visibleName, schemaName, columns, List.of(), false);
+            this(visibleName, schemaName, columns, List.of(), false, Set.of());
         }
 
         /** A base table, with the names of its columns that are not allowlisted. */
         Relation(String visibleName, Optional<String> schemaName, List<RelColumn> columns, List<String> hidden) {
-            this(visibleName, schemaName, columns, hidden, true);
+            this(visibleName, schemaName, columns, hidden, true, Set.of());
         }
 
         Relation {
             columns = List.copyOf(columns);
             hidden = List.copyOf(hidden);
+            mergedNames = Set.copyOf(mergedNames);
+        }
+
+        /** A derived table or a common table expression, with what MariaDB may merge of it ({@link SelectRenderer.Query#mergedNames}). */
+        static Relation derived(String visibleName, List<RelColumn> columns, Set<String> mergedNames) {
+            return new Relation(visibleName, Optional.empty(), columns, List.of(), false, mergedNames);
         }
 
         Optional<RelColumn> column(String name) {
@@ -66,8 +75,30 @@ final class Scope {
         }
     }
 
-    /** A common table expression: its rendered name and its columns (rendered against a FROM alias later). */
-    record Cte(String renderedName, List<String> columnNames, List<Value> columnValues) {
+    /**
+     * A common table expression: its rendered name and its columns (rendered against a FROM alias later), and what
+     * MariaDB may merge of it into a block that reads it ({@link SelectRenderer.Query#mergedNames}).
+     */
+    record Cte(String renderedName, List<String> columnNames, List<Value> columnValues, Set<String> mergedNames) {
+        Cte {
+            mergedNames = Set.copyOf(mergedNames);
+        }
+    }
+
+    /**
+     * The folded names of the visible columns of this block's base tables and of what its derived tables and CTEs
+     * merge into it: the names MariaDB may find for a bare window key once it has merged them.
+     */
+    Set<String> mergedNames() {
+        Set<String> names = new HashSet<>();
+        for (Relation r : relations) {
+            if (r.base()) {
+                r.columns().forEach(c -> names.add(c.key()));
+            } else {
+                names.addAll(r.mergedNames());
+            }
+        }
+        return names;
     }
 
     /**

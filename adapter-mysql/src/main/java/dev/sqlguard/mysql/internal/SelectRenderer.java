@@ -98,8 +98,22 @@ final class SelectRenderer {
      */
     private static final String HINT_SLOT = "\u0000hint\u0000";
 
-    /** A rendered query (block, set operation or CTE body): its text and its output columns. */
-    record Query(String sql, List<String> labels, List<Value> values) {
+    /**
+     * A rendered query (block, set operation or CTE body): its text and its output columns.
+     *
+     * @param mergedNames when MariaDB may merge the query into the block that reads it as a derived table or CTE (a
+     *     plain block without DISTINCT, GROUP BY, HAVING, LIMIT, aggregate or window function), the folded names of the
+     *     visible columns of the base tables merged with it, at any depth; else none
+     */
+    record Query(String sql, List<String> labels, List<Value> values, Set<String> mergedNames) {
+        Query {
+            mergedNames = Set.copyOf(mergedNames);
+        }
+
+        /** A query MariaDB does not merge into the block that reads it. */
+        Query(String sql, List<String> labels, List<Value> values) {
+            this(sql, labels, values, Set.of());
+        }
     }
 
     private final GuardrailPolicy policy;
@@ -278,12 +292,12 @@ final class SelectRenderer {
             if (p.getLimit() != null || p.getOffset() != null) {
                 tail.append(limit(p.getLimit(), p.getOffset(), false));
             }
-            body = new Query("(" + inner.sql() + ")" + tail, inner.labels(), inner.values());
+            body = new Query("(" + inner.sql() + ")" + tail, inner.labels(), inner.values(), inner.mergedNames());
         } else {
             throw construct("Only SELECT queries, set operations (UNION, INTERSECT, EXCEPT) and WITH are allowed;"
                     + " no VALUES, TABLE or parenthesised top-level query.");
         }
-        return with.isEmpty() ? body : new Query(with + body.sql(), body.labels(), body.values());
+        return with.isEmpty() ? body : new Query(with + body.sql(), body.labels(), body.values(), body.mergedNames());
     }
 
     private String with(Select s, Scope scope) {
@@ -327,7 +341,7 @@ final class SelectRenderer {
                 throw new GuardException(ErrorCode.SYNTAX_ERROR, "The WITH column list and the query have different numbers of columns.");
             }
             requireDistinct(names);
-            scope.addCte(name, new Scope.Cte(rendered, names, q.values()));
+            scope.addCte(name, new Scope.Cte(rendered, names, q.values(), q.mergedNames()));
             List<String> quoted = names.stream().map(MySqlQuoting::identifier).toList();
             parts.add(MySqlQuoting.identifier(rendered) + " (" + String.join(", ", quoted) + ") AS (" + q.sql() + ")");
         }
@@ -347,7 +361,7 @@ final class SelectRenderer {
         List<Value> values = first.values();
         for (int round = 0; round < 4; round++) {
             Scope inner = new Scope(scope);
-            inner.addCte(name, new Scope.Cte(rendered, names, values));
+            inner.addCte(name, new Scope.Cte(rendered, names, values, Set.of()));
             Query q = query(body, inner, false);
             List<Value> merged = merge(List.of(values, q.values()));
             if (keys(merged).equals(keys(values))) {
@@ -644,7 +658,9 @@ final class SelectRenderer {
             labels.add(i.label());
             values.add(i.value());
         }
-        return new Query(sql.toString(), labels, values);
+        boolean mergeable = distinct == null && groupBy == null && ps.getHaving() == null && ps.getLimit() == null
+                && ps.getOffset() == null && ps.getFetch() == null && scope.aggregates() == 0 && !scope.hasWindowFunction();
+        return new Query(sql.toString(), labels, values, mergeable ? scope.mergedNames() : Set.of());
     }
 
     /** Whether a select item may call a window function (any {@code OVER} in its text; a false alarm only reorders rendering). */
@@ -1050,10 +1066,12 @@ final class SelectRenderer {
      * column is still a column of each table there), the lookup fails and it is the select item ("Can't group on 'region'"
      * for an aggregate's alias; differential seeds 341, 1108, 1347, 1503 of a first trial that read every such name as the
      * column). Only visible columns are counted, so a hidden column changes nothing. The guard reads such a name as the
-     * column only where the answer cannot depend on which row of a group MariaDB picks: the column is a base table's and
-     * the select item reads no other column (a label over another column, grouped by the column, would show any row's
-     * value: seeds 11250, 11306, 400945); anywhere else it is refused, as it is inside an expression, a HAVING or a
-     * window, where the reading differs again.
+     * column only where the answer cannot depend on which row of a group MariaDB picks: every FROM item of the block is
+     * a base table (a derived table's or CTE's column of literals reads no base column and still differs by row: seed
+     * 779832, {@code r.i AS status ... GROUP BY status} over a recursive CTE {@code r}), the select item is no window
+     * function and reads no column but the grouped one (a label over another column, grouped by the column, would show
+     * any row's value: seeds 11250, 11306, 400945); anywhere else it is refused, as it is inside an expression, a HAVING
+     * or a window, where the reading differs again.
      */
     private enum Shadowing {
         ALIAS_FIRST, COLUMN_FIRST, REFUSED
@@ -1085,8 +1103,8 @@ final class SelectRenderer {
             if (offering.size() > 1) {
                 return Optional.of(match + 1);
             }
-            if (offering.size() == 1 && offering.get(0).base() && offering.get(0).column(name).orElseThrow().value().lineage()
-                    .containsAll(items.get(match).value().lineage())) {
+            if (offering.size() == 1 && scope.relations().stream().allMatch(Scope.Relation::base) && !scope.isWindowLabel(name)
+                    && offering.get(0).column(name).orElseThrow().value().lineage().containsAll(items.get(match).value().lineage())) {
                 return Optional.empty();
             }
         }

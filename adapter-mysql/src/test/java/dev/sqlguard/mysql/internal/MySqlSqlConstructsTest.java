@@ -620,8 +620,13 @@ class MySqlSqlConstructsTest {
         // a name that is not plain ASCII compares under the server's collation rules: written out
         assertThat(authorized("SELECT region, sum(amount) AS `tötal` FROM claims GROUP BY region HAVING `tötal` > 1").executableSql())
                 .contains("HAVING ((sum(`t1`.`amount`)) > 1)");
-        // an alias that is also a visible column name of the FROM tables stays ambiguous
-        assertThat(refusal("SELECT sum(amount) AS region FROM claims GROUP BY status HAVING region > 1").code())
+        // an alias that is also a visible column name of the FROM tables: the server reads the select list and the
+        // GROUP BY columns only, so it is the alias, written back as its label, unless a GROUP BY key could be that column
+        assertThat(authorized("SELECT sum(amount) AS region FROM claims GROUP BY status HAVING region > 1").executableSql())
+                .contains("HAVING (`region` > 1)");
+        assertThat(refusal("SELECT sum(amount) AS region FROM claims GROUP BY status, region HAVING region > 1").code())
+                .isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
+        assertThat(refusal("SELECT region AS r, sum(amount) AS region FROM claims GROUP BY 1 HAVING region > 1").code())
                 .isEqualTo(ErrorCode.AMBIGUOUS_COLUMN);
     }
 
