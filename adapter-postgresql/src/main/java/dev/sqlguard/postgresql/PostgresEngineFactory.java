@@ -137,7 +137,7 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
             // EXPLAIN gets a pool of its own, so a burst of validations never delays a pg_cancel_backend
             HikariDataSource explain = resources.add(pool(settings, source + "-explain", 2, pin, 5_000, EXPLAIN_BUFFER_BYTES));
             CachingValidator validator = new CachingValidator(new PostgresValidator(source, schema, policy, explain), PLANS);
-            // row counts are the planner's estimates at startup
+            // the planner's estimates at startup, shown as approximate row counts (none for a governed table)
             return new EngineParts(source, policy, validator, executor, () -> schema.describe(policy),
                     EngineCapability.all(), defaults, FunctionCatalog::facts);
         });
