@@ -616,9 +616,11 @@ final class SelectRenderer {
             throw construct("With WITH ROLLUP, use no DISTINCT inside an aggregate; count or sum the distinct values in a"
                     + " derived table first.");
         }
+        // no DISTINCT, GROUP BY or HAVING: with no aggregate either, the block's rows are its FROM rows
+        boolean ungrouped = distinct == null && groupBy == null && ps.getHaving() == null;
         List<OrderByElement> orderBy = ps.getOrderByElements();
         if (orderBy != null && !orderBy.isEmpty()) {
-            scope.orderingRows(distinct == null && groupBy == null && ps.getHaving() == null && scope.aggregates() == 0);
+            scope.orderingRows(ungrouped && scope.aggregates() == 0);
             sql.append(" ORDER BY ").append(orderBy(orderBy, scope));
         }
         if (ps.getHaving() != null && scope.hasValueKeepingAggregate() && scope.hasWindowFunction()) {
@@ -658,8 +660,9 @@ final class SelectRenderer {
             labels.add(i.label());
             values.add(i.value());
         }
-        boolean mergeable = distinct == null && groupBy == null && ps.getHaving() == null && ps.getLimit() == null
-                && ps.getOffset() == null && ps.getFetch() == null && scope.aggregates() == 0 && !scope.hasWindowFunction();
+        // counted again here: an aggregate of the ORDER BY groups the block too
+        boolean mergeable = ungrouped && scope.aggregates() == 0 && !scope.hasWindowFunction() && ps.getLimit() == null
+                && ps.getOffset() == null && ps.getFetch() == null;
         return new Query(sql.toString(), labels, values, mergeable ? scope.mergedNames() : Set.of());
     }
 
@@ -829,15 +832,9 @@ final class SelectRenderer {
      * in a rendered GROUP BY and is not looked at, so its name changes nothing here.
      */
     private static boolean onlyTheItemIsNamed(int position, Scope scope) {
-        List<Item> items = scope.items();
-        String label = items.get(position - 1).label();
-        if (!PLAIN_LABEL.matcher(label).matches()) {
+        String label = scope.items().get(position - 1).label();
+        if (!noOtherItemIsNamed(position, scope.items())) {
             return false;
-        }
-        for (int i = 0; i < items.size(); i++) {
-            if (i != position - 1 && mayEqual(items.get(i).label(), label)) {
-                return false;
-            }
         }
         for (Scope s = scope; s != null; s = s.parent()) {
             for (Relation r : s.relations()) {
@@ -866,24 +863,28 @@ final class SelectRenderer {
             return Optional.empty();
         }
         List<Item> items = scope.items();
-        int match = -1;
         for (int i = 0; i < items.size(); i++) {
             if (mayEqual(items.get(i).label(), name)) {
-                if (match >= 0) {
-                    return Optional.empty();
-                }
-                match = i;
+                boolean alone = items.get(i).bareColumn().isEmpty() && noOtherItemIsNamed(i + 1, items)
+                        && scope.groupedNames().stream().noneMatch(grouped -> mayEqual(grouped, name));
+                return alone ? Optional.of(i + 1) : Optional.empty();
             }
         }
-        if (match < 0 || items.get(match).bareColumn().isPresent() || !PLAIN_LABEL.matcher(items.get(match).label()).matches()) {
-            return Optional.empty();
+        return Optional.empty();
+    }
+
+    /** Whether the label of the item at {@code position} is a plain ASCII name that no other item's label could equal. */
+    private static boolean noOtherItemIsNamed(int position, List<Item> items) {
+        String label = items.get(position - 1).label();
+        if (!PLAIN_LABEL.matcher(label).matches()) {
+            return false;
         }
-        for (String grouped : scope.groupedNames()) {
-            if (mayEqual(grouped, name)) {
-                return Optional.empty();
+        for (int i = 0; i < items.size(); i++) {
+            if (i != position - 1 && mayEqual(items.get(i).label(), label)) {
+                return false;
             }
         }
-        return Optional.of(match + 1);
+        return true;
     }
 
     /**
@@ -905,16 +906,16 @@ final class SelectRenderer {
         return names;
     }
 
-    /** Each backquoted name in {@code sql} (a doubled backquote inside one is one backquote), added to {@code out}. */
+    /** Each backquoted name in {@code sql}, unquoted, added to {@code out}. */
     private static void quotedNames(String sql, List<String> out) {
         Matcher m = QUOTED_NAME.matcher(sql);
         while (m.find()) {
-            out.add(m.group(1).replace("``", "`"));
+            out.add(MySqlQuoting.unquote(m.group()));
         }
     }
 
     /** A backquoted name in rendered SQL. */
-    private static final Pattern QUOTED_NAME = Pattern.compile("`((?:[^`]|``)*)`");
+    private static final Pattern QUOTED_NAME = Pattern.compile("`(?:[^`]|``)*`");
 
     /** Whether the server could read {@code name} and the plain ASCII {@code label} as the same name. */
     private static boolean mayEqual(String name, String label) {
