@@ -50,6 +50,8 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
     private static final Logger LOG = LoggerFactory.getLogger(TrinoEngineFactory.class);
     /** The least time the start's round trips get together, however short a query's limit. */
     private static final java.time.Duration START_BUDGET = java.time.Duration.ofSeconds(60);
+    /** The most EXPLAINs a source asks at once on threads of its own (a statement asks four). */
+    static final int EXPLAIN_THREADS = 16;
 
     private static final List<PropertySpec> PROPERTIES = List.of(
             PropertySpec.required(TrinoSettings.URL, "jdbc:trino://host[:port], one plain host; nothing else in the URL."),
@@ -111,10 +113,26 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
                 TrinoValidator.checkRowPolicy(bootstrap, source, schema, effective);
             }
             TrinoExecutor executor = new TrinoExecutor(l -> open(driver, settings, l), watchdog);
-            TrinoValidator validator = new TrinoValidator(source, schema, effective, () -> open(driver, settings, limits));
+            ExecutorService explaining = resources.add(explaining(source), ExecutorService::shutdownNow);
+            TrinoValidator validator = new TrinoValidator(source, schema, effective, () -> open(driver, settings, limits), explaining);
             return new EngineParts(source, effective, validator, executor, () -> schema.describe(effective),
                     EngineCapability.all(), defaults, FunctionCatalog::facts);
         });
+    }
+
+    /**
+     * The threads that ask a statement's EXPLAINs at once: at most {@link #EXPLAIN_THREADS}, idle ones ended after a
+     * while; when all are busy, a call asks its EXPLAINs on its own thread, one after another, so that many calls at
+     * once never start more than that many EXPLAINs beside their own.
+     */
+    private static ExecutorService explaining(String source) {
+        String name = "sqlguard-trino-explain-" + source;
+        return new java.util.concurrent.ThreadPoolExecutor(0, EXPLAIN_THREADS, 30, java.util.concurrent.TimeUnit.SECONDS,
+                new java.util.concurrent.SynchronousQueue<>(), r -> {
+                    Thread t = new Thread(r, name);
+                    t.setDaemon(true);
+                    return t;
+                });
     }
 
     /**

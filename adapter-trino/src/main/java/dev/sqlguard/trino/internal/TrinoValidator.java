@@ -63,14 +63,36 @@ public final class TrinoValidator implements StatementValidator {
     private record Outcome(QueryPlan plan, GuardException error) {
     }
 
+    /** Runs a statement's EXPLAINs at once, each on a connection of its own; null to ask them one after another. */
+    private final java.util.concurrent.Executor explaining;
+    /**
+     * The cluster's reading of the text as written, asked beside that of the rendered text ({@link #read}) and taken by
+     * {@link #requireSameReadingAsWritten} on the same thread once the rendered reading has passed.
+     */
+    private final ThreadLocal<Explained> asWritten = new ThreadLocal<>();
+
     /** Validation errors that say something of the moment the cluster was asked, not of the text. */
     private static final java.util.Set<ErrorCode> MOMENTARY = java.util.EnumSet.of(ErrorCode.EXCEEDED_TIME_LIMIT,
             ErrorCode.EXCEEDED_MEMORY_LIMIT, ErrorCode.ENGINE_UNAVAILABLE, ErrorCode.SERVER_BUSY, ErrorCode.CANCELLED);
 
     /**
+     * A validator that asks its EXPLAINs one after another, on the calling thread.
+     *
      * @param explain connections for EXPLAIN, or null to skip the cluster's reading (unit tests only)
      */
     public TrinoValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Connections explain) {
+        this(sourceId, schema, policy, explain, null);
+    }
+
+    /**
+     * @param explain connections for EXPLAIN, or null to skip the cluster's reading (unit tests only)
+     * @param explaining where a checked statement's four EXPLAINs (the logical and the IO plan of the rendered text and
+     *     of the text as written) run at once, so that validation waits for the slowest instead of their sum; null to ask
+     *     them one after another on the calling thread, each when its answer is read
+     */
+    public TrinoValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Connections explain,
+                          java.util.concurrent.Executor explaining) {
+        this.explaining = explaining;
         this.schema = requireNonNull(schema, "schema is null");
         this.policy = requireNonNull(policy, "policy is null");
         this.explain = explain;
@@ -155,12 +177,17 @@ public final class TrinoValidator implements StatementValidator {
      * connections are set: of the rendered text, and then of the text as written.
      */
     QueryPlan plan(String sql) {
-        QueryPlan plan = check.plan(sql);
-        if (explain != null) {
-            requireSameReadingAsWritten(sql, plan);
-            requireFilteredScans(plan);
+        try {
+            QueryPlan plan = check.plan(sql);
+            if (explain != null) {
+                requireSameReadingAsWritten(sql, plan);
+                requireFilteredScans(plan);
+            }
+            return plan;
+        } finally {
+            // a refusal of the rendered reading leaves the reading as written unasked for
+            asWritten.remove();
         }
-        return plan;
     }
 
     /**
@@ -203,14 +230,14 @@ public final class TrinoValidator implements StatementValidator {
      * (unavailable, out of time) is reported as such.
      */
     private void requireSameReadingAsWritten(String sql, QueryPlan plan) {
-        // over the visible columns only: each reference to a table that hides a column is the derived table of its
-        // visible columns under the same name (VisibleTables), then the names only hidden columns have made absent
-        String text = withAbsentNames(withNullParameters(visibleTables.splice(sql)), hiddenNames);
+        Explained explained = asWritten.get();
+        asWritten.remove();
+        if (explained == null) {
+            explained = explainBoth(writtenText(sql), plan);
+        }
         EngineReading reading;
         try {
-            String logical = explain("EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + text, plan.limits().timeout());
-            String io = explain("EXPLAIN (TYPE IO, FORMAT JSON) " + text, plan.limits().timeout());
-            reading = ExplainCheck.read(logical, io, schema.catalog().orElseThrow(), physical);
+            reading = ExplainCheck.read(explained.logical(), explained.io(), schema.catalog().orElseThrow(), physical);
         } catch (GuardException e) {
             if (e.code().type() == dev.sqlguard.domain.ErrorType.USER) {
                 throw readOtherwise();
@@ -224,19 +251,116 @@ public final class TrinoValidator implements StatementValidator {
         }
     }
 
+    /**
+     * The text as written, over the visible columns only: each reference to a table that hides a column is the derived
+     * table of its visible columns under the same name (VisibleTables), then the names only hidden columns have made
+     * absent.
+     */
+    private String writtenText(String sql) {
+        return withAbsentNames(withNullParameters(visibleTables.splice(sql)), hiddenNames);
+    }
+
     static GuardException readOtherwise() {
         return new GuardException(ErrorCode.UNSAFE_SYNTAX, "The database reads this query as written differently from the check;"
                 + " write it more plainly: parenthesize each operator, qualify each column with its table, and order or group by"
                 + " output positions.");
     }
 
-    /** The tables and columns the cluster reads for the plan's text. */
+    /**
+     * The tables and columns the cluster reads for the plan's text. The cluster's reading of the text as written is
+     * asked at the same time (for {@link #requireSameReadingAsWritten}, which reads its answer on this thread).
+     */
     private EngineReading read(QueryPlan plan) {
-        String text = withNullParameters(plan.executableSql());
-        // both round trips draw on the call's one deadline (each once had the whole time limit of its own)
-        String logical = explain("EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + text, plan.limits().timeout());
-        String io = explain("EXPLAIN (TYPE IO, FORMAT JSON) " + text, plan.limits().timeout());
-        return ExplainCheck.read(logical, io, schema.catalog().orElseThrow(), physical);
+        Explained rendered = explainBoth(withNullParameters(plan.executableSql()), plan);
+        String written;
+        try {
+            written = writtenText(plan.originalSql());
+        } catch (RuntimeException e) {
+            written = null; // requireSameReadingAsWritten meets the same failure, after the rendered reading's verdict
+        }
+        if (written != null) {
+            asWritten.set(explainBoth(written, plan));
+        }
+        return ExplainCheck.read(rendered.logical(), rendered.io(), schema.catalog().orElseThrow(), physical);
+    }
+
+    /**
+     * {@code EXPLAIN (TYPE LOGICAL, FORMAT JSON)} and {@code EXPLAIN (TYPE IO, FORMAT JSON)} of {@code text}: both started
+     * at once on {@link #explaining} where the validator has threads for them, else each asked on this thread when its
+     * answer is read. Each round trip draws on the call's one deadline (each once had the whole time limit of its own);
+     * a failure is thrown by the accessor that reads the answer.
+     */
+    private Explained explainBoth(String text, QueryPlan plan) {
+        java.time.Duration limit = plan.limits().timeout();
+        return new Explained(answer("EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + text, limit),
+                answer("EXPLAIN (TYPE IO, FORMAT JSON) " + text, limit));
+    }
+
+    /** The answer to {@link #explain}, asked on {@link #explaining} under the calling thread's deadline, or when read. */
+    private Answer answer(String sql, java.time.Duration limit) {
+        java.util.Optional<dev.sqlguard.domain.CallDeadline> deadline = dev.sqlguard.domain.CallDeadline.current();
+        java.util.function.Supplier<String> task = () -> {
+            if (deadline.isEmpty()) {
+                return explain(sql, limit);
+            }
+            try (dev.sqlguard.domain.CallDeadline.Scope scope = deadline.get().enter()) {
+                return explain(sql, limit);
+            }
+        };
+        if (explaining != null) {
+            try {
+                return new Answer(java.util.concurrent.CompletableFuture.supplyAsync(task, explaining), task);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // every thread busy, or the engine closing: asked on this thread when read, as without threads
+            }
+        }
+        return new Answer(null, task);
+    }
+
+    /** One EXPLAIN's answer: started already ({@code started}), or asked on the reading thread the first time it is read. */
+    private static final class Answer {
+        private final java.util.concurrent.CompletableFuture<String> started;
+        private final java.util.function.Supplier<String> ask;
+        private String text;
+
+        Answer(java.util.concurrent.CompletableFuture<String> started, java.util.function.Supplier<String> ask) {
+            this.started = started;
+            this.ask = ask;
+        }
+
+        /** The plan text; a failure is thrown as the EXPLAIN threw it. */
+        String get() {
+            if (text == null) {
+                text = started == null ? ask.get() : join(started);
+            }
+            return text;
+        }
+
+        private static String join(java.util.concurrent.CompletableFuture<String> future) {
+            try {
+                return future.join();
+            } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                if (cause instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (cause instanceof Error err) {
+                    throw err;
+                }
+                throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's reading of the query could not be asked.", cause);
+            }
+        }
+    }
+
+    /** A text's two EXPLAIN answers: its logical plan and its IO plan. */
+    private record Explained(Answer logicalAnswer, Answer ioAnswer) {
+        String logical() {
+            return logicalAnswer.get();
+        }
+
+        String io() {
+            return ioAnswer.get();
+        }
     }
 
     private String explain(String sql, java.time.Duration limit) {
