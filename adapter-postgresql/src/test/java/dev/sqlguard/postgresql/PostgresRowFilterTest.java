@@ -453,6 +453,53 @@ class PostgresRowFilterTest {
     }
 
     /**
+     * PostgreSQL pulls a filtered derived table up into the statement and evaluates its filter beside the statement's
+     * own predicates, cheapest first and, at equal cost, the statement's first (measured on 15: for
+     * {@code FROM (SELECT ... WHERE region = $1) t1 WHERE 'x' LIKE t1.body} the scan's filter is
+     * {@code ('x' ~~ body) AND (region = 'north')}). A predicate as cheap as the filter that fails on another tenant's
+     * row ({@code LIKE} with a pattern that ends in its escape character) then failed the tenant's call, telling that
+     * such a row exists. Wherever a predicate of the statement could be evaluated beside the filter, the filtered
+     * table is planned apart ({@code OFFSET 0}), so the filter runs first; each vector answers what north's rows
+     * answer.
+     */
+    @Test
+    void aPredicateAsCheapAsTheFilterNeverRunsOnAnotherTenantsRow() throws Exception {
+        String table = "notes";
+        try (Connection c = TestServer.admin(server); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + schema + "." + table + " (id integer, region text, body text)");
+            s.execute("INSERT INTO " + schema + "." + table + " VALUES (1, 'north', 'x'), (2, 'south', chr(92)), (3, 'north', 'y')");
+            s.execute("GRANT SELECT ON " + schema + "." + table + " TO " + server.roUser());
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + schema + "." + table + " WHERE body = chr(92)")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).as("south's row holds one backslash").isEqualTo(1L);
+            }
+            assertThatThrownBy(() -> s.executeQuery("SELECT count(*) FROM " + schema + "." + table + " WHERE 'x' LIKE body"))
+                    .as("the predicate fails on south's row").isInstanceOf(SQLException.class);
+        }
+        GuardrailPolicy p = new GuardrailPolicy(TableAllowlist.of(Map.of(table, List.of("id", "region", "body"))), Set.of(), Set.of(),
+                Set.of(), Limits.defaults()).withRows(RowPolicy.of(Optional.empty(), Map.of(table, "region = :tenant"), Map.of()));
+        Map<String, List<List<Object>>> vectors = new java.util.LinkedHashMap<>();
+        vectors.put("SELECT count(*) AS n FROM notes WHERE 'x' LIKE body", List.of(List.of(1L)));
+        vectors.put("SELECT count(*) AS n FROM notes WHERE id > 0 AND 'x' LIKE body", List.of(List.of(1L)));
+        vectors.put("SELECT count(*) AS n FROM notes a JOIN notes b ON a.id = b.id AND 'x' LIKE b.body", List.of(List.of(1L)));
+        vectors.put("SELECT count(*) AS n FROM notes a LEFT JOIN notes b ON 'x' LIKE b.body WHERE a.id = 1", List.of(List.of(1L)));
+        vectors.put("SELECT count(*) AS n FROM (SELECT body FROM notes) d WHERE 'x' LIKE d.body", List.of(List.of(1L)));
+        vectors.put("WITH w AS (SELECT body FROM notes) SELECT count(*) AS n FROM w WHERE 'x' LIKE body", List.of(List.of(1L)));
+        vectors.put("SELECT body, count(*) AS n FROM notes GROUP BY body HAVING 'x' LIKE body", List.of(List.of("x", 1L)));
+        vectors.put("SELECT id FROM notes WHERE id IN (SELECT id FROM notes WHERE 'x' LIKE body)", List.of(List.of(1L)));
+        vectors.put("SELECT count(*) AS n FROM notes WHERE EXISTS (SELECT 1 FROM notes i WHERE 'x' LIKE i.body)", List.of(List.of(2L)));
+        try (Engine e = engine("rows", p, 1)) {
+            for (Map.Entry<String, List<List<Object>>> v : vectors.entrySet()) {
+                ToolResult r = call(e, v.getKey(), List.of(), NORTH);
+                assertThat(r.status()).as(v.getKey() + " -> " + r.error() + " " + r.sql()).isEqualTo(ToolStatus.OK);
+                assertThat(r.rows()).as(v.getKey()).isEqualTo(v.getValue());
+            }
+            // nothing to evaluate beside the filter: the table is pulled up as before
+            assertThat(call(e, "SELECT count(*) AS n FROM notes", List.of(), NORTH).sql()).get().asString().doesNotContain("OFFSET");
+        }
+    }
+
+    /**
      * With row-level security on a filtered table itself (what the postgres-rls export writes), the
      * server's reading of the checked text also reads the filter's column: the cross-check allows the
      * row policy's own columns, and the answer is the tenant's either way.

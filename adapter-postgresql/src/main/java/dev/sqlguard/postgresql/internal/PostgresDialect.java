@@ -238,8 +238,8 @@ final class PostgresDialect implements AnsiDialect {
     }
 
     @Override
-    public String groupingSetsFence() {
-        return " OFFSET 0"; // a derived table with OFFSET is never pulled up into the query around it
+    public String filteredTableFence() {
+        return " OFFSET 0"; // a derived table with OFFSET is never pulled up, and no predicate is pushed into it
     }
 
     @Override

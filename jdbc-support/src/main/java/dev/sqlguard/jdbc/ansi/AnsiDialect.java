@@ -201,14 +201,22 @@ public interface AnsiDialect {
     }
 
     /**
-     * Text that ends the SELECT of a filtered table's derived table when the statement groups by {@code ROLLUP},
-     * {@code CUBE} or {@code GROUPING SETS}, so that the engine plans the derived table apart: PostgreSQL 15
-     * pulls the derived table up, takes {@code region = $1} for a sign that the column is constant, and then
-     * drops it as a sort key although grouping sets make it NULL in the rolled-up rows (measured: {@code
-     * GROUP BY CUBE (1, id) ORDER BY 1} came back unordered), where the same query over a copy holding only the
-     * tenant's rows orders them. {@code OFFSET 0} keeps it from being pulled up. Empty where no such fence is needed.
+     * Text that ends the SELECT of a filtered table's derived table, so that the engine plans the derived table
+     * apart, when the statement has a predicate of its own ({@code WHERE}, {@code ON} or {@code HAVING}) anywhere,
+     * or groups by {@code ROLLUP}, {@code CUBE} or {@code GROUPING SETS}. Empty where no such fence is needed.
+     * PostgreSQL 15 pulls the derived table up into the statement around it:
+     * <ul>
+     *   <li>it then evaluates the filter beside the statement's predicates in one scan, cheapest first and, at equal
+     *   cost, the statement's first (measured: {@code ('x' ~~ body) AND (region = 'north')}), so a predicate as cheap
+     *   as the filter that fails on another tenant's row ({@code 'x' LIKE body} where that row's body is a lone
+     *   backslash) failed the tenant's call, telling that the row exists;</li>
+     *   <li>it takes {@code region = $1} for a sign that the column is constant, and then drops it as a sort key
+     *   although grouping sets make it NULL in the rolled-up rows (measured: {@code GROUP BY CUBE (1, id) ORDER BY 1}
+     *   came back unordered), where the same query over a copy holding only the tenant's rows orders them.</li>
+     * </ul>
+     * {@code OFFSET 0} keeps it from being pulled up, and no predicate is pushed into it.
      */
-    default String groupingSetsFence() {
+    default String filteredTableFence() {
         return "";
     }
 

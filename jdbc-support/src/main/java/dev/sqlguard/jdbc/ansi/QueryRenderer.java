@@ -378,6 +378,7 @@ final class QueryRenderer {
         if (ps.getWhere() != null) {
             Value where = expr(ps.getWhere(), scope, 0);
             use(where.flows(), UsePosition.FILTER);
+            facts.filtersRows();
             sql.append(" WHERE ").append(where.sql());
         }
         GroupByElement groupBy = ps.getGroupBy();
@@ -387,6 +388,7 @@ final class QueryRenderer {
         if (ps.getHaving() != null) {
             Value having = expr(ps.getHaving(), scope, 0);
             use(having.flows(), UsePosition.FILTER);
+            facts.filtersRows();
             sql.append(" HAVING ").append(having.sql());
         }
         sql.append(window);

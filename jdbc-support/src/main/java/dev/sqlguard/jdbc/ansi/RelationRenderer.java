@@ -151,6 +151,7 @@ final class RelationRenderer {
             }
             Value on = merge(join, scope, group, left);
             use(on.flows(), UsePosition.JOIN);
+            facts.filtersRows();
             return kind + right + " ON " + on.sql();
         }
         if (!hasOn || join.getOnExpressions().size() != 1) {
@@ -159,6 +160,7 @@ final class RelationRenderer {
         }
         Value on = expr(join.getOnExpressions().iterator().next(), scope, 0);
         use(on.flows(), UsePosition.JOIN);
+        facts.filtersRows();
         return kind + right + " ON " + on.sql();
     }
 
@@ -476,7 +478,7 @@ final class RelationRenderer {
             return plain;
         }
         String filtered = governed(t, rendered, "");
-        String fence = dialect.groupingSetsFence();
+        String fence = dialect.filteredTableFence();
         facts.slots.add(new Slot(plain, filtered, fence.isEmpty() ? filtered : governed(t, rendered, fence)));
         return SLOT + Integer.toString(facts.slots.size() - 1) + SLOT;
     }

@@ -42,6 +42,8 @@ final class RenderFacts {
     int aliases;
     /** The statement groups by ROLLUP, CUBE or GROUPING SETS somewhere: filtered tables are then fenced ({@link Slot#fenced}). */
     boolean groupingSets;
+    /** The statement has a WHERE, ON or HAVING somewhere: filtered tables are then fenced ({@link Slot#fenced}). */
+    private boolean predicates;
     /** The statement joins USING or NATURAL somewhere: with grouping sets it is refused ({@link #requireGroupingSetsApartFromUsing}). */
     private boolean usingJoins;
 
@@ -49,6 +51,14 @@ final class RenderFacts {
     void groupsBySets() {
         groupingSets = true;
         requireGroupingSetsApartFromUsing();
+    }
+
+    /**
+     * The statement has a predicate of its own here (a WHERE, ON or HAVING), which the engine could evaluate beside a
+     * filtered table's filter ({@link AnsiDialect#filteredTableFence}).
+     */
+    void filtersRows() {
+        predicates = true;
     }
 
     /** The statement joins USING or NATURAL here; refused where it also groups by grouping sets. */
@@ -72,8 +82,8 @@ final class RenderFacts {
 
     /**
      * A reference to a governed table: its text as written ({@code "s"."t" AS "tN"}) and as executed
-     * ({@code (SELECT ... FROM "s"."t" WHERE (filter)) AS "tN"}), and as executed in a statement that groups by
-     * grouping sets ({@link AnsiDialect#groupingSetsFence}).
+     * ({@code (SELECT ... FROM "s"."t" WHERE (filter)) AS "tN"}), and as executed in a statement that has a predicate of
+     * its own or groups by grouping sets ({@link AnsiDialect#filteredTableFence}).
      */
     record Slot(String plain, String filtered, String fenced) {
     }
@@ -95,7 +105,7 @@ final class RenderFacts {
             if (c == SLOT) {
                 int end = sql.indexOf(SLOT, i + 1);
                 Slot slot = slots.get(Integer.parseInt(sql.substring(i + 1, end)));
-                out.append(!filtered ? slot.plain() : groupingSets ? slot.fenced() : slot.filtered());
+                out.append(!filtered ? slot.plain() : groupingSets || predicates ? slot.fenced() : slot.filtered());
                 i = end + 1;
             } else {
                 out.append(c);
