@@ -52,6 +52,12 @@ class PostgresTenantDifferentialTest {
         GuardrailPolicy policy = FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS).withRows(TenantCopy.rows());
         server = FixtureEngine.open(new PostgresFixture(false), "tenant", policy.withLimits(policy.limits().withMaxRows(100_000).withMaxCellChars(100_000)));
         TestServer.Coordinates c = server.fixture().server();
+        try (Connection admin = TestServer.admin(c); Statement s = admin.createStatement()) {
+            s.execute("SET search_path = " + server.fixture().schema());
+            for (String sql : TenantCopy.trapRows()) {
+                s.execute(sql);
+            }
+        }
         for (String tenant : ContractDataset.REGIONS) {
             String copy = TestServer.createSchema(c);
             copies.put(tenant, copy);

@@ -51,6 +51,11 @@ class TrinoTenantDifferentialTest {
         GuardrailPolicy policy = FixtureEngine.plainPolicy(FixtureEngine.PLAIN_COLUMNS).withRows(TenantCopy.rows());
         server = FixtureEngine.open(new TrinoFixture(TestCluster.READ_ONLY), "tenant", policy.withLimits(policy.limits().withMaxRows(100_000).withMaxCellChars(100_000)));
         String source = server.fixture().schema();
+        try (Connection c = TestCluster.connect(TestCluster.ADMIN, source); Statement s = c.createStatement()) {
+            for (String sql : TenantCopy.trapRows()) {
+                s.execute(sql);
+            }
+        }
         for (String tenant : ContractDataset.REGIONS) {
             String copy = TestCluster.createSchema();
             copies.put(tenant, copy);

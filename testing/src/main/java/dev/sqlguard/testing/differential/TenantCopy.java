@@ -48,6 +48,22 @@ public final class TenantCopy {
         }
     }
 
+    /** The region of {@link #trapRows()}: no tenant's. */
+    public static final String TRAP = "trap";
+
+    /**
+     * Rows of a region that is no tenant's, for the guarded side only (a copy made for the raw side drops them with
+     * every other region): values on which the generator's expressions fail, an id whose sum or product with itself
+     * overflows a BIGINT and an amount past INTEGER's range. An engine that evaluates any expression of the query on
+     * another tenant's rows before the tenant's filter then fails where the tenant's copy answers: the error that
+     * would tell a tenant that another tenant's row exists. Portable SQL, run as the database's owner.
+     */
+    public static List<String> trapRows() {
+        return List.of("INSERT INTO claims (id, region, amount, status, created, ssn) VALUES (9000000000000000000, '" + TRAP
+                + "', 9999999999.99, 'TRAP', DATE '9999-12-31', 'trap')", "INSERT INTO regions (region, manager) VALUES ('" + TRAP
+                + "', 'Trap')");
+    }
+
     /** The tenant of case {@code seed}: the regions in turn. */
     public static String tenantOf(long seed) {
         return ContractDataset.REGIONS.get((int) Math.floorMod(seed, (long) ContractDataset.REGIONS.size()));
