@@ -3,6 +3,7 @@ package dev.sqlguard.postgresql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -10,8 +11,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +27,7 @@ import dev.sqlguard.jdbc.JdbcEngineStart;
 import dev.sqlguard.jdbc.JdbcPool;
 import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
+import dev.sqlguard.jdbc.SourceThreads;
 import dev.sqlguard.jdbc.Watchdogs;
 import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
@@ -158,12 +158,7 @@ public final class PostgresEngineFactory extends AbstractEngineFactory {
      * up no other; when all are busy, the caller ends its own.
      */
     private static ExecutorService releaser(String source, int threads) {
-        String name = "sqlguard-postgresql-release-" + source;
-        return new ThreadPoolExecutor(0, threads, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
+        return SourceThreads.handOff("postgresql", "release", source, threads, Duration.ofSeconds(60));
     }
 
     /** Lets the rollbacks already handed over finish (for a bounded time), then stops the releaser. */

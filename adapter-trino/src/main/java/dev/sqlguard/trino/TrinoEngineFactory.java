@@ -19,6 +19,7 @@ import dev.sqlguard.jdbc.CallConnection;
 import dev.sqlguard.jdbc.JdbcEngineStart;
 import dev.sqlguard.jdbc.JdbcStartup;
 import dev.sqlguard.jdbc.SourceSettings;
+import dev.sqlguard.jdbc.SourceThreads;
 import dev.sqlguard.jdbc.Watchdogs;
 import dev.sqlguard.jdbc.ansi.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
@@ -126,13 +127,7 @@ public final class TrinoEngineFactory extends AbstractEngineFactory {
      * once never start more than that many EXPLAINs beside their own.
      */
     private static ExecutorService explaining(String source) {
-        String name = "sqlguard-trino-explain-" + source;
-        return new java.util.concurrent.ThreadPoolExecutor(0, EXPLAIN_THREADS, 30, java.util.concurrent.TimeUnit.SECONDS,
-                new java.util.concurrent.SynchronousQueue<>(), r -> {
-                    Thread t = new Thread(r, name);
-                    t.setDaemon(true);
-                    return t;
-                });
+        return SourceThreads.handOff("trino", "explain", source, EXPLAIN_THREADS, java.time.Duration.ofSeconds(30));
     }
 
     /**

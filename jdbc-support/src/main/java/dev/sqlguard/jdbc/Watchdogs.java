@@ -27,12 +27,7 @@ public final class Watchdogs {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1");
         }
-        String name = "sqlguard-" + engine + "-watchdog-" + sourceId;
-        Watchdog executor = new Watchdog(threads, r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
+        Watchdog executor = new Watchdog(threads, SourceThreads.daemons(engine, "watchdog", sourceId));
         executor.setRemoveOnCancelPolicy(true);
         return executor;
     }

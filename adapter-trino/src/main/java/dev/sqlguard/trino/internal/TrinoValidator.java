@@ -237,7 +237,7 @@ public final class TrinoValidator implements StatementValidator {
         }
         EngineReading reading;
         try {
-            reading = ExplainCheck.read(explained.logical(), explained.io(), schema.catalog().orElseThrow(), physical);
+            reading = ExplainCheck.read(explained.logical().get(), explained.io().get(), schema.catalog().orElseThrow(), physical);
         } catch (GuardException e) {
             if (e.code().type() == dev.sqlguard.domain.ErrorType.USER) {
                 throw readOtherwise();
@@ -281,7 +281,7 @@ public final class TrinoValidator implements StatementValidator {
         if (written != null) {
             asWritten.set(explainBoth(written, plan));
         }
-        return ExplainCheck.read(rendered.logical(), rendered.io(), schema.catalog().orElseThrow(), physical);
+        return ExplainCheck.read(rendered.logical().get(), rendered.io().get(), schema.catalog().orElseThrow(), physical);
     }
 
     /**
@@ -296,10 +296,13 @@ public final class TrinoValidator implements StatementValidator {
                 answer("EXPLAIN (TYPE IO, FORMAT JSON) " + text, limit));
     }
 
-    /** The answer to {@link #explain}, asked on {@link #explaining} under the calling thread's deadline, or when read. */
-    private Answer answer(String sql, java.time.Duration limit) {
+    /**
+     * The answer to {@link #explain}, asked on {@link #explaining} under the calling thread's deadline, or on the reading
+     * thread when it is read; each answer is read once, and a failure is thrown as the EXPLAIN threw it.
+     */
+    private java.util.function.Supplier<String> answer(String sql, java.time.Duration limit) {
         java.util.Optional<dev.sqlguard.domain.CallDeadline> deadline = dev.sqlguard.domain.CallDeadline.current();
-        java.util.function.Supplier<String> task = () -> {
+        java.util.function.Supplier<String> ask = () -> {
             if (deadline.isEmpty()) {
                 return explain(sql, limit);
             }
@@ -309,58 +312,32 @@ public final class TrinoValidator implements StatementValidator {
         };
         if (explaining != null) {
             try {
-                return new Answer(java.util.concurrent.CompletableFuture.supplyAsync(task, explaining), task);
+                java.util.concurrent.CompletableFuture<String> started = java.util.concurrent.CompletableFuture.supplyAsync(ask, explaining);
+                return () -> join(started);
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 // every thread busy, or the engine closing: asked on this thread when read, as without threads
             }
         }
-        return new Answer(null, task);
+        return ask;
     }
 
-    /** One EXPLAIN's answer: started already ({@code started}), or asked on the reading thread the first time it is read. */
-    private static final class Answer {
-        private final java.util.concurrent.CompletableFuture<String> started;
-        private final java.util.function.Supplier<String> ask;
-        private String text;
-
-        Answer(java.util.concurrent.CompletableFuture<String> started, java.util.function.Supplier<String> ask) {
-            this.started = started;
-            this.ask = ask;
-        }
-
-        /** The plan text; a failure is thrown as the EXPLAIN threw it. */
-        String get() {
-            if (text == null) {
-                text = started == null ? ask.get() : join(started);
+    private static String join(java.util.concurrent.CompletableFuture<String> future) {
+        try {
+            return future.join();
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
             }
-            return text;
-        }
-
-        private static String join(java.util.concurrent.CompletableFuture<String> future) {
-            try {
-                return future.join();
-            } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
-                Throwable cause = e.getCause() == null ? e : e.getCause();
-                if (cause instanceof RuntimeException r) {
-                    throw r;
-                }
-                if (cause instanceof Error err) {
-                    throw err;
-                }
-                throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's reading of the query could not be asked.", cause);
+            if (cause instanceof Error err) {
+                throw err;
             }
+            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's reading of the query could not be asked.", cause);
         }
     }
 
-    /** A text's two EXPLAIN answers: its logical plan and its IO plan. */
-    private record Explained(Answer logicalAnswer, Answer ioAnswer) {
-        String logical() {
-            return logicalAnswer.get();
-        }
-
-        String io() {
-            return ioAnswer.get();
-        }
+    /** A text's two EXPLAIN answers, each read once: its logical plan and its IO plan. */
+    private record Explained(java.util.function.Supplier<String> logical, java.util.function.Supplier<String> io) {
     }
 
     private String explain(String sql, java.time.Duration limit) {
