@@ -62,6 +62,11 @@ public final class MySqlExecutor implements ExecutionPort {
     /** Server connection ids that a running query of this source holds now (a stopped query's connection may serve a new one). */
     private final Set<Long> inUse = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Set<String> pinnedMode;
+    /** What the session check compares with, worked out once: its text, the pinned time limit. */
+    private final String checkSql;
+    private final BigDecimal pinnedTimeout;
+    /** The last sql_mode text the server reported that was the pinned set (a connection reports the same text every time). */
+    private volatile String pinnedModeText = "";
 
     /**
      * @param queries connections pinned with {@link ServerFlavor#pinSql(ServerFlavor.Pins)}
@@ -77,6 +82,8 @@ public final class MySqlExecutor implements ExecutionPort {
         this.flavor = requireNonNull(flavor, "flavor is null");
         this.pins = requireNonNull(pins, "pins is null");
         this.pinnedMode = pins.modeSet();
+        this.checkSql = flavor.checkSql();
+        this.pinnedTimeout = new BigDecimal(flavor.timeoutValue(pins.timeoutMillis()));
         this.watchdog = requireNonNull(watchdog, "watchdog is null");
         this.maxConcurrent = maxConcurrent;
         this.slots = new Semaphore(maxConcurrent);
@@ -282,19 +289,16 @@ public final class MySqlExecutor implements ExecutionPort {
 
     /** Checks the server's own view of the session; returns its connection id. */
     long verifySession(Connection connection) throws SQLException {
-        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(flavor.checkSql())) {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(checkSql)) {
             if (!rs.next()) {
                 throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED);
             }
             if (rs.getLong(1) != 1) {
                 throw new GuardException(ErrorCode.READ_ONLY_NOT_ENFORCED);
             }
-            if (!ServerFlavor.modes(rs.getString(2)).equals(pinnedMode)) {
-                throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session is not in the pinned SQL mode, so no query was run.");
-            }
+            requirePinnedMode(rs.getString(2));
             BigDecimal timeout = rs.getBigDecimal(3);
-            BigDecimal pinned = new BigDecimal(flavor.timeoutValue(pins.timeoutMillis()));
-            if (timeout == null || timeout.signum() <= 0 || timeout.compareTo(pinned) > 0) {
+            if (timeout == null || timeout.signum() <= 0 || timeout.compareTo(pinnedTimeout) > 0) {
                 throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session has no statement time limit, so no query was run.");
             }
             if (rs.getLong(5) > pins.groupConcatMaxLen() || rs.getLong(6) > pins.recursionLimit()) {
@@ -302,6 +306,17 @@ public final class MySqlExecutor implements ExecutionPort {
             }
             return rs.getLong(4);
         }
+    }
+
+    /** Refuses a session whose sql_mode is not the pinned set; a text already seen to be that set is not parsed again. */
+    private void requirePinnedMode(String reported) {
+        if (reported != null && reported.equals(pinnedModeText)) {
+            return;
+        }
+        if (!ServerFlavor.modes(reported).equals(pinnedMode)) {
+            throw new GuardException(ErrorCode.CONFIGURATION_ERROR, "The database session is not in the pinned SQL mode, so no query was run.");
+        }
+        pinnedModeText = reported;
     }
 
     /**

@@ -150,6 +150,25 @@ class MySqlExecutorTest {
     }
 
     @Test
+    void aSessionThatDriftsAfterPassingTheCheckIsRefusedOnItsNextCall() throws Exception {
+        ServerFlavor flavor = flavor();
+        try (HikariDataSource pinned = pool(flavor.pinSql(PINS)); HikariDataSource control = pool(null)) {
+            MySqlExecutor executor = new MySqlExecutor(pinned, channel(control), flavor, PINS, watchdog, 4);
+            for (int i = 0; i < 3; i++) {
+                try (var cursor = executor.execute(plan("SELECT 1 AS `n`"))) {
+                    assertThat(cursor.next()).isTrue();
+                }
+            }
+            // the pool's one connection leaves the pinned mode; the check it passed before must not be remembered for it
+            try (Connection c = pinned.getConnection(); Statement s = c.createStatement()) {
+                s.execute("SET SESSION sql_mode = 'STRICT_TRANS_TABLES'");
+            }
+            assertThatThrownBy(() -> executor.execute(plan("SELECT 1 AS `n`")).close())
+                    .extracting(e -> ((GuardException) e).code()).isEqualTo(ErrorCode.CONFIGURATION_ERROR);
+        }
+    }
+
+    @Test
     void pinnedSessionRunsAndRefusesWritesEvenForAnAdmin() throws Exception {
         ServerFlavor flavor = flavor();
         try (HikariDataSource pinned = pool(flavor.pinSql(PINS)); HikariDataSource control = pool(null)) {
