@@ -185,8 +185,12 @@ public final class TrinoValidator implements StatementValidator {
             }
             return plan;
         } finally {
-            // a refusal of the rendered reading leaves the reading as written unasked for
+            // a refusal of the rendered reading leaves the reading as written unread: it is stopped, not left to run
+            Explained left = asWritten.get();
             asWritten.remove();
+            if (left != null) {
+                left.abandon();
+            }
         }
     }
 
@@ -237,7 +241,7 @@ public final class TrinoValidator implements StatementValidator {
         }
         EngineReading reading;
         try {
-            reading = ExplainCheck.read(explained.logical().get(), explained.io().get(), schema.catalog().orElseThrow(), physical);
+            reading = explained.read(this::readPlans);
         } catch (GuardException e) {
             if (e.code().type() == dev.sqlguard.domain.ErrorType.USER) {
                 throw readOtherwise();
@@ -281,7 +285,11 @@ public final class TrinoValidator implements StatementValidator {
         if (written != null) {
             asWritten.set(explainBoth(written, plan));
         }
-        return ExplainCheck.read(rendered.logical().get(), rendered.io().get(), schema.catalog().orElseThrow(), physical);
+        return rendered.read(this::readPlans);
+    }
+
+    private EngineReading readPlans(String logical, String io) {
+        return ExplainCheck.read(logical, io, schema.catalog().orElseThrow(), physical);
     }
 
     /**
@@ -298,51 +306,138 @@ public final class TrinoValidator implements StatementValidator {
 
     /**
      * The answer to {@link #explain}, asked on {@link #explaining} under the calling thread's deadline, or on the reading
-     * thread when it is read; each answer is read once, and a failure is thrown as the EXPLAIN threw it.
+     * thread when it is read (every thread busy, the engine closing, or no threads); a failure is thrown as the EXPLAIN
+     * threw it.
      */
-    private java.util.function.Supplier<String> answer(String sql, java.time.Duration limit) {
-        java.util.Optional<dev.sqlguard.domain.CallDeadline> deadline = dev.sqlguard.domain.CallDeadline.current();
-        java.util.function.Supplier<String> ask = () -> {
-            if (deadline.isEmpty()) {
-                return explain(sql, limit);
-            }
-            try (dev.sqlguard.domain.CallDeadline.Scope scope = deadline.get().enter()) {
-                return explain(sql, limit);
-            }
-        };
+    private Asked answer(String sql, java.time.Duration limit) {
+        Asked asked = new Asked(sql, limit, dev.sqlguard.domain.CallDeadline.current());
         if (explaining != null) {
             try {
-                java.util.concurrent.CompletableFuture<String> started = java.util.concurrent.CompletableFuture.supplyAsync(ask, explaining);
-                return () -> join(started);
+                explaining.execute(asked.ahead);
             } catch (java.util.concurrent.RejectedExecutionException e) {
-                // every thread busy, or the engine closing: asked on this thread when read, as without threads
+                // asked on this thread when read, as without threads
             }
         }
-        return ask;
+        return asked;
     }
 
-    private static String join(java.util.concurrent.CompletableFuture<String> future) {
-        try {
-            return future.join();
-        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            if (cause instanceof RuntimeException r) {
-                throw r;
+    /**
+     * One EXPLAIN, asked ahead on the source's threads or when its answer is read. Its answer is read at most once. One
+     * that will not be read (the statement was refused on another reading, or the reading thread stopped waiting) is
+     * abandoned: not started if it has not started, else its statement is cancelled, which ends the query on the
+     * cluster, so that refused statements do not keep the source's threads and the cluster busy with answers no one reads.
+     */
+    private final class Asked {
+        private final String sql;
+        private final java.time.Duration limit;
+        private final java.util.Optional<dev.sqlguard.domain.CallDeadline> deadline;
+        /** The EXPLAIN asked ahead; unset where it was never handed to a thread. */
+        private final java.util.concurrent.FutureTask<String> ahead;
+        private final java.util.concurrent.atomic.AtomicReference<Statement> running = new java.util.concurrent.atomic.AtomicReference<>();
+        /** Set by whichever asks it first: a thread of the source, the reading thread, or abandonment. */
+        private final java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+        private volatile boolean abandoned;
+
+        Asked(String sql, java.time.Duration limit, java.util.Optional<dev.sqlguard.domain.CallDeadline> deadline) {
+            this.sql = sql;
+            this.limit = limit;
+            this.deadline = deadline;
+            this.ahead = new java.util.concurrent.FutureTask<>(() -> {
+                if (!claimed.compareAndSet(false, true)) {
+                    return null; // read or abandoned before a thread took it
+                }
+                return ask();
+            });
+        }
+
+        private String ask() {
+            if (deadline.isEmpty()) {
+                return explain(sql, limit, this::started);
             }
-            if (cause instanceof Error err) {
-                throw err;
+            try (dev.sqlguard.domain.CallDeadline.Scope scope = deadline.get().enter()) {
+                return explain(sql, limit, this::started);
             }
-            throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's reading of the query could not be asked.", cause);
+        }
+
+        /** Called with the EXPLAIN's statement before it runs; false when the answer was abandoned meanwhile. */
+        private boolean started(Statement statement) {
+            running.set(statement);
+            return !abandoned;
+        }
+
+        String get() {
+            if (claimed.compareAndSet(false, true)) {
+                ahead.cancel(false);
+                return ask(); // no thread took it: asked here
+            }
+            try {
+                return ahead.get();
+            } catch (InterruptedException e) {
+                abandon();
+                Thread.currentThread().interrupt();
+                throw new GuardException(ErrorCode.CANCELLED, ErrorCode.CANCELLED.defaultMessage(), e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (cause instanceof Error err) {
+                    throw err;
+                }
+                throw new GuardException(ErrorCode.INTERNAL_ERROR, "The database's reading of the query could not be asked.", cause);
+            } catch (java.util.concurrent.CancellationException e) {
+                throw new GuardException(ErrorCode.CANCELLED, ErrorCode.CANCELLED.defaultMessage(), e);
+            }
+        }
+
+        void abandon() {
+            abandoned = true;
+            claimed.set(true);
+            ahead.cancel(false);
+            Statement statement = running.get();
+            if (statement != null) {
+                try {
+                    statement.cancel();
+                } catch (SQLException | RuntimeException e) {
+                    LOG.debug("an abandoned EXPLAIN could not be cancelled", e);
+                }
+            }
         }
     }
 
-    /** A text's two EXPLAIN answers, each read once: its logical plan and its IO plan. */
-    private record Explained(java.util.function.Supplier<String> logical, java.util.function.Supplier<String> io) {
+    /** A text's two EXPLAIN answers, its logical plan and its IO plan, read together once; both abandoned if either fails. */
+    private record Explained(Asked logical, Asked io) {
+        EngineReading read(java.util.function.BiFunction<String, String, EngineReading> reader) {
+            try {
+                return reader.apply(logical.get(), io.get());
+            } catch (RuntimeException | Error e) {
+                abandon();
+                throw e;
+            }
+        }
+
+        void abandon() {
+            logical.abandon();
+            io.abandon();
+        }
     }
 
     private String explain(String sql, java.time.Duration limit) {
-        try (Connection c = explain.open(); Statement s = bounded(c, limit); ResultSet rs = s.executeQuery(sql)) {
-            return EngineReading.planText(rs);
+        return explain(sql, limit, statement -> true);
+    }
+
+    /**
+     * The plan text of one EXPLAIN; {@code started} is handed its statement before it runs, and an EXPLAIN it answers
+     * false for is not run ({@link ErrorCode#CANCELLED}).
+     */
+    private String explain(String sql, java.time.Duration limit, java.util.function.Predicate<Statement> started) {
+        try (Connection c = explain.open(); Statement s = bounded(c, limit)) {
+            if (!started.test(s)) {
+                throw new GuardException(ErrorCode.CANCELLED);
+            }
+            try (ResultSet rs = s.executeQuery(sql)) {
+                return EngineReading.planText(rs);
+            }
         } catch (SQLException e) {
             LOG.debug("EXPLAIN failed", e);
             if (e.getErrorCode() == SqlErrors.GENERIC_INTERNAL_ERROR && SqlErrors.fromServer(e)) {

@@ -140,6 +140,78 @@ class TrinoConcurrentExplainTest {
                 .isEqualTo(outcome(new TrinoValidator("s", snapshot, policy, refused), QUERIES.get(0)));
     }
 
+    /**
+     * A statement refused on the cluster's reading of its rendered text leaves its reading as written unread: those two
+     * EXPLAINs are stopped (their statements cancelled), not left to run to the end on the source's threads and the
+     * cluster. The rendered EXPLAINs wait here until both EXPLAINs of the text as written have started, so that they are
+     * in flight when the refusal comes; those then wait until the validator has answered.
+     */
+    @Test
+    void theExplainsOfARefusedStatementAreStoppedNotLeftRunning() throws Exception {
+        String sql = "SELECT region + 1 AS r FROM claims"; // Trino cannot add an integer to a varchar
+        CountDownLatch writtenStarted = new CountDownLatch(2);
+        CountDownLatch answered = new CountDownLatch(1);
+        AtomicInteger writtenRan = new AtomicInteger();
+        AtomicInteger writtenCancelled = new AtomicInteger();
+        ExecutorService own = Executors.newFixedThreadPool(4);
+        TrinoValidator validator = new TrinoValidator("s", snapshot, policy, () -> gated(connect(), (text, cancelled) -> {
+            if (!text.endsWith(" " + sql)) {
+                return writtenStarted.await(20, TimeUnit.SECONDS); // a rendered EXPLAIN: runs once both others are in flight
+            }
+            writtenStarted.countDown();
+            answered.await(20, TimeUnit.SECONDS);
+            if (cancelled.getCount() == 0) {
+                writtenCancelled.incrementAndGet();
+                return false;
+            }
+            writtenRan.incrementAndGet();
+            return true;
+        }), own);
+        String outcome = outcome(validator, sql);
+        answered.countDown();
+        own.shutdown();
+        assertThat(own.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(outcome).doesNotStartWith("ran ").isEqualTo(outcome(sequential(), sql));
+        assertThat(writtenRan).hasValue(0);
+        assertThat(writtenCancelled).hasValue(2);
+    }
+
+    /** Decides whether a statement's EXPLAIN runs: given its text and a latch counted down when it is cancelled. */
+    @FunctionalInterface
+    private interface Gate {
+        boolean pass(String text, CountDownLatch cancelled) throws InterruptedException;
+    }
+
+    /** {@code c} whose statements ask {@code gate} before they run a query, and a statement it refuses fails as a cancelled one. */
+    private static Connection gated(Connection c, Gate gate) {
+        return (Connection) java.lang.reflect.Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    Object result = invoke(c, method, args);
+                    if (!method.getName().equals("createStatement")) {
+                        return result;
+                    }
+                    java.sql.Statement real = (java.sql.Statement) result;
+                    CountDownLatch cancelled = new CountDownLatch(1);
+                    return java.lang.reflect.Proxy.newProxyInstance(java.sql.Statement.class.getClassLoader(),
+                            new Class<?>[] {java.sql.Statement.class}, (p, m, a) -> {
+                                if (m.getName().equals("cancel")) {
+                                    cancelled.countDown();
+                                } else if (m.getName().equals("executeQuery") && !gate.pass((String) a[0], cancelled)) {
+                                    throw new SQLException("Query was canceled");
+                                }
+                                return invoke(real, m, a);
+                            });
+                });
+    }
+
+    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
     private TrinoValidator sequential() {
         return new TrinoValidator("s", snapshot, policy, this::connect);
     }
