@@ -92,10 +92,13 @@ import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 final class ExpressionRenderer {
     /**
      * Where an expression stands, for the name rules of the server (aliases in HAVING and ORDER BY).
-     * {@code HAVING_AGGREGATE} is an argument of an aggregate or window function in HAVING, where the
-     * server reads a bare name as a column of the FROM tables first (measured on MariaDB 10.11).
+     * {@code HAVING_AGGREGATE}, {@code ORDER_BY_AGGREGATE} and {@code WINDOW_AGGREGATE} are the arguments of an
+     * aggregate function in HAVING, in ORDER BY and in a window's PARTITION BY or ORDER BY, where the server reads a
+     * bare name as a column of the FROM tables first (measured on MariaDB 10.11; see
+     * {@link SelectRenderer#aliasReference(String, Ctx, boolean)}).
      */
-    enum Clause { SELECT, ON, WHERE, GROUP_BY, HAVING, HAVING_AGGREGATE, ORDER_BY, WINDOW, AGGREGATE_ORDER }
+    enum Clause { SELECT, ON, WHERE, GROUP_BY, HAVING, HAVING_AGGREGATE, ORDER_BY, ORDER_BY_AGGREGATE, WINDOW, WINDOW_AGGREGATE,
+        AGGREGATE_ORDER }
 
     /** The context of one expression. */
     record Ctx(Scope scope, Clause clause, int depth) {
@@ -801,13 +804,30 @@ final class ExpressionRenderer {
     }
 
     /**
-     * The context of an aggregate's (or window function's) arguments: in HAVING the server reads a bare
-     * name there as a column of the FROM tables before a select-list alias (measured on MariaDB 10.11:
-     * {@code HAVING max(ssn)} read the table's {@code ssn} although an item was labelled {@code ssn}),
-     * so an alias there is never rendered as a name.
+     * The context of a window function's arguments: in HAVING the server reads a bare name there as a column of the
+     * FROM tables before a select-list alias, as in an aggregate's ({@link #aggregateArguments}); elsewhere the
+     * clause's own rules.
+     */
+    private static Ctx windowArguments(Ctx ctx) {
+        return ctx.clause() == Clause.HAVING ? new Ctx(ctx.scope(), Clause.HAVING_AGGREGATE, ctx.depth()) : ctx;
+    }
+
+    /**
+     * The context of an aggregate's arguments: in HAVING, ORDER BY and a window's keys the server reads a bare name
+     * there as a column of the FROM tables before a select-list alias (measured on MariaDB 10.11: {@code HAVING
+     * max(ssn)} read the table's {@code ssn} although an item was labelled {@code ssn}; {@code SELECT status, min(amount)
+     * AS amount ... GROUP BY status} with {@code HAVING max(amount) > 14.2}, {@code ORDER BY max(amount)} or {@code
+     * rank() OVER (ORDER BY max(amount))} reads the table's {@code amount}, also over a derived table, a CTE and a
+     * join; with the name in two joined tables the server refuses it as ambiguous), so an alias there is never
+     * rendered as a name.
      */
     private static Ctx aggregateArguments(Ctx ctx) {
-        return ctx.clause() == Clause.HAVING ? new Ctx(ctx.scope(), Clause.HAVING_AGGREGATE, ctx.depth()) : ctx;
+        return switch (ctx.clause()) {
+            case HAVING -> new Ctx(ctx.scope(), Clause.HAVING_AGGREGATE, ctx.depth());
+            case ORDER_BY -> new Ctx(ctx.scope(), Clause.ORDER_BY_AGGREGATE, ctx.depth());
+            case WINDOW -> new Ctx(ctx.scope(), Clause.WINDOW_AGGREGATE, ctx.depth());
+            default -> ctx;
+        };
     }
 
     /**
@@ -939,7 +959,7 @@ final class ExpressionRenderer {
             }
             rendered.add("*");
         } else {
-            Ctx argCtx = aggregateArguments(ctx);
+            Ctx argCtx = windowArguments(ctx);
             for (Expression e : new Expression[] {a.getExpression(), a.getOffset(), a.getDefaultValue()}) {
                 if (e == null) {
                     continue;

@@ -777,9 +777,19 @@ final class SelectRenderer {
      */
     Optional<Value> aliasReference(String name, Ctx ctx, boolean whole) {
         if (ctx.clause() != Clause.HAVING && ctx.clause() != Clause.HAVING_AGGREGATE && ctx.clause() != Clause.ORDER_BY
-                && ctx.clause() != Clause.WINDOW) {
+                && ctx.clause() != Clause.ORDER_BY_AGGREGATE && ctx.clause() != Clause.WINDOW && ctx.clause() != Clause.WINDOW_AGGREGATE) {
             return Optional.empty();
         }
+        if ((ctx.clause() == Clause.HAVING_AGGREGATE || ctx.clause() == Clause.ORDER_BY_AGGREGATE || ctx.clause() == Clause.WINDOW_AGGREGATE)
+                && ctx.scope().local(name).isPresent()) {
+            // inside an aggregate's arguments the server reads a column of the block's FROM tables before an alias
+            // (ExpressionRenderer.aggregateArguments): the column, rendered qualified
+            return Optional.empty();
+        }
+        // past that, an aggregate's arguments in ORDER BY and in a window follow their clause's rules, as before
+        Clause clause = ctx.clause() == Clause.ORDER_BY_AGGREGATE ? Clause.ORDER_BY
+                : ctx.clause() == Clause.WINDOW_AGGREGATE ? Clause.WINDOW : ctx.clause();
+        ctx = new Ctx(ctx.scope(), clause, ctx.depth());
         if (ctx.clause() == Clause.WINDOW && ctx.scope().isWindowLabel(name)) {
             // MariaDB reads such a name as the window function's item (4016 "Window function is not allowed in window
             // specification", measured with rank() OVER (ORDER BY id) AS id over a table with a column id), except
