@@ -7,11 +7,13 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -103,7 +105,7 @@ class DuckDbTenantDifferentialTest {
         return new Target() {
             @Override
             public Outcome raw(String sql) {
-                return Outcomes.raw(copies.get(fixedTenant < 0 ? tenant(sql) : fixedTenant), sql, HonestCorpus::plainCell);
+                return copysMeaning(copies.get(fixedTenant < 0 ? tenant(sql) : fixedTenant), sql);
             }
 
             @Override
@@ -113,6 +115,51 @@ class DuckDbTenantDifferentialTest {
                         .withAttributes(Map.of("tenant", region))), HonestCorpus::plainCell);
             }
         };
+    }
+
+    /** DuckDB 2.0's refusal of a sum it narrowed by the statistics of the table it read (see {@link #copysMeaning}). */
+    private static final Pattern NARROWED_SUM = Pattern.compile(
+            "^Conversion Error: Type INT128 with value -?[0-9]+ can't be cast because the value is out of range for the destination type U?INT(8|16|32)$");
+
+    /**
+     * The copy's answer to {@code sql}. DuckDB 2.0's compressed materialization narrows a {@code sum(DISTINCT ...)} by the
+     * statistics of the table it reads and then fails on the sum ("Conversion Error: Type INT128 with value 450 can't be
+     * cast because the value is out of range for the destination type UINT8", tenant seed 1,300,118: {@code sum(DISTINCT
+     * c.id) ... WHERE ... < ALL (SELECT ...) GROUP BY ... ORDER BY 1, 2}; reproduced on a new 30-row table, raw). A copy
+     * holds fewer and smaller ids than the filtered file, so only the copy fails so; there its answer is read again with
+     * that optimizer off, which is the text's meaning. Only that refusal is read again.
+     */
+    private static Outcome copysMeaning(Connection copy, String sql) {
+        Outcome raw = Outcomes.raw(copy, sql, HonestCorpus::plainCell);
+        if (!(raw instanceof Outcome.Failed failed) || !NARROWED_SUM.matcher(failed.message()).matches()) {
+            return raw;
+        }
+        try (Statement s = copy.createStatement()) {
+            s.execute("SET disabled_optimizers = 'compressed_materialization'");
+            try {
+                return Outcomes.raw(copy, sql, HonestCorpus::plainCell);
+            } finally {
+                s.execute("RESET disabled_optimizers");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("the copy's optimizer setting could not be changed", e);
+        }
+    }
+
+    /**
+     * Tenant seed 1,300,118: the copy refused a sum DuckDB had narrowed by the copy's statistics; the guard's answer is
+     * the copy's with that optimizer off.
+     */
+    @Test
+    void aSumDuckDbNarrowsWronglyOnTheCopyIsReadWithoutThatOptimizer() {
+        String sql = "SELECT c.region, sum(DISTINCT c.id) AS x0 FROM claims c JOIN regions r ON c.region = r.region"
+                + " WHERE substr(c.status, 2, 3) < ALL (SELECT r6.region FROM regions r6) GROUP BY c.region ORDER BY 1, 2";
+        for (int t = 0; t < ContractDataset.REGIONS.size(); t++) {
+            Outcome raw = target(t).raw(sql);
+            assertThat(raw).as(sql).isInstanceOf(Outcome.Rows.class);
+            assertThat(((Outcome.Rows) raw).rows()).as(sql).isNotEmpty();
+            assertThat(target(t).guarded(sql)).as(sql).isEqualTo(raw);
+        }
     }
 
     @Test
