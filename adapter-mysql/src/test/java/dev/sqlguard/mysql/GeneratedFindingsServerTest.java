@@ -107,14 +107,21 @@ class GeneratedFindingsServerTest {
     }
 
     /**
-     * Seeds 149, 205: a window key named both as an alias and as a column. MariaDB reads the column in a
-     * query without GROUP BY and the alias in a grouped one; the guard asks for another alias.
+     * Seeds 149, 205: a window key named both as an alias and as a column. A window's ORDER BY key is the alias, grouped or
+     * not, as a statement's whole ORDER BY item is (MariaDB resolves both in {@code find_order_in_list}, without looking at
+     * the tables); a PARTITION BY key is looked up as a GROUP BY item, in the tables too, and the guard asks for another
+     * alias there.
      */
     @Test
-    void aWindowKeyThatIsBothAnAliasAndAColumnIsRefused() {
-        for (String sql : List.of("SELECT id, 0 - amount AS amount, rank() OVER (ORDER BY amount, id) AS r FROM claims ORDER BY 1",
-                "SELECT region, 0 - sum(amount) AS amount, rank() OVER (ORDER BY amount) AS r FROM claims GROUP BY region ORDER BY 1",
-                "SELECT id, upper(status) AS status, count(*) OVER (PARTITION BY status) AS n FROM claims ORDER BY 1")) {
+    void aWindowKeyThatIsBothAnAliasAndAColumnIsTheAliasInOrderByAndRefusedInPartitionBy() {
+        sameRows("SELECT id, 0 - amount AS amount, rank() OVER (ORDER BY amount, id) AS r FROM claims ORDER BY 1");
+        sameRows("SELECT region, 0 - sum(amount) AS amount, rank() OVER (ORDER BY amount) AS r FROM claims GROUP BY region ORDER BY 1");
+        sameRows("SELECT region, sum(amount) AS amount, rank() OVER (ORDER BY (amount) DESC) AS r FROM claims GROUP BY region ORDER BY 1");
+        sameRows("SELECT c.region, min(c.amount) AS amount, dense_rank() OVER (PARTITION BY count(*) > 1 ORDER BY amount) AS r"
+                + " FROM claims c JOIN regions r ON c.region = r.region GROUP BY c.region ORDER BY 1");
+        sameRows("SELECT d.id, 10 - d.id AS amount, rank() OVER (ORDER BY amount DESC) AS r FROM (SELECT id, amount FROM claims) d ORDER BY 1");
+        for (String sql : List.of("SELECT id, upper(status) AS status, count(*) OVER (PARTITION BY status) AS n FROM claims ORDER BY 1",
+                "SELECT id, 10 - id AS region, count(*) OVER (PARTITION BY region) AS n FROM claims ORDER BY 1")) {
             assertThat(raw(sql)).as("raw: %s", sql).isInstanceOf(Outcome.Rows.class);
             Outcome g = guarded(sql);
             assertThat(g).as(sql).isInstanceOf(Outcome.Failed.class);
@@ -198,6 +205,45 @@ class GeneratedFindingsServerTest {
         // in two joined tables the name is ambiguous for MariaDB too
         refusedAsRaw("SELECT c.region, count(*) AS region FROM claims c JOIN regions r ON c.region = r.region GROUP BY c.region"
                 + " HAVING max(region) > 'a'", "AMBIGUOUS_COLUMN");
+    }
+
+    /**
+     * MySQL differential seeds from 3,000,001 (100,000 cases, 2026-12-07): the raw run of a generated query crashed
+     * MariaDB 10.11 (signal 11 in filesort, the server down for every source). Minimal: {@code SELECT count(1),
+     * rank() OVER (ORDER BY count(1)) FROM claims GROUP BY id IS NULL}. The server takes {@code id IS NULL} over a
+     * column that cannot be NULL for a constant only late in planning; grouped by such keys alone, a window function
+     * over an aggregate crashed it, and {@code row_number() OVER ()} numbered the rows before grouping. The guard passed
+     * the text and crashed the server too. It now renders {@code IS [NOT] NULL} and {@code ISNULL(x)} as the null-safe
+     * comparison with NULL, which the server never takes for a constant that way: each vector answers as its
+     * {@code <=> NULL} twin runs raw, and the server is still up after each.
+     */
+    @Test
+    void aNullTestTheServerTakesForAConstantNeverReachesItAsWritten() {
+        Map<String, String> twins = new java.util.LinkedHashMap<>();
+        twins.put("SELECT count(1) AS n, rank() OVER (ORDER BY count(1)) AS r FROM claims GROUP BY id IS NULL",
+                "SELECT count(1) AS n, rank() OVER (ORDER BY count(1)) AS r FROM claims GROUP BY id <=> NULL");
+        twins.put("SELECT count(1) AS n, row_number() OVER () AS r FROM claims GROUP BY id IS NULL",
+                "SELECT count(1) AS n, row_number() OVER () AS r FROM claims GROUP BY id <=> NULL");
+        twins.put("SELECT k, rank() OVER (ORDER BY count(1)) AS r FROM (SELECT (c.id IS NULL) AS k FROM claims c) s1 GROUP BY k",
+                "SELECT k, rank() OVER (ORDER BY count(1)) AS r FROM (SELECT (c.id <=> NULL) AS k FROM claims c) s1 GROUP BY k");
+        twins.put("SELECT count(1) AS n, rank() OVER (ORDER BY max(amount)) AS r FROM claims GROUP BY isnull(id)",
+                "SELECT count(1) AS n, rank() OVER (ORDER BY max(amount)) AS r FROM claims GROUP BY id <=> NULL");
+        twins.put("SELECT count(1) AS n, sum(count(1)) OVER (ORDER BY count(1)) AS r FROM claims GROUP BY NOT (id IS NOT NULL)",
+                "SELECT count(1) AS n, sum(count(1)) OVER (ORDER BY count(1)) AS r FROM claims GROUP BY NOT (NOT (id <=> NULL))");
+        twins.put("SELECT count(1) AS n, rank() OVER (ORDER BY count(1)) AS r FROM claims GROUP BY (id IS NULL) + 1",
+                "SELECT count(1) AS n, rank() OVER (ORDER BY count(1)) AS r FROM claims GROUP BY (id <=> NULL) + 1");
+        twins.forEach((sql, twin) -> {
+            ToolResult result = guardedResult(sql);
+            assertThat(result.sql()).as(sql).isPresent();
+            assertThat(result.sql().get()).as(sql).doesNotContainIgnoringCase("IS NULL").doesNotContainIgnoringCase("isnull(");
+            Outcome expected = raw(twin);
+            assertThat(expected).as("raw: %s", twin).isInstanceOf(Outcome.Rows.class);
+            assertThat(Outcomes.guarded(result, HonestCorpus::plainCell)).as(sql).isEqualTo(expected);
+            assertThat(raw("SELECT 1 AS up")).as("the server after %s", sql).isInstanceOf(Outcome.Rows.class);
+        });
+        // the forms still mean what they meant, in WHERE too
+        sameRows("SELECT id FROM claims WHERE status IS NULL OR id IS NOT NULL ORDER BY 1 LIMIT 3");
+        sameRows("SELECT count(*) AS n, sum(isnull(status)) AS s FROM claims");
     }
 
     /** Seed 254: a negative position ({@code - 1}, {@code -(1)}) is refused by MariaDB, never read as position 1. */

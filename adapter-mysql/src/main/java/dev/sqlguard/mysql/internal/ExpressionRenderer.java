@@ -461,12 +461,27 @@ final class ExpressionRenderer {
         return Value.combine(keyword + " (" + q.sql() + ")", null, List.of(q.values().get(0)));
     }
 
+    /**
+     * {@code x IS [NOT] NULL}, rendered as {@code (x <=> NULL)} and {@code (NOT (x <=> NULL))}: the same value for every
+     * x (true or false, never NULL). MariaDB 10.11 takes {@code x IS NULL} (also {@code ISNULL(x)}, {@code x IS UNKNOWN}
+     * and {@code NOT (x IS NOT NULL)}, which it turns into it) over a column that cannot be NULL for a constant only
+     * late in planning; grouped by such keys alone, a window function over the groups crashed the server (signal 11
+     * in filesort: {@code SELECT count(1), rank() OVER (ORDER BY count(1)) FROM claims GROUP BY id IS NULL}; found by the
+     * raw run of a MySQL differential run of 100,000 cases from seed 3,000,001) or numbered the rows before grouping ({@code row_number() OVER ()} gave 20 on the one
+     * group). The null-safe comparison is not taken for a constant that way (measured: the same queries with
+     * {@code <=> NULL} answer right), so the server never meets the form.
+     */
     private Value isNull(IsNullExpression n, Ctx ctx) {
         if (n.isUseIsNull() || n.isUseNotNull()) {
             throw Literals.unsafe("ISNULL or NOTNULL operator");
         }
         Value left = render(n.getLeftExpression(), ctx);
-        return Value.combine("(" + left.sql() + (n.isNot() ? " IS NOT NULL)" : " IS NULL)"), FlowStep.partial("is null"), List.of(left));
+        return Value.combine(nullTest(left.sql(), n.isNot()), FlowStep.partial("is null"), List.of(left));
+    }
+
+    /** {@code sql IS [NOT] NULL} in the form the server never takes for a constant ({@link #isNull}). */
+    static String nullTest(String sql, boolean not) {
+        return not ? "(NOT (" + sql + " <=> NULL))" : "(" + sql + " <=> NULL)";
     }
 
     private Value like(LikeExpression like, Ctx ctx) {
@@ -772,6 +787,10 @@ final class ExpressionRenderer {
         if (f.isDistinct()) {
             ctx.scope().distinctAggregate();
         }
+        if (name.equals("isnull") && rendered.size() == 1 && !f.isDistinct()) {
+            // ISNULL(x) is x IS NULL on the server, which it may take for a constant and crash on (isNull above)
+            return call(nullTest(rendered.get(0), false), name, entry, args);
+        }
         StringBuilder sql = new StringBuilder(name).append('(').append(f.isDistinct() ? "DISTINCT " : "").append(String.join(", ", rendered));
         if (name.equals("group_concat")) {
             ctx.scope().collectingAggregate();
@@ -887,7 +906,7 @@ final class ExpressionRenderer {
             if (Literals.positionLiteral(o.getExpression()).isPresent()) {
                 throw new GuardException(ErrorCode.CONSTRUCT_NOT_ALLOWED, "Order a window or an aggregate by expressions, not by positions.");
             }
-            Value v = ctx.clause() == Clause.WINDOW ? windowKey(o.getExpression(), ctx) : render(o.getExpression(), ctx);
+            Value v = ctx.clause() == Clause.WINDOW ? windowKey(o.getExpression(), ctx, true) : render(o.getExpression(), ctx);
             facts.use(v, position);
             mayFail |= v.mayFail();
             out.add(v.sql() + (o.isAscDescPresent() ? (o.isAsc() ? " ASC" : " DESC") : ""));
@@ -998,7 +1017,7 @@ final class ExpressionRenderer {
         if (partition != null && !partition.isEmpty()) {
             List<String> keys = new ArrayList<>();
             for (Expression p : partition) {
-                Value v = windowKey(p, windowCtx);
+                Value v = windowKey(p, windowCtx, false);
                 facts.use(v, UsePosition.WINDOW);
                 keys.add(v.sql());
             }
@@ -1019,16 +1038,22 @@ final class ExpressionRenderer {
      * of the FROM tables means the select item of that alias on MariaDB 10.11, wherever the item stands in
      * the list (measured: {@code rank() OVER (ORDER BY x) AS r, a AS x} orders by {@code a}); the item's
      * expression is written in its place, so the server has no name to resolve. A name that is both an
-     * alias and a column is refused ({@link SelectRenderer#aliasReference}): MariaDB reads the column in a
-     * query without GROUP BY and the alias in a grouped one.
+     * alias and a column is an ORDER BY key's alias, as in a statement's ORDER BY (MariaDB resolves both in
+     * {@code find_order_in_list} without looking at the tables; measured on 10.11, grouped and not, over a
+     * derived table, in parentheses: {@code SELECT id, 0 - amount AS amount, rank() OVER (ORDER BY amount)} ranks
+     * by {@code 0 - amount}); a PARTITION BY key of that name is refused ({@link SelectRenderer#aliasReference}):
+     * MariaDB looks it up as a GROUP BY item, in the tables too, and reads the column where one table has it
+     * ({@code 10 - id AS tenant ... PARTITION BY tenant} partitions by the column).
+     *
+     * @param ordering whether the key is one of the window's ORDER BY keys, not a PARTITION BY key
      */
-    private Value windowKey(Expression e, Ctx ctx) {
+    private Value windowKey(Expression e, Ctx ctx, boolean ordering) {
         Expression inner = unwrap(e);
         if (inner.getClass() == Column.class && (((Column) inner).getTable() == null || ((Column) inner).getTable().getName() == null)) {
             Column c = (Column) inner;
             String name = MySqlQuoting.unquote(c.getColumnName());
             if (c.getColumnName().startsWith("`") || !SERVER_VALUE_WORDS.contains(name.toLowerCase(Locale.ROOT))) {
-                Optional<Value> alias = queries.aliasReference(name, ctx, true);
+                Optional<Value> alias = queries.aliasReference(name, ctx, true, ordering);
                 if (alias.isPresent()) {
                     return alias.get();
                 }

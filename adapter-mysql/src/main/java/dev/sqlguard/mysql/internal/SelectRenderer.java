@@ -763,7 +763,7 @@ final class SelectRenderer {
      * the FROM tables instead.
      */
     Optional<Value> aliasReference(String name, Ctx ctx) {
-        return aliasReference(name, ctx, false);
+        return aliasReference(name, ctx, false, false);
     }
 
     /**
@@ -774,8 +774,10 @@ final class SelectRenderer {
      *     inside an expression MariaDB refuses the alias of an item that calls an aggregate (1247 "Reference 's'
      *     not supported (reference to group function)", in ORDER BY as in a window), so the guard refuses it too
      *     instead of answering with the aggregate written out
+     * @param windowOrder whether the name is one of a window's ORDER BY keys: whole, it is the select item of that name
+     *     whatever the tables hold (ExpressionRenderer.windowKey)
      */
-    Optional<Value> aliasReference(String name, Ctx ctx, boolean whole) {
+    Optional<Value> aliasReference(String name, Ctx ctx, boolean whole, boolean windowOrder) {
         if (ctx.clause() != Clause.HAVING && ctx.clause() != Clause.HAVING_AGGREGATE && ctx.clause() != Clause.ORDER_BY
                 && ctx.clause() != Clause.ORDER_BY_AGGREGATE && ctx.clause() != Clause.WINDOW && ctx.clause() != Clause.WINDOW_AGGREGATE) {
             return Optional.empty();
@@ -815,7 +817,9 @@ final class SelectRenderer {
                         item.value().mayFail(), item.value().weight()));
             }
         }
-        Optional<Integer> position = aliasPosition(name, ctx.scope(), Shadowing.REFUSED);
+        // a whole window ORDER BY key is the select item of that name whatever the tables hold, as a whole ORDER BY item is
+        Shadowing shadowing = whole && windowOrder && ctx.clause() == Clause.WINDOW ? Shadowing.ALIAS_FIRST : Shadowing.REFUSED;
+        Optional<Integer> position = aliasPosition(name, ctx.scope(), shadowing);
         if (position.isEmpty()) {
             return Optional.empty();
         }
