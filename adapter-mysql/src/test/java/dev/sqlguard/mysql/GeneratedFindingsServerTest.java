@@ -162,6 +162,21 @@ class GeneratedFindingsServerTest {
         sameRows("SELECT s1.x0 AS a, (s1.x0) AS b, count(*) AS n FROM (SELECT abs(0) AS x0 FROM claims) s1 GROUP BY 1 ORDER BY 1");
     }
 
+    /**
+     * Seed 4,008,499: an ungrouped statement that repeats an output ran under the relabelling query too, which stores its
+     * rows in a temporary table typed from the outputs; MariaDB types {@code -30000.50 * nullif(50, 7)} DECIMAL(8,2) there,
+     * and -1,500,025.00 came back -999,999.99. Only a grouped statement is relabelled now (MariaDB labels repeated
+     * outputs right without GROUP BY).
+     */
+    @Test
+    void anUngroupedStatementThatRepeatsAnOutputRunsAsWritten() {
+        String sql = "SELECT regions.*, - 30000.50 * nullif(50, 7) AS region, DATE '2024-08-17' AS x0, region FROM regions ORDER BY 1, 2, 3, 4, 5";
+        sameRows(sql);
+        assertThat(guardedResult(sql).sql().orElseThrow()).doesNotContain("sqlguard_result");
+        sameRows("SELECT id, id AS k, amount * nullif(50, 7) AS a FROM claims ORDER BY 1 LIMIT 5");
+        sameRows("SELECT DISTINCT region, region AS r2 FROM claims ORDER BY 1");
+    }
+
     /** Seed 213: MariaDB refuses an aggregate's alias inside an ORDER BY or window expression (1247), and so does the guard. */
     @Test
     void anAggregatesAliasInsideAnOrderExpressionIsRefusedAsMariaDbDoes() {

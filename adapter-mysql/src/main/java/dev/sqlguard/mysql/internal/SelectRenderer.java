@@ -104,15 +104,16 @@ final class SelectRenderer {
      * @param mergedNames when MariaDB may merge the query into the block that reads it as a derived table or CTE (a
      *     plain block without DISTINCT, GROUP BY, HAVING, LIMIT, aggregate or window function), the folded names of the
      *     visible columns of the base tables merged with it, at any depth; else none
+     * @param grouped whether the query's outputs come from a block with GROUP BY (a set operation's: any branch's)
      */
-    record Query(String sql, List<String> labels, List<Value> values, Set<String> mergedNames) {
+    record Query(String sql, List<String> labels, List<Value> values, Set<String> mergedNames, boolean grouped) {
         Query {
             mergedNames = Set.copyOf(mergedNames);
         }
 
         /** A query MariaDB does not merge into the block that reads it. */
-        Query(String sql, List<String> labels, List<Value> values) {
-            this(sql, labels, values, Set.of());
+        Query(String sql, List<String> labels, List<Value> values, boolean grouped) {
+            this(sql, labels, values, Set.of(), grouped);
         }
     }
 
@@ -157,7 +158,7 @@ final class SelectRenderer {
         }
         Set<Integer> masked = policy.outputsToMask(facts.outputs());
         String hint = hintMillis.map(ms -> "/*+ MAX_EXECUTION_TIME(" + ms + ") */ ").orElse("");
-        String sql = masked.isEmpty() && !repeatsAValue(q.values()) ? q.sql().replace(HINT_SLOT, hint)
+        String sql = masked.isEmpty() && !(q.grouped() && repeatsAValue(q.values())) ? q.sql().replace(HINT_SLOT, hint)
                 : masked(q.sql().replace(HINT_SLOT, ""), hint, q.labels(), masked, (long) policy.limits().maxRows() + 1);
         ParameterMarkers.Bound bound = ParameterMarkers.bind(GovernedTables.barriers(sql, conditions));
         return new Rendered(bound.sql(), facts.outputs(), facts.tables(), facts.uses(), facts.functions(),
@@ -166,10 +167,14 @@ final class SelectRenderer {
 
     /**
      * Whether two outputs of the statement are written alike (parentheses aside). MariaDB 10.11 labels such
-     * outputs unreliably: in a grouped or aggregating query, {@code SELECT s.x AS a, s.x AS b ... GROUP BY 1}
-     * over a derived table whose {@code x} is {@code abs(0)} labels both columns {@code b} (measured), so the
-     * result no longer shows which output is which. Such a statement runs under the query of {@link #masked}
-     * (masking nothing), whose outer select list names each output once.
+     * outputs unreliably in a grouped query: {@code SELECT s.x AS a, s.x AS b ... GROUP BY 1} over a derived table
+     * whose {@code x} is {@code abs(0)} labels both columns {@code b} (measured; without GROUP BY, with DISTINCT, and
+     * aggregating without GROUP BY, the labels were right), so the result no longer shows which output is which.
+     * Such a grouped statement runs under the query of {@link #masked} (masking nothing), whose outer select list
+     * names each output once. Only a grouped one: that query stores the statement's rows in a temporary table, whose
+     * columns MariaDB types from the outputs, and it types some too narrow ({@code 30000.50 * nullif(50, 7)} as
+     * DECIMAL(8,2), so -1,500,025.00 came back -999,999.99; MySQL differential seed 4,008,499, an ungrouped
+     * {@code SELECT regions.*, ..., region}); a query that repeats an output without grouping runs as written.
      */
     private static boolean repeatsAValue(List<Value> values) {
         Set<String> seen = new java.util.HashSet<>();
@@ -292,12 +297,12 @@ final class SelectRenderer {
             if (p.getLimit() != null || p.getOffset() != null) {
                 tail.append(limit(p.getLimit(), p.getOffset(), false));
             }
-            body = new Query("(" + inner.sql() + ")" + tail, inner.labels(), inner.values(), inner.mergedNames());
+            body = new Query("(" + inner.sql() + ")" + tail, inner.labels(), inner.values(), inner.mergedNames(), inner.grouped());
         } else {
             throw construct("Only SELECT queries, set operations (UNION, INTERSECT, EXCEPT) and WITH are allowed;"
                     + " no VALUES, TABLE or parenthesised top-level query.");
         }
-        return with.isEmpty() ? body : new Query(with + body.sql(), body.labels(), body.values(), body.mergedNames());
+        return with.isEmpty() ? body : new Query(with + body.sql(), body.labels(), body.values(), body.mergedNames(), body.grouped());
     }
 
     private String with(Select s, Scope scope) {
@@ -443,14 +448,14 @@ final class SelectRenderer {
         }
         List<List<Value>> columns = new ArrayList<>();
         branches.forEach(b -> columns.add(b.values()));
-        Query merged = new Query(sql.toString(), branches.get(0).labels(), merge(columns));
+        Query merged = new Query(sql.toString(), branches.get(0).labels(), merge(columns), branches.stream().anyMatch(Query::grouped));
         if (list.getOrderByElements() != null && !list.getOrderByElements().isEmpty()) {
             sql.append(" ORDER BY ").append(positionsOrderBy(list.getOrderByElements(), merged));
         }
         if (top || list.getLimit() != null || list.getOffset() != null) {
             sql.append(limit(list.getLimit(), list.getOffset(), top));
         }
-        return new Query(sql.toString(), merged.labels(), merged.values());
+        return new Query(sql.toString(), merged.labels(), merged.values(), merged.grouped());
     }
 
     /** Where the optimizer hint goes. */
@@ -663,7 +668,7 @@ final class SelectRenderer {
         // counted again here: an aggregate of the ORDER BY groups the block too
         boolean mergeable = ungrouped && scope.aggregates() == 0 && !scope.hasWindowFunction() && ps.getLimit() == null
                 && ps.getOffset() == null && ps.getFetch() == null;
-        return new Query(sql.toString(), labels, values, mergeable ? scope.mergedNames() : Set.of());
+        return new Query(sql.toString(), labels, values, mergeable ? scope.mergedNames() : Set.of(), groupBy != null);
     }
 
     /** Whether a select item may call a window function (any {@code OVER} in its text; a false alarm only reorders rendering). */

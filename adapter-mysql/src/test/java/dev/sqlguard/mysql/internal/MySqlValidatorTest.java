@@ -273,7 +273,7 @@ class MySqlValidatorTest {
                 + "AND region NOT LIKE 'x%' AND id % 2 = 0 OR TRUE");
         assertThat(p.executableSql()).contains("CAST(`t1`.`amount` AS DECIMAL(10, 2)) AS `a`")
                 .contains("(`t1`.`created` BETWEEN DATE '2024-01-01' AND DATE '2024-12-31')")
-                .contains("(`t1`.`status` IN ('A', 'B'))").contains("(`t1`.`region` IS NOT NULL)")
+                .contains("(`t1`.`status` IN ('A', 'B'))").contains("(NOT (`t1`.`region` <=> NULL))")
                 .contains("(`t1`.`region` NOT LIKE 'x%')").contains("OR TRUE)");
     }
 
