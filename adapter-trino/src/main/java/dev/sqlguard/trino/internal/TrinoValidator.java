@@ -331,7 +331,7 @@ public final class TrinoValidator implements StatementValidator {
         private final String sql;
         private final java.time.Duration limit;
         private final java.util.Optional<dev.sqlguard.domain.CallDeadline> deadline;
-        /** The EXPLAIN asked ahead; unset where it was never handed to a thread. */
+        /** The EXPLAIN to hand to a source thread; it asks only if neither the reader nor abandonment claimed it first. */
         private final java.util.concurrent.FutureTask<String> ahead;
         private final java.util.concurrent.atomic.AtomicReference<Statement> running = new java.util.concurrent.atomic.AtomicReference<>();
         /** Set by whichever asks it first: a thread of the source, the reading thread, or abandonment. */
