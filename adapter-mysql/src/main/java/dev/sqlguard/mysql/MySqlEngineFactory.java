@@ -23,6 +23,7 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.mysql.internal.CatalogLoader;
+import dev.sqlguard.mysql.internal.DoubleQuotes;
 import dev.sqlguard.mysql.internal.MySqlExecutor;
 import dev.sqlguard.mysql.internal.MySqlSettings;
 import dev.sqlguard.mysql.internal.MySqlFunctions;
@@ -117,7 +118,8 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
                 driverProperties(settings, timeoutMillis));
         Server server = start.onBootstrap(connect, bootstrap -> {
             ServerFlavor flavor = ServerFlavor.fromVersion(bootstrap.getMetaData().getDatabaseProductVersion());
-            ServerFlavor.Pins pins = pin(bootstrap, flavor, source, new ServerFlavor.Pins(ServerFlavor.pinnedMode(sqlMode(bootstrap)),
+            String serverMode = sqlMode(bootstrap);
+            ServerFlavor.Pins pins = pin(bootstrap, flavor, source, new ServerFlavor.Pins(ServerFlavor.pinnedMode(serverMode),
                     timeoutMillis, ServerFlavor.groupConcatMaxLen(allowlisted.limits().maxCellChars()), ServerFlavor.RECURSION_LIMIT));
             start.readOnlyAccount(LOG, settings.requireReadOnlyAccount(), PrivilegeAudit.riskyPrivileges(bootstrap),
                     "the database account holds privileges beyond reading: ", "Use an account with SELECT on the allowlisted tables only.");
@@ -129,7 +131,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
             // MySQL's only); the domain fills it in. The names a configuration lists are the host's question (functionFacts)
             EngineDefaults defaults = EngineDefaults.inSchema(settings.schema(), MySqlFunctions.classes(
                     CatalogLoader.knownFunctions(bootstrap, MySqlValidator.DEFAULT_FUNCTIONS)));
-            return new Server(flavor, pins, schema, defaults);
+            return new Server(flavor, pins, schema, defaults, DoubleQuotes.ofServerMode(serverMode));
         });
         ServerFlavor flavor = server.flavor();
         GuardrailPolicy policy = allowlisted.effective(server.defaults());
@@ -160,7 +162,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
                 executor.verifySessionForStartup(c);
             }
             Optional<Long> hint = flavor == ServerFlavor.MYSQL ? Optional.of(timeoutMillis) : Optional.empty();
-            CachingValidator validator = new CachingValidator(new MySqlValidator(source, server.schema(), policy, hint));
+            CachingValidator validator = new CachingValidator(new MySqlValidator(source, server.schema(), policy, hint, server.doubleQuotes()));
             // what the server and the catalogue know about the function names a configuration lists; the host decides
             String serverName = flavor == ServerFlavor.MARIADB ? "MariaDB" : "MySQL";
             FunctionLookup lookup = (functions, tableFunctions) -> {
@@ -175,8 +177,9 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
         });
     }
 
-    /** What the bootstrap connection found: the server, its pinned session, the catalog and the defaults it reports. */
-    private record Server(ServerFlavor flavor, ServerFlavor.Pins pins, SchemaSnapshot schema, EngineDefaults defaults) {
+    /** What the bootstrap connection found: the server, its pinned session, the catalog, the defaults it reports and how its default mode reads "x". */
+    private record Server(ServerFlavor flavor, ServerFlavor.Pins pins, SchemaSnapshot schema, EngineDefaults defaults,
+            DoubleQuotes doubleQuotes) {
     }
 
     private static String sqlMode(Connection connection) throws SQLException {

@@ -44,13 +44,16 @@ import static java.util.Objects.requireNonNull;
  *     and DuckDB, whose date plus an integer is a date; an {@code INTERVAL} on MariaDB and Trino, where a date plus a
  *     number is a number or refused)
  * @param valuesTable a {@code VALUES} list as a FROM item with its columns named after its alias
+ * @param doubleQuotedStrings {@code "x"} is a string literal, as {@code 'x'} (MySQL and MariaDB outside
+ *     {@code ANSI_QUOTES}, as the public text-to-SQL benchmarks write their strings)
  */
 public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean bang, boolean concat, boolean concatAnything,
                       boolean distinctFrom, boolean doubleColonCast, boolean distinctOn, boolean qualify, boolean fullJoin,
                       boolean nullsOrdering, String intType, String textType, String decimalType,
                       boolean caseInsensitiveOrder, String collation, boolean offsetFirst, boolean namedWindow,
                       boolean aggregateFilter, boolean groupingSets, boolean withRollup, boolean lateral,
-                      boolean naturalJoin, String stringAgg, String quote, String dayInterval, boolean valuesTable) {
+                      boolean naturalJoin, String stringAgg, String quote, String dayInterval, boolean valuesTable,
+                      boolean doubleQuotedStrings) {
     public Grammar {
         requireNonNull(intType, "intType is null");
         requireNonNull(textType, "textType is null");
@@ -62,25 +65,25 @@ public record Grammar(boolean ilike, boolean similarTo, boolean xor, boolean ban
     public static Grammar postgresql() {
         return new Grammar(true, true, false, false, true, true, true, true, true, false, true, true,
                 "integer", "text", "numeric(12,2)", false, "\"C\"", false, true, true, true, false, true, true,
-                "string_agg(%1$s, ',' ORDER BY %1$s)", "\"", "%d", true);
+                "string_agg(%1$s, ',' ORDER BY %1$s)", "\"", "%d", true, false);
     }
 
     public static Grammar duckdb() {
         return new Grammar(true, true, false, false, true, true, true, true, true, true, true, true,
                 "BIGINT", "VARCHAR", "DECIMAL(12,2)", false, "nocase", false, true, true, true, false, true, false,
-                "string_agg(%1$s, ',' ORDER BY %1$s)", "\"", "%d", true);
+                "string_agg(%1$s, ',' ORDER BY %1$s)", "\"", "%d", true, false);
     }
 
     public static Grammar trino() {
         return new Grammar(false, false, false, false, true, false, true, false, false, false, true, true,
                 "bigint", "varchar", "decimal(12,2)", false, null, true, true, true, true, false, true, false,
-                null, "\"", "INTERVAL '%d' DAY", true);
+                null, "\"", "INTERVAL '%d' DAY", true, false);
     }
 
     /** MariaDB and MySQL: {@code ||} is OR there, null-safe equality is {@code <=>}, text orders without regard to case. */
     public static Grammar mysql() {
         return new Grammar(false, false, true, true, false, false, false, false, false, false, false, false,
                 "SIGNED", "CHAR", "DECIMAL(12,2)", true, "utf8mb4_bin", false, true, false, false, true, false, true,
-                "group_concat(%1$s ORDER BY %1$s COLLATE utf8mb4_bin SEPARATOR ',')", "`", "INTERVAL %d DAY", false);
+                "group_concat(%1$s ORDER BY %1$s COLLATE utf8mb4_bin SEPARATOR ',')", "`", "INTERVAL %d DAY", false, true);
     }
 }

@@ -700,7 +700,11 @@ public final class QueryGenerator {
         return switch (type) {
             case 'I' -> Sql.of(String.valueOf(random.nextInt(4) == 0 ? 10 * random.nextInt(7) : random.nextInt(10)));
             case 'N' -> Sql.of(random.nextBoolean() ? "30000.50" : "1.5");
-            case 'T' -> Sql.of(TEXTS[random.nextInt(TEXTS.length)]);
+            case 'T' -> {
+                int k = random.nextInt(TEXTS.length);
+                // where "x" is a string too, every other text is written so (no draw of its own: a seed's case keeps its shape)
+                yield Sql.of(grammar.doubleQuotedStrings() && k % 2 == 1 ? '"' + TEXTS[k].substring(1, TEXTS[k].length() - 1) + '"' : TEXTS[k]);
+            }
             case 'B' -> Sql.of(random.nextBoolean() ? "TRUE" : "FALSE");
             default -> Sql.of("DATE '2024-0" + (1 + random.nextInt(9)) + "-1" + random.nextInt(9) + "'");
         };
