@@ -190,6 +190,31 @@ class PostgresHonestRefusalsTest {
         assertThat(guarded("SELECT id FROM claims ORDER BY id LIMIT 2 OFFSET 9").status()).isEqualTo(ToolStatus.OK);
     }
 
+    /**
+     * Benchmark questions PostgreSQL itself refuses (Spider's {@code SELECT max(capacity), average FROM stadium}): the guard
+     * refuses them too, with the server's reason in its own words. The grouping error's sentence with the advice once ran
+     * past a message's bound, and the model read the code's default sentence about comments and escapes instead.
+     */
+    @Test
+    void aQueryTheServerCannotAnalyseIsRefusedWithItsReason() throws SQLException {
+        Map<String, String> reasons = new java.util.LinkedHashMap<>();
+        reasons.put("SELECT max(amount), region FROM claims", "GROUP BY");
+        reasons.put("SELECT count(*) FROM claims WHERE region = 2014", "cast");
+        reasons.put("SELECT c.id FROM claims c JOIN regions r ON c.id = r.region", "cast");
+        try (Connection c = TestServer.admin(server.fixture().server()); Statement s = c.createStatement()) {
+            s.execute("SET search_path = " + server.fixture().schema());
+            for (String sql : reasons.keySet()) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.executeQuery(sql)).as(sql).isInstanceOf(SQLException.class);
+            }
+        }
+        reasons.forEach((sql, reason) -> {
+            ToolResult r = guarded(sql);
+            assertThat(r.status()).as(sql).isEqualTo(ToolStatus.REJECTED);
+            String message = r.error().orElseThrow().message();
+            assertThat(message).as(sql).contains(reason).doesNotContain("comments");
+        });
+    }
+
     private HonestCorpus.Outcome compareAll(List<String> corpus) throws SQLException {
         try (Connection raw = TestServer.admin(server.fixture().server()); Statement s = raw.createStatement()) {
             s.execute("SET search_path = " + server.fixture().schema());

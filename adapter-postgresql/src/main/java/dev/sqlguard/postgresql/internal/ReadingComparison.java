@@ -111,9 +111,10 @@ final class ReadingComparison {
      */
     static GuardException renderedFailed(SQLException e, GuardException mapped) {
         if (e.getSQLState() != null && ANALYSIS.contains(e.getSQLState())) {
-            return new GuardException(ErrorCode.UNSAFE_SYNTAX, mapped.safeMessage() + " If the query runs as written, the database reads"
-                    + " it differently from the check; write it more plainly: put parentheses around each operator and its operands"
-                    + " (for example around BETWEEN ... AND ... and ||) and qualify each column name.");
+            // short enough that the longest server reason keeps it under a message's bound (SafeText), which a longer
+            // one crossed: a grouping error read as the code's default sentence about comments and escapes
+            return new GuardException(ErrorCode.UNSAFE_SYNTAX, mapped.safeMessage() + " If it runs as written, the database reads it"
+                    + " otherwise than the check: put parentheses around each operator (BETWEEN ... AND ..., ||) and qualify each column.");
         }
         return mapped;
     }
