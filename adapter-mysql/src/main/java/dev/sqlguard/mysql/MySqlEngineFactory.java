@@ -23,7 +23,6 @@ import dev.sqlguard.domain.GuardrailPolicy;
 import dev.sqlguard.domain.Names;
 import dev.sqlguard.domain.port.CachingValidator;
 import dev.sqlguard.mysql.internal.CatalogLoader;
-import dev.sqlguard.mysql.internal.DoubleQuotes;
 import dev.sqlguard.mysql.internal.MySqlExecutor;
 import dev.sqlguard.mysql.internal.MySqlSettings;
 import dev.sqlguard.mysql.internal.MySqlFunctions;
@@ -32,6 +31,7 @@ import dev.sqlguard.mysql.internal.PrivilegeAudit;
 import dev.sqlguard.mysql.internal.RowPolicyCheck;
 import dev.sqlguard.jdbc.ansi.SchemaSnapshot;
 import dev.sqlguard.mysql.internal.ServerFlavor;
+import dev.sqlguard.mysql.internal.ServerReading;
 import dev.sqlguard.ports.AbstractEngineFactory;
 import dev.sqlguard.ports.Engine;
 import dev.sqlguard.ports.EngineCapability;
@@ -119,6 +119,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
         Server server = start.onBootstrap(connect, bootstrap -> {
             ServerFlavor flavor = ServerFlavor.fromVersion(bootstrap.getMetaData().getDatabaseProductVersion());
             String serverMode = sqlMode(bootstrap);
+            ServerReading reading = ServerReading.of(serverMode, lowerCaseTableNames(bootstrap));
             ServerFlavor.Pins pins = pin(bootstrap, flavor, source, new ServerFlavor.Pins(ServerFlavor.pinnedMode(serverMode),
                     timeoutMillis, ServerFlavor.groupConcatMaxLen(allowlisted.limits().maxCellChars()), ServerFlavor.RECURSION_LIMIT));
             start.readOnlyAccount(LOG, settings.requireReadOnlyAccount(), PrivilegeAudit.riskyPrivileges(bootstrap),
@@ -131,7 +132,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
             // MySQL's only); the domain fills it in. The names a configuration lists are the host's question (functionFacts)
             EngineDefaults defaults = EngineDefaults.inSchema(settings.schema(), MySqlFunctions.classes(
                     CatalogLoader.knownFunctions(bootstrap, MySqlValidator.DEFAULT_FUNCTIONS)));
-            return new Server(flavor, pins, schema, defaults, DoubleQuotes.ofServerMode(serverMode));
+            return new Server(flavor, pins, schema, defaults, reading);
         });
         ServerFlavor flavor = server.flavor();
         GuardrailPolicy policy = allowlisted.effective(server.defaults());
@@ -162,7 +163,7 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
                 executor.verifySessionForStartup(c);
             }
             Optional<Long> hint = flavor == ServerFlavor.MYSQL ? Optional.of(timeoutMillis) : Optional.empty();
-            CachingValidator validator = new CachingValidator(new MySqlValidator(source, server.schema(), policy, hint, server.doubleQuotes()));
+            CachingValidator validator = new CachingValidator(new MySqlValidator(source, server.schema(), policy, hint, server.reading()));
             // what the server and the catalogue know about the function names a configuration lists; the host decides
             String serverName = flavor == ServerFlavor.MARIADB ? "MariaDB" : "MySQL";
             FunctionLookup lookup = (functions, tableFunctions) -> {
@@ -177,9 +178,16 @@ public final class MySqlEngineFactory extends AbstractEngineFactory {
         });
     }
 
-    /** What the bootstrap connection found: the server, its pinned session, the catalog, the defaults it reports and how its default mode reads "x". */
+    /** What the bootstrap connection found: the server, its pinned session, the catalog, the defaults it reports and how it reads quotes and table names. */
     private record Server(ServerFlavor flavor, ServerFlavor.Pins pins, SchemaSnapshot schema, EngineDefaults defaults,
-            DoubleQuotes doubleQuotes) {
+            ServerReading reading) {
+    }
+
+    private static long lowerCaseTableNames(Connection connection) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT @@lower_case_table_names")) {
+            // unknown counts as the strictest reading: names compared exactly
+            return rs.next() ? rs.getLong(1) : 0;
+        }
     }
 
     private static String sqlMode(Connection connection) throws SQLException {

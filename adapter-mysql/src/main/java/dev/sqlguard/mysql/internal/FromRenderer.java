@@ -47,10 +47,14 @@ final class FromRenderer {
     private final SchemaSnapshot schema;
     private final GuardrailPolicy policy;
     private final GovernedTables governed;
+    /** Table and schema names are written as the server spells them ({@link ServerReading#exactTableNames}). */
+    private final boolean exactTableNames;
     private final Facts facts;
 
-    FromRenderer(SelectRenderer queries, SchemaSnapshot schema, GuardrailPolicy policy, GovernedTables governed, Facts facts) {
+    FromRenderer(SelectRenderer queries, SchemaSnapshot schema, GuardrailPolicy policy, GovernedTables governed, Facts facts,
+            boolean exactTableNames) {
         this.queries = queries;
+        this.exactTableNames = exactTableNames;
         this.schema = schema;
         this.policy = policy;
         this.governed = governed;
@@ -271,7 +275,9 @@ final class FromRenderer {
         TableRef ref = TableRef.of(schemaName.orElse(schema.defaultSchema()), name);
         TableRef policyRef = schemaName.isPresent() ? TableRef.of(schemaName.get(), name) : TableRef.of(name);
         boolean allowed = policy.tables().restricted() && (policy.tables().allowsTable(policyRef) || policy.tables().allowsTable(ref));
-        Optional<TableInfo> found = schema.find(schemaName, name);
+        // where the server compares table names exactly, a name in another case is another (unknown) table
+        Optional<TableInfo> found = schema.find(schemaName, name)
+                .filter(t -> !exactTableNames || (t.name().equals(name) && schemaName.map(t.schema()::equals).orElse(true)));
         if (!allowed || found.isEmpty()) {
             throw Refusals.unknownTable(schemaName.map(s -> s + ".").orElse("") + name);
         }

@@ -40,26 +40,26 @@ public final class MySqlValidator implements StatementValidator {
     private final GuardrailPolicy policy;
     private final Optional<Long> hintMillis;
     private final GovernedTables governed;
-    private final DoubleQuotes doubleQuotes;
+    private final ServerReading reading;
 
     /**
      * @param hintMillis render a MAX_EXECUTION_TIME hint with this value (MySQL), or empty (MariaDB)
      */
     public MySqlValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Optional<Long> hintMillis) {
-        this(sourceId, schema, policy, hintMillis, DoubleQuotes.STRINGS);
+        this(sourceId, schema, policy, hintMillis, ServerReading.LENIENT);
     }
 
     /**
      * @param hintMillis render a MAX_EXECUTION_TIME hint with this value (MySQL), or empty (MariaDB)
-     * @param doubleQuotes how the server's default sql_mode reads a double-quoted run
+     * @param reading how the server reads quotes and table names by its own settings
      */
     public MySqlValidator(String sourceId, SchemaSnapshot schema, GuardrailPolicy policy, Optional<Long> hintMillis,
-            DoubleQuotes doubleQuotes) {
+            ServerReading reading) {
         this.sourceId = requireNonNull(sourceId, "sourceId is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.policy = requireNonNull(policy, "policy is null").orEngineFunctions(MySqlFunctions.classes(DEFAULT_FUNCTIONS));
         this.hintMillis = requireNonNull(hintMillis, "hintMillis is null");
-        this.doubleQuotes = requireNonNull(doubleQuotes, "doubleQuotes is null");
+        this.reading = requireNonNull(reading, "reading is null");
         // row filters and masks: a text the renderer cannot carry fails here, when the engine starts
         this.governed = new GovernedTables(policy.rows(), schema.defaultSchema());
     }
@@ -74,7 +74,7 @@ public final class MySqlValidator implements StatementValidator {
         // a text over the limit is refused as it is; else "x" is read as the server reads it (a string, or a name
         // under ANSI_QUOTES), which may lengthen the text by the quotes it doubles
         boolean tooLong = sql.length() > maxLength;
-        String unquoted = tooLong ? sql : doubleQuotes.rewrite(sql);
+        String unquoted = tooLong ? sql : reading.doubleQuotes().rewrite(sql);
         SqlPrecheck.check(unquoted, tooLong ? maxLength : Math.max(maxLength, unquoted.length()));
         // CONVERT(x, type) first: KeywordNames must see the type as a type (AS NCHAR), not a column
         String text = KeywordNames.quote(ConvertCasts.rewrite(unquoted));
@@ -93,7 +93,7 @@ public final class MySqlValidator implements StatementValidator {
             throw new GuardException(ErrorCode.STATEMENT_NOT_ALLOWED);
         }
         OperatorCheck.check(select);
-        SelectRenderer.Rendered r = new SelectRenderer(schema, policy, governed, hintMillis).render(select);
+        SelectRenderer.Rendered r = new SelectRenderer(schema, policy, governed, hintMillis, reading.exactTableNames()).render(select);
         return new QueryPlan(sourceId, sql, r.sql(), Collections.nCopies(r.bindings().parameterCount(), null), r.tables(),
                 r.uses(), r.functions(), r.outputs(), r.amplifications(), policy.limits(), r.masked(), r.bindings(), Map.of());
     }

@@ -157,10 +157,31 @@ final class Scope {
     private int aggregates;
     /** The aliases of this block's select items that call a window function. */
     private final Set<String> windowLabels = new HashSet<>();
+    /** Table names, schema names and table aliases are compared exactly (else folded); column names are always folded. */
+    private final boolean exactTableNames;
 
     Scope(Scope parent) {
+        this(parent, parent != null && parent.exactTableNames);
+    }
+
+    private Scope(Scope parent, boolean exactTableNames) {
         this.parent = parent;
         this.ctes = parent == null ? new HashMap<>() : new HashMap<>(parent.ctes);
+        this.exactTableNames = exactTableNames;
+    }
+
+    /**
+     * A statement's outermost block.
+     *
+     * @param exactTableNames table names and aliases are compared exactly ({@link ServerReading#exactTableNames})
+     */
+    static Scope root(boolean exactTableNames) {
+        return new Scope(null, exactTableNames);
+    }
+
+    /** Whether two table names or aliases are the same, as the server compares them. */
+    private boolean sameTableName(String a, String b) {
+        return exactTableNames ? a.equals(b) : Names.fold(a).equals(Names.fold(b));
     }
 
     Scope parent() {
@@ -220,7 +241,7 @@ final class Scope {
 
     void addRelation(Relation relation) {
         for (Relation r : relations) {
-            if (Names.fold(r.visibleName()).equals(Names.fold(relation.visibleName()))) {
+            if (sameTableName(r.visibleName(), relation.visibleName())) {
                 throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The name " + SafeText.identifier(relation.visibleName())
                         + " is used for two tables; give each an alias.");
             }
@@ -356,7 +377,7 @@ final class Scope {
 
     private boolean namesRelation(String name) {
         for (int i = 0; i < visible; i++) {
-            if (Names.fold(relations.get(i).visibleName()).equals(Names.fold(name))) {
+            if (sameTableName(relations.get(i).visibleName(), name)) {
                 return true;
             }
         }
@@ -398,8 +419,8 @@ final class Scope {
         Relation match = null;
         for (int i = 0; i < visible; i++) {
             Relation r = relations.get(i);
-            boolean hit = Names.fold(r.visibleName()).equals(Names.fold(qualifier))
-                    && (schemaName.isEmpty() || r.schemaName().map(sn -> Names.fold(sn).equals(Names.fold(schemaName.get()))).orElse(false));
+            boolean hit = sameTableName(r.visibleName(), qualifier)
+                    && (schemaName.isEmpty() || r.schemaName().map(sn -> sameTableName(sn, schemaName.get())).orElse(false));
             if (hit) {
                 if (match != null) {
                     throw new GuardException(ErrorCode.AMBIGUOUS_COLUMN, "The table name " + SafeText.identifier(qualifier)

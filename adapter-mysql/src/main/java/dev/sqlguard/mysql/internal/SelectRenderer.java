@@ -120,6 +120,7 @@ final class SelectRenderer {
     private final GuardrailPolicy policy;
     private final Optional<Long> hintMillis;
     private final GovernedTables governed;
+    private final boolean exactTableNames;
     private final Facts facts = new Facts();
     private final ExpressionRenderer expressions;
     private final FromRenderer from;
@@ -140,19 +141,29 @@ final class SelectRenderer {
      *     ignores the hint; its limit is the pinned session's {@code max_statement_time})
      */
     SelectRenderer(SchemaSnapshot schema, GuardrailPolicy policy, GovernedTables governed, Optional<Long> hintMillis) {
+        this(schema, policy, governed, hintMillis, false);
+    }
+
+    /**
+     * @param exactTableNames table names, schema names and table aliases are compared exactly, as a server with
+     *     {@code lower_case_table_names = 0} compares them ({@link ServerReading})
+     */
+    SelectRenderer(SchemaSnapshot schema, GuardrailPolicy policy, GovernedTables governed, Optional<Long> hintMillis,
+            boolean exactTableNames) {
         requireNonNull(schema, "schema is null");
+        this.exactTableNames = exactTableNames;
         this.policy = requireNonNull(policy, "policy is null");
         this.hintMillis = requireNonNull(hintMillis, "hintMillis is null");
         this.governed = requireNonNull(governed, "governed is null");
         this.expressions = new ExpressionRenderer(this, facts, policy, new ParameterMarkers());
-        this.from = new FromRenderer(this, schema, policy, governed, facts);
+        this.from = new FromRenderer(this, schema, policy, governed, facts, exactTableNames);
     }
 
     Rendered render(Select select) {
         if (select.getClass() == ParenthesedSelect.class) {
             throw construct("Parenthesised queries are not allowed at the top level.");
         }
-        Query q = query(select, new Scope(null), true);
+        Query q = query(select, Scope.root(exactTableNames), true);
         for (int i = 0; i < q.labels().size(); i++) {
             facts.output(q.labels().get(i), q.values().get(i));
         }
