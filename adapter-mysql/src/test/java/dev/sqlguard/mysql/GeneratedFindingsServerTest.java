@@ -294,4 +294,51 @@ class GeneratedFindingsServerTest {
         assertThat(introduced).isInstanceOf(Outcome.Failed.class);
         assertThat(((Outcome.Failed) introduced).code()).isEqualTo("UNSAFE_SYNTAX");
     }
+
+    /**
+     * MariaDB compares table names, schema names and table aliases as {@code lower_case_table_names} says (0 on Linux:
+     * exactly), and column names, column aliases, CTE definitions and window names case-insensitively. The guard folded
+     * every name, so it answered {@code SELECT c.id FROM claims C} and {@code FROM Claims}, which the server refuses. Each
+     * text now gives the raw outcome: the same rows, or refused where the server refuses it (whatever this server's
+     * setting is).
+     */
+    @Test
+    void tableNamesAndAliasesAreComparedAsTheServerComparesThem() {
+        List<String> texts = List.of(
+                "SELECT C.id FROM claims C WHERE c.id = 1",
+                "SELECT id FROM Claims WHERE id = 1",
+                "SELECT CLAIMS.id FROM claims WHERE id = 1",
+                "SELECT d.id FROM (SELECT id FROM claims) D WHERE D.id = 1",
+                "WITH Big AS (SELECT id FROM claims) SELECT Big.id FROM big WHERE big.id = 1",
+                "SELECT (SELECT count(*) FROM regions R WHERE r.region = c.region) AS n FROM claims c WHERE c.id = 1",
+                "SELECT count(*) AS n FROM claims a JOIN regions A ON a.region = A.region",
+                "WITH Big AS (SELECT id FROM claims) SELECT count(*) AS n FROM big",
+                "SELECT claims.ID FROM claims WHERE Claims.id = 1 OR claims.Id = 2",
+                "SELECT claims.ID FROM claims WHERE claims.id = 1 OR claims.Id = 2 ORDER BY 1",
+                "SELECT rank() OVER W AS r FROM claims WINDOW w AS (ORDER BY id) ORDER BY 1 LIMIT 2");
+        boolean someFailRaw = false;
+        for (String sql : texts) {
+            Outcome expected = raw(sql);
+            Outcome got = guarded(sql);
+            if (expected instanceof Outcome.Rows) {
+                assertThat(got).as(sql).isEqualTo(expected);
+            } else {
+                someFailRaw = true;
+                assertThat(got).as(sql).isInstanceOf(Outcome.Failed.class);
+            }
+        }
+        assertThat(raw(texts.get(texts.size() - 1))).isInstanceOf(Outcome.Rows.class);
+        if (lowerCaseTableNames() == 0) {
+            assertThat(someFailRaw).as("a server that compares table names exactly refuses some of these").isTrue();
+        }
+    }
+
+    private long lowerCaseTableNames() {
+        try (java.sql.Statement s = raw.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT @@lower_case_table_names")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }
