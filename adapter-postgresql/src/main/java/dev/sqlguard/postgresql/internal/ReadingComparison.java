@@ -114,7 +114,8 @@ final class ReadingComparison {
             // short enough that the longest server reason keeps it under a message's bound (SafeText), which a longer
             // one crossed: a grouping error read as the code's default sentence about comments and escapes
             return new GuardException(ErrorCode.UNSAFE_SYNTAX, mapped.safeMessage() + " If it runs as written, the database reads it"
-                    + " otherwise than the check: put parentheses around each operator (BETWEEN ... AND ..., ||) and qualify each column.");
+                    + " otherwise than the check; write it more plainly: parentheses around each operator (BETWEEN ... AND ..., ||),"
+                    + " each column qualified.");
         }
         return mapped;
     }
