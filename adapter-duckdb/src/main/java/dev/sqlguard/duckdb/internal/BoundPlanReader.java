@@ -105,7 +105,11 @@ final class BoundPlanReader {
         return facts;
     }
 
-    /** A bind error of an accepted parse tree: DuckDB's text stays out of the message. */
+    /** DuckDB's bind error for a function it does not have (scalar, aggregate, table or macro): its name. */
+    private static final java.util.regex.Pattern UNKNOWN_FUNCTION = java.util.regex.Pattern.compile(
+            "Function with name \"?([A-Za-z_][A-Za-z0-9_]*)\"? does not exist");
+
+    /** A bind error of an accepted parse tree: DuckDB's text stays out of the message (a function's name aside, checked). */
     static GuardException bindError(JsonNode document) {
         String message = document.path("error_message").asText("");
         if (message.contains("Referenced column") || message.contains("not found in FROM clause")) {
@@ -113,6 +117,12 @@ final class BoundPlanReader {
         }
         if (message.contains("ambiguous")) {
             return new GuardException(ErrorCode.AMBIGUOUS_COLUMN);
+        }
+        java.util.regex.Matcher function = UNKNOWN_FUNCTION.matcher(message);
+        if (function.find()) {
+            // before the table test: "Scalar Function with name iif does not exist" is no table
+            return new GuardException(ErrorCode.FUNCTION_NOT_ALLOWED, "The function " + SafeText.operation(function.group(1).toLowerCase(
+                    java.util.Locale.ROOT)) + " does not exist on this source.");
         }
         if (message.contains("Table with name") || message.contains("does not exist")) {
             return new GuardException(ErrorCode.TABLE_NOT_ALLOWED, "The query names a table that is not an allowlisted table of this source.");
